@@ -1,0 +1,603 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Format names a gold file format.
+type Format string
+
+// Gold formats. FormatAuto picks one from the file's name and content.
+const (
+	FormatAuto       Format = ""
+	FormatSpider     Format = "spider"      // SQL<TAB>db_id lines (dev_gold.sql); blank lines separate SParC/CoSQL interactions
+	FormatSpiderJSON Format = "spider-json" // Spider dev.json: [{question, query, db_id}, ...]
+	FormatBird       Format = "bird"        // BIRD dev.json: [{question_id, db_id, question, evidence, SQL, difficulty}, ...]
+	FormatSQLEval    Format = "sqleval"     // Defog SQL-Eval CSV: db_name, query_category, query, question, instructions
+	FormatJSONL      Format = "jsonl"       // {"id", "db_id", "question", "gold", "pred", ...} per line
+)
+
+// Formats lists the gold formats by name, for help texts.
+var Formats = []Format{FormatSpider, FormatSpiderJSON, FormatBird, FormatSQLEval, FormatJSONL}
+
+// Options say what to load.
+type Options struct {
+	// Gold is the gold file.
+	Gold string
+	// Pred is the prediction file; "" when the gold file carries the
+	// predictions (JSONL with a "pred" field).
+	Pred string
+	// Format is the gold format; FormatAuto detects it.
+	Format Format
+}
+
+// Load reads the gold file and the prediction file and pairs them: by id
+// where both sides have ids (BIRD, JSONL), by position otherwise (Spider
+// text files, where a prediction line may end in <TAB>db_id, which is
+// ignored). It returns the items in gold order.
+func Load(o Options) ([]Item, error) {
+	f := o.Format
+	if f == FormatAuto {
+		var err error
+		if f, err = Detect(o.Gold); err != nil {
+			return nil, err
+		}
+	}
+	var items []Item
+	var err error
+	switch f {
+	case FormatSpider:
+		items, err = readSpiderGold(o.Gold)
+	case FormatSpiderJSON, FormatBird:
+		items, err = readJSONGold(o.Gold, f)
+	case FormatSQLEval:
+		items, err = readSQLEvalCSV(o.Gold)
+	case FormatJSONL:
+		items, err = readJSONL(o.Gold)
+	default:
+		return nil, fmt.Errorf("%w: unknown format %q (want one of %v)", ErrFormat, f, Formats)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(items) == 0 {
+		return nil, errAt(Pos{File: o.Gold}, "no items")
+	}
+	if o.Pred == "" {
+		for i := range items {
+			if items[i].PredPos.File == "" {
+				return nil, errAt(items[i].GoldPos, "item %q has no prediction: give --pred, or a \"pred\" field", items[i].ID)
+			}
+		}
+		return items, nil
+	}
+	preds, err := readPredictions(o.Pred)
+	if err != nil {
+		return nil, err
+	}
+	if err := pair(items, preds, o.Gold, o.Pred); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+// Detect guesses the gold format from the file name and its first bytes.
+func Detect(path string) (Format, error) {
+	ext := strings.ToLower(filepath.Ext(path))
+	switch ext {
+	case ".csv":
+		return FormatSQLEval, nil
+	case ".jsonl", ".ndjson":
+		return FormatJSONL, nil
+	case ".sql", ".txt", ".tsv":
+		return FormatSpider, nil
+	}
+	head, err := readHead(path, 64<<10)
+	if err != nil {
+		return "", err
+	}
+	trim := bytes.TrimLeft(head, " \t\r\n\ufeff")
+	switch {
+	case len(trim) > 0 && trim[0] == '[':
+		if bytes.Contains(head, []byte(`"question_id"`)) || bytes.Contains(head, []byte(`"SQL"`)) {
+			return FormatBird, nil
+		}
+		return FormatSpiderJSON, nil
+	case len(trim) > 0 && trim[0] == '{':
+		return FormatJSONL, nil
+	}
+	return "", errAt(Pos{File: path}, "cannot tell the format; name it with --format (one of %v)", Formats)
+}
+
+func readHead(path string, n int) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open benchmark: %w", err)
+	}
+	defer f.Close()
+	buf := make([]byte, n)
+	k, err := io.ReadFull(f, buf)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return nil, err
+	}
+	return buf[:k], nil
+}
+
+// lines reads a text file as lines without their line endings (\n or
+// \r\n). A UTF-8 byte order mark is dropped.
+func lines(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", path, err)
+	}
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	s := string(data)
+	s = strings.TrimSuffix(s, "\n")
+	if s == "" {
+		return nil, nil
+	}
+	ls := strings.Split(s, "\n")
+	for i, l := range ls {
+		ls[i] = strings.TrimSuffix(l, "\r")
+	}
+	return ls, nil
+}
+
+// readSpiderGold reads the official evaluator's gold format: one
+// "SQL<TAB>db_id" per line, blank lines between interactions (SParC,
+// CoSQL). Like evaluation.py it strips each line and splits on tabs.
+func readSpiderGold(path string) ([]Item, error) {
+	ls, err := lines(path)
+	if err != nil {
+		return nil, err
+	}
+	var items []Item
+	inter, turn := 0, 0
+	for i, l := range ls {
+		pos := Pos{File: path, Line: i + 1}
+		l = strings.TrimSpace(l)
+		if l == "" {
+			if turn > 0 {
+				inter++
+				turn = 0
+			}
+			continue
+		}
+		parts := strings.Split(l, "\t")
+		if len(parts) < 2 || strings.TrimSpace(parts[len(parts)-1]) == "" {
+			return nil, errAt(pos, "expected \"SQL<TAB>db_id\", found no db_id after a tab")
+		}
+		sql := strings.Join(parts[:len(parts)-1], "\t")
+		db := strings.TrimSpace(parts[len(parts)-1])
+		idx := len(items)
+		items = append(items, Item{
+			Index: idx, ID: strconv.Itoa(idx), DBID: db,
+			Gold: []string{sql}, GoldText: sql,
+			Interaction: inter, Turn: turn, GoldPos: pos,
+		})
+		turn++
+	}
+	return items, nil
+}
+
+// jsonField is one object of a Spider or BIRD JSON array; fields absent
+// from one benchmark are left zero.
+type jsonField struct {
+	QuestionID json.RawMessage `json:"question_id"`
+	DBID       string          `json:"db_id"`
+	Question   string          `json:"question"`
+	Evidence   string          `json:"evidence"`
+	Query      *string         `json:"query"`
+	SQL        *string         `json:"SQL"`
+	Difficulty string          `json:"difficulty"`
+}
+
+// readJSONGold reads Spider's dev.json or BIRD's dev.json.
+func readJSONGold(path string, f Format) ([]Item, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", path, err)
+	}
+	var recs []json.RawMessage
+	if err := json.Unmarshal(data, &recs); err != nil {
+		return nil, errAt(Pos{File: path, Line: jsonErrLine(data, err)}, "expected a JSON array of objects: %v", err)
+	}
+	lineOf := objectLines(data)
+	items := make([]Item, 0, len(recs))
+	for i, raw := range recs {
+		pos := Pos{File: path, Line: lineOf(i)}
+		var r jsonField
+		if err := json.Unmarshal(raw, &r); err != nil {
+			return nil, errAt(pos, "item %d: %v", i, err)
+		}
+		var sql string
+		switch {
+		case r.SQL != nil:
+			sql = *r.SQL
+		case r.Query != nil:
+			sql = *r.Query
+		default:
+			return nil, errAt(pos, "item %d has neither \"query\" (Spider) nor \"SQL\" (BIRD)", i)
+		}
+		if r.DBID == "" {
+			return nil, errAt(pos, "item %d has no \"db_id\"", i)
+		}
+		id := strconv.Itoa(i)
+		if len(r.QuestionID) > 0 {
+			id = rawID(r.QuestionID)
+		} else if f == FormatBird {
+			return nil, errAt(pos, "item %d has no \"question_id\"", i)
+		}
+		items = append(items, Item{
+			Index: i, ID: id, DBID: r.DBID, Question: r.Question, Evidence: r.Evidence,
+			Gold: []string{sql}, GoldText: sql, Difficulty: r.Difficulty, GoldPos: pos,
+		})
+	}
+	return items, nil
+}
+
+// rawID renders a JSON id (number or string) as text.
+func rawID(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return strings.TrimSpace(string(raw))
+}
+
+// objectLines returns a function giving the 1-based line where the i-th
+// top-level element of a JSON array starts.
+func objectLines(data []byte) func(int) int {
+	var starts []int
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err == nil && t == json.Delim('[') {
+		for dec.More() {
+			off := int(dec.InputOffset())
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				break
+			}
+			// InputOffset is before any separating comma and spaces.
+			for off < len(data) && (data[off] == ',' || data[off] == ' ' || data[off] == '\n' || data[off] == '\r' || data[off] == '\t') {
+				off++
+			}
+			starts = append(starts, off)
+		}
+	}
+	return func(i int) int {
+		if i < len(starts) {
+			return 1 + bytes.Count(data[:starts[i]], []byte("\n"))
+		}
+		return 0
+	}
+}
+
+// jsonErrLine returns the line of a JSON syntax error, or 0.
+func jsonErrLine(data []byte, err error) int {
+	if se, ok := err.(*json.SyntaxError); ok {
+		return 1 + bytes.Count(data[:min(int(se.Offset), len(data))], []byte("\n"))
+	}
+	if te, ok := err.(*json.UnmarshalTypeError); ok {
+		return 1 + bytes.Count(data[:min(int(te.Offset), len(data))], []byte("\n"))
+	}
+	return 0
+}
+
+// jsonlRecord is one line of the JSONL format.
+type jsonlRecord struct {
+	ID           json.RawMessage `json:"id"`
+	DBID         string          `json:"db_id"`
+	Question     string          `json:"question"`
+	Evidence     string          `json:"evidence"`
+	Gold         json.RawMessage `json:"gold"`
+	Pred         *string         `json:"pred"`
+	Difficulty   string          `json:"difficulty"`
+	Category     string          `json:"category"`
+	Instructions string          `json:"instructions"`
+}
+
+// readJSONL reads {"id", "db_id", "question", "gold", "pred", ...} lines;
+// "gold" is a string or an array of acceptable strings; "pred" is optional
+// (predictions may come from another file); "id" defaults to the index.
+func readJSONL(path string) ([]Item, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open benchmark: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	var items []Item
+	seen := map[string]Pos{}
+	for ln := 1; sc.Scan(); ln++ {
+		pos := Pos{File: path, Line: ln}
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			continue
+		}
+		var r jsonlRecord
+		if err := json.Unmarshal([]byte(text), &r); err != nil {
+			return nil, errAt(pos, "expected a JSON object {\"id\", \"db_id\", \"gold\", ...}: %v", err)
+		}
+		idx := len(items)
+		id := strconv.Itoa(idx)
+		if len(r.ID) > 0 {
+			id = rawID(r.ID)
+		}
+		if p, dup := seen[id]; dup {
+			return nil, errAt(pos, "duplicate id %q (first at line %d)", id, p.Line)
+		}
+		seen[id] = pos
+		if r.DBID == "" {
+			return nil, errAt(pos, "missing \"db_id\"")
+		}
+		gold, err := goldField(r.Gold)
+		if err != nil {
+			return nil, errAt(pos, "%v", err)
+		}
+		it := Item{
+			Index: idx, ID: id, DBID: r.DBID, Question: r.Question, Evidence: r.Evidence,
+			Gold: gold, GoldText: strings.Join(gold, ";\n"), Difficulty: r.Difficulty,
+			Category: r.Category, Instructions: r.Instructions, GoldPos: pos,
+		}
+		if r.Pred != nil {
+			it.Pred = *r.Pred
+			it.PredPos = pos
+		}
+		items = append(items, it)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return items, nil
+}
+
+func goldField(raw json.RawMessage) ([]string, error) {
+	if len(raw) == 0 {
+		return nil, fmt.Errorf("missing \"gold\"")
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return []string{s}, nil
+	}
+	var ss []string
+	if json.Unmarshal(raw, &ss) == nil && len(ss) > 0 {
+		return ss, nil
+	}
+	return nil, fmt.Errorf("\"gold\" must be a string or a non-empty array of strings")
+}
+
+// prediction is one predicted query as read from a prediction file.
+type prediction struct {
+	id  string // "" when the file has no ids (paired by position)
+	sql string
+	pos Pos
+	sep bool // a blank separator line (text files): an interaction boundary
+}
+
+// readPredictions reads a prediction file: BIRD's predict_dev.json
+// ({"id": "SQL\t----- bird -----\tdb_id"}), JSONL ({"id", "pred"}), or text
+// with one query per line.
+func readPredictions(path string) ([]prediction, error) {
+	head, err := readHead(path, 4096)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open predictions: %w", err)
+	}
+	trim := bytes.TrimLeft(head, " \t\r\n\ufeff")
+	ext := strings.ToLower(filepath.Ext(path))
+	switch {
+	case ext == ".jsonl" || ext == ".ndjson":
+		return readJSONLPreds(path)
+	case ext == ".json" || len(trim) > 0 && trim[0] == '{' && !bytes.Contains(bytes.SplitN(trim, []byte("\n"), 2)[0], []byte(`"pred"`)):
+		return readBirdPreds(path)
+	case len(trim) > 0 && trim[0] == '{':
+		return readJSONLPreds(path)
+	}
+	return readTextPreds(path)
+}
+
+// birdSep separates SQL and db_id in BIRD's prediction values.
+const birdSep = "\t----- bird -----\t"
+
+func readBirdPreds(path string) ([]prediction, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", path, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, errAt(Pos{File: path, Line: 1}, "expected a JSON object {\"question_id\": \"SQL\\t----- bird -----\\tdb_id\", ...}")
+	}
+	var out []prediction
+	seen := map[string]int{}
+	for dec.More() {
+		off := dec.InputOffset()
+		line := 1 + bytes.Count(data[:off], []byte("\n"))
+		t, err := dec.Token()
+		if err != nil {
+			return nil, errAt(Pos{File: path, Line: line}, "%v", err)
+		}
+		key, _ := t.(string)
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return nil, errAt(Pos{File: path, Line: line}, "value of %q: %v", key, err)
+		}
+		pos := Pos{File: path, Line: 1 + bytes.Count(data[:min(int(off)+2, len(data))], []byte("\n"))}
+		if l, dup := seen[key]; dup {
+			return nil, errAt(pos, "duplicate id %q (first at line %d)", key, l)
+		}
+		seen[key] = pos.Line
+		sql := ""
+		if s, ok := v.(string); ok {
+			// The official package_sqls splits on the separator; a value
+			// without it is the SQL alone.
+			sql, _, _ = strings.Cut(s, birdSep)
+		}
+		out = append(out, prediction{id: key, sql: sql, pos: pos})
+	}
+	return out, nil
+}
+
+func readJSONLPreds(path string) ([]prediction, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open predictions: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	var out []prediction
+	seen := map[string]int{}
+	for ln := 1; sc.Scan(); ln++ {
+		pos := Pos{File: path, Line: ln}
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			continue
+		}
+		var r struct {
+			ID   json.RawMessage `json:"id"`
+			Pred *string         `json:"pred"`
+		}
+		if err := json.Unmarshal([]byte(text), &r); err != nil {
+			return nil, errAt(pos, "expected a JSON object {\"id\", \"pred\"}: %v", err)
+		}
+		if r.Pred == nil {
+			return nil, errAt(pos, "missing \"pred\"")
+		}
+		id := ""
+		if len(r.ID) > 0 {
+			id = rawID(r.ID)
+			if l, dup := seen[id]; dup {
+				return nil, errAt(pos, "duplicate id %q (first at line %d)", id, l)
+			}
+			seen[id] = ln
+		}
+		out = append(out, prediction{id: id, sql: *r.Pred, pos: pos})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return out, nil
+}
+
+// readTextPreds reads one prediction per line. As in the official
+// evaluator, a line is stripped and only the text before its first tab is
+// the query (a "<TAB>db_id" suffix is allowed); BIRD's separator is also
+// cut. Blank lines are kept as separators.
+func readTextPreds(path string) ([]prediction, error) {
+	ls, err := lines(path)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]prediction, 0, len(ls))
+	for i, l := range ls {
+		pos := Pos{File: path, Line: i + 1}
+		l = strings.TrimSpace(l)
+		if l == "" {
+			out = append(out, prediction{pos: pos, sep: true})
+			continue
+		}
+		sql, _, _ := strings.Cut(l, birdSep)
+		sql, _, _ = strings.Cut(sql, "\t")
+		out = append(out, prediction{sql: sql, pos: pos})
+	}
+	return out, nil
+}
+
+// pair attaches predictions to items.
+func pair(items []Item, preds []prediction, goldPath, predPath string) error {
+	byID := len(preds) > 0 && preds[0].id != ""
+	if byID {
+		idx := make(map[string]int, len(preds))
+		for i, p := range preds {
+			if p.id == "" {
+				return errAt(p.pos, "prediction without an id in a file paired by id")
+			}
+			idx[p.id] = i
+		}
+		used := 0
+		for i := range items {
+			j, ok := idx[items[i].ID]
+			if !ok {
+				return errAt(items[i].GoldPos, "no prediction for id %q in %s", items[i].ID, predPath)
+			}
+			items[i].Pred = preds[j].sql
+			items[i].PredPos = preds[j].pos
+			used++
+		}
+		if used != len(preds) {
+			gold := map[string]bool{}
+			for _, it := range items {
+				gold[it.ID] = true
+			}
+			var extra []prediction
+			for _, p := range preds {
+				if !gold[p.id] {
+					extra = append(extra, p)
+				}
+			}
+			sort.Slice(extra, func(a, b int) bool { return extra[a].pos.Line < extra[b].pos.Line })
+			return errAt(extra[0].pos, "prediction for id %q has no gold item in %s (%d such ids)", extra[0].id, goldPath, len(extra))
+		}
+		return nil
+	}
+	multiTurn := false
+	for _, it := range items {
+		if it.Interaction > 0 {
+			multiTurn = true
+			break
+		}
+	}
+	var ps []prediction
+	if multiTurn {
+		// Blank lines separate interactions on both sides and must agree.
+		inter, turn := 0, 0
+		for _, p := range preds {
+			if p.sep {
+				if turn > 0 {
+					inter++
+					turn = 0
+				}
+				continue
+			}
+			k := len(ps)
+			if k < len(items) && (items[k].Interaction != inter || items[k].Turn != turn) {
+				return errAt(p.pos, "prediction is turn %d of interaction %d, but gold item %d (%s) is turn %d of interaction %d: blank lines must separate the same interactions in both files",
+					turn+1, inter+1, k, items[k].GoldPos, items[k].Turn+1, items[k].Interaction+1)
+			}
+			ps = append(ps, p)
+			turn++
+		}
+	} else {
+		// A single-turn benchmark: every line is a prediction, a blank one
+		// an empty prediction; trailing blank lines are ignored.
+		end := len(preds)
+		for end > 0 && preds[end-1].sep {
+			end--
+		}
+		ps = preds[:end]
+	}
+	if len(ps) != len(items) {
+		at := Pos{File: predPath}
+		if len(ps) > len(items) {
+			at = ps[len(items)].pos
+		} else if len(ps) > 0 {
+			at = ps[len(ps)-1].pos
+		}
+		return errAt(at, "%d predictions for %d gold items in %s: the files must have one line per item", len(ps), len(items), goldPath)
+	}
+	for i := range items {
+		items[i].Pred = ps[i].sql
+		items[i].PredPos = ps[i].pos
+	}
+	return nil
+}

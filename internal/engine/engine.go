@@ -1,0 +1,109 @@
+// Package engine defines the small interface every database engine of
+// sqljudge implements (SQLite, PostgreSQL, MySQL/MariaDB, DuckDB) and the
+// errors by which a failed query becomes a verdict rather than a crash.
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/sqljudge/sqljudge/internal/result"
+)
+
+// DefaultMaxRows is the row cap of a query when none is configured: a
+// result with more rows is ErrTooLarge.
+const DefaultMaxRows = 100_000
+
+// Engine runs read-only queries against named databases.
+//
+// Implementations open every database read-only (a query can never change a
+// byte of it), run one statement per call (a string with a second statement
+// is ErrRejected, as Python's sqlite3 refuses it), stop a query when ctx is
+// done (ErrTimeout when its deadline passed; the query is interrupted in the
+// database, not only abandoned in Go), read at most a configured number of
+// rows (ErrTooLarge beyond), and are safe for concurrent use.
+type Engine interface {
+	// Dialect names the SQL dialect: "sqlite", "postgres", "mysql",
+	// "duckdb".
+	Dialect() string
+	// Check returns nil when database db exists, else an error wrapping
+	// ErrNoDatabase that says where it was looked for.
+	Check(ctx context.Context, db string) error
+	// Query runs sql on database db and returns its rows as typed values.
+	// A failing query returns a *QueryError.
+	Query(ctx context.Context, db, sql string) (*result.Set, error)
+	// Close releases every connection.
+	Close() error
+}
+
+// Errors a *QueryError wraps, by which a caller tells the verdict status.
+var (
+	// ErrTimeout: the query ran past its deadline and was interrupted.
+	ErrTimeout = errors.New("query timed out")
+	// ErrTooLarge: the result has more rows than the row cap.
+	ErrTooLarge = errors.New("result has too many rows")
+	// ErrRejected: the statement is not allowed (it writes, attaches, sets
+	// a pragma, or holds more than one statement).
+	ErrRejected = errors.New("statement not allowed")
+	// ErrNoDatabase: the named database does not exist.
+	ErrNoDatabase = errors.New("database not found")
+)
+
+// QueryError is the error of a query that did not produce a result: the
+// database's own message (a syntax error, a missing column), or one of the
+// sentinel errors above.
+type QueryError struct {
+	// DB is the database the query ran on.
+	DB string
+	// Err is the cause.
+	Err error
+}
+
+// Error returns the cause's message.
+func (e *QueryError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *QueryError) Unwrap() error { return e.Err }
+
+// Status is the outcome class of a query: the vocabulary of verdict statuses.
+type Status string
+
+// Statuses. A verdict of a metric carries one; OK means both queries ran.
+const (
+	StatusOK        Status = "ok"
+	StatusPredError Status = "pred_error"
+	StatusGoldError Status = "gold_error"
+	StatusTimeout   Status = "timeout"
+	StatusTooLarge  Status = "too_large"
+)
+
+// Classify maps a query error to the status it gives a verdict: timeout,
+// too_large, or the given status for any other failure (pred_error for a
+// predicted query, gold_error for a gold one).
+func Classify(err error, other Status) Status {
+	switch {
+	case err == nil:
+		return StatusOK
+	case errors.Is(err, ErrTimeout):
+		return StatusTimeout
+	case errors.Is(err, ErrTooLarge):
+		return StatusTooLarge
+	}
+	return other
+}
+
+// TimeoutError returns the error a query gets when ctx ended it: ErrTimeout
+// when the deadline passed, else ctx's own error (cancellation by the user
+// is not a verdict).
+func TimeoutError(ctx context.Context, db string) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return &QueryError{DB: db, Err: ErrTimeout}
+	}
+	return ctx.Err()
+}
+
+// TooLarge returns the error of a result past maxRows rows.
+func TooLarge(db string, maxRows int) error {
+	return &QueryError{DB: db, Err: fmt.Errorf("%w: more than %d rows", ErrTooLarge, maxRows)}
+}

@@ -1,0 +1,290 @@
+// Package sqlite is sqljudge's SQLite engine, on github.com/mattn/go-sqlite3.
+//
+// Every database is opened read-only and immutable (mode=ro&immutable=1),
+// with PRAGMA query_only on, ATTACH disabled (SQLITE_LIMIT_ATTACHED = 0) and
+// an authorizer that refuses ATTACH, DETACH and every pragma but the
+// read-only introspection ones; a statement that sqlite3_stmt_readonly calls
+// a writer is refused before it runs. Values come back as SQLite's storage
+// classes, never converted by declared column type (the driver would turn a
+// DATE column into time.Time; the official evaluators see the stored text).
+// A query is interrupted with sqlite3_interrupt when its context ends.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	sqlite3 "github.com/mattn/go-sqlite3"
+
+	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/sqllex"
+)
+
+const driverName = "sqljudge-sqlite3-ro"
+
+func init() {
+	sql.Register(driverName, &sqlite3.SQLiteDriver{ConnectHook: harden})
+}
+
+// readPragmas are the pragmas a query may use: they only read the schema.
+var readPragmas = map[string]bool{
+	"table_info": true, "table_xinfo": true, "table_list": true, "index_list": true,
+	"index_info": true, "index_xinfo": true, "foreign_key_list": true,
+	"collation_list": true, "function_list": true, "pragma_list": true,
+	"module_list": true, "database_list": true, "compile_options": true,
+}
+
+// harden configures a new connection so no query can write anything.
+func harden(c *sqlite3.SQLiteConn) error {
+	c.SetLimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
+	c.RegisterAuthorizer(func(op int, arg1, arg2, arg3 string) int {
+		switch op {
+		case sqlite3.SQLITE_ATTACH, sqlite3.SQLITE_DETACH:
+			return sqlite3.SQLITE_DENY
+		case sqlite3.SQLITE_PRAGMA:
+			if !readPragmas[strings.ToLower(arg1)] {
+				return sqlite3.SQLITE_DENY
+			}
+		}
+		return sqlite3.SQLITE_OK
+	})
+	return nil
+}
+
+// Options configure an Engine.
+type Options struct {
+	// MaxRows is the row cap; 0 means engine.DefaultMaxRows.
+	MaxRows int
+	// MaxConns is the number of connections kept open per database; 0
+	// means 4.
+	MaxConns int
+}
+
+// Engine is the SQLite engine. Databases are named by db_id and found under
+// a root folder (Spider's and BIRD's layouts), or named by file path.
+type Engine struct {
+	root    string
+	maxRows int
+	conns   int
+
+	mu    sync.Mutex
+	pools map[string]*sql.DB
+}
+
+var _ engine.Engine = (*Engine)(nil)
+
+// New returns an engine over the databases under root. A db_id "x" is
+// looked for at root/x/x.sqlite, root/x.sqlite, root/x/x.db and root/x.db,
+// in that order. With root "", a database name is a file path. If root is
+// itself a database file, every db_id names it.
+func New(root string, opts Options) *Engine {
+	if opts.MaxRows <= 0 {
+		opts.MaxRows = engine.DefaultMaxRows
+	}
+	if opts.MaxConns <= 0 {
+		opts.MaxConns = 4
+	}
+	return &Engine{root: root, maxRows: opts.MaxRows, conns: opts.MaxConns, pools: map[string]*sql.DB{}}
+}
+
+// Dialect returns "sqlite".
+func (e *Engine) Dialect() string { return "sqlite" }
+
+// Path returns the file of database db, or an error wrapping
+// engine.ErrNoDatabase that lists where it looked.
+func (e *Engine) Path(db string) (string, error) {
+	if e.root == "" {
+		if fileExists(db) {
+			return db, nil
+		}
+		return "", fmt.Errorf("%w: no file %s", engine.ErrNoDatabase, db)
+	}
+	if fileExists(e.root) {
+		return e.root, nil
+	}
+	cands := []string{
+		filepath.Join(e.root, db, db+".sqlite"),
+		filepath.Join(e.root, db+".sqlite"),
+		filepath.Join(e.root, db, db+".db"),
+		filepath.Join(e.root, db+".db"),
+	}
+	for _, c := range cands {
+		if fileExists(c) {
+			return c, nil
+		}
+	}
+	return "", fmt.Errorf("%w: %q: no file %s", engine.ErrNoDatabase, db, cands[0])
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// Check returns nil when the database file of db exists.
+func (e *Engine) Check(ctx context.Context, db string) error {
+	_, err := e.Path(db)
+	return err
+}
+
+func (e *Engine) pool(path string) (*sql.DB, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if p, ok := e.pools[path]; ok {
+		return p, nil
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	u := url.URL{Scheme: "file", OmitHost: true, Path: abs, RawQuery: "mode=ro&immutable=1&_query_only=1"}
+	p, err := sql.Open(driverName, u.String())
+	if err != nil {
+		return nil, err
+	}
+	p.SetMaxOpenConns(e.conns)
+	p.SetMaxIdleConns(e.conns)
+	e.pools[path] = p
+	return p, nil
+}
+
+// Query runs one read-only statement on database db. See engine.Engine.
+func (e *Engine) Query(ctx context.Context, db, q string) (*result.Set, error) {
+	path, err := e.Path(db)
+	if err != nil {
+		return nil, &engine.QueryError{DB: db, Err: err}
+	}
+	return e.QueryFile(ctx, path, q)
+}
+
+// QueryFile runs one read-only statement on the database file at path.
+func (e *Engine) QueryFile(ctx context.Context, path, q string) (*result.Set, error) {
+	if _, more := sqllex.FirstStatement(q); more {
+		return nil, &engine.QueryError{DB: path, Err: fmt.Errorf("%w: you can only execute one statement at a time", engine.ErrRejected)}
+	}
+	if sqllex.IsBlank(q) {
+		return &result.Set{}, nil
+	}
+	p, err := e.pool(path)
+	if err != nil {
+		return nil, &engine.QueryError{DB: path, Err: err}
+	}
+	conn, err := p.Conn(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, engine.TimeoutError(ctx, path)
+		}
+		return nil, &engine.QueryError{DB: path, Err: err}
+	}
+	defer conn.Close()
+	var set *result.Set
+	err = conn.Raw(func(dc any) error {
+		c, ok := dc.(*sqlite3.SQLiteConn)
+		if !ok {
+			return fmt.Errorf("unexpected driver connection %T", dc)
+		}
+		set, err = e.run(ctx, c, q)
+		return err
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, engine.TimeoutError(ctx, path)
+		}
+		var qe *engine.QueryError
+		if errors.As(err, &qe) {
+			return nil, err
+		}
+		return nil, &engine.QueryError{DB: path, Err: err}
+	}
+	return set, nil
+}
+
+func (e *Engine) run(ctx context.Context, c *sqlite3.SQLiteConn, q string) (*result.Set, error) {
+	st, err := c.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	s := st.(*sqlite3.SQLiteStmt)
+	if !s.Readonly() {
+		return nil, fmt.Errorf("%w: the statement would write to the database", engine.ErrRejected)
+	}
+	dr, err := s.QueryContext(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer dr.Close()
+	rows := dr.(*sqlite3.SQLiteRows)
+	// Turn off the driver's conversion of DATE/DATETIME/TIMESTAMP and
+	// BOOLEAN columns: DeclTypes returns the slice the driver consults.
+	dt := rows.DeclTypes()
+	for i := range dt {
+		dt[i] = ""
+	}
+	cols := rows.Columns()
+	set := &result.Set{Columns: append([]string(nil), cols...)}
+	dest := make([]driver.Value, len(cols))
+	for {
+		if err := rows.Next(dest); err != nil {
+			if err == io.EOF {
+				break
+			}
+			return nil, err
+		}
+		if len(set.Rows) == e.maxRows {
+			return nil, engine.TooLarge("", e.maxRows)
+		}
+		row := make([]result.Value, len(dest))
+		for i, v := range dest {
+			row[i] = e.value(v, set)
+		}
+		set.Rows = append(set.Rows, row)
+	}
+	return set, nil
+}
+
+// value maps a driver value (int64, float64, string, []byte or nil: the
+// storage classes) onto the typed value model.
+func (e *Engine) value(v driver.Value, set *result.Set) result.Value {
+	switch x := v.(type) {
+	case nil:
+		return result.NullValue()
+	case int64:
+		return result.IntValue(x)
+	case float64:
+		return result.FloatValue(x)
+	case string:
+		if !utf8.ValidString(x) {
+			set.InvalidUTF8 = true
+		}
+		return result.TextValue(x)
+	case []byte:
+		return result.BlobValue(x)
+	case bool:
+		return result.BoolValue(x)
+	}
+	return result.TextValue(fmt.Sprint(v))
+}
+
+// Close closes every connection pool.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var errs []error
+	for k, p := range e.pools {
+		errs = append(errs, p.Close())
+		delete(e.pools, k)
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,73 @@
+package metric
+
+import (
+	"context"
+	"strings"
+
+	"github.com/sqljudge/sqljudge/internal/bench"
+	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/sqllex"
+)
+
+func init() {
+	Register("ex", "execution accuracy, Spider / test-suite semantics (exec_eval.result_eq)", func(o Options) (Metric, error) {
+		return &EX{KeepDistinct: o.KeepDistinct}, nil
+	})
+}
+
+// EX is execution accuracy as Spider's official evaluator computes it
+// (taoyds/test-suite-sql-eval: evaluation.py evaluate, exec_eval.py
+// eval_exec_match on one database):
+//
+//  1. the prediction has every "value" replaced by "1" (evaluation.py:
+//     `p_str = p_str.replace("value", "1")`, for systems that predict value
+//     placeholders; a quirk that also rewrites identifiers containing the
+//     lower-case word, reproduced);
+//  2. both queries are postprocessed ("> =" to ">=") and, unless
+//     KeepDistinct, stripped of every DISTINCT (parse.remove_distinct);
+//  3. row order matters iff the processed gold contains "order by";
+//  4. both run with YEAR(CURDATE()) replaced by 2020 and are compared with
+//     result.SpiderEqual.
+//
+// With several gold alternatives the item is correct if any one matches.
+type EX struct {
+	// KeepDistinct keeps DISTINCT (the official --keep_distinct).
+	KeepDistinct bool
+}
+
+// Name returns "ex".
+func (m *EX) Name() string { return "ex" }
+
+// Prepare returns the predicted and gold queries as eval_exec_match runs
+// them, and whether row order matters.
+func (m *EX) Prepare(pred, gold string) (p, g string, orderMatters bool) {
+	p = strings.ReplaceAll(pred, "value", "1")
+	p, g = sqllex.Postprocess(p), sqllex.Postprocess(gold)
+	if !m.KeepDistinct {
+		p, g = sqllex.RemoveDistinct(p), sqllex.RemoveDistinct(g)
+	}
+	return sqllex.ReplaceCurYear(p), sqllex.ReplaceCurYear(g), sqllex.ContainsOrderBy(g)
+}
+
+// Grade runs both queries and compares their results.
+func (m *EX) Grade(ctx context.Context, x *Exec, it *bench.Item) Verdict {
+	var last Verdict
+	for _, gold := range it.Gold {
+		p, g, ordered := m.Prepare(it.Pred, gold)
+		gs, gerr := x.Gold(ctx, it.DBID, g)
+		var ps *result.Set
+		var perr error
+		if gerr == nil {
+			ps, perr = x.Pred(ctx, it.DBID, p)
+		}
+		if v, bad := failed(gerr, perr); bad {
+			last = v
+			continue
+		}
+		if result.SpiderEqual(gs, ps, ordered) {
+			return Verdict{Correct: true, Status: "ok"}
+		}
+		last = Verdict{Status: "ok"}
+	}
+	return last
+}

@@ -1,0 +1,276 @@
+// Package metric holds sqljudge's grading rules as Metrics: each one grades
+// an item into a Verdict, thin over the comparison semantics of package
+// result (and, for later metrics, sqlast, testsuite and judge).
+//
+// Metrics are registered by name; `sqljudge eval --metrics ex,ex_bird`
+// picks them. A failing query is a verdict (pred_error, gold_error, timeout,
+// too_large), never an error of the run.
+package metric
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sqljudge/sqljudge/internal/bench"
+	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/schema"
+)
+
+// Verdict is one metric's judgement of one item.
+//
+// In results.jsonl it is the object {"correct": bool, "status": "...",
+// "detail": "...", ...Fields}: Detail is present where Status is not ok (and
+// where a correct=false has a reason worth telling), Fields carries what is
+// particular to a metric (sqleval's "exact", a test suite's "witness").
+type Verdict struct {
+	Correct bool
+	Status  engine.Status
+	Detail  string
+	Fields  map[string]any
+}
+
+// MarshalJSON writes correct, status, detail, then Fields in key order.
+func (v Verdict) MarshalJSON() ([]byte, error) {
+	var b strings.Builder
+	b.WriteString(`{"correct":`)
+	if v.Correct {
+		b.WriteString("true")
+	} else {
+		b.WriteString("false")
+	}
+	st, _ := json.Marshal(string(v.Status))
+	b.WriteString(`,"status":`)
+	b.Write(st)
+	if v.Detail != "" {
+		d, _ := json.Marshal(v.Detail)
+		b.WriteString(`,"detail":`)
+		b.Write(d)
+	}
+	for _, k := range slices.Sorted(maps.Keys(v.Fields)) {
+		if k == "correct" || k == "status" || k == "detail" {
+			continue
+		}
+		kb, _ := json.Marshal(k)
+		vb, err := json.Marshal(v.Fields[k])
+		if err != nil {
+			return nil, fmt.Errorf("verdict field %s: %w", k, err)
+		}
+		b.WriteByte(',')
+		b.Write(kb)
+		b.WriteByte(':')
+		b.Write(vb)
+	}
+	b.WriteByte('}')
+	return []byte(b.String()), nil
+}
+
+// UnmarshalJSON reads the object MarshalJSON writes.
+func (v *Verdict) UnmarshalJSON(data []byte) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		return err
+	}
+	*v = Verdict{}
+	if c, ok := m["correct"]; ok {
+		if err := json.Unmarshal(c, &v.Correct); err != nil {
+			return fmt.Errorf("verdict correct: %w", err)
+		}
+	}
+	if s, ok := m["status"]; ok {
+		var st string
+		if err := json.Unmarshal(s, &st); err != nil {
+			return fmt.Errorf("verdict status: %w", err)
+		}
+		v.Status = engine.Status(st)
+	}
+	if d, ok := m["detail"]; ok {
+		_ = json.Unmarshal(d, &v.Detail)
+	}
+	for k, raw := range m {
+		if k == "correct" || k == "status" || k == "detail" {
+			continue
+		}
+		var x any
+		if err := json.Unmarshal(raw, &x); err != nil {
+			return err
+		}
+		if v.Fields == nil {
+			v.Fields = map[string]any{}
+		}
+		v.Fields[k] = x
+	}
+	return nil
+}
+
+// Metric grades items. Implementations are safe for concurrent use.
+type Metric interface {
+	// Name is the metric's name in --metrics and in records.
+	Name() string
+	// Grade judges one item. ctx ends the whole run (not one query: query
+	// timeouts come from Env).
+	Grade(ctx context.Context, x *Exec, it *bench.Item) Verdict
+}
+
+// Options configure metrics; each metric reads the fields it needs.
+type Options struct {
+	// KeepDistinct keeps DISTINCT in both queries for ex (the official
+	// --keep_distinct); by default it is removed from both.
+	KeepDistinct bool
+	// Schemas are the database schemas from tables.json, if given.
+	Schemas schema.Schemas
+}
+
+// Constructor builds a metric from options, or fails on a missing input
+// (a metric that needs tables.json without it).
+type Constructor func(Options) (Metric, error)
+
+var (
+	regMu    sync.RWMutex
+	registry = map[string]Constructor{}
+	docs     = map[string]string{}
+)
+
+// Register adds a metric by name with a one-line description; it panics on
+// a duplicate name (a programming error caught at init).
+func Register(name, doc string, c Constructor) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	if _, dup := registry[name]; dup {
+		panic("metric: duplicate registration of " + name)
+	}
+	registry[name] = c
+	docs[name] = doc
+}
+
+// Names returns the registered metric names in sorted order.
+func Names() []string {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	return slices.Sorted(maps.Keys(registry))
+}
+
+// Doc returns a metric's one-line description.
+func Doc(name string) string {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	return docs[name]
+}
+
+// New builds the named metrics in the given order.
+func New(names []string, o Options) ([]Metric, error) {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	var out []Metric
+	seen := map[string]bool{}
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		if n == "" || seen[n] {
+			continue
+		}
+		seen[n] = true
+		c, ok := registry[n]
+		if !ok {
+			known := slices.Sorted(maps.Keys(registry))
+			return nil, fmt.Errorf("unknown metric %q (known: %s)", n, strings.Join(known, ", "))
+		}
+		m, err := c(o)
+		if err != nil {
+			return nil, fmt.Errorf("metric %s: %w", n, err)
+		}
+		out = append(out, m)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no metric selected")
+	}
+	return out, nil
+}
+
+// Env is what every metric runs queries through: the engine, the per-query
+// timeout and the cache of gold results shared by all items of a run.
+type Env struct {
+	// Engine runs the queries.
+	Engine engine.Engine
+	// Timeout bounds every query; 0 means none.
+	Timeout time.Duration
+
+	gold sync.Map // goldKey -> *goldEntry
+}
+
+type goldKey struct{ db, sql string }
+
+type goldEntry struct {
+	once sync.Once
+	set  *result.Set
+	err  error
+}
+
+// query runs sql with the per-query timeout.
+func (e *Env) query(ctx context.Context, db, sql string) (*result.Set, error) {
+	if e.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, e.Timeout)
+		defer cancel()
+	}
+	return e.Engine.Query(ctx, db, sql)
+}
+
+// Gold runs a gold query once per (database, SQL) for the whole run and
+// returns the cached result (or error) afterwards.
+func (e *Env) Gold(ctx context.Context, db, sql string) (*result.Set, error) {
+	v, _ := e.gold.LoadOrStore(goldKey{db, sql}, &goldEntry{})
+	ent := v.(*goldEntry)
+	ent.once.Do(func() { ent.set, ent.err = e.query(ctx, db, sql) })
+	return ent.set, ent.err
+}
+
+// Exec runs the queries of one item: gold through the run's cache,
+// predictions memoised for the item, so that metrics sharing a query run it
+// once.
+type Exec struct {
+	env  *Env
+	mu   sync.Mutex
+	memo map[goldKey]*goldEntry
+}
+
+// NewExec returns an executor for one item.
+func (e *Env) NewExec() *Exec { return &Exec{env: e, memo: map[goldKey]*goldEntry{}} }
+
+// Env returns the run environment.
+func (x *Exec) Env() *Env { return x.env }
+
+// Gold runs a gold query (cached for the run).
+func (x *Exec) Gold(ctx context.Context, db, sql string) (*result.Set, error) {
+	return x.env.Gold(ctx, db, sql)
+}
+
+// Pred runs a predicted query (memoised for the item).
+func (x *Exec) Pred(ctx context.Context, db, sql string) (*result.Set, error) {
+	x.mu.Lock()
+	ent, ok := x.memo[goldKey{db, sql}]
+	if !ok {
+		ent = &goldEntry{}
+		x.memo[goldKey{db, sql}] = ent
+	}
+	x.mu.Unlock()
+	ent.once.Do(func() { ent.set, ent.err = x.env.query(ctx, db, sql) })
+	return ent.set, ent.err
+}
+
+// failed returns the verdict of an item whose query failed: gold failures
+// first (a gold that cannot run says nothing about the prediction).
+func failed(goldErr, predErr error) (Verdict, bool) {
+	if goldErr != nil {
+		return Verdict{Status: engine.StatusGoldError, Detail: "gold: " + goldErr.Error()}, true
+	}
+	if predErr != nil {
+		return Verdict{Status: engine.Classify(predErr, engine.StatusPredError), Detail: predErr.Error()}, true
+	}
+	return Verdict{}, false
+}

@@ -1,0 +1,103 @@
+package metric_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/sqljudge/sqljudge/internal/bench"
+	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/metric"
+	"github.com/sqljudge/sqljudge/internal/shareddata"
+)
+
+// oracleRecord is one line of ../shared/data/spider/oracle/<system>.jsonl:
+// the unmodified official evaluator's verdicts.
+type oracleRecord struct {
+	I          int    `json:"i"`
+	DBID       string `json:"db_id"`
+	Hardness   string `json:"hardness"`
+	PredParsed bool   `json:"pred_parsed"`
+	Exec       int    `json:"exec"`
+	Exact      int    `json:"exact"`
+}
+
+func readOracle(t *testing.T, system string) []oracleRecord {
+	t.Helper()
+	f, err := os.Open(shareddata.Path(t, "spider", "oracle", system+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []oracleRecord
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var r oracleRecord
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+var systems = []string{"din_sql", "c3", "dail_sql_gpt35", "resdsql"}
+
+// TestEXParityWithOfficialEvaluator asserts that the ex verdict of every one
+// of the 1034 Spider dev items equals the official evaluator's exec, for
+// each of the four published prediction files.
+func TestEXParityWithOfficialEvaluator(t *testing.T) {
+	spider := shareddata.Path(t, "spider")
+	eng := sqlite.New(filepath.Join(spider, "database"), sqlite.Options{})
+	defer eng.Close()
+	env := &metric.Env{Engine: eng, Timeout: 60 * time.Second}
+	ex := &metric.EX{}
+	for _, sys := range systems {
+		t.Run(sys, func(t *testing.T) {
+			items, err := bench.Load(bench.Options{
+				Gold: filepath.Join(spider, "dev_gold.sql"),
+				Pred: filepath.Join(spider, "predictions", sys+".sql"),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			oracle := readOracle(t, sys)
+			if len(items) != 1034 || len(oracle) != 1034 {
+				t.Fatalf("%d items, %d oracle records; want 1034", len(items), len(oracle))
+			}
+			got := make([]metric.Verdict, len(items))
+			var g errgroup.Group
+			g.SetLimit(runtime.NumCPU())
+			for i := range items {
+				g.Go(func() error {
+					got[i] = ex.Grade(context.Background(), env.NewExec(), &items[i])
+					return nil
+				})
+			}
+			_ = g.Wait()
+			agree, correct := 0, 0
+			for i, o := range oracle {
+				if o.I != i || o.DBID != items[i].DBID {
+					t.Fatalf("oracle record %d is item %d on %s; gold item is on %s", i, o.I, o.DBID, items[i].DBID)
+				}
+				if got[i].Correct {
+					correct++
+				}
+				if got[i].Correct == (o.Exec == 1) {
+					agree++
+					continue
+				}
+				t.Errorf("item %d (%s): ex correct=%v status=%s %s; official exec=%d\n  gold: %s\n  pred: %s",
+					i, o.DBID, got[i].Correct, got[i].Status, got[i].Detail, o.Exec, items[i].Gold[0], items[i].Pred)
+			}
+			t.Logf("%s: %d/1034 agree with the official exec; EX = %.4f", sys, agree, float64(correct)/1034)
+		})
+	}
+}

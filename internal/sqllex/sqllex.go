@@ -1,0 +1,333 @@
+// Package sqllex is the lexical layer of sqljudge: the text-level rewrites
+// the official evaluators apply to SQL before running it (postprocess,
+// remove_distinct, replace_cur_year), statement splitting, and Defog
+// SQL-Eval's gold alternatives. It tokenises, it does not parse; the AST
+// lives in package sqlast.
+package sqllex
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Kind is the kind of a lexical token.
+type Kind uint8
+
+// Token kinds.
+const (
+	Space   Kind = iota // whitespace
+	Comment             // -- to end of line, or /* ... */
+	String              // '...' with doubled-quote escapes
+	Quoted              // "...", `...` or [...] identifier
+	Word                // identifier or keyword: letters, digits, _ and $
+	Number              // digits, with . and exponent
+	Punct               // any other single character (';' included)
+)
+
+// Token is one lexical token: its kind and its exact text. Concatenating the
+// texts of Tokenize(s) gives s back.
+type Token struct {
+	Kind Kind
+	Text string
+}
+
+// Tokenize splits s into tokens following SQLite's lexical rules (strings
+// '...' with doubled-quote escapes; identifiers "...", `...`, [...]; comments -- and
+// /* */). An unterminated string, identifier or comment runs to the end.
+func Tokenize(s string) []Token {
+	var toks []Token
+	for i := 0; i < len(s); {
+		j, k := scan(s, i)
+		toks = append(toks, Token{k, s[i:j]})
+		i = j
+	}
+	return toks
+}
+
+// scan returns the end of the token starting at i and its kind.
+func scan(s string, i int) (int, Kind) {
+	c := s[i]
+	switch {
+	case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+		j := i + 1
+		for j < len(s) && strings.IndexByte(" \t\n\r\f\v", s[j]) >= 0 {
+			j++
+		}
+		return j, Space
+	case c == '-' && i+1 < len(s) && s[i+1] == '-':
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			return len(s), Comment
+		}
+		return i + j, Comment
+	case c == '/' && i+1 < len(s) && s[i+1] == '*':
+		j := strings.Index(s[i+2:], "*/")
+		if j < 0 {
+			return len(s), Comment
+		}
+		return i + 2 + j + 2, Comment
+	case c == '\'':
+		return quoted(s, i, '\''), String
+	case c == '"' || c == '`':
+		return quoted(s, i, c), Quoted
+	case c == '[':
+		j := strings.IndexByte(s[i:], ']')
+		if j < 0 {
+			return len(s), Quoted
+		}
+		return i + j + 1, Quoted
+	case c >= '0' && c <= '9' || c == '.' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
+		j := i
+		for j < len(s) && (isDigit(s[j]) || s[j] == '.') {
+			j++
+		}
+		if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
+			k := j + 1
+			if k < len(s) && (s[k] == '+' || s[k] == '-') {
+				k++
+			}
+			if k < len(s) && isDigit(s[k]) {
+				j = k
+				for j < len(s) && isDigit(s[j]) {
+					j++
+				}
+			}
+		}
+		// Identifiers may start with digits in some dialects ("1st"): keep
+		// a trailing word run in the same token.
+		for j < len(s) && isWordByte(s, j) {
+			_, n := utf8.DecodeRuneInString(s[j:])
+			j += n
+		}
+		return j, Number
+	case isWordByte(s, i):
+		j := i
+		for j < len(s) && isWordByte(s, j) {
+			_, n := utf8.DecodeRuneInString(s[j:])
+			j += n
+		}
+		return j, Word
+	}
+	_, n := utf8.DecodeRuneInString(s[i:])
+	return i + n, Punct
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isWordByte(s string, i int) bool {
+	c := s[i]
+	if c < utf8.RuneSelf {
+		return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || isDigit(c)
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// quoted returns the end of a quoted token starting at i, where a doubled
+// quote character is an escape.
+func quoted(s string, i int, q byte) int {
+	for j := i + 1; j < len(s); j++ {
+		if s[j] == q {
+			if j+1 < len(s) && s[j+1] == q {
+				j++
+				continue
+			}
+			return j + 1
+		}
+	}
+	return len(s)
+}
+
+// Postprocess is the official Spider evaluators' postprocess
+// (test-suite-sql-eval exec_eval.postprocess): "> =", "< =" and "! =" become
+// ">=", "<=" and "!=" (a tokeniser artefact of some systems).
+func Postprocess(q string) string {
+	return strings.NewReplacer("> =", ">=", "< =", "<=", "! =", "!=").Replace(q)
+}
+
+// RemoveDistinct drops every DISTINCT keyword from q, as
+// test-suite-sql-eval parse.remove_distinct does: sqlparse tokens whose
+// lower-cased text is "distinct" are removed and the rest joined unchanged.
+// Quoted identifiers, strings and comments are single tokens and are kept.
+func RemoveDistinct(q string) string {
+	if !strings.Contains(strings.ToLower(q), "distinct") {
+		return q
+	}
+	var b strings.Builder
+	for _, t := range Tokenize(q) {
+		if t.Kind == Word && strings.EqualFold(t.Text, "distinct") {
+			continue
+		}
+		b.WriteString(t.Text)
+	}
+	return b.String()
+}
+
+var curYear = regexp.MustCompile(`(?i)YEAR\s*\(\s*CURDATE\s*\(\s*\)\s*\)\s*`)
+
+// ReplaceCurYear replaces MySQL's YEAR(CURDATE()) with 2020, as
+// test-suite-sql-eval exec_eval.replace_cur_year does before running a query.
+func ReplaceCurYear(q string) string {
+	if !strings.Contains(strings.ToUpper(q), "CURDATE") {
+		return q
+	}
+	return curYear.ReplaceAllString(q, "2020")
+}
+
+// SplitStatements splits q on semicolons outside strings, quoted identifiers
+// and comments. Each part is trimmed of surrounding whitespace; empty parts
+// are dropped. It is how gold alternatives are read from Defog SQL-Eval's
+// query field (the official get_all_minimal_queries splits on every ';',
+// which breaks a literal such as 'a;b' — sqljudge does not).
+func SplitStatements(q string) []string {
+	var out []string
+	start := 0
+	pos := 0
+	for _, t := range Tokenize(q) {
+		if t.Kind == Punct && t.Text == ";" {
+			if s := strings.TrimSpace(q[start:pos]); s != "" {
+				out = append(out, s)
+			}
+			start = pos + 1
+		}
+		pos += len(t.Text)
+	}
+	if s := strings.TrimSpace(q[start:]); s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+// FirstStatement returns the end offset of the first statement of q (just
+// after its terminating ';', or len(q)) and whether anything but whitespace
+// and comments follows it. Python's sqlite3 refuses such a string with "You
+// can only execute one statement at a time", and so do sqljudge's engines.
+func FirstStatement(q string) (end int, more bool) {
+	pos := 0
+	toks := Tokenize(q)
+	for i, t := range toks {
+		pos += len(t.Text)
+		if t.Kind == Punct && t.Text == ";" {
+			for _, r := range toks[i+1:] {
+				if r.Kind != Space && r.Kind != Comment {
+					return pos, true
+				}
+			}
+			return pos, false
+		}
+	}
+	return len(q), false
+}
+
+// IsBlank reports whether q holds no statement: only whitespace, comments
+// and semicolons. Python's sqlite3 runs such a string as a no-op that
+// returns no rows.
+func IsBlank(q string) bool {
+	for _, t := range Tokenize(q) {
+		switch t.Kind {
+		case Space, Comment:
+		case Punct:
+			if t.Text != ";" {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// ContainsOrderBy reports whether q contains "order by" (case-insensitive,
+// exactly one space), the test by which the official Spider evaluator
+// decides that row order matters (exec_eval.eval_exec_match:
+// `'order by' in g_str.lower()`). It is a substring test, so it also fires
+// inside a string literal or a window function's OVER (ORDER BY ...), as the
+// official one does.
+func ContainsOrderBy(q string) bool {
+	return strings.Contains(strings.ToLower(q), "order by")
+}
+
+// ExpandColumnChoices expands Defog SQL-Eval's column alternatives: a
+// `{a, b, c}` group in a gold query stands for every non-empty subset of its
+// columns, in itertools.combinations order (a; b; c; a, b; a, c; b, c;
+// a, b, c), and an empty `{}` after the group (as in "GROUP BY {}") repeats
+// the chosen columns. It follows eval.get_all_minimal_queries and
+// find_bracket_indices (defog-ai/sql-eval eval/eval.py) for a single group,
+// and goes further in two documented ways: braces inside string literals are
+// left alone, and a query with several groups is expanded for each of them
+// (the official code expands only the first, leaving the others as braces
+// that fail to run). A query without a group is returned as is.
+func ExpandColumnChoices(q string) []string {
+	toks := Tokenize(q)
+	open, close := -1, -1
+	pos, openPos, closePos := 0, 0, 0
+	for i, t := range toks {
+		if t.Kind == Punct && t.Text == "{" && open < 0 {
+			open, openPos = i, pos
+		} else if t.Kind == Punct && t.Text == "}" && open >= 0 {
+			if strings.TrimSpace(q[openPos+1:pos]) == "" {
+				// An empty {} before any group: not a group; keep looking.
+				open = -1
+			} else {
+				close, closePos = i, pos
+				break
+			}
+		}
+		pos += len(t.Text)
+	}
+	if open < 0 || close < 0 {
+		return []string{q}
+	}
+	options := strings.Split(q[openPos+1:closePos], ",")
+	left, right := q[:openPos], q[closePos+1:]
+	var out []string
+	for _, combo := range combinations(len(options)) {
+		parts := make([]string, len(combo))
+		for k, i := range combo {
+			parts[k] = options[i]
+		}
+		cols := strings.Join(parts, ", ")
+		r := replaceEmptyBraces(right, cols)
+		for _, rest := range ExpandColumnChoices(r) {
+			out = append(out, left+cols+rest)
+		}
+	}
+	return out
+}
+
+// replaceEmptyBraces replaces every `{}` outside strings with cols.
+func replaceEmptyBraces(s, cols string) string {
+	toks := Tokenize(s)
+	var b strings.Builder
+	for i := 0; i < len(toks); i++ {
+		if toks[i].Kind == Punct && toks[i].Text == "{" && i+1 < len(toks) && toks[i+1].Kind == Punct && toks[i+1].Text == "}" {
+			b.WriteString(cols)
+			i++
+			continue
+		}
+		b.WriteString(toks[i].Text)
+	}
+	return b.String()
+}
+
+// combinations lists the index sets of itertools.chain.from_iterable(
+// itertools.combinations(range(n), r) for r in 1..n), in that order.
+func combinations(n int) [][]int {
+	var out [][]int
+	var rec func(start, r int, cur []int)
+	rec = func(start, r int, cur []int) {
+		if len(cur) == r {
+			out = append(out, append([]int(nil), cur...))
+			return
+		}
+		for i := start; i < n; i++ {
+			rec(i+1, r, append(cur, i))
+		}
+	}
+	for r := 1; r <= n; r++ {
+		rec(0, r, nil)
+	}
+	return out
+}
