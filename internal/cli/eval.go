@@ -1,0 +1,233 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sqljudge/sqljudge/internal/bench"
+	"github.com/sqljudge/sqljudge/internal/demo"
+	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/metric"
+	"github.com/sqljudge/sqljudge/internal/report"
+	"github.com/sqljudge/sqljudge/internal/run"
+	"github.com/sqljudge/sqljudge/internal/schema"
+)
+
+type evalFlags struct {
+	gold, pred, db, tables, format, out string
+	metrics                             []string
+	timeout                             time.Duration
+	workers, maxRows                    int
+	keepDistinct, resume, overwrite     bool
+	demo                                bool
+	progress                            string
+}
+
+func newEvalCmd() *cobra.Command {
+	f := &evalFlags{}
+	cmd := &cobra.Command{
+		Use:   "eval",
+		Short: "Grade predicted SQL against gold SQL on a benchmark's databases",
+		Long: `eval runs every gold and predicted query of a benchmark and grades each
+prediction with the chosen metrics. It writes one record per item to
+OUT/results.jsonl (in input order, as items finish, so an interrupted run
+keeps its work and --resume continues it), then OUT/summary.json, and prints
+accuracy per metric and difficulty with the count of each verdict status.
+
+Verdict statuses: ok (both queries ran), pred_error (the prediction failed:
+syntax, missing column, a write or a second statement), gold_error, timeout,
+too_large (more rows than --max-rows).
+
+Gold formats (--format, detected from the file when omitted):
+  spider       SQL<TAB>db_id per line (dev_gold.sql); blank lines separate
+               SParC/CoSQL interactions
+  spider-json  Spider dev.json
+  bird         BIRD dev.json (question_id, SQL, difficulty, evidence)
+  sqleval      Defog SQL-Eval questions CSV (';'-separated gold alternatives)
+  jsonl        {"id", "db_id", "question", "gold", "pred"} per line
+Predictions: one SQL per line (a <TAB>db_id suffix is ignored), BIRD's
+predict_dev.json (paired by question_id), or JSONL {"id", "pred"}.
+
+Metrics (--metrics, comma-separated):
+` + metricList(),
+		Example: `  # the embedded demo: no files needed
+  sqljudge eval --demo
+
+  # Spider dev, official EX semantics
+  sqljudge eval --gold dev_gold.sql --pred pred.sql --db database/ --out out/spider
+
+  # BIRD dev, paired by question_id, with BIRD's own EX
+  sqljudge eval --gold dev.json --pred predict_dev.json --db dev_databases/ \
+      --metrics ex_bird,ex --out out/bird`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runEval(cmd, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.gold, "gold", "", "gold benchmark file")
+	fl.StringVar(&f.pred, "pred", "", "prediction file (omit when the gold JSONL has a \"pred\" field)")
+	fl.StringVar(&f.db, "db", "", "database folder: DB/<db_id>/<db_id>.sqlite (or a single .sqlite file)")
+	fl.StringVar(&f.tables, "tables", "", "Spider tables.json: checks every db_id, needed by schema-aware metrics")
+	fl.StringVar(&f.format, "format", "", "gold format: spider, spider-json, bird, sqleval, jsonl (default: detect)")
+	fl.StringVar(&f.out, "out", "", "output folder for results.jsonl and summary.json")
+	fl.StringSliceVar(&f.metrics, "metrics", []string{"ex"}, "metrics to compute, comma-separated")
+	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time limit of each query")
+	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "items graded at once")
+	fl.IntVar(&f.maxRows, "max-rows", engine.DefaultMaxRows, "row cap of a query result; more rows is too_large")
+	fl.BoolVar(&f.keepDistinct, "keep-distinct", false, "keep DISTINCT for ex (the official evaluator removes it from both queries)")
+	fl.BoolVar(&f.resume, "resume", false, "continue the run in --out: grade only the items results.jsonl lacks")
+	fl.BoolVar(&f.overwrite, "overwrite", false, "replace the results already in --out")
+	fl.BoolVar(&f.demo, "demo", false, "grade the demo benchmark embedded in the binary (bookshop, 31 questions)")
+	fl.StringVar(&f.progress, "progress", "auto", "progress bar on stderr: auto (when a terminal), always, never")
+	return cmd
+}
+
+func metricList() string {
+	var b strings.Builder
+	for _, n := range metric.Names() {
+		fmt.Fprintf(&b, "  %-12s %s\n", n, metric.Doc(n))
+	}
+	return b.String()
+}
+
+func runEval(cmd *cobra.Command, f *evalFlags) error {
+	ctx := cmd.Context()
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	fl := cmd.Flags()
+	if f.demo {
+		if f.gold != "" || f.pred != "" || f.db != "" {
+			return usagef("--demo grades the embedded benchmark: drop --gold, --pred and --db")
+		}
+		tmp, err := os.MkdirTemp("", "sqljudge-demo-")
+		if err != nil {
+			return err
+		}
+		files, err := demo.Materialize(filepath.Join(tmp, "input"))
+		if err != nil {
+			return err
+		}
+		f.gold, f.db = files.Gold, files.DBDir
+		if f.out == "" {
+			f.out = filepath.Join(tmp, "out")
+		}
+		if !fl.Changed("metrics") {
+			f.metrics = []string{"ex", "ex_bird", "sqleval"}
+		}
+		if !fl.Changed("timeout") {
+			f.timeout = 2 * time.Second
+		}
+		fmt.Fprintf(stderr, "demo: bookshop benchmark and database written to %s\n", filepath.Join(tmp, "input"))
+	}
+	switch {
+	case f.gold == "":
+		return usagef("--gold is required (or try --demo)")
+	case f.db == "":
+		return usagef("--db is required: the folder of the benchmark's databases")
+	case f.out == "":
+		return usagef("--out is required: the folder for results.jsonl and summary.json")
+	case f.timeout <= 0:
+		return usagef("--timeout must be positive")
+	case f.workers <= 0:
+		return usagef("--workers must be at least 1")
+	case f.maxRows <= 0:
+		return usagef("--max-rows must be at least 1")
+	case f.resume && f.overwrite:
+		return usagef("--resume and --overwrite exclude each other")
+	}
+	if _, err := os.Stat(f.db); err != nil {
+		return usagef("--db %s: %v", f.db, err)
+	}
+
+	items, err := bench.Load(bench.Options{Gold: f.gold, Pred: f.pred, Format: bench.Format(f.format)})
+	if err != nil {
+		return err
+	}
+	var schemas schema.Schemas
+	if f.tables != "" {
+		if schemas, err = schema.Load(f.tables); err != nil {
+			return usageError{err}
+		}
+	}
+	eng := sqlite.New(f.db, sqlite.Options{MaxRows: f.maxRows, MaxConns: f.workers})
+	defer eng.Close()
+	if err := checkDatabases(ctx, items, eng, schemas, f.tables); err != nil {
+		return err
+	}
+	metrics, err := metric.New(f.metrics, metric.Options{KeepDistinct: f.keepDistinct, Schemas: schemas})
+	if err != nil {
+		return usageError{err}
+	}
+	names := make([]string, len(metrics))
+	for i, m := range metrics {
+		names[i] = m.Name()
+	}
+
+	r := &run.Runner{
+		Env:     &metric.Env{Engine: eng, Timeout: f.timeout},
+		Metrics: metrics,
+		Opts: run.Options{
+			OutDir: f.out, Workers: f.workers, Resume: f.resume, Overwrite: f.overwrite,
+			Progress: newProgress(f.progress, stderr),
+		},
+	}
+	stats, err := r.Run(ctx, items)
+	if errors.Is(err, run.ErrOutputExists) {
+		return usageError{err}
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted: the finished items are in %s; continue with --resume", filepath.Join(f.out, run.ResultsFile))
+		}
+		return err
+	}
+	recs, _, err := run.ReadRecords(filepath.Join(f.out, run.ResultsFile))
+	if err != nil {
+		return err
+	}
+	sum := report.Summarize(recs, names)
+	sum.WallSeconds = stats.Wall.Seconds()
+	sum.Run = map[string]any{
+		"version": version(), "gold": f.gold, "pred": f.pred, "db": f.db, "tables": f.tables,
+		"format": f.format, "engine": eng.Dialect(), "timeout_seconds": f.timeout.Seconds(),
+		"workers": f.workers, "max_rows": f.maxRows, "keep_distinct": f.keepDistinct,
+		"graded": stats.Graded, "resumed": stats.Resumed,
+	}
+	if err := sum.Write(filepath.Join(f.out, report.SummaryFile)); err != nil {
+		return err
+	}
+	report.PrintTable(stdout, sum)
+	fmt.Fprintf(stdout, "records: %s\nsummary: %s\n", filepath.Join(f.out, run.ResultsFile), filepath.Join(f.out, report.SummaryFile))
+	return nil
+}
+
+// checkDatabases fails on the first item whose db_id is unknown to
+// tables.json or has no database, naming the gold file and line.
+func checkDatabases(ctx context.Context, items []bench.Item, eng engine.Engine, schemas schema.Schemas, tablesPath string) error {
+	checked := map[string]bool{}
+	for i := range items {
+		it := &items[i]
+		if checked[it.DBID] {
+			continue
+		}
+		checked[it.DBID] = true
+		if schemas != nil {
+			if _, ok := schemas[it.DBID]; !ok {
+				return usagef("%s: unknown db_id %q: it is not in %s", it.GoldPos, it.DBID, tablesPath)
+			}
+		}
+		if err := eng.Check(ctx, it.DBID); err != nil {
+			return usagef("%s: db_id %q: %v", it.GoldPos, it.DBID, err)
+		}
+	}
+	return nil
+}

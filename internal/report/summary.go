@@ -1,0 +1,232 @@
+// Package report turns run records (OUT/results.jsonl) into the summary
+// (OUT/summary.json) and the console tables. It reads nothing but records,
+// so a report can be rebuilt from any output folder.
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"sort"
+
+	"github.com/sqljudge/sqljudge/internal/run"
+)
+
+// SummaryFile is the name of the summary in an output folder.
+const SummaryFile = "summary.json"
+
+// SummarySchema identifies the summary format; it changes only when a
+// field changes meaning.
+const SummarySchema = "sqljudge.summary/v1"
+
+// All is the name of the level that holds every item.
+const All = "all"
+
+// Score is one metric's result over a set of items.
+type Score struct {
+	// Count is the number of items graded by the metric.
+	Count int `json:"count"`
+	// Correct is the number with correct = true.
+	Correct int `json:"correct"`
+	// Accuracy is Correct / Count (0 when Count is 0).
+	Accuracy float64 `json:"accuracy"`
+	// Status counts verdicts by status.
+	Status map[string]int `json:"status"`
+	// Fields are per-metric extras: for a boolean verdict field (sqleval's
+	// "exact") the share of items where it is true; for a numeric one (a
+	// judge's "score") its mean over the items that have it.
+	Fields map[string]float64 `json:"fields,omitempty"`
+}
+
+// Summary is OUT/summary.json.
+type Summary struct {
+	Schema string `json:"schema"`
+	// Items is the number of records.
+	Items int `json:"items"`
+	// Metrics are the metric names, in the order they were asked for.
+	Metrics []string `json:"metrics"`
+	// Difficulties are the difficulty levels present, in report order
+	// (Spider easy..extra, BIRD simple..challenging, others sorted); items
+	// without a label are only in Overall.
+	Difficulties []string `json:"difficulties"`
+	// Overall maps metric name to its score over every item.
+	Overall map[string]*Score `json:"overall"`
+	// ByDifficulty maps level, then metric name, to a score.
+	ByDifficulty map[string]map[string]*Score `json:"by_difficulty"`
+	// WallSeconds is the wall time of the run that wrote the records (of
+	// its last part, when resumed).
+	WallSeconds float64 `json:"wall_seconds"`
+	// Run describes the run: inputs and settings.
+	Run map[string]any `json:"run,omitempty"`
+}
+
+// knownOrders are the difficulty scales of the benchmarks, in order.
+var knownOrders = [][]string{
+	{"easy", "medium", "hard", "extra"},
+	{"simple", "moderate", "challenging"},
+}
+
+// Summarize computes the summary of records for the given metrics (all
+// metrics found in the records when metrics is empty).
+func Summarize(recs []run.Record, metrics []string) *Summary {
+	if len(metrics) == 0 {
+		set := map[string]bool{}
+		for _, r := range recs {
+			for m := range r.Verdicts {
+				set[m] = true
+			}
+		}
+		metrics = slices.Sorted(maps.Keys(set))
+	}
+	s := &Summary{Schema: SummarySchema, Items: len(recs), Metrics: metrics,
+		Overall: map[string]*Score{}, ByDifficulty: map[string]map[string]*Score{}}
+	levels := map[string]bool{}
+	sums := map[*Score]map[string]float64{}
+	counts := map[*Score]map[string]int{}
+	add := func(sc *Score, v verdictView) {
+		sc.Count++
+		if v.correct {
+			sc.Correct++
+		}
+		sc.Status[v.status]++
+		for k, x := range v.fields {
+			if sums[sc] == nil {
+				sums[sc], counts[sc] = map[string]float64{}, map[string]int{}
+			}
+			sums[sc][k] += x
+			counts[sc][k]++
+		}
+	}
+	get := func(m map[string]*Score, name string) *Score {
+		sc, ok := m[name]
+		if !ok {
+			sc = &Score{Status: map[string]int{}}
+			m[name] = sc
+		}
+		return sc
+	}
+	for _, r := range recs {
+		if r.Difficulty != "" {
+			levels[r.Difficulty] = true
+			if s.ByDifficulty[r.Difficulty] == nil {
+				s.ByDifficulty[r.Difficulty] = map[string]*Score{}
+			}
+		}
+		for _, m := range metrics {
+			v, ok := r.Verdicts[m]
+			if !ok {
+				continue
+			}
+			vv := view(v.Correct, string(v.Status), v.Fields)
+			add(get(s.Overall, m), vv)
+			if r.Difficulty != "" {
+				add(get(s.ByDifficulty[r.Difficulty], m), vv)
+			}
+		}
+	}
+	finish := func(sc *Score) {
+		if sc.Count > 0 {
+			sc.Accuracy = float64(sc.Correct) / float64(sc.Count)
+		}
+		for k, x := range sums[sc] {
+			if sc.Fields == nil {
+				sc.Fields = map[string]float64{}
+			}
+			sc.Fields[k] = x / float64(counts[sc][k])
+		}
+	}
+	for _, sc := range s.Overall {
+		finish(sc)
+	}
+	for _, m := range s.ByDifficulty {
+		for _, sc := range m {
+			finish(sc)
+		}
+	}
+	s.Difficulties = orderLevels(slices.Collect(maps.Keys(levels)))
+	return s
+}
+
+type verdictView struct {
+	correct bool
+	status  string
+	fields  map[string]float64
+}
+
+// view extracts what a summary counts from a verdict: boolean fields as
+// 0/1, numeric fields as numbers; other fields are not summarised.
+func view(correct bool, status string, fields map[string]any) verdictView {
+	v := verdictView{correct: correct, status: status}
+	for k, x := range fields {
+		var f float64
+		switch t := x.(type) {
+		case bool:
+			if t {
+				f = 1
+			}
+		case float64:
+			f = t
+		case int:
+			f = float64(t)
+		default:
+			continue
+		}
+		if v.fields == nil {
+			v.fields = map[string]float64{}
+		}
+		v.fields[k] = f
+	}
+	return v
+}
+
+// orderLevels sorts difficulty levels: a known benchmark scale in its
+// order, anything else alphabetically after it.
+func orderLevels(ls []string) []string {
+	rank := func(l string) (int, int) {
+		for i, o := range knownOrders {
+			if k := slices.Index(o, l); k >= 0 {
+				return i, k
+			}
+		}
+		return len(knownOrders), 0
+	}
+	sort.Slice(ls, func(a, b int) bool {
+		sa, ka := rank(ls[a])
+		sb, kb := rank(ls[b])
+		if sa != sb {
+			return sa < sb
+		}
+		if ka != kb {
+			return ka < kb
+		}
+		return ls[a] < ls[b]
+	})
+	return ls
+}
+
+// Write writes the summary as indented JSON to path.
+func (s *Summary) Write(path string) error {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("cannot write summary: %w", err)
+	}
+	return nil
+}
+
+// ReadSummary reads a summary.json file.
+func ReadSummary(path string) (*Summary, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var s Summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &s, nil
+}

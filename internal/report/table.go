@@ -1,0 +1,138 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/jedib0t/go-pretty/v6/table"
+	"github.com/jedib0t/go-pretty/v6/text"
+)
+
+// statusOrder lists the common statuses first; others follow by name.
+var statusOrder = []string{"ok", "pred_error", "gold_error", "timeout", "too_large"}
+
+// PrintTable writes the console report: accuracy per metric by difficulty
+// level (with "all" last), the extra rates of metrics that have them (for
+// example sqleval's exact), then the count of each verdict status per
+// metric, then the wall time.
+func PrintTable(w io.Writer, s *Summary) {
+	levels := append(slices.Clone(s.Difficulties), All)
+	t := table.NewWriter()
+	t.SetOutputMirror(w)
+	t.SetStyle(table.StyleLight)
+	t.Style().Format.Header = text.FormatDefault
+	header := table.Row{""}
+	for _, l := range levels {
+		header = append(header, l)
+	}
+	t.AppendHeader(header)
+	count := table.Row{"count"}
+	for _, l := range levels {
+		count = append(count, levelCount(s, l))
+	}
+	t.AppendRow(count)
+	t.AppendSeparator()
+	for _, m := range s.Metrics {
+		row := table.Row{m}
+		for _, l := range levels {
+			row = append(row, fmtScore(scoreAt(s, l, m), func(sc *Score) (float64, bool) { return sc.Accuracy, true }))
+		}
+		t.AppendRow(row)
+		for _, f := range fieldNames(s.Overall[m]) {
+			row := table.Row{m + " " + f}
+			for _, l := range levels {
+				row = append(row, fmtScore(scoreAt(s, l, m), func(sc *Score) (float64, bool) {
+					x, ok := sc.Fields[f]
+					return x, ok
+				}))
+			}
+			t.AppendRow(row)
+		}
+	}
+	cfg := []table.ColumnConfig{{Number: 1, Align: text.AlignLeft}}
+	for i := range levels {
+		cfg = append(cfg, table.ColumnConfig{Number: i + 2, Align: text.AlignRight})
+	}
+	t.SetColumnConfigs(cfg)
+	t.Render()
+
+	st := table.NewWriter()
+	st.SetOutputMirror(w)
+	st.SetStyle(table.StyleLight)
+	st.Style().Format.Header = text.FormatDefault
+	statuses := statusColumns(s)
+	h := table.Row{"status"}
+	for _, x := range statuses {
+		h = append(h, x)
+	}
+	st.AppendHeader(h)
+	for _, m := range s.Metrics {
+		row := table.Row{m}
+		sc := s.Overall[m]
+		for _, x := range statuses {
+			n := 0
+			if sc != nil {
+				n = sc.Status[x]
+			}
+			row = append(row, n)
+		}
+		st.AppendRow(row)
+	}
+	st.Render()
+	fmt.Fprintf(w, "%d items, wall time %s\n", s.Items, (time.Duration(s.WallSeconds * float64(time.Second))).Round(time.Millisecond))
+}
+
+func scoreAt(s *Summary, level, metric string) *Score {
+	if level == All {
+		return s.Overall[metric]
+	}
+	return s.ByDifficulty[level][metric]
+}
+
+func levelCount(s *Summary, level string) int {
+	best := 0
+	for _, m := range s.Metrics {
+		if sc := scoreAt(s, level, m); sc != nil && sc.Count > best {
+			best = sc.Count
+		}
+	}
+	return best
+}
+
+func fmtScore(sc *Score, get func(*Score) (float64, bool)) string {
+	if sc == nil || sc.Count == 0 {
+		return "-"
+	}
+	x, ok := get(sc)
+	if !ok {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", x)
+}
+
+func fieldNames(sc *Score) []string {
+	if sc == nil {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(sc.Fields))
+}
+
+func statusColumns(s *Summary) []string {
+	seen := map[string]bool{}
+	for _, sc := range s.Overall {
+		for k, n := range sc.Status {
+			if n > 0 {
+				seen[k] = true
+			}
+		}
+	}
+	var out []string
+	for _, k := range statusOrder {
+		out = append(out, k)
+		delete(seen, k)
+	}
+	return append(out, slices.Sorted(maps.Keys(seen))...)
+}

@@ -1,0 +1,107 @@
+package run
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/sqljudge/sqljudge/internal/bench"
+	"github.com/sqljudge/sqljudge/internal/metric"
+)
+
+// ResultsFile is the name of the per-item record file in an output folder.
+const ResultsFile = "results.jsonl"
+
+// Record is one line of OUT/results.jsonl: the contract between a run and
+// everything that reads it (reports, `sqljudge agree`, the HTML page,
+// users' own scripts). Fields are only ever added.
+//
+//	{"index": 0, "id": "0", "db_id": "concert_singer", "difficulty": "easy",
+//	 "question": "...", "gold": "SELECT ...", "pred": "SELECT ...",
+//	 "verdicts": {"ex": {"correct": true, "status": "ok"}}}
+//
+// Index is the 0-based position of the item in the gold file. Gold is the
+// gold field as written (all alternatives of a SQL-Eval question, joined by
+// ';'); GoldAlternatives lists them when there are several. Verdicts maps a
+// metric name to its verdict (see metric.Verdict); status is one of ok,
+// pred_error, gold_error, timeout, too_large, or a metric's own status.
+type Record struct {
+	Index            int                       `json:"index"`
+	ID               string                    `json:"id"`
+	DBID             string                    `json:"db_id"`
+	Difficulty       string                    `json:"difficulty"`
+	Question         string                    `json:"question,omitempty"`
+	Evidence         string                    `json:"evidence,omitempty"`
+	Category         string                    `json:"category,omitempty"`
+	Gold             string                    `json:"gold"`
+	GoldAlternatives []string                  `json:"gold_alternatives,omitempty"`
+	Pred             string                    `json:"pred"`
+	Verdicts         map[string]metric.Verdict `json:"verdicts"`
+}
+
+// NewRecord returns the record of an item without verdicts.
+func NewRecord(it *bench.Item, difficulty string) Record {
+	r := Record{
+		Index: it.Index, ID: it.ID, DBID: it.DBID, Difficulty: difficulty,
+		Question: it.Question, Evidence: it.Evidence, Category: it.Category,
+		Gold: it.GoldText, Pred: it.Pred, Verdicts: map[string]metric.Verdict{},
+	}
+	if r.Gold == "" && len(it.Gold) > 0 {
+		r.Gold = it.Gold[0]
+	}
+	if len(it.Gold) > 1 {
+		r.GoldAlternatives = it.Gold
+	}
+	return r
+}
+
+// ReadRecords reads a results.jsonl file. Records are returned in file
+// order; a later record for the same index supersedes an earlier one (see
+// Latest). A final line without its newline (a write cut short by a crash)
+// is ignored; validBytes is the length of the file up to the last complete
+// line. Any other malformed line is an error naming the file and line.
+func ReadRecords(path string) (recs []Record, validBytes int64, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<20)
+	var off int64
+	for ln := 1; ; ln++ {
+		line, rerr := br.ReadBytes('\n')
+		if len(line) > 0 {
+			if line[len(line)-1] != '\n' {
+				// The last line of a write cut short: every record is
+				// written with its newline, so this one is incomplete.
+				return recs, off, nil
+			}
+			if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
+				var r Record
+				if err := json.Unmarshal(trimmed, &r); err != nil {
+					return nil, 0, fmt.Errorf("%s:%d: not a sqljudge record: %w", path, ln, err)
+				}
+				recs = append(recs, r)
+			}
+			off += int64(len(line))
+		}
+		if rerr == io.EOF {
+			return recs, off, nil
+		}
+		if rerr != nil {
+			return nil, 0, rerr
+		}
+	}
+}
+
+// Latest returns, for each index, the last record read for it.
+func Latest(recs []Record) map[int]Record {
+	m := make(map[int]Record, len(recs))
+	for _, r := range recs {
+		m[r.Index] = r
+	}
+	return m
+}

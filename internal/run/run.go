@@ -1,0 +1,353 @@
+// Package run is sqljudge's runner: it grades items with metrics on a
+// bounded worker pool and streams one record per item to OUT/results.jsonl
+// in input order as items complete, so a crash keeps every finished item and
+// --resume picks up where a run stopped.
+package run
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/sqljudge/sqljudge/internal/bench"
+	"github.com/sqljudge/sqljudge/internal/metric"
+)
+
+// Options configure a Runner.
+type Options struct {
+	// OutDir is the output folder; it is created if missing.
+	OutDir string
+	// Workers is the number of items graded at once; 0 means the number of
+	// CPUs.
+	Workers int
+	// Resume keeps the records already in OutDir/results.jsonl and grades
+	// only the items (or metrics) they lack.
+	Resume bool
+	// Overwrite replaces an existing results.jsonl; without it (and without
+	// Resume) an existing file is an error, so no finished run is lost.
+	Overwrite bool
+	// Difficulty labels an item for the per-difficulty report (BIRD's
+	// difficulty, Spider's hardness); nil uses the item's own Difficulty.
+	Difficulty func(*bench.Item) string
+	// Progress, if set, is told about each finished item.
+	Progress Progress
+}
+
+// Progress is told how far a run has got.
+type Progress interface {
+	// Start is called once with the number of items to grade.
+	Start(total int)
+	// Done is called once per graded item.
+	Done()
+	// Finish is called at the end.
+	Finish()
+}
+
+// Runner grades items with metrics.
+type Runner struct {
+	Env     *metric.Env
+	Metrics []metric.Metric
+	Opts    Options
+}
+
+// Stats tells what a run did.
+type Stats struct {
+	// Items is the number of items of the benchmark; Graded were graded by
+	// this run, Resumed were kept from an earlier one.
+	Items, Graded, Resumed int
+	// Wall is the run's wall time.
+	Wall time.Duration
+}
+
+// ErrOutputExists is returned when results.jsonl exists and neither Resume
+// nor Overwrite is set.
+var ErrOutputExists = errors.New("output already exists")
+
+// window bounds how many graded items may wait for a slower earlier one
+// before being written, per worker.
+const window = 64
+
+type job struct {
+	idx     int
+	metrics []metric.Metric
+	prev    map[string]metric.Verdict
+}
+
+type done struct {
+	idx int
+	rec Record
+}
+
+// Run grades items and writes OutDir/results.jsonl. It returns when every
+// item is written, ctx is cancelled, or a write fails; records written
+// before an error stay in the file.
+func (r *Runner) Run(ctx context.Context, items []bench.Item) (Stats, error) {
+	start := time.Now()
+	st := Stats{Items: len(items)}
+	if err := os.MkdirAll(r.Opts.OutDir, 0o755); err != nil {
+		return st, fmt.Errorf("cannot create output folder: %w", err)
+	}
+	path := filepath.Join(r.Opts.OutDir, ResultsFile)
+	prev, inOrder, err := r.previous(path, items)
+	if err != nil {
+		return st, err
+	}
+	var jobs []job
+	for i := range items {
+		p, ok := prev[i]
+		var missing []metric.Metric
+		for _, m := range r.Metrics {
+			if _, have := p.Verdicts[m.Name()]; !ok || !have {
+				missing = append(missing, m)
+			}
+		}
+		if len(missing) == 0 {
+			st.Resumed++
+			continue
+		}
+		jobs = append(jobs, job{idx: i, metrics: missing, prev: p.Verdicts})
+	}
+	// Records already on disk stay; new ones are appended. If the kept
+	// records are not a prefix of the items, or some are updated, the file
+	// is rewritten in input order at the end.
+	rewrite := !inOrder
+	for _, j := range jobs {
+		if j.prev != nil {
+			rewrite = true
+			break
+		}
+	}
+	if !rewrite && len(jobs) > 0 && len(prev) > 0 && jobs[0].idx < len(prev) {
+		rewrite = true
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return st, fmt.Errorf("cannot open %s: %w", path, err)
+	}
+	w := bufio.NewWriterSize(f, 1<<16)
+	writeErr := r.grade(ctx, items, jobs, w)
+	if err := w.Flush(); err != nil && writeErr == nil {
+		writeErr = err
+	}
+	if err := f.Close(); err != nil && writeErr == nil {
+		writeErr = err
+	}
+	st.Graded = len(jobs)
+	if writeErr == nil && ctx.Err() == nil && rewrite {
+		writeErr = rewriteInOrder(path)
+	}
+	st.Wall = time.Since(start)
+	if writeErr != nil {
+		return st, writeErr
+	}
+	return st, ctx.Err()
+}
+
+// previous reads the records of an earlier run when resuming, truncates a
+// line cut short, and checks that the records belong to these items.
+func (r *Runner) previous(path string, items []bench.Item) (map[int]Record, bool, error) {
+	_, statErr := os.Stat(path)
+	exists := statErr == nil
+	switch {
+	case !exists:
+		return nil, true, nil
+	case !r.Opts.Resume && !r.Opts.Overwrite:
+		return nil, false, fmt.Errorf("%w: %s holds an earlier run; use --resume to continue it or --overwrite to replace it", ErrOutputExists, path)
+	case !r.Opts.Resume:
+		return nil, true, os.Remove(path)
+	}
+	recs, valid, err := ReadRecords(path)
+	if err != nil {
+		return nil, false, fmt.Errorf("cannot resume: %w", err)
+	}
+	if err := os.Truncate(path, valid); err != nil {
+		return nil, false, fmt.Errorf("cannot resume: %w", err)
+	}
+	inOrder := true
+	for k, rec := range recs {
+		if rec.Index < 0 || rec.Index >= len(items) {
+			return nil, false, fmt.Errorf("cannot resume: %s: record %d has index %d, but the benchmark has %d items; this output folder belongs to another benchmark", path, k+1, rec.Index, len(items))
+		}
+		it := &items[rec.Index]
+		if rec.ID != it.ID || rec.DBID != it.DBID {
+			return nil, false, fmt.Errorf("cannot resume: %s: record %d is item %d id %q on %s, but the benchmark's item %d is id %q on %s; this output folder belongs to another run",
+				path, k+1, rec.Index, rec.ID, rec.DBID, rec.Index, it.ID, it.DBID)
+		}
+		if rec.Pred != it.Pred {
+			return nil, false, fmt.Errorf("cannot resume: %s: record %d (item %d) was graded for another prediction; use a new --out or --overwrite", path, k+1, rec.Index)
+		}
+		if rec.Index != k {
+			inOrder = false
+		}
+	}
+	return Latest(recs), inOrder, nil
+}
+
+// grade runs the jobs on the worker pool and writes records in input order.
+func (r *Runner) grade(ctx context.Context, items []bench.Item, jobs []job, w *bufio.Writer) error {
+	workers := r.Opts.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	if r.Opts.Progress != nil {
+		r.Opts.Progress.Start(len(jobs))
+		defer r.Opts.Progress.Finish()
+	}
+	results := make(chan done, workers)
+	slots := make(chan struct{}, workers*window)
+	g, gctx := errgroup.WithContext(ctx)
+	feed := make(chan int)
+	g.Go(func() error {
+		defer close(feed)
+		for k := range jobs {
+			select {
+			case slots <- struct{}{}:
+			case <-gctx.Done():
+				return nil
+			}
+			select {
+			case feed <- k:
+			case <-gctx.Done():
+				return nil
+			}
+		}
+		return nil
+	})
+	wg, _ := errgroup.WithContext(gctx)
+	for range workers {
+		wg.Go(func() error {
+			for k := range feed {
+				rec, err := r.gradeOne(gctx, &items[jobs[k].idx], jobs[k])
+				if err != nil {
+					return err
+				}
+				if gctx.Err() != nil {
+					// Graded while the run was being stopped: its
+					// queries may have been cut short, so it is not
+					// written (a resumed run grades it again).
+					return nil
+				}
+				select {
+				case results <- done{idx: k, rec: rec}:
+				case <-gctx.Done():
+					return nil
+				}
+			}
+			return nil
+		})
+	}
+	g.Go(func() error {
+		err := wg.Wait()
+		close(results)
+		return err
+	})
+	g.Go(func() error {
+		pending := map[int]Record{}
+		next := 0
+		for d := range results {
+			pending[d.idx] = d.rec
+			for {
+				rec, ok := pending[next]
+				if !ok {
+					break
+				}
+				delete(pending, next)
+				if err := writeRecord(w, rec); err != nil {
+					return err
+				}
+				next++
+				<-slots
+				if r.Opts.Progress != nil {
+					r.Opts.Progress.Done()
+				}
+			}
+			if err := w.Flush(); err != nil {
+				return fmt.Errorf("cannot write results: %w", err)
+			}
+		}
+		return nil
+	})
+	return g.Wait()
+}
+
+// gradeOne grades one item with the job's metrics; a panic in a metric is
+// returned as an error naming the item (the run stops, finished records
+// stay).
+func (r *Runner) gradeOne(ctx context.Context, it *bench.Item, j job) (rec Record, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("internal error grading item %d (%s): %v\n%s", it.Index, it.GoldPos, p, debug.Stack())
+		}
+	}()
+	diff := it.Difficulty
+	if r.Opts.Difficulty != nil {
+		diff = r.Opts.Difficulty(it)
+	}
+	rec = NewRecord(it, diff)
+	for k, v := range j.prev {
+		rec.Verdicts[k] = v
+	}
+	x := r.Env.NewExec()
+	for _, m := range j.metrics {
+		rec.Verdicts[m.Name()] = m.Grade(ctx, x, it)
+	}
+	return rec, nil
+}
+
+func writeRecord(w io.Writer, rec Record) error {
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("cannot encode record %d: %w", rec.Index, err)
+	}
+	b = append(b, '\n')
+	if _, err := w.Write(b); err != nil {
+		return fmt.Errorf("cannot write results: %w", err)
+	}
+	return nil
+}
+
+// rewriteInOrder rewrites results.jsonl with one record per index, the
+// latest, in index order, atomically.
+func rewriteInOrder(path string) error {
+	recs, _, err := ReadRecords(path)
+	if err != nil {
+		return err
+	}
+	latest := Latest(recs)
+	idx := make([]int, 0, len(latest))
+	for i := range latest {
+		idx = append(idx, i)
+	}
+	slices.Sort(idx)
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	for _, i := range idx {
+		if err := writeRecord(w, latest[i]); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
