@@ -190,15 +190,53 @@ func readSpiderGold(path string) ([]Item, error) {
 }
 
 // jsonField is one object of a Spider or BIRD JSON array; fields absent
-// from one benchmark are left zero.
+// from one benchmark are left zero. Keys are matched exactly: Spider's
+// dev.json also has a "sql" (the parsed query) beside "query", and BIRD's
+// query is "SQL".
 type jsonField struct {
-	QuestionID json.RawMessage `json:"question_id"`
-	DBID       string          `json:"db_id"`
-	Question   string          `json:"question"`
-	Evidence   string          `json:"evidence"`
-	Query      *string         `json:"query"`
-	SQL        *string         `json:"SQL"`
-	Difficulty string          `json:"difficulty"`
+	QuestionID json.RawMessage
+	DBID       string
+	Question   string
+	Evidence   string
+	Query      *string
+	SQL        *string
+	Difficulty string
+}
+
+func (f *jsonField) UnmarshalJSON(b []byte) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	str := func(key string, dst *string) error {
+		raw, ok := m[key]
+		if !ok || string(raw) == "null" {
+			return nil
+		}
+		if err := json.Unmarshal(raw, dst); err != nil {
+			return fmt.Errorf("%q: want a string", key)
+		}
+		return nil
+	}
+	ptr := func(key string) (*string, error) {
+		if _, ok := m[key]; !ok {
+			return nil, nil
+		}
+		var s string
+		return &s, str(key, &s)
+	}
+	f.QuestionID = m["question_id"]
+	var err error
+	for _, e := range []error{str("db_id", &f.DBID), str("question", &f.Question), str("evidence", &f.Evidence), str("difficulty", &f.Difficulty)} {
+		if e != nil {
+			return e
+		}
+	}
+	if f.Query, err = ptr("query"); err != nil {
+		return err
+	}
+	f.SQL, err = ptr("SQL")
+	return err
 }
 
 // readJSONGold reads Spider's dev.json or BIRD's dev.json.

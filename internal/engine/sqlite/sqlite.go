@@ -213,6 +213,11 @@ func (e *Engine) QueryFile(ctx context.Context, path, q string) (*result.Set, er
 func (e *Engine) run(ctx context.Context, c *sqlite3.SQLiteConn, q string) (*result.Set, error) {
 	st, err := c.PrepareContext(ctx, q)
 	if err != nil {
+		var se sqlite3.Error
+		if errors.As(err, &se) && se.Code == sqlite3.ErrAuth {
+			// Refused by the authorizer (ATTACH, a pragma that sets).
+			return nil, fmt.Errorf("%w: %v", engine.ErrRejected, err)
+		}
 		return nil, err
 	}
 	defer st.Close()
