@@ -45,32 +45,9 @@ type Options struct {
 // text files, where a prediction line may end in <TAB>db_id, which is
 // ignored). It returns the items in gold order.
 func Load(o Options) ([]Item, error) {
-	f := o.Format
-	if f == FormatAuto {
-		var err error
-		if f, err = Detect(o.Gold); err != nil {
-			return nil, err
-		}
-	}
-	var items []Item
-	var err error
-	switch f {
-	case FormatSpider:
-		items, err = readSpiderGold(o.Gold)
-	case FormatSpiderJSON, FormatBird:
-		items, err = readJSONGold(o.Gold, f)
-	case FormatSQLEval:
-		items, err = readSQLEvalCSV(o.Gold)
-	case FormatJSONL:
-		items, err = readJSONL(o.Gold)
-	default:
-		return nil, fmt.Errorf("%w: unknown format %q (want one of %v)", ErrFormat, f, Formats)
-	}
+	items, err := LoadGold(o.Gold, o.Format)
 	if err != nil {
 		return nil, err
-	}
-	if len(items) == 0 {
-		return nil, errAt(Pos{File: o.Gold}, "no items")
 	}
 	if o.Pred == "" {
 		for i := range items {
@@ -88,6 +65,35 @@ func Load(o Options) ([]Item, error) {
 		return nil, err
 	}
 	return items, nil
+}
+
+// LoadGold reads a gold file alone (no predictions), in the given format
+// or a detected one.
+func LoadGold(path string, f Format) ([]Item, error) {
+	if f == FormatAuto {
+		var err error
+		if f, err = Detect(path); err != nil {
+			return nil, err
+		}
+	}
+	var items []Item
+	var err error
+	switch f {
+	case FormatSpider:
+		items, err = readSpiderGold(path)
+	case FormatSpiderJSON, FormatBird:
+		items, err = readJSONGold(path, f)
+	case FormatSQLEval:
+		items, err = readSQLEvalCSV(path)
+	case FormatJSONL:
+		items, err = readJSONL(path)
+	default:
+		return nil, fmt.Errorf("%w: unknown format %q (want one of %v)", ErrFormat, f, Formats)
+	}
+	if err == nil && len(items) == 0 {
+		err = errAt(Pos{File: path}, "no items")
+	}
+	return items, err
 }
 
 // Detect guesses the gold format from the file name and its first bytes.

@@ -282,6 +282,20 @@ func (e *Engine) value(v driver.Value, set *result.Set) result.Value {
 	return result.TextValue(fmt.Sprint(v))
 }
 
+// Release closes the connections to the database file at path, if any (a
+// later query opens them again). Suite builders call it for databases they
+// delete.
+func (e *Engine) Release(path string) error {
+	e.mu.Lock()
+	p, ok := e.pools[path]
+	delete(e.pools, path)
+	e.mu.Unlock()
+	if ok {
+		return p.Close()
+	}
+	return nil
+}
+
 // Close closes every connection pool.
 func (e *Engine) Close() error {
 	e.mu.Lock()
