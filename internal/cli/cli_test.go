@@ -23,7 +23,7 @@ func runMain(t *testing.T, args ...string) (code int, stdout, stderr string) {
 
 func TestDemo(t *testing.T) {
 	out := t.TempDir()
-	code, stdout, stderr := runMain(t, "eval", "--demo", "--out", out, "--timeout", "1s")
+	code, stdout, stderr := runMain(t, "eval", "--demo", "--out", out)
 	if code != ExitOK {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
