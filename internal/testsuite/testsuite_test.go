@@ -261,3 +261,22 @@ func TestSameSeedSameBytes(t *testing.T) {
 		t.Error("seeds 7 and 8 built the same databases")
 	}
 }
+
+// BenchmarkTSSpiderDev grades Spider dev (1034 items, DIN-SQL) with ts on
+// the suites built from the 20 dev databases (built once, not timed); the
+// ts metric, and so its gold cache, is new each iteration.
+func BenchmarkTSSpiderDev(b *testing.B) {
+	suite, _ := buildDev(b)
+	spider := shareddata.Path(b, "spider")
+	items, err := bench.Load(bench.Options{Gold: filepath.Join(spider, "dev_gold.sql"), Pred: filepath.Join(spider, "predictions", "din_sql.sql")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	eng := sqlite.New(filepath.Join(spider, "database"), sqlite.Options{})
+	defer eng.Close()
+	b.ResetTimer()
+	for range b.N {
+		gradeAll(b, &metric.Env{Engine: eng, Timeout: time.Minute}, items, newTS(b, suite))
+	}
+	b.ReportMetric(float64(len(items)*b.N)/b.Elapsed().Seconds(), "items/s")
+}
