@@ -9,6 +9,7 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/schema"
 	"github.com/sqljudge/sqljudge/internal/testsuite"
 )
 
@@ -24,6 +25,7 @@ func newTestsuiteCmd() *cobra.Command {
 func newTestsuiteBuildCmd() *cobra.Command {
 	var (
 		db, gold, format, out    string
+		tables                   string
 		seed                     uint64
 		budget, maxDBs, workers  int
 		batch, patience, maxRows int
@@ -45,7 +47,7 @@ original) and OUT/<db_id>/<db_id>_<k>.sqlite, with OUT/suite.json reporting
 databases per db_id and neighbours generated, told apart and never told
 apart (with examples). The same --seed gives byte-identical databases.
 Grade with: sqljudge eval --metrics ts --suite OUT ...`,
-		Example: `  sqljudge testsuite build --db database/ --gold dev_gold.sql --out suites/ --seed 1`,
+		Example: `  sqljudge testsuite build --db database/ --gold dev_gold.sql --tables tables.json --out suites/ --seed 1`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if db == "" || gold == "" || out == "" {
@@ -55,11 +57,20 @@ Grade with: sqljudge eval --metrics ts --suite OUT ...`,
 			if err != nil {
 				return err
 			}
+			var schemas schema.Schemas
+			if tables != "" {
+				if schemas, err = schema.Load(tables); err != nil {
+					return usageError{err}
+				}
+			}
 			eng := sqlite.New(db, sqlite.Options{})
 			defer eng.Close()
 			golds := map[string][]string{}
 			for _, it := range items {
 				if _, ok := golds[it.DBID]; !ok {
+					if schemas != nil && schemas[it.DBID] == nil {
+						return usagef("%s: unknown db_id %q: it is not in %s", it.GoldPos, it.DBID, tables)
+					}
 					if err := eng.Check(cmd.Context(), it.DBID); err != nil {
 						return usagef("%s: db_id %q: %v", it.GoldPos, it.DBID, err)
 					}
@@ -72,7 +83,7 @@ Grade with: sqljudge eval --metrics ts --suite OUT ...`,
 			rep, err := testsuite.Build(cmd.Context(), db, golds, out, testsuite.Options{
 				Seed: seed, Budget: budget, Batch: batch, Patience: patience, MaxDatabases: maxDBs,
 				Timeout: timeout, MaxRows: maxRows, KeepDistinct: keepDistinct, Workers: workers,
-				Log: cmd.ErrOrStderr(),
+				Log: cmd.ErrOrStderr(), Schemas: schemas,
 			})
 			if err != nil {
 				return err
@@ -86,6 +97,7 @@ Grade with: sqljudge eval --metrics ts --suite OUT ...`,
 	fl.StringVar(&db, "db", "", "folder of the original databases: DB/<db_id>/<db_id>.sqlite")
 	fl.StringVar(&gold, "gold", "", "gold file (any eval gold format)")
 	fl.StringVar(&format, "format", "", "gold format (default: detect)")
+	fl.StringVar(&tables, "tables", "", "Spider tables.json: checks db_ids and adds foreign keys the databases do not declare")
 	fl.StringVar(&out, "out", "", "suite folder to write")
 	fl.Uint64Var(&seed, "seed", 1, "random seed")
 	fl.IntVar(&budget, "budget", 400, "fuzzed databases sampled per db_id at most")

@@ -19,6 +19,7 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/schema"
 )
 
 // Affinity is the SQLite type affinity of a declared column type
@@ -203,6 +204,39 @@ func orderByReferences(tables []*Table) []*Table {
 		visit(t)
 	}
 	return out
+}
+
+// AddForeignKeys adds the foreign keys of a Spider schema entry
+// (tables.json) that the database's DDL does not declare, and reorders the
+// tables by them. Spider's tables.json lists foreign keys some databases
+// leave undeclared.
+func (d *DBInfo) AddForeignKeys(s *schema.Database) {
+	if s == nil {
+		return
+	}
+	for _, fk := range s.ForeignKeys {
+		if fk[0] <= 0 || fk[0] >= len(s.Columns) || fk[1] <= 0 || fk[1] >= len(s.Columns) {
+			continue
+		}
+		cc, pc := s.Columns[fk[0]], s.Columns[fk[1]]
+		if cc.Table < 0 || cc.Table >= len(s.TablesOriginal) || pc.Table < 0 || pc.Table >= len(s.TablesOriginal) {
+			continue
+		}
+		child, parent := d.Table(s.TablesOriginal[cc.Table]), d.Table(s.TablesOriginal[pc.Table])
+		if child == nil || parent == nil || child == parent || child.Column(cc.Original) == nil || parent.Column(pc.Original) == nil {
+			continue
+		}
+		dup := false
+		for _, have := range child.FKs {
+			if strings.EqualFold(have.Column, cc.Original) {
+				dup = true
+			}
+		}
+		if !dup {
+			child.FKs = append(child.FKs, ForeignKey{Column: cc.Original, RefTable: parent.Name, RefColumn: pc.Original})
+		}
+	}
+	d.Tables = orderByReferences(d.Tables)
 }
 
 // Table returns the table named name (case-insensitive), or nil.

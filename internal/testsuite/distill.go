@@ -14,6 +14,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/schema"
 )
 
 // Options configure suite building.
@@ -44,6 +45,9 @@ type Options struct {
 	Workers int
 	// Log, if set, receives one line per finished db_id.
 	Log io.Writer
+	// Schemas, if set (tables.json), add the foreign keys a database's DDL
+	// does not declare.
+	Schemas schema.Schemas
 }
 
 func (o *Options) defaults() {
@@ -180,6 +184,7 @@ func (b *builder) build(ctx context.Context, rawGolds []string) (*DBReport, erro
 	if b.info, err = Inspect(ctx, b.eng, b.orig); err != nil {
 		return nil, err
 	}
+	b.info.AddForeignKeys(b.o.Schemas[b.dbID])
 	seen := map[string]bool{}
 	for _, g := range rawGolds {
 		if seen[g] {
