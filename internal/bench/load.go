@@ -196,8 +196,8 @@ type jsonField struct {
 	DBID       string          `json:"db_id"`
 	Question   string          `json:"question"`
 	Evidence   string          `json:"evidence"`
-	Query      *string         `json:"query"`
-	SQL        *string         `json:"SQL"`
+	Query      *string         `json:"-"`
+	SQL        *string         `json:"-"`
 	Difficulty string          `json:"difficulty"`
 }
 
@@ -218,6 +218,21 @@ func readJSONGold(path string, f Format) ([]Item, error) {
 		var r jsonField
 		if err := json.Unmarshal(raw, &r); err != nil {
 			return nil, errAt(pos, "item %d: %v", i, err)
+		}
+		// encoding/json matches keys case-insensitively, so Spider's
+		// parsed "sql" object would land in SQL: read the two SQL keys
+		// by their exact names.
+		r.SQL, r.Query = nil, nil
+		var keys map[string]json.RawMessage
+		_ = json.Unmarshal(raw, &keys)
+		for name, dst := range map[string]**string{"SQL": &r.SQL, "query": &r.Query} {
+			if v, ok := keys[name]; ok {
+				var s string
+				if err := json.Unmarshal(v, &s); err != nil {
+					return nil, errAt(pos, "item %d: %q must be a string of SQL", i, name)
+				}
+				*dst = &s
+			}
 		}
 		var sql string
 		switch {
