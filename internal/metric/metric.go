@@ -19,6 +19,7 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/llm"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/schema"
 )
@@ -125,6 +126,19 @@ type Options struct {
 	KeepDistinct bool
 	// Schemas are the database schemas from tables.json, if given.
 	Schemas schema.Schemas
+
+	// LLM is the client of the LLM judges (xscore, rose, flex); they
+	// cannot be built without one.
+	LLM *llm.Client
+	// Samples is the number of judgements per item of an LLM judge (the
+	// verdict is their majority); 0 means 1. See package judge.
+	Samples int
+	// ParseRetries is how often a judge asks again after an unparseable
+	// reply; 0 means 2, negative means never.
+	ParseRetries int
+	// XScoreMin is the least Execution Score (0-3) counted correct; 0
+	// means 2.
+	XScoreMin int
 }
 
 // Constructor builds a metric from options, or fails on a missing input
