@@ -63,6 +63,8 @@ func Load(o Options) ([]Item, error) {
 		items, err = readSQLEvalCSV(o.Gold)
 	case FormatJSONL:
 		items, err = readJSONL(o.Gold)
+	case FormatRoseVec:
+		items, err = readRoseVec(o.Gold)
 	default:
 		return nil, fmt.Errorf("%w: unknown format %q (want one of %v)", ErrFormat, f, Formats)
 	}
@@ -108,6 +110,9 @@ func Detect(path string) (Format, error) {
 	trim := bytes.TrimLeft(head, " \t\r\n\ufeff")
 	switch {
 	case len(trim) > 0 && trim[0] == '[':
+		if bytes.Contains(head, []byte(`"predicted_sql"`)) && bytes.Contains(head, []byte(`"gold_sql"`)) {
+			return FormatRoseVec, nil
+		}
 		if bytes.Contains(head, []byte(`"question_id"`)) || bytes.Contains(head, []byte(`"SQL"`)) {
 			return FormatBird, nil
 		}

@@ -30,6 +30,7 @@ type evalFlags struct {
 	keepDistinct, resume, overwrite     bool
 	demo                                bool
 	progress                            string
+	llm                                 llmFlags
 }
 
 func newEvalCmd() *cobra.Command {
@@ -54,6 +55,7 @@ Gold formats (--format, detected from the file when omitted):
   bird         BIRD dev.json (question_id, SQL, difficulty, evidence)
   sqleval      Defog SQL-Eval questions CSV (';'-separated gold alternatives)
   jsonl        {"id", "db_id", "question", "gold", "pred"} per line
+  rose-vec     ROSE-VEC JSON: question_id, question, predicted_sql, gold_sql
 Predictions: one SQL per line (a <TAB>db_id suffix is ignored), BIRD's
 predict_dev.json (paired by question_id), or JSONL {"id", "pred"}.
 
@@ -89,6 +91,7 @@ Metrics (--metrics, comma-separated):
 	fl.BoolVar(&f.overwrite, "overwrite", false, "replace the results already in --out")
 	fl.BoolVar(&f.demo, "demo", false, "grade the demo benchmark embedded in the binary (bookshop, 31 questions)")
 	fl.StringVar(&f.progress, "progress", "auto", "progress bar on stderr: auto (when a terminal), always, never")
+	f.llm.register(fl)
 	return cmd
 }
 
@@ -163,7 +166,14 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	if err := checkDatabases(ctx, items, eng, schemas, f.tables); err != nil {
 		return err
 	}
-	metrics, err := metric.New(f.metrics, metric.Options{KeepDistinct: f.keepDistinct, Schemas: schemas})
+	client, err := f.llm.client(f.out)
+	if err != nil {
+		return err
+	}
+	metrics, err := metric.New(f.metrics, metric.Options{
+		KeepDistinct: f.keepDistinct, Schemas: schemas, LLM: client,
+		Samples: f.llm.samples, ParseRetries: f.llm.parseRetriesOption(), XScoreMin: f.llm.xscoreMin,
+	})
 	if err != nil {
 		return usageError{err}
 	}
@@ -201,6 +211,9 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		"format": f.format, "engine": eng.Dialect(), "timeout_seconds": f.timeout.Seconds(),
 		"workers": f.workers, "max_rows": f.maxRows, "keep_distinct": f.keepDistinct,
 		"graded": stats.Graded, "resumed": stats.Resumed,
+	}
+	if client != nil {
+		sum.Run["llm"] = usageSummary(client, f.llm.samples)
 	}
 	if err := sum.Write(filepath.Join(f.out, report.SummaryFile)); err != nil {
 		return err
