@@ -166,7 +166,7 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	if err := checkDatabases(ctx, items, eng, schemas, f.tables); err != nil {
 		return err
 	}
-	client, err := f.llm.client(f.out)
+	client, err := f.llm.client(f.out, f.metrics)
 	if err != nil {
 		return err
 	}

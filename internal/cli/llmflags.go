@@ -2,6 +2,8 @@ package cli
 
 import (
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -42,14 +44,17 @@ func (f *llmFlags) register(fl *pflag.FlagSet) {
 	fl.IntVar(&f.xscoreMin, "xscore-min", 2, "least Execution Score (0-3) counted correct")
 }
 
-// client returns the LLM client, or nil when neither a base URL nor a
-// model is configured (by flag or environment): metrics that need one
-// then say so.
-func (f *llmFlags) client(out string) (*llm.Client, error) {
-	cfg := llm.Config{BaseURL: f.baseURL, Model: f.model}.FromEnv()
-	if cfg.BaseURL == "" && cfg.Model == "" {
+// judgeMetrics are the metrics that need an LLM client.
+var judgeMetrics = map[string]bool{"xscore": true, "rose": true, "flex": true}
+
+// client returns the LLM client when one of metrics is an LLM judge, else
+// nil (a run of ex alone never needs an endpoint, whatever the
+// environment holds). A missing base URL or model is a usage error.
+func (f *llmFlags) client(out string, metrics []string) (*llm.Client, error) {
+	if !slices.ContainsFunc(metrics, func(m string) bool { return judgeMetrics[strings.TrimSpace(m)] }) {
 		return nil, nil
 	}
+	cfg := llm.Config{BaseURL: f.baseURL, Model: f.model}.FromEnv()
 	if f.samples < 1 {
 		return nil, usagef("--samples must be at least 1")
 	}

@@ -2,6 +2,7 @@ package metric_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -42,7 +43,8 @@ func oracleModel(truth map[string]bool) llmtest.Script {
 		sys := r.System()
 		switch {
 		case strings.Contains(sys, "You are the prover"):
-			return llmtest.Reply{Content: fmt.Sprintf("Checking the query.\n```json\n{\"expected_answer\": \"the answer to %s\", \"sql_description\": \"it selects\", \"reason\": \"because\", \"verdict\": %v, \"evidence\": \"col 1\"}\n```", q, ok)}
+			qj, _ := json.Marshal("the answer to " + q)
+			return llmtest.Reply{Content: fmt.Sprintf("Checking the query.\n```json\n{\"expected_answer\": %s, \"sql_description\": \"it selects\", \"reason\": \"because\", \"verdict\": %v, \"evidence\": \"col 1\"}\n```", qj, ok)}
 		case strings.Contains(sys, "You are the refuter"):
 			return llmtest.Reply{Content: fmt.Sprintf(`{"judgement": "compared", "verdict": %v, "ambiguity": "na", "gold_correct": true}`, !ok)}
 		case strings.Contains(sys, "You review SQL"):
@@ -284,7 +286,7 @@ func TestJudgesNeedAClientAndQuestions(t *testing.T) {
 	}
 }
 
-// BenchmarkJudgeCallsSpiderDev measures, on the first 100 Spider dev items
+// BenchmarkJudgeCallsSpiderDev measures, on all 1034 Spider dev items
 // with din_sql's predictions and a scripted model that agrees with the
 // official evaluator, the LLM calls and tokens each judge spends per item
 // (tokens counted by llmtest.CountTokens on the real prompts). Run with
@@ -297,7 +299,7 @@ func BenchmarkJudgeCallsSpiderDev(b *testing.B) {
 		b.Fatal(err)
 	}
 	oracle := readOracle(b, "din_sql")
-	items := all[:100]
+	items := all
 	truth := map[string]bool{}
 	for i, it := range items {
 		// A repeated question keeps its first verdict; the scripted model
