@@ -45,34 +45,9 @@ type Options struct {
 // text files, where a prediction line may end in <TAB>db_id, which is
 // ignored). It returns the items in gold order.
 func Load(o Options) ([]Item, error) {
-	f := o.Format
-	if f == FormatAuto {
-		var err error
-		if f, err = Detect(o.Gold); err != nil {
-			return nil, err
-		}
-	}
-	var items []Item
-	var err error
-	switch f {
-	case FormatSpider:
-		items, err = readSpiderGold(o.Gold)
-	case FormatSpiderJSON, FormatBird:
-		items, err = readJSONGold(o.Gold, f)
-	case FormatSQLEval:
-		items, err = readSQLEvalCSV(o.Gold)
-	case FormatJSONL:
-		items, err = readJSONL(o.Gold)
-	case FormatRoseVec:
-		items, err = readRoseVec(o.Gold)
-	default:
-		return nil, fmt.Errorf("%w: unknown format %q (want one of %v)", ErrFormat, f, Formats)
-	}
+	items, err := LoadGold(o.Gold, o.Format)
 	if err != nil {
 		return nil, err
-	}
-	if len(items) == 0 {
-		return nil, errAt(Pos{File: o.Gold}, "no items")
 	}
 	if o.Pred == "" {
 		for i := range items {
@@ -90,6 +65,37 @@ func Load(o Options) ([]Item, error) {
 		return nil, err
 	}
 	return items, nil
+}
+
+// LoadGold reads a gold file alone (no predictions), in the given format
+// or a detected one.
+func LoadGold(path string, f Format) ([]Item, error) {
+	if f == FormatAuto {
+		var err error
+		if f, err = Detect(path); err != nil {
+			return nil, err
+		}
+	}
+	var items []Item
+	var err error
+	switch f {
+	case FormatSpider:
+		items, err = readSpiderGold(path)
+	case FormatSpiderJSON, FormatBird:
+		items, err = readJSONGold(path, f)
+	case FormatSQLEval:
+		items, err = readSQLEvalCSV(path)
+	case FormatJSONL:
+		items, err = readJSONL(path)
+	case FormatRoseVec:
+		items, err = readRoseVec(path)
+	default:
+		return nil, fmt.Errorf("%w: unknown format %q (want one of %v)", ErrFormat, f, Formats)
+	}
+	if err == nil && len(items) == 0 {
+		err = errAt(Pos{File: path}, "no items")
+	}
+	return items, err
 }
 
 // Detect guesses the gold format from the file name and its first bytes.
@@ -195,15 +201,53 @@ func readSpiderGold(path string) ([]Item, error) {
 }
 
 // jsonField is one object of a Spider or BIRD JSON array; fields absent
-// from one benchmark are left zero.
+// from one benchmark are left zero. Keys are matched exactly: Spider's
+// dev.json also has a "sql" (the parsed query) beside "query", and BIRD's
+// query is "SQL".
 type jsonField struct {
-	QuestionID json.RawMessage `json:"question_id"`
-	DBID       string          `json:"db_id"`
-	Question   string          `json:"question"`
-	Evidence   string          `json:"evidence"`
-	Query      *string         `json:"-"`
-	SQL        *string         `json:"-"`
-	Difficulty string          `json:"difficulty"`
+	QuestionID json.RawMessage
+	DBID       string
+	Question   string
+	Evidence   string
+	Query      *string
+	SQL        *string
+	Difficulty string
+}
+
+func (f *jsonField) UnmarshalJSON(b []byte) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	str := func(key string, dst *string) error {
+		raw, ok := m[key]
+		if !ok || string(raw) == "null" {
+			return nil
+		}
+		if err := json.Unmarshal(raw, dst); err != nil {
+			return fmt.Errorf("%q: want a string", key)
+		}
+		return nil
+	}
+	ptr := func(key string) (*string, error) {
+		if _, ok := m[key]; !ok {
+			return nil, nil
+		}
+		var s string
+		return &s, str(key, &s)
+	}
+	f.QuestionID = m["question_id"]
+	var err error
+	for _, e := range []error{str("db_id", &f.DBID), str("question", &f.Question), str("evidence", &f.Evidence), str("difficulty", &f.Difficulty)} {
+		if e != nil {
+			return e
+		}
+	}
+	if f.Query, err = ptr("query"); err != nil {
+		return err
+	}
+	f.SQL, err = ptr("SQL")
+	return err
 }
 
 // readJSONGold reads Spider's dev.json or BIRD's dev.json.
@@ -223,21 +267,6 @@ func readJSONGold(path string, f Format) ([]Item, error) {
 		var r jsonField
 		if err := json.Unmarshal(raw, &r); err != nil {
 			return nil, errAt(pos, "item %d: %v", i, err)
-		}
-		// encoding/json matches keys case-insensitively, so Spider's
-		// parsed "sql" object would land in SQL: read the two SQL keys
-		// by their exact names.
-		r.SQL, r.Query = nil, nil
-		var keys map[string]json.RawMessage
-		_ = json.Unmarshal(raw, &keys)
-		for name, dst := range map[string]**string{"SQL": &r.SQL, "query": &r.Query} {
-			if v, ok := keys[name]; ok {
-				var s string
-				if err := json.Unmarshal(v, &s); err != nil {
-					return nil, errAt(pos, "item %d: %q must be a string of SQL", i, name)
-				}
-				*dst = &s
-			}
 		}
 		var sql string
 		switch {

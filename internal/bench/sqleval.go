@@ -25,6 +25,9 @@ func readSQLEvalCSV(path string) ([]Item, error) {
 	defer f.Close()
 	r := csv.NewReader(f)
 	r.FieldsPerRecord = -1
+	// The published files have unescaped quotes inside quoted fields (a
+	// question that "quotes" a term); Python's csv reads them leniently.
+	r.LazyQuotes = true
 	header, err := r.Read()
 	if err != nil {
 		return nil, errAt(Pos{File: path, Line: 1}, "expected a CSV header: %v", err)

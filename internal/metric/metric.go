@@ -126,6 +126,16 @@ type Options struct {
 	KeepDistinct bool
 	// Schemas are the database schemas from tables.json, if given.
 	Schemas schema.Schemas
+	// Timeout bounds each query a metric runs on its own engine (ts on
+	// suite databases); MaxRows is that engine's row cap.
+	Timeout time.Duration
+	MaxRows int
+	// SuiteDir is the test-suite folder of ts (DIR/<db_id>/*.sqlite).
+	SuiteDir string
+	// PlugValue makes ts also try the gold's values in the prediction's
+	// value slots (the official --plug_value), at most MaxPlug predictions.
+	PlugValue bool
+	MaxPlug   int
 
 	// LLM is the client of the LLM judges (xscore, rose, flex); they
 	// cannot be built without one.
@@ -139,6 +149,13 @@ type Options struct {
 	// XScoreMin is the least Execution Score (0-3) counted correct; 0
 	// means 2.
 	XScoreMin int
+}
+
+// Checker is implemented by metrics that need something per database
+// (a test suite): Check fails when database db lacks it. eval calls it
+// for every db_id before grading, so a missing input is an error up front.
+type Checker interface {
+	Check(ctx context.Context, db string) error
 }
 
 // Constructor builds a metric from options, or fails on a missing input
