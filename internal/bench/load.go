@@ -87,6 +87,8 @@ func LoadGold(path string, f Format) ([]Item, error) {
 		items, err = readSQLEvalCSV(path)
 	case FormatJSONL:
 		items, err = readJSONL(path)
+	case FormatRoseVec:
+		items, err = readRoseVec(path)
 	default:
 		return nil, fmt.Errorf("%w: unknown format %q (want one of %v)", ErrFormat, f, Formats)
 	}
@@ -114,6 +116,9 @@ func Detect(path string) (Format, error) {
 	trim := bytes.TrimLeft(head, " \t\r\n\ufeff")
 	switch {
 	case len(trim) > 0 && trim[0] == '[':
+		if bytes.Contains(head, []byte(`"predicted_sql"`)) && bytes.Contains(head, []byte(`"gold_sql"`)) {
+			return FormatRoseVec, nil
+		}
 		if bytes.Contains(head, []byte(`"question_id"`)) || bytes.Contains(head, []byte(`"SQL"`)) {
 			return FormatBird, nil
 		}

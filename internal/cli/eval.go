@@ -33,6 +33,7 @@ type evalFlags struct {
 	keepDistinct, resume, overwrite     bool
 	demo                                bool
 	progress                            string
+	llm                                 llmFlags
 }
 
 func newEvalCmd() *cobra.Command {
@@ -57,6 +58,7 @@ Gold formats (--format, detected from the file when omitted):
   bird         BIRD dev.json (question_id, SQL, difficulty, evidence)
   sqleval      Defog SQL-Eval questions CSV (';'-separated gold alternatives)
   jsonl        {"id", "db_id", "question", "gold", "pred"} per line
+  rose-vec     ROSE-VEC JSON: question_id, question, predicted_sql, gold_sql
 Predictions: one SQL per line (a <TAB>db_id suffix is ignored), BIRD's
 predict_dev.json (paired by question_id), or JSONL {"id", "pred"}.
 
@@ -95,6 +97,7 @@ Metrics (--metrics, comma-separated):
 	fl.StringVar(&f.suite, "suite", "", "test-suite folder for ts: DIR/<db_id>/*.sqlite (see `sqljudge testsuite build`)")
 	fl.BoolVar(&f.plugValue, "plug-value", false, "ts: also try the gold's values in the prediction's value slots (the official --plug_value)")
 	fl.IntVar(&f.maxPlug, "max-plug", 1000, "ts: most predictions --plug-value tries per item")
+	f.llm.register(fl)
 	return cmd
 }
 
@@ -169,9 +172,14 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	if err := checkDatabases(ctx, items, eng, schemas, f.tables); err != nil {
 		return err
 	}
+	client, err := f.llm.client(f.out, f.metrics)
+	if err != nil {
+		return err
+	}
 	metrics, err := metric.New(f.metrics, metric.Options{
 		KeepDistinct: f.keepDistinct, Schemas: schemas, Timeout: f.timeout, MaxRows: f.maxRows,
-		SuiteDir: f.suite, PlugValue: f.plugValue, MaxPlug: f.maxPlug,
+		SuiteDir: f.suite, PlugValue: f.plugValue, MaxPlug: f.maxPlug, LLM: client,
+		Samples: f.llm.samples, ParseRetries: f.llm.parseRetriesOption(), XScoreMin: f.llm.xscoreMin,
 	})
 	if err != nil {
 		return usageError{err}
@@ -213,6 +221,9 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		"format": f.format, "engine": eng.Dialect(), "timeout_seconds": f.timeout.Seconds(),
 		"workers": f.workers, "max_rows": f.maxRows, "keep_distinct": f.keepDistinct,
 		"graded": stats.Graded, "resumed": stats.Resumed, "suite": f.suite, "plug_value": f.plugValue,
+	}
+	if client != nil {
+		sum.Run["llm"] = usageSummary(client, f.llm.samples)
 	}
 	if err := sum.Write(filepath.Join(f.out, report.SummaryFile)); err != nil {
 		return err

@@ -19,6 +19,7 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/llm"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/schema"
 )
@@ -135,6 +136,19 @@ type Options struct {
 	// value slots (the official --plug_value), at most MaxPlug predictions.
 	PlugValue bool
 	MaxPlug   int
+
+	// LLM is the client of the LLM judges (xscore, rose, flex); they
+	// cannot be built without one.
+	LLM *llm.Client
+	// Samples is the number of judgements per item of an LLM judge (the
+	// verdict is their majority); 0 means 1. See package judge.
+	Samples int
+	// ParseRetries is how often a judge asks again after an unparseable
+	// reply; 0 means 2, negative means never.
+	ParseRetries int
+	// XScoreMin is the least Execution Score (0-3) counted correct; 0
+	// means 2.
+	XScoreMin int
 }
 
 // Checker is implemented by metrics that need something per database
