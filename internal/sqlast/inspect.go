@@ -148,7 +148,7 @@ func IsAggregate(f *FuncCall) (string, bool) {
 }
 
 // StringLiteral returns a literal node for the string s, quoted the SQL
-// way ('it”s').
+// way (single quotes, an inner quote doubled).
 func StringLiteral(s string) *Literal {
 	return &Literal{Kind: LitString, Value: s, Raw: "'" + strings.ReplaceAll(s, "'", "''") + "'"}
 }
