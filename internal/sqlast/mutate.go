@@ -70,12 +70,13 @@ type site struct {
 // changes in Rewrite order). q itself is not changed: each mutant is made
 // on a fresh copy.
 func (q *Query) Mutants(o MutateOptions) []Mutant {
-	n := len(sites(q.Clone(), o))
-	out := make([]Mutant, 0, n)
-	for k := 0; k < n; k++ {
+	all := sites(q.Clone(), o, Format)
+	out := make([]Mutant, 0, len(all))
+	for k, s := range all {
 		c := q.Clone()
-		s := sites(c, o)[k]
-		s.apply()
+		// Descriptions are only rendered once: enumerating the copy's
+		// sites without them keeps each mutant linear in the query size.
+		sites(c, o, noFormat)[k].apply()
 		out = append(out, Mutant{Kind: s.kind, Pos: s.pos, Desc: s.desc, SQL: c.String()})
 	}
 	return out
@@ -94,8 +95,11 @@ func isComparison(op Operator) bool {
 	return false
 }
 
-// sites enumerates the mutation sites of q's tree.
-func sites(q *Query, o MutateOptions) []site {
+func noFormat(Node) string { return "" }
+
+// sites enumerates the mutation sites of q's tree; format renders nodes
+// for the descriptions.
+func sites(q *Query, o MutateOptions, format func(Node) string) []site {
 	var out []site
 	add := func(k MutationKind, pos int, desc string, f func()) {
 		out = append(out, site{k, pos, desc, f})
@@ -113,7 +117,7 @@ func sites(q *Query, o MutateOptions) []site {
 				}
 			}
 		case *SelectQuery:
-			coreSites(t, add)
+			coreSites(t, add, format)
 		}
 		return true
 	})
@@ -230,32 +234,32 @@ func perturb(l *Literal) []*Literal {
 }
 
 // coreSites adds the clause-level sites of one SELECT core.
-func coreSites(t *SelectQuery, add func(MutationKind, int, string, func())) {
+func coreSites(t *SelectQuery, add func(MutationKind, int, string, func()), format func(Node) string) {
 	if t.Distinct == DistinctDistinct {
 		add(DropDistinct, t.Pos(), "SELECT DISTINCT -> SELECT", func() { t.Distinct = DistinctNone })
 	}
 	if len(t.Columns) > 1 {
 		for i, c := range t.Columns {
-			add(DropSelectItem, c.Pos(), "drop select item "+strconv.Itoa(i+1)+": "+Format(c), func() {
+			add(DropSelectItem, c.Pos(), "drop select item "+strconv.Itoa(i+1)+": "+format(c), func() {
 				t.Columns = append(t.Columns[:i:i], t.Columns[i+1:]...)
 			})
 		}
 	}
 	for _, f := range t.From {
 		if f.On != nil {
-			predicateSites(f.On, func(e Expr) { f.On = e }, "ON", add)
+			predicateSites(f.On, func(e Expr) { f.On = e }, "ON", add, format)
 		}
 	}
 	if t.Where != nil {
-		add(DropWhere, t.Where.Pos(), "drop WHERE "+Format(t.Where), func() { t.Where = nil })
-		predicateSites(t.Where, func(e Expr) { t.Where = e }, "WHERE", add)
+		add(DropWhere, t.Where.Pos(), "drop WHERE "+format(t.Where), func() { t.Where = nil })
+		predicateSites(t.Where, func(e Expr) { t.Where = e }, "WHERE", add, format)
 	}
 	if len(t.GroupBy) > 0 {
 		add(DropGroupBy, t.GroupBy[0].Pos(), "drop GROUP BY (and HAVING)", func() { t.GroupBy, t.Having = nil, nil })
 	}
 	if t.Having != nil {
-		add(DropHaving, t.Having.Pos(), "drop HAVING "+Format(t.Having), func() { t.Having = nil })
-		predicateSites(t.Having, func(e Expr) { t.Having = e }, "HAVING", add)
+		add(DropHaving, t.Having.Pos(), "drop HAVING "+format(t.Having), func() { t.Having = nil })
+		predicateSites(t.Having, func(e Expr) { t.Having = e }, "HAVING", add, format)
 	}
 	if len(t.OrderBy) > 0 {
 		add(DropOrderBy, t.OrderBy[0].Pos(), "drop ORDER BY", func() { t.OrderBy = nil })
@@ -264,7 +268,7 @@ func coreSites(t *SelectQuery, add func(MutationKind, int, string, func())) {
 			if o.Order == SortDesc {
 				to, desc = SortAsc, "DESC -> ASC"
 			}
-			add(FlipOrder, o.Pos(), Format(o.Expr)+": "+desc, func() { o.Order = to })
+			add(FlipOrder, o.Pos(), format(o.Expr)+": "+desc, func() { o.Order = to })
 		}
 	}
 	if t.Limit != nil {
@@ -275,7 +279,7 @@ func coreSites(t *SelectQuery, add func(MutationKind, int, string, func())) {
 // predicateSites adds, for every AND/OR of a condition tree (through
 // parentheses, not into subqueries), dropping either operand and swapping
 // the connective. set replaces the clause's root.
-func predicateSites(root Expr, set func(Expr), clause string, add func(MutationKind, int, string, func())) {
+func predicateSites(root Expr, set func(Expr), clause string, add func(MutationKind, int, string, func()), format func(Node) string) {
 	var visit func(e Expr, replace func(Expr))
 	visit = func(e Expr, replace func(Expr)) {
 		switch t := e.(type) {
@@ -285,8 +289,8 @@ func predicateSites(root Expr, set func(Expr), clause string, add func(MutationK
 			if t.Op != OpAnd && t.Op != OpOr {
 				return
 			}
-			add(DropPredicate, t.X.Pos(), fmt.Sprintf("%s: drop %s", clause, Format(t.X)), func() { replace(t.Y) })
-			add(DropPredicate, t.Y.Pos(), fmt.Sprintf("%s: drop %s", clause, Format(t.Y)), func() { replace(t.X) })
+			add(DropPredicate, t.X.Pos(), fmt.Sprintf("%s: drop %s", clause, format(t.X)), func() { replace(t.Y) })
+			add(DropPredicate, t.Y.Pos(), fmt.Sprintf("%s: drop %s", clause, format(t.Y)), func() { replace(t.X) })
 			alt := OpOr
 			if t.Op == OpOr {
 				alt = OpAnd

@@ -65,9 +65,12 @@ type (
 	SortOrder     = ast.SortOrder
 	Distinct      = ast.Distinct
 	JoinType      = ast.JoinType
+	NullTest      = ast.NullTest
+	QuoteStyle    = ast.QuoteStyle
 )
 
-// Operators, literal kinds, sort orders and DISTINCT states (meyer's).
+// Operators, literal kinds, sort orders, DISTINCT states, join types,
+// null tests and identifier quote styles (meyer's).
 const (
 	OpOr     = ast.OpOr
 	OpAnd    = ast.OpAnd
@@ -107,6 +110,13 @@ const (
 	JoinRight   = ast.JoinRight
 	JoinOuter   = ast.JoinOuter
 	JoinComma   = ast.JoinComma
+
+	TestIsNull       = ast.TestIsNull
+	TestNotNull      = ast.TestNotNull
+	TestNotNullWords = ast.TestNotNullWords
+
+	QuoteNone   = ast.QuoteNone
+	QuoteDouble = ast.QuoteDouble
 )
 
 // Error is a query the parser rejects: SQLite's own message ("near
