@@ -123,8 +123,13 @@ type Options struct {
 	// KeepDistinct keeps DISTINCT in both queries for ex (the official
 	// --keep_distinct); by default it is removed from both.
 	KeepDistinct bool
-	// Schemas are the database schemas from tables.json, if given.
+	// Schemas are the database schemas from tables.json, if given (em
+	// needs them).
 	Schemas schema.Schemas
+	// EMFixed makes em grade what sqljudge's parser reads (--em-fixed):
+	// predictions the official Spider parser rejects are parsed by package
+	// sqlast and graded instead of scoring 0. See EM.
+	EMFixed bool
 }
 
 // Constructor builds a metric from options, or fails on a missing input
