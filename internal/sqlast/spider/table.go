@@ -7,7 +7,7 @@ const AllLevels = "all"
 // level (one column of the official table).
 type LevelScores struct {
 	// Count is the number of items; ExactSum the number exactly matched.
-	Count, ExactSum int
+	Count, ExactSum    int
 	acc, rec           [NumComponents]int
 	accCount, recCount [NumComponents]int
 }
