@@ -43,7 +43,7 @@ func TestWhatTheOfficialParserRejects(t *testing.T) {
 		{"SELECT Maker FROM car_makers WHERE FullName = 'Ford''s'", false, true}, // the two quoted parts glue into one unknown token
 		{"SELECT Maker FROM car_makers WHERE FullName = 'Ford", false, false},
 		{"SELECT Maker FROM car_makers WHERE FullName = \"Ford's\"", false, true}, // odd number of quotes
-		{"SELECT T1.Maker FROM car_makers T1", false, true},                      // alias without AS
+		{"SELECT T1.Maker FROM car_makers T1", false, true},                       // alias without AS
 		{"SELECT Maker FROM car_makers, countries WHERE Country = CountryId", false, true},
 		{"SELECT Maker FROM car_makers WHERE Id <> 3", false, true},
 		{"SELECT Maker FROM car_makers WHERE Country IS NOT NULL", false, true},
