@@ -34,7 +34,11 @@ type mapBail struct{ err *MapError }
 type scope struct {
 	alias  map[string]string // lower-case alias or table name -> table
 	tables []string          // default tables, FROM order
-	outer  *scope
+	// results maps a lower-case result-column alias to its expression:
+	// SQLite lets ORDER BY and HAVING name a result column by its alias.
+	results    map[string]sqlast.Expr
+	useResults bool // set while mapping HAVING and ORDER BY
+	outer      *scope
 }
 
 type mapper struct {
@@ -53,7 +57,9 @@ type mapper struct {
 // LEFT/INNER/NATURAL joins, ON conditions in parentheses, strings holding
 // quotes, "<>", IS [NOT] NULL, NOT IN/NOT LIKE/NOT BETWEEN, EXISTS, IN
 // with a list, UNION ALL (read as UNION), ORDER BY with several
-// directions (the last one written counts, as in parse_order_by). Like the
+// directions (the last one written counts, as in parse_order_by),
+// result-column aliases in ORDER BY and HAVING (read as the aliased
+// expression). Like the
 // official parser it keeps the official quirks that reach the verdict: a
 // select item's aggregate is stored beside its val_unit, ORDER BY holds
 // one direction, LIMIT records only that there is one, a string value is
@@ -155,6 +161,14 @@ func (m *mapper) core(c *sqlast.SelectQuery, outer *scope) *SQL {
 	sc := &scope{alias: map[string]string{}, outer: outer}
 	sql := &SQL{}
 	m.from(c.From, sc, sql)
+	for _, col := range c.Columns {
+		if col.Alias != nil {
+			if sc.results == nil {
+				sc.results = map[string]sqlast.Expr{}
+			}
+			sc.results[pyLower(col.Alias.Name)] = col.Expr
+		}
+	}
 	if c.Distinct == sqlast.DistinctDistinct {
 		sql.Select.Distinct = True
 	}
@@ -168,12 +182,14 @@ func (m *mapper) core(c *sqlast.SelectQuery, outer *scope) *SQL {
 		sql.GroupBy = append(sql.GroupBy, m.colUnit(g, sc))
 	}
 	if c.Having != nil {
+		sc.useResults = true
 		sql.Having = m.condition(c.Having, sc, nil)
 	}
 	if len(c.Windows) > 0 {
 		mapFail(c.Windows[0], "WINDOW has no place in Spider's structure")
 	}
 	if len(c.OrderBy) > 0 {
+		sc.useResults = true
 		ob := &OrderBy{Dir: "asc"}
 		for _, o := range c.OrderBy {
 			ob.Items = append(ob.Items, m.valUnit(o.Expr, sc))
@@ -336,9 +352,33 @@ func aggOf(f *sqlast.FuncCall) (Agg, bool) {
 	return 0, false
 }
 
+// resolveAlias replaces a bare name that is not a column of the FROM
+// tables but a result-column alias by the aliased expression (HAVING and
+// ORDER BY only, as SQLite resolves them).
+func (m *mapper) resolveAlias(e sqlast.Expr, sc *scope) sqlast.Expr {
+	id, ok := e.(*sqlast.Ident)
+	if !ok || !sc.useResults || sc.results == nil {
+		return e
+	}
+	name := pyLower(id.Name)
+	x, ok := sc.results[name]
+	if !ok {
+		return e
+	}
+	for _, t := range sc.tables {
+		if _, isCol := m.s.idMap[t+"."+name]; isCol {
+			return e
+		}
+	}
+	if inner, ok := unparen(x).(*sqlast.Ident); ok && pyLower(inner.Name) == name {
+		return e
+	}
+	return x
+}
+
 // colUnit maps a column or an aggregate of a column (parse_col_unit).
 func (m *mapper) colUnit(e sqlast.Expr, sc *scope) ColUnit {
-	e = unparen(e)
+	e = m.resolveAlias(unparen(e), sc)
 	if f, ok := e.(*sqlast.FuncCall); ok {
 		a, ok := aggOf(f)
 		if !ok {
@@ -363,7 +403,7 @@ var arith = map[sqlast.Operator]UnitOp{sqlast.OpSub: UnitSub, sqlast.OpAdd: Unit
 
 // valUnit maps a column unit or two joined by + - * / (parse_val_unit).
 func (m *mapper) valUnit(e sqlast.Expr, sc *scope) ValUnit {
-	e = unparen(e)
+	e = m.resolveAlias(unparen(e), sc)
 	if b, ok := e.(*sqlast.BinaryExpr); ok {
 		if op, ok := arith[b.Op]; ok {
 			c2 := m.colUnit(b.Y, sc)

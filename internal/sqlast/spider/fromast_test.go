@@ -4,6 +4,8 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/sqljudge/sqljudge/internal/bench"
+	"github.com/sqljudge/sqljudge/internal/shareddata"
 	"github.com/sqljudge/sqljudge/internal/sqlast"
 
 	"github.com/sqljudge/sqljudge/internal/sqlast/spider"
@@ -60,4 +62,44 @@ func TestFromASTAgreesWithOfficial(t *testing.T) {
 func sqliteRejects(err error) bool {
 	var e *sqlast.Error
 	return errors.As(err, &e)
+}
+
+// TestFromASTAgreesOnTrainGold asserts that on the 8659 Spider training
+// gold queries, wherever the official parser reads one, FromAST builds
+// the same structure, and reports how many each reads.
+func TestFromASTAgreesOnTrainGold(t *testing.T) {
+	schemas, _ := loadSpider(t, "")
+	items, err := bench.Load(bench.Options{Gold: shareddata.Path(t, "spider", "train_gold.sql"), Pred: shareddata.Path(t, "spider", "train_gold.sql")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 8659 {
+		t.Fatalf("%d train gold queries; want 8659", len(items))
+	}
+	official, ours, same := 0, 0, 0
+	for i, it := range items {
+		s := schemas[it.DBID]
+		if s == nil {
+			t.Fatalf("line %d: no schema for %s", i+1, it.DBID)
+		}
+		o, oerr := spider.ParseOfficial(s, it.Gold[0])
+		f, ferr := spider.ParseAST(s, it.Gold[0])
+		if oerr == nil {
+			official++
+		}
+		if ferr == nil {
+			ours++
+		}
+		if oerr != nil || ferr != nil {
+			continue
+		}
+		if o.Equal(f) {
+			same++
+			continue
+		}
+		ob, _ := o.MarshalJSON()
+		fb, _ := f.MarshalJSON()
+		t.Errorf("line %d: structures differ\n  %s\n  official %s\n  fromast  %s", i+1, it.Gold[0], ob, fb)
+	}
+	t.Logf("train gold: official parser reads %d/%d, sqlast+FromAST %d/%d; same structure on %d read by both", official, len(items), ours, len(items), same)
 }
