@@ -190,7 +190,7 @@ func (q *Query) String() string {
 	if q == nil || q.Stmt == nil {
 		return ""
 	}
-	return strings.TrimSpace(ast.String(q.Stmt))
+	return strings.Trim(ast.String(q.Stmt), asciiSpace)
 }
 
 // Clone returns an independent copy of q (printed and parsed again: the
@@ -219,4 +219,8 @@ func (q *Query) Select() *SelectStmt {
 func Walk(n Node, fn func(Node) bool) { ast.Walk(n, fn) }
 
 // Format prints any node (a statement, an expression, a FROM item) as SQL.
-func Format(n Node) string { return strings.TrimSpace(ast.String(n)) }
+func Format(n Node) string { return strings.Trim(ast.String(n), asciiSpace) }
+
+// asciiSpace is what printing trims: SQLite reads any other character
+// at or above U+0080 (a no-break space, say) as part of a name.
+const asciiSpace = " \t\n\r\f\v"
