@@ -175,6 +175,12 @@ func Hardness(db *schema.Database, gold string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return s.Hardness(gold)
+}
+
+// Hardness is the package function Hardness on an already built schema
+// (cheaper when labelling many queries of one database).
+func (s *Schema) Hardness(gold string) (string, error) {
 	sql, err := ParseOfficial(s, gold)
 	if err != nil {
 		return "", fmt.Errorf("spider hardness of %q: %w", gold, err)

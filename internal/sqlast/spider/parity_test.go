@@ -140,6 +140,9 @@ func TestGoldAgainstGold(t *testing.T) {
 			t.Errorf("item %d: gold does not match itself (%v): %s", i, g.PredErr, it.Gold[0])
 		}
 		h, err := spider.Hardness(dbOf(t, it.DBID), it.Gold[0])
+		if h2, err2 := schemas[it.DBID].Hardness(it.Gold[0]); h2 != h || err2 != nil {
+			t.Errorf("item %d: Schema.Hardness = %q, %v; Hardness %q", i, h2, err2, h)
+		}
 		if err != nil || h != g.Hardness {
 			t.Errorf("item %d: Hardness = %q, %v; GradeOfficial says %q", i, h, err, g.Hardness)
 		}
