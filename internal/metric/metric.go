@@ -124,7 +124,8 @@ type Options struct {
 	// KeepDistinct keeps DISTINCT in both queries for ex (the official
 	// --keep_distinct); by default it is removed from both.
 	KeepDistinct bool
-	// Schemas are the database schemas from tables.json, if given.
+	// Schemas are the database schemas from tables.json, if given (em
+	// needs them).
 	Schemas schema.Schemas
 	// Timeout bounds each query a metric runs on its own engine (ts on
 	// suite databases); MaxRows is that engine's row cap.
@@ -149,6 +150,10 @@ type Options struct {
 	// XScoreMin is the least Execution Score (0-3) counted correct; 0
 	// means 2.
 	XScoreMin int
+	// EMFixed makes em grade what sqljudge's parser reads (--em-fixed):
+	// predictions the official Spider parser rejects are parsed by package
+	// sqlast and graded instead of scoring 0. See EM.
+	EMFixed bool
 }
 
 // Checker is implemented by metrics that need something per database
