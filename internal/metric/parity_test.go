@@ -15,7 +15,6 @@ import (
 	"github.com/sqljudge/sqljudge/internal/shareddata"
 )
 
-
 var systems = shareddata.Systems
 
 // TestEXParityWithOfficialEvaluator asserts that the ex verdict of every one

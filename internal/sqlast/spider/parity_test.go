@@ -10,7 +10,6 @@ import (
 	"github.com/sqljudge/sqljudge/internal/sqlast/spider"
 )
 
-
 var systems = shareddata.Systems
 
 // loadSpider returns the official schemas of tables.json and the dev items
