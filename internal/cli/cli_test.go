@@ -2,13 +2,17 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/sqljudge/sqljudge/internal/bench"
+	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/run"
+	"github.com/sqljudge/sqljudge/internal/schema"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
 )
 
@@ -78,9 +82,13 @@ func key(b ...bool) string {
 	return strings.Join(s, "")
 }
 
-// TestEvalSpiderMatchesOfficialEX runs eval as a user would on Spider dev
-// and checks the summary against the official evaluator's verdicts.
-func TestEvalSpiderMatchesOfficialEX(t *testing.T) {
+// TestEvalSpiderMatchesOfficial runs eval as a user would on Spider dev
+// with --tables, ex and em and --partial, and checks the report against
+// the official evaluator: every item labelled with its gold's hardness
+// (248/446/174/166), ex and em per hardness equal to the oracle's exec and
+// exact per hardness, and the partial-matching table, in summary.json and
+// on the console, equal in every cell to the official printout for c3.
+func TestEvalSpiderMatchesOfficial(t *testing.T) {
 	spider := shareddata.Path(t, "spider")
 	out := t.TempDir()
 	code, stdout, stderr := runMain(t, "eval",
@@ -88,21 +96,281 @@ func TestEvalSpiderMatchesOfficialEX(t *testing.T) {
 		"--pred", filepath.Join(spider, "predictions", "c3.sql"),
 		"--db", filepath.Join(spider, "database"),
 		"--tables", filepath.Join(spider, "tables.json"),
+		"--metrics", "ex,em", "--partial",
 		"--timeout", "60s",
 		"--out", out)
 	if code != ExitOK {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	official := 0
+	type tally struct{ count, exec, exact int }
+	official := map[string]*tally{report.All: {}}
 	for _, o := range shareddata.Oracle(t, "c3") {
-		official += o.Exec
+		for _, l := range []string{o.Hardness, report.All} {
+			if official[l] == nil {
+				official[l] = &tally{}
+			}
+			official[l].count++
+			official[l].exec += o.Exec
+			official[l].exact += o.Exact
+		}
 	}
 	sum, err := report.ReadSummary(filepath.Join(out, report.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := sum.Overall["ex"]; got.Count != 1034 || got.Correct != official {
-		t.Fatalf("ex %d/%d correct, official exec %d/1034", got.Correct, got.Count, official)
+	if strings.Join(sum.Difficulties, ",") != "easy,medium,hard,extra" || sum.Run["difficulty"] != "spider_hardness" {
+		t.Fatalf("difficulties %v (%v); want Spider's hardness levels", sum.Difficulties, sum.Run["difficulty"])
+	}
+	for l, want := range map[string]int{"easy": 248, "medium": 446, "hard": 174, "extra": 166, report.All: 1034} {
+		if official[l].count != want {
+			t.Fatalf("oracle has %d %s items; the shared data says %d", official[l].count, l, want)
+		}
+		for m, correct := range map[string]int{"ex": official[l].exec, "em": official[l].exact} {
+			sc := sum.Overall[m]
+			if l != report.All {
+				sc = sum.ByDifficulty[l][m]
+			}
+			if sc == nil || sc.Count != want || sc.Correct != correct {
+				t.Errorf("%s %s: %+v; official %d/%d", l, m, sc, correct, want)
+			}
+		}
+	}
+	golden := readOfficialTable(t, filepath.Join("..", "sqlast", "spider", "testdata", "official_match_table_c3.txt"))
+	p := sum.Partial
+	if p == nil {
+		t.Fatal("summary.json has no partial table")
+	}
+	fromSummary := map[string]map[string]map[string]string{}
+	for _, l := range p.Levels {
+		pl := p.ByLevel[l]
+		cell := func(sec, row, v string) {
+			if fromSummary[sec] == nil {
+				fromSummary[sec] = map[string]map[string]string{}
+			}
+			if fromSummary[sec][row] == nil {
+				fromSummary[sec][row] = map[string]string{}
+			}
+			fromSummary[sec][row][l] = v
+		}
+		cell("", "count", fmt.Sprint(pl.Count))
+		cell("", "exact match", fmt.Sprintf("%.3f", pl.Exact))
+		for _, c := range p.Components {
+			s := pl.Components[c]
+			cell("accuracy", c, fmt.Sprintf("%.3f", s.Acc))
+			cell("recall", c, fmt.Sprintf("%.3f", s.Rec))
+			cell("F1", c, fmt.Sprintf("%.3f", s.F1))
+		}
+	}
+	i := strings.Index(stdout, "em partial matching")
+	j := strings.Index(stdout, "│ status")
+	if i < 0 || j < i {
+		t.Fatalf("no partial table before the status table:\n%s", stdout)
+	}
+	fromConsole := parseConsoleTable(stdout[i:j])
+	for name, got := range map[string]map[string]map[string]map[string]string{"summary.json": fromSummary, "console": fromConsole} {
+		cells := 0
+		for sec, rows := range golden {
+			for row, levels := range rows {
+				for l, want := range levels {
+					if g := got[sec][row][l]; g != want {
+						t.Errorf("%s: %s %s %s = %q; official %s", name, sec, row, l, g, want)
+					}
+					cells++
+				}
+			}
+		}
+		if cells != 5*(2+3*10) {
+			t.Fatalf("compared %d cells of the official table; want 160", cells)
+		}
+	}
+}
+
+// readOfficialTable reads the official evaluation.py printout of --etype
+// match: section ("" for count and exact match, then accuracy, recall,
+// F1), row name, level → the printed number.
+func readOfficialTable(t *testing.T, path string) map[string]map[string]map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	levels := []string{"easy", "medium", "hard", "extra", "all"}
+	out := map[string]map[string]map[string]string{}
+	sec := ""
+	for _, line := range strings.Split(string(b), "\n") {
+		switch {
+		case strings.Contains(line, "PARTIAL MATCHING ACCURACY"):
+			sec = "accuracy"
+			continue
+		case strings.Contains(line, "PARTIAL MATCHING RECALL"):
+			sec = "recall"
+			continue
+		case strings.Contains(line, "PARTIAL MATCHING F1"):
+			sec = "F1"
+			continue
+		case len(line) < 21 || strings.HasPrefix(line, "="):
+			continue
+		}
+		name, fields := strings.TrimSpace(line[:21]), strings.Fields(line[21:])
+		if len(fields) != len(levels) || name == "" {
+			continue
+		}
+		if out[sec] == nil {
+			out[sec] = map[string]map[string]string{}
+		}
+		out[sec][name] = map[string]string{}
+		for k, l := range levels {
+			out[sec][name][l] = fields[k]
+		}
+	}
+	return out
+}
+
+// parseConsoleTable reads the partial table eval prints: a header row of
+// levels, rows of cells, and section rows (accuracy, recall, F1) with
+// empty cells.
+func parseConsoleTable(s string) map[string]map[string]map[string]string {
+	out := map[string]map[string]map[string]string{}
+	var levels []string
+	sec := ""
+	for _, line := range strings.Split(s, "\n") {
+		f := strings.Split(line, "│")
+		if len(f) < 3 {
+			continue
+		}
+		cells := make([]string, 0, len(f)-2)
+		for _, c := range f[1 : len(f)-1] {
+			cells = append(cells, strings.TrimSpace(c))
+		}
+		switch {
+		case cells[0] == "" && len(cells) > 1:
+			levels = cells[1:]
+			continue
+		case len(cells) > 1 && cells[1] == "":
+			sec = cells[0]
+			continue
+		}
+		if out[sec] == nil {
+			out[sec] = map[string]map[string]string{}
+		}
+		out[sec][cells[0]] = map[string]string{}
+		for k, l := range levels {
+			if k+1 < len(cells) {
+				out[sec][cells[0]][l] = cells[k+1]
+			}
+		}
+	}
+	return out
+}
+
+// TestEvalDifficultyLabels checks which labels eval's report is broken
+// down by: a JSONL benchmark's own difficulties are kept even with
+// --tables; without them each item gets its gold's Spider hardness, and an
+// item whose gold the official parser cannot read gets none but still
+// counts under "all".
+func TestEvalDifficultyLabels(t *testing.T) {
+	spider := shareddata.Path(t, "spider")
+	db, tables := filepath.Join(spider, "database"), filepath.Join(spider, "tables.json")
+	dir := t.TempDir()
+	lines := []string{
+		`{"id": "a", "db_id": "concert_singer", "gold": "SELECT count(*) FROM singer", "pred": "SELECT count(*) FROM singer"%s}`,
+		`{"id": "b", "db_id": "concert_singer", "gold": "SELECT name FROM singer WHERE age > 30 ORDER BY age", "pred": "SELECT name FROM singer"%s}`,
+		`{"id": "c", "db_id": "concert_singer", "gold": "SELECT no_such_column FROM singer", "pred": "SELECT 1"%s}`,
+	}
+	write := func(name string, diffs ...string) string {
+		var b strings.Builder
+		for i, l := range lines {
+			d := ""
+			if diffs != nil {
+				d = fmt.Sprintf(`, "difficulty": %q`, diffs[i])
+			}
+			fmt.Fprintf(&b, l+"\n", d)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	eval := func(gold string, extra ...string) (*report.Summary, []run.Record, string) {
+		t.Helper()
+		out := filepath.Join(dir, filepath.Base(gold)+".out")
+		code, stdout, stderr := runMain(t, append([]string{"eval", "--gold", gold, "--db", db, "--tables", tables, "--metrics", "ex,em", "--out", out}, extra...)...)
+		if code != ExitOK {
+			t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+		}
+		sum, err := report.ReadSummary(filepath.Join(out, report.SummaryFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, _, err := run.ReadRecords(filepath.Join(out, run.ResultsFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sum, recs, stderr
+	}
+
+	sum, recs, _ := eval(write("own.jsonl", "simple", "moderate", "simple"))
+	if strings.Join(sum.Difficulties, ",") != "simple,moderate" || recs[2].Difficulty != "simple" || sum.Run["difficulty"] != "benchmark" {
+		t.Errorf("own difficulties not kept: %v, %q, %v", sum.Difficulties, recs[2].Difficulty, sum.Run["difficulty"])
+	}
+
+	schemas, err := schema.Load(tables)
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe := []bench.Item{{DBID: "concert_singer", Gold: []string{"SELECT count(*) FROM singer"}},
+		{DBID: "concert_singer", Gold: []string{"SELECT name FROM singer WHERE age > 30 ORDER BY age"}}}
+	want, errs := metric.SpiderHardness(schemas, probe)
+	if errs[0] != nil || errs[1] != nil || want[0] == want[1] {
+		t.Fatalf("probe hardness %v %v", want, errs)
+	}
+	// Item c's gold names a column no table has: the official parser
+	// cannot read it, so it has no hardness.
+	sum, recs, stderr := eval(write("spider.jsonl"))
+	if recs[0].Difficulty != want[0] || recs[1].Difficulty != want[1] || recs[2].Difficulty != "" {
+		t.Errorf("labels %q %q %q; want %q %q and none", recs[0].Difficulty, recs[1].Difficulty, recs[2].Difficulty, want[0], want[1])
+	}
+	if sum.Run["difficulty"] != "spider_hardness" || !strings.Contains(stderr, "spider.jsonl:3: no label") {
+		t.Errorf("run difficulty %v, stderr %q", sum.Run["difficulty"], stderr)
+	}
+	n := 0
+	for _, l := range sum.Difficulties {
+		n += sum.ByDifficulty[l]["ex"].Count
+	}
+	if sum.Overall["ex"].Count != 3 || n != 2 || sum.Overall["em"].Status["gold_error"] != 1 {
+		t.Errorf("ex counted %d overall, %d by level; em %+v", sum.Overall["ex"].Count, n, sum.Overall["em"])
+	}
+}
+
+// TestEvalEMFixed checks that --em-fixed reaches em: on c3 it grades
+// predictions the official parser rejects (no pred_unparsed_official
+// verdict is left, more are correct), and summary.json says so.
+func TestEvalEMFixed(t *testing.T) {
+	spider := shareddata.Path(t, "spider")
+	args := []string{"eval",
+		"--gold", filepath.Join(spider, "dev_gold.sql"),
+		"--pred", filepath.Join(spider, "predictions", "c3.sql"),
+		"--db", filepath.Join(spider, "database"),
+		"--tables", filepath.Join(spider, "tables.json"),
+		"--metrics", "em"}
+	var sums [2]*report.Summary
+	for k, extra := range [][]string{nil, {"--em-fixed"}} {
+		out := t.TempDir()
+		code, stdout, stderr := runMain(t, append(append(args, "--out", out), extra...)...)
+		if code != ExitOK {
+			t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+		}
+		s, err := report.ReadSummary(filepath.Join(out, report.SummaryFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sums[k] = s
+	}
+	official, fixed := sums[0].Overall["em"], sums[1].Overall["em"]
+	if official.Status["pred_unparsed_official"] == 0 || fixed.Status["pred_unparsed_official"] != 0 ||
+		fixed.Correct <= official.Correct || sums[1].Run["em_fixed"] != true || sums[0].Run["em_fixed"] != false {
+		t.Errorf("official %+v; fixed %+v; run %v %v", official, fixed, sums[0].Run["em_fixed"], sums[1].Run["em_fixed"])
 	}
 }
 
@@ -128,6 +396,9 @@ func TestBadInputExitsWithFileAndLine(t *testing.T) {
 		{"missing database", []string{"eval", "--gold", gold, "--pred", two, "--db", db, "--out", dir}, gold + ":2: db_id \"no_such_db\": database not found"},
 		{"unknown metric", []string{"eval", "--demo", "--metrics", "ex,nope", "--out", dir}, "unknown metric \"nope\""},
 		{"bad flag", []string{"eval", "--timeout", "soon"}, "invalid argument"},
+		{"partial without em", []string{"eval", "--gold", gold, "--pred", two, "--db", db, "--tables", tables, "--partial", "--out", dir}, "--partial prints em's partial-matching table: add em to --metrics"},
+		{"em-fixed without em", []string{"eval", "--gold", gold, "--pred", two, "--db", db, "--tables", tables, "--metrics", "ex", "--em-fixed", "--out", dir}, "--em-fixed sets how em grades: add em to --metrics"},
+		{"em without tables", []string{"eval", "--demo", "--metrics", "em", "--out", dir}, "give the benchmark's tables.json"},
 	}
 	for _, c := range cases {
 		code, _, stderr := runMain(t, c.args...)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -31,6 +32,7 @@ type evalFlags struct {
 	timeout                             time.Duration
 	workers, maxRows                    int
 	keepDistinct, resume, overwrite     bool
+	emFixed, partial                    bool
 	demo                                bool
 	progress                            string
 	llm                                 llmFlags
@@ -47,9 +49,25 @@ OUT/results.jsonl (in input order, as items finish, so an interrupted run
 keeps its work and --resume continues it), then OUT/summary.json, and prints
 accuracy per metric and difficulty with the count of each verdict status.
 
+Difficulty levels are the benchmark's own (BIRD simple/moderate/challenging,
+a JSONL "difficulty"). Items without one (Spider dev_gold.sql, dev.json) are
+labelled, when --tables is given, with their gold query's Spider hardness
+(easy, medium, hard, extra, as the official evaluation.py computes it), so
+every metric is broken down like the official table; a gold the official
+parser cannot read gets no label and counts only under "all".
+
+em is Spider's exact set match. By default its verdicts are the official
+ones: a prediction the official parser (process_sql) rejects scores 0 with
+status pred_unparsed_official. --em-fixed grades what sqljudge's own parser
+reads instead (status pred_unparsed where neither reads it). --partial adds
+the official partial-matching table (select, select(no AGG), where, where(no
+OP), group(no Having), group, order, and/or, IUEN, keywords: accuracy, recall,
+F1 per hardness) to the console and to summary.json's "partial" field.
+
 Verdict statuses: ok (both queries ran), pred_error (the prediction failed:
 syntax, missing column, a write or a second statement), gold_error, timeout,
-too_large (more rows than --max-rows).
+too_large (more rows than --max-rows); em adds pred_unparsed_official and
+pred_unparsed.
 
 Gold formats (--format, detected from the file when omitted):
   spider       SQL<TAB>db_id per line (dev_gold.sql); blank lines separate
@@ -70,6 +88,10 @@ Metrics (--metrics, comma-separated):
   # Spider dev, official EX semantics
   sqljudge eval --gold dev_gold.sql --pred pred.sql --db database/ --out out/spider
 
+  # Spider dev by hardness, EX and exact set match with the partial table
+  sqljudge eval --gold dev_gold.sql --pred pred.sql --db database/ \
+      --tables tables.json --metrics ex,em --partial --out out/spider
+
   # BIRD dev, paired by question_id, with BIRD's own EX
   sqljudge eval --gold dev.json --pred predict_dev.json --db dev_databases/ \
       --metrics ex_bird,ex --out out/bird`,
@@ -82,7 +104,7 @@ Metrics (--metrics, comma-separated):
 	fl.StringVar(&f.gold, "gold", "", "gold benchmark file")
 	fl.StringVar(&f.pred, "pred", "", "prediction file (omit when the gold JSONL has a \"pred\" field)")
 	fl.StringVar(&f.db, "db", "", "database folder: DB/<db_id>/<db_id>.sqlite (or a single .sqlite file)")
-	fl.StringVar(&f.tables, "tables", "", "Spider tables.json: checks every db_id, needed by schema-aware metrics")
+	fl.StringVar(&f.tables, "tables", "", "Spider tables.json: checks every db_id; needed by em; labels items without a difficulty with their Spider hardness")
 	fl.StringVar(&f.format, "format", "", "gold format: spider, spider-json, bird, sqleval, jsonl (default: detect)")
 	fl.StringVar(&f.out, "out", "", "output folder for results.jsonl and summary.json")
 	fl.StringSliceVar(&f.metrics, "metrics", []string{"ex"}, "metrics to compute, comma-separated")
@@ -90,6 +112,8 @@ Metrics (--metrics, comma-separated):
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "items graded at once")
 	fl.IntVar(&f.maxRows, "max-rows", engine.DefaultMaxRows, "row cap of a query result; more rows is too_large")
 	fl.BoolVar(&f.keepDistinct, "keep-distinct", false, "keep DISTINCT for ex (the official evaluator removes it from both queries)")
+	fl.BoolVar(&f.emFixed, "em-fixed", false, "em: grade the predictions the official Spider parser rejects with sqljudge's parser instead of scoring them 0")
+	fl.BoolVar(&f.partial, "partial", false, "em: print the official partial-matching table per hardness and write it to summary.json")
 	fl.BoolVar(&f.resume, "resume", false, "continue the run in --out: grade only the items results.jsonl lacks")
 	fl.BoolVar(&f.overwrite, "overwrite", false, "replace the results already in --out")
 	fl.BoolVar(&f.demo, "demo", false, "grade the demo benchmark embedded in the binary (bookshop, 31 questions)")
@@ -152,6 +176,10 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		return usagef("--max-rows must be at least 1")
 	case f.resume && f.overwrite:
 		return usagef("--resume and --overwrite exclude each other")
+	case f.partial && !hasMetric(f.metrics, "em"):
+		return usagef("--partial prints em's partial-matching table: add em to --metrics")
+	case f.emFixed && !hasMetric(f.metrics, "em"):
+		return usagef("--em-fixed sets how em grades: add em to --metrics")
 	}
 	if _, err := os.Stat(f.db); err != nil {
 		return usagef("--db %s: %v", f.db, err)
@@ -172,12 +200,13 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	if err := checkDatabases(ctx, items, eng, schemas, f.tables); err != nil {
 		return err
 	}
+	difficulty, difficultySource := hardnessLabels(stderr, items, schemas)
 	client, err := f.llm.client(f.out, f.metrics)
 	if err != nil {
 		return err
 	}
 	metrics, err := metric.New(f.metrics, metric.Options{
-		KeepDistinct: f.keepDistinct, Schemas: schemas, Timeout: f.timeout, MaxRows: f.maxRows,
+		KeepDistinct: f.keepDistinct, EMFixed: f.emFixed, Schemas: schemas, Timeout: f.timeout, MaxRows: f.maxRows,
 		SuiteDir: f.suite, PlugValue: f.plugValue, MaxPlug: f.maxPlug, LLM: client,
 		Samples: f.llm.samples, ParseRetries: f.llm.parseRetriesOption(), XScoreMin: f.llm.xscoreMin,
 	})
@@ -197,7 +226,7 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		Metrics: metrics,
 		Opts: run.Options{
 			OutDir: f.out, Workers: f.workers, Resume: f.resume, Overwrite: f.overwrite,
-			Progress: newProgress(f.progress, stderr),
+			Difficulty: difficulty, Progress: newProgress(f.progress, stderr),
 		},
 	}
 	stats, err := r.Run(ctx, items)
@@ -221,6 +250,12 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		"format": f.format, "engine": eng.Dialect(), "timeout_seconds": f.timeout.Seconds(),
 		"workers": f.workers, "max_rows": f.maxRows, "keep_distinct": f.keepDistinct,
 		"graded": stats.Graded, "resumed": stats.Resumed, "suite": f.suite, "plug_value": f.plugValue,
+		"em_fixed": f.emFixed, "difficulty": difficultySource,
+	}
+	if f.partial {
+		if sum.Partial, err = report.Partial(recs, "em"); err != nil {
+			return fmt.Errorf("%s: %w", filepath.Join(f.out, run.ResultsFile), err)
+		}
 	}
 	if client != nil {
 		sum.Run["llm"] = usageSummary(client, f.llm.samples)
@@ -276,4 +311,48 @@ func checkDatabases(ctx context.Context, items []bench.Item, eng engine.Engine, 
 		}
 	}
 	return nil
+}
+
+// hardnessLabels returns the runner's difficulty labeller and what the
+// labels are ("benchmark", "spider_hardness", or "" for none). An item
+// keeps its benchmark's difficulty; when no item has one and tables.json
+// is given, every item is labelled with its gold's Spider hardness,
+// computed here once per item (metric.SpiderHardness). Items whose gold
+// the official parser cannot read are left unlabelled, and said so on
+// stderr.
+func hardnessLabels(stderr io.Writer, items []bench.Item, schemas schema.Schemas) (func(*bench.Item) string, string) {
+	for i := range items {
+		if items[i].Difficulty != "" {
+			return nil, "benchmark"
+		}
+	}
+	if schemas == nil {
+		return nil, ""
+	}
+	labels, errs := metric.SpiderHardness(schemas, items)
+	byIndex := make(map[int]string, len(items))
+	unlabelled := 0
+	for i := range items {
+		byIndex[items[i].Index] = labels[i]
+		if errs[i] != nil {
+			if unlabelled == 0 {
+				fmt.Fprintf(stderr, "hardness: %s: no label: %v\n", items[i].GoldPos, errs[i])
+			}
+			unlabelled++
+		}
+	}
+	if unlabelled > 1 {
+		fmt.Fprintf(stderr, "hardness: %d of %d gold queries have no label; they count only under \"all\"\n", unlabelled, len(items))
+	}
+	return func(it *bench.Item) string { return byIndex[it.Index] }, "spider_hardness"
+}
+
+// hasMetric reports whether the --metrics list names metric.
+func hasMetric(names []string, metric string) bool {
+	for _, n := range names {
+		if strings.TrimSpace(n) == metric {
+			return true
+		}
+	}
+	return false
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/engine"
@@ -57,7 +58,8 @@ func init() {
 // (spider.Table aggregates them as the official table does). A gold the
 // parser cannot read, or a database without a schema, is status
 // gold_error. With several gold queries the item is correct if one
-// matches; hardness and partial scores are the first gold's.
+// matches; hardness and partial scores are those of the gold that
+// matched, else of the first gold.
 type EM struct {
 	// Fixed grades with sqljudge's parser (--em-fixed).
 	Fixed   bool
@@ -139,4 +141,82 @@ func partialFields(p spider.Partial) map[string]any {
 		}
 	}
 	return out
+}
+
+// EMPartial reads back what an em verdict records for the official
+// partial-matching table (the inverse of the "hardness" and "partial"
+// fields Grade writes, as they come out of results.jsonl): the gold's
+// hardness and the ten component scores. ok is false when the verdict
+// has no partial scores (its gold could not be read: status gold_error);
+// an error says which field is malformed (a record not written by em).
+func EMPartial(v Verdict) (hardness string, p spider.Partial, ok bool, err error) {
+	raw, has := v.Fields["partial"]
+	if !has {
+		return "", p, false, nil
+	}
+	h, _ := v.Fields["hardness"].(string)
+	if !slices.Contains(spider.Levels, h) {
+		return "", p, false, fmt.Errorf("em verdict: hardness %v is not one of %v", v.Fields["hardness"], spider.Levels)
+	}
+	comps, isMap := raw.(map[string]any)
+	if !isMap {
+		return "", p, false, fmt.Errorf("em verdict: partial is %T, not an object", raw)
+	}
+	for c := spider.Component(0); c < spider.NumComponents; c++ {
+		obj, isObj := comps[c.String()].(map[string]any)
+		if !isObj {
+			return "", p, false, fmt.Errorf("em verdict: partial lacks the object %q", c)
+		}
+		var n [3]int
+		for k, key := range []string{"acc", "label_total", "pred_total"} {
+			x, isNum := obj[key].(float64)
+			if !isNum || x < 0 || x != float64(int(x)) {
+				return "", p, false, fmt.Errorf("em verdict: partial %q: %s is %v, not a count", c, key, obj[key])
+			}
+			n[k] = int(x)
+		}
+		if n[0] > 1 {
+			return "", p, false, fmt.Errorf("em verdict: partial %q: acc is %d, not 0 or 1", c, n[0])
+		}
+		p[c] = spider.Score{Match: n[0], LabelTotal: n[1], PredTotal: n[2]}
+	}
+	return h, p, true, nil
+}
+
+// SpiderHardness labels items with the Spider hardness (easy, medium,
+// hard, extra) of their first gold query on their database's schema from
+// tables.json, as the official evaluator labels the rows of its table
+// (process_sql.get_sql, then Evaluator.eval_hardness; see
+// spider.Schema.Hardness). labels[i] is items[i]'s level, "" where it has
+// none; errs[i] says why (the official parser cannot read the gold, its
+// db_id is not in ss, the schema is unusable), nil where labelled. Each
+// database's schema is built once.
+func SpiderHardness(ss schema.Schemas, items []bench.Item) (labels []string, errs []error) {
+	labels, errs = make([]string, len(items)), make([]error, len(items))
+	type built struct {
+		s   *spider.Schema
+		err error
+	}
+	cache := map[string]built{}
+	for i := range items {
+		it := &items[i]
+		b, seen := cache[it.DBID]
+		if !seen {
+			if db, ok := ss[it.DBID]; ok {
+				b.s, b.err = spider.NewSchema(db)
+			} else {
+				b.err = fmt.Errorf("no schema for database %q in tables.json", it.DBID)
+			}
+			cache[it.DBID] = b
+		}
+		switch {
+		case b.err != nil:
+			errs[i] = b.err
+		case len(it.Gold) == 0:
+			errs[i] = errors.New("no gold query")
+		default:
+			labels[i], errs[i] = b.s.Hardness(it.Gold[0])
+		}
+	}
+	return labels, errs
 }

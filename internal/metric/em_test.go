@@ -2,6 +2,7 @@ package metric_test
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/schema"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
+	"github.com/sqljudge/sqljudge/internal/sqlast/spider"
 )
 
 func loadEMItems(tb testing.TB, sys string) (schema.Schemas, []bench.Item) {
@@ -116,5 +118,100 @@ func BenchmarkEM(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.N*len(items))/b.Elapsed().Seconds(), "items/s")
 		})
+	}
+}
+
+// TestSpiderHardnessLabels asserts that SpiderHardness labels every Spider
+// dev item with the official hardness of its gold (the oracle's), 248 /
+// 446 / 174 / 166 by level, and leaves unlabelled, with a reason, an item
+// whose gold the official parser cannot read or whose db_id has no schema.
+func TestSpiderHardnessLabels(t *testing.T) {
+	ss, items := loadEMItems(t, "c3")
+	labels, errs := metric.SpiderHardness(ss, items)
+	oracle := shareddata.Oracle(t, "c3")
+	counts := map[string]int{}
+	for i := range items {
+		if errs[i] != nil || labels[i] != oracle[i].Hardness {
+			t.Errorf("item %d: hardness %q (%v); official %q", i, labels[i], errs[i], oracle[i].Hardness)
+		}
+		counts[labels[i]]++
+	}
+	if counts["easy"] != 248 || counts["medium"] != 446 || counts["hard"] != 174 || counts["extra"] != 166 {
+		t.Errorf("hardness counts %v; want easy 248, medium 446, hard 174, extra 166", counts)
+	}
+	bad := []bench.Item{
+		{DBID: "concert_singer", Gold: []string{"SELECT no_such_column FROM singer"}},
+		{DBID: "no_such_db", Gold: []string{"SELECT 1"}},
+		{DBID: "concert_singer"},
+		{DBID: "concert_singer", Gold: []string{"SELECT count(*) FROM singer"}},
+	}
+	labels, errs = metric.SpiderHardness(ss, bad)
+	for i, want := range []string{"no_such_column", "no_such_db", "no gold", ""} {
+		switch {
+		case want == "" && (errs[i] != nil || labels[i] != "easy"):
+			t.Errorf("item %d: %q, %v; want easy", i, labels[i], errs[i])
+		case want != "" && (errs[i] == nil || labels[i] != "" || !strings.Contains(errs[i].Error(), want)):
+			t.Errorf("item %d: %q, %v; want no label and an error naming %q", i, labels[i], errs[i], want)
+		}
+	}
+}
+
+// TestEMPartialRoundTrip asserts that EMPartial reads back, from an em
+// verdict written to JSON and read again as results.jsonl is, the hardness
+// and partial scores spider.GradeOfficial computed, on every c3 item; and
+// that it refuses malformed fields and says no for a verdict without them.
+func TestEMPartialRoundTrip(t *testing.T) {
+	ss, items := loadEMItems(t, "c3")
+	ms, err := metric.New([]string{"em"}, metric.Options{Schemas: ss})
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas, err := spider.Schemas(ss)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range items {
+		v := ms[0].Grade(context.Background(), nil, &items[i])
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back metric.Verdict
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		h, p, ok, err := metric.EMPartial(back)
+		g, gerr := spider.GradeOfficial(schemas[items[i].DBID], items[i].Gold[0], items[i].Pred)
+		if err != nil || gerr != nil || !ok || h != g.Hardness || p != g.Partial {
+			t.Fatalf("item %d: EMPartial %q %v %v %v; graded %q %v (%v)", i, h, p, ok, err, g.Hardness, g.Partial, gerr)
+		}
+	}
+	if _, _, ok, err := metric.EMPartial(metric.Verdict{Status: "gold_error"}); ok || err != nil {
+		t.Errorf("verdict without partial: ok %v, err %v", ok, err)
+	}
+	good := func() map[string]any {
+		p := map[string]any{}
+		for _, c := range spider.ComponentNames {
+			p[c] = map[string]any{"acc": 1.0, "rec": 1.0, "f1": 1.0, "label_total": 1.0, "pred_total": 1.0}
+		}
+		return map[string]any{"hardness": "easy", "partial": p}
+	}
+	for name, edit := range map[string]func(map[string]any){
+		"hardness": func(f map[string]any) { f["hardness"] = "trivial" },
+		"object":   func(f map[string]any) { f["partial"] = "x" },
+		"where":    func(f map[string]any) { delete(f["partial"].(map[string]any), "where") },
+		"acc":      func(f map[string]any) { f["partial"].(map[string]any)["order"].(map[string]any)["acc"] = 2.0 },
+		"pred_total": func(f map[string]any) {
+			f["partial"].(map[string]any)["IUEN"].(map[string]any)["pred_total"] = "one"
+		},
+	} {
+		f := good()
+		edit(f)
+		if _, _, _, err := metric.EMPartial(metric.Verdict{Fields: f}); err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s: error %v; want one naming %s", name, err, name)
+		}
+	}
+	if _, _, ok, err := metric.EMPartial(metric.Verdict{Fields: good()}); !ok || err != nil {
+		t.Errorf("well-formed fields: ok %v, err %v", ok, err)
 	}
 }

@@ -60,6 +60,9 @@ type Summary struct {
 	WallSeconds float64 `json:"wall_seconds"`
 	// Run describes the run: inputs and settings.
 	Run map[string]any `json:"run,omitempty"`
+	// Partial is em's official partial-matching table (eval --partial; see
+	// Partial), absent otherwise.
+	Partial *PartialTable `json:"partial,omitempty"`
 }
 
 // knownOrders are the difficulty scales of the benchmarks, in order.

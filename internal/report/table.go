@@ -16,7 +16,8 @@ var statusOrder = []string{"ok", "pred_error", "gold_error", "timeout", "too_lar
 
 // PrintTable writes the console report: accuracy per metric by difficulty
 // level (with "all" last), the extra rates of metrics that have them (for
-// example sqleval's exact), then the count of each verdict status per
+// example sqleval's exact), em's partial-matching table when the summary
+// has one (see PrintPartial), then the count of each verdict status per
 // metric, then the wall time.
 func PrintTable(w io.Writer, s *Summary) {
 	levels := append(slices.Clone(s.Difficulties), All)
@@ -58,6 +59,9 @@ func PrintTable(w io.Writer, s *Summary) {
 	}
 	t.SetColumnConfigs(cfg)
 	t.Render()
+	if s.Partial != nil {
+		PrintPartial(w, s.Partial)
+	}
 
 	st := table.NewWriter()
 	st.SetOutputMirror(w)

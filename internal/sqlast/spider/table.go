@@ -68,8 +68,12 @@ func (s LevelScores) Exact() float64 {
 // Partial returns a component's accuracy (mean over items whose
 // prediction has the component), recall (mean over items whose gold has
 // it) and F1 of the two, as evaluation.evaluate computes them: 0 for an
-// empty mean, and F1 1 where both are 0.
+// empty mean, and F1 1 where both are 0. A level without items is all 0:
+// evaluate skips it, so its F1 keeps its initial 0.
 func (s LevelScores) Partial(c Component) (acc, rec, f1 float64) {
+	if s.Count == 0 {
+		return 0, 0, 0
+	}
 	if s.accCount[c] > 0 {
 		acc = float64(s.acc[c]) / float64(s.accCount[c])
 	}
@@ -80,4 +84,11 @@ func (s LevelScores) Partial(c Component) (acc, rec, f1 float64) {
 		return acc, rec, 1
 	}
 	return acc, rec, 2 * acc * rec / (acc + rec)
+}
+
+// Counts returns how many of the level's items the component's accuracy
+// and recall are means over: the official acc_count (items whose
+// prediction has the component) and rec_count (items whose gold has it).
+func (s LevelScores) Counts(c Component) (accCount, recCount int) {
+	return s.accCount[c], s.recCount[c]
 }

@@ -82,3 +82,26 @@ func TestTableMatchesOfficialPrint(t *testing.T) {
 		t.Fatalf("checked %d cells of the official table", checked)
 	}
 }
+
+// TestTableEmptyLevel asserts that a level without items reads 0 in every
+// cell, as evaluation.evaluate leaves a level whose count is 0, while a
+// level whose items lack a component reads F1 1.
+func TestTableEmptyLevel(t *testing.T) {
+	var tab spider.Table
+	var p spider.Partial
+	p[spider.CompSelect] = spider.Score{Match: 1, LabelTotal: 1, PredTotal: 1}
+	tab.Add(spider.Easy, true, p)
+	if acc, rec, f1 := tab.Level(spider.Hard).Partial(spider.CompSelect); acc != 0 || rec != 0 || f1 != 0 {
+		t.Errorf("empty level: acc %v rec %v f1 %v; want 0 0 0", acc, rec, f1)
+	}
+	if acc, rec, f1 := tab.Level(spider.Easy).Partial(spider.CompWhere); acc != 0 || rec != 0 || f1 != 1 {
+		t.Errorf("component absent on both sides: acc %v rec %v f1 %v; want 0 0 1", acc, rec, f1)
+	}
+	e := tab.Level(spider.AllLevels)
+	if acc, rec, f1 := e.Partial(spider.CompSelect); acc != 1 || rec != 1 || f1 != 1 || e.Count != 1 || e.Exact() != 1 {
+		t.Errorf("all: count %d exact %v select %v %v %v", e.Count, e.Exact(), acc, rec, f1)
+	}
+	if a, r := e.Counts(spider.CompSelect); a != 1 || r != 1 {
+		t.Errorf("select counts %d %d; want 1 1", a, r)
+	}
+}
