@@ -460,6 +460,7 @@ func testReadOnly(t *testing.T, e engine.Engine, db string) {
 		if !errors.As(err, &qe) {
 			t.Errorf("%q: error %T %v is not a *engine.QueryError", q, err, err)
 		}
+		t.Logf("refused %q: %v", q, err)
 	}
 	s := query(t, e, db, "SELECT COUNT(*), SUM(k), MIN(k) FROM sj_order")
 	if !result.Equal(s.Rows[0][0], result.IntValue(12)) || !result.Equal(s.Rows[0][1], result.IntValue(62)) || !result.Equal(s.Rows[0][2], result.IntValue(1)) {

@@ -134,3 +134,30 @@ func TestTimeoutStopsServerQuery(t *testing.T) {
 		}
 	}
 }
+
+// TestReadOnlyTransaction checks the server-side guard under the lexical
+// one: a SELECT calling a stored function that writes passes the keyword
+// check and must be refused by the read-only transaction.
+func TestReadOnlyTransaction(t *testing.T) {
+	server := testserver.MySQL(t)
+	prefix, db := fixture(t, server)
+	w := testserver.OpenMySQL(t, server, prefix+db)
+	if _, err := w.Exec(`CREATE FUNCTION sj_write() RETURNS INT MODIFIES SQL DATA
+		BEGIN INSERT INTO sj_order (id, k, s) VALUES (99, 0, 'z'); RETURN 1; END`); err != nil {
+		t.Fatal(err)
+	}
+	e, err := mysql.New(server, mysql.Options{DBPrefix: prefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	_, err = e.Query(context.Background(), db, "SELECT sj_write()")
+	if err == nil {
+		t.Fatal("SELECT sj_write() ran")
+	}
+	t.Logf("refused: %v", err)
+	var n int
+	if err := w.QueryRow("SELECT COUNT(*) FROM sj_order").Scan(&n); err != nil || n != 12 {
+		t.Errorf("sj_order has %d rows (%v), want 12", n, err)
+	}
+}
