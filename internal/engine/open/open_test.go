@@ -50,11 +50,11 @@ func TestOpen(t *testing.T) {
 func TestRedact(t *testing.T) {
 	for in, want := range map[string]string{
 		"postgres://u:secret@h:5432/db?sslmode=disable": "postgres://u:xxxxx@h:5432/db?sslmode=disable",
-		"postgres://u@h/db":                            "postgres://u@h/db",
-		"mysql://u:secret@h:3306/":                     "mysql://u:xxxxx@h:3306/",
-		"mysql:u:secret@tcp(h:3306)/":                  "mysql:u:xxxxx@tcp(h:3306)/",
-		"host=h user=u password=secret dbname=d":       "host=h user=u password=xxxxx dbname=d",
-		"/data/spider/database":                        "/data/spider/database",
+		"postgres://u@h/db":                             "postgres://u@h/db",
+		"mysql://u:secret@h:3306/":                      "mysql://u:xxxxx@h:3306/",
+		"mysql:u:secret@tcp(h:3306)/":                   "mysql:u:xxxxx@tcp(h:3306)/",
+		"host=h user=u password=secret dbname=d":        "host=h user=u password=xxxxx dbname=d",
+		"/data/spider/database":                         "/data/spider/database",
 	} {
 		if got := Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
