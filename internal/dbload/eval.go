@@ -13,19 +13,19 @@ import (
 type vtype uint8
 
 const (
-	vNull      vtype = iota
-	vUnknown         // an untyped string literal: its type comes from context
-	vInt             // integer (int4/int8)
-	vNumeric         // numeric (exact, in num)
-	vFloat           // double precision
-	vText            // text
-	vBool            // boolean
-	vDate            // date (in tm, midnight UTC)
-	vTime            // time of day (in tm, on 2000-01-01 UTC)
-	vTimestamp       // timestamp without time zone (wall clock in tm, UTC)
-	vTimestampTZ     // timestamp with time zone (the instant in tm; session zone UTC)
-	vInterval        // interval (in iv)
-	vBytes           // bytea (in s)
+	vNull        vtype = iota
+	vUnknown           // an untyped string literal: its type comes from context
+	vInt               // integer (int4/int8)
+	vNumeric           // numeric (exact, in num)
+	vFloat             // double precision
+	vText              // text
+	vBool              // boolean
+	vDate              // date (in tm, midnight UTC)
+	vTime              // time of day (in tm, on 2000-01-01 UTC)
+	vTimestamp         // timestamp without time zone (wall clock in tm, UTC)
+	vTimestampTZ       // timestamp with time zone (the instant in tm; session zone UTC)
+	vInterval          // interval (in iv)
+	vBytes             // bytea (in s)
 )
 
 var vtypeNames = [...]string{"null", "unknown", "integer", "numeric", "double precision", "text", "boolean",
@@ -52,11 +52,11 @@ type value struct {
 	scale  int
 	scaled bool
 	f32    bool // a real (float4): printed and stored as its shortest float4 text
-	f   float64
-	s   string
-	b   bool
-	tm  time.Time
-	iv  interval
+	f      float64
+	s      string
+	b      bool
+	tm     time.Time
+	iv     interval
 }
 
 // evalEnv is what evaluation depends on besides the expression: the

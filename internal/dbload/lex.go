@@ -28,7 +28,7 @@ type token struct {
 }
 
 // lexer tokenizes PostgreSQL SQL following its lexical rules (scan.l):
-// standard strings with doubled quotes, E'' strings with backslash escapes,
+// standard strings with doubled quotes, E” strings with backslash escapes,
 // dollar-quoted strings, quoted identifiers, nested block comments.
 type lexer struct {
 	src  string
@@ -177,7 +177,7 @@ func (lx *lexer) next() (token, bool, error) {
 }
 
 // quoted scans a string or identifier starting at the quote at i; escapes
-// enables E'' backslash escapes.
+// enables E” backslash escapes.
 func (lx *lexer) quoted(i int, q byte, escapes bool) (int, string, error) {
 	s := lx.src
 	line := lx.line + strings.Count(s[lx.pos:i], "\n")

@@ -68,12 +68,16 @@ func Load(ctx context.Context, dsn string, dumps []*Dump, o Options) ([]Report, 
 	var target func(context.Context, *Dump, string) (Report, error)
 	switch strings.ToLower(scheme) {
 	case "postgres", "postgresql":
-		target = func(ctx context.Context, d *Dump, name string) (Report, error) { return loadPostgres(ctx, dsn, d, name, o) }
+		target = func(ctx context.Context, d *Dump, name string) (Report, error) {
+			return loadPostgres(ctx, dsn, d, name, o)
+		}
 	case "mysql":
 		if !strings.HasPrefix(rest, "//") {
 			dsn = rest
 		}
-		target = func(ctx context.Context, d *Dump, name string) (Report, error) { return loadMySQL(ctx, dsn, d, name, o) }
+		target = func(ctx context.Context, d *Dump, name string) (Report, error) {
+			return loadMySQL(ctx, dsn, d, name, o)
+		}
 	case "duckdb":
 		target = func(ctx context.Context, d *Dump, name string) (Report, error) {
 			return loadFile(ctx, "duckdb", rest, d, name, o)

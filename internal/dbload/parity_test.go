@@ -55,7 +55,7 @@ func pinClock(t *testing.T, src string, now time.Time) string {
 var parityClocks = []time.Time{
 	time.Date(2026, 11, 22, 3, 9, 29, 167011000, time.UTC), // a Sunday
 	time.Date(2024, 2, 29, 23, 59, 59, 999999000, time.UTC),
-	time.Date(2024, 3, 31, 12, 0, 0, 0, time.UTC), // - 1 month clamps to Feb 29
+	time.Date(2024, 3, 31, 12, 0, 0, 0, time.UTC),        // - 1 month clamps to Feb 29
 	time.Date(2021, 1, 3, 8, 30, 0, 500000000, time.UTC), // ISO year 2020, week 53
 	time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC),
 }
