@@ -25,6 +25,10 @@ func readSQLEvalCSV(path string) ([]Item, error) {
 	defer f.Close()
 	r := csv.NewReader(f)
 	r.FieldsPerRecord = -1
+	// The official questions_gen_*.csv files hold an unescaped quote inside
+	// a quoted field ("in inventory", line 236); pandas reads them, so a
+	// lone quote in a field is kept as text here too.
+	r.LazyQuotes = true
 	header, err := r.Read()
 	if err != nil {
 		return nil, errAt(Pos{File: path, Line: 1}, "expected a CSV header: %v", err)
