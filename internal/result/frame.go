@@ -106,6 +106,26 @@ func inferDtype(col []Value) dtype {
 	return dtObject
 }
 
+// coerceDecimals replaces every Decimal cell by its float64, as
+// read_sql_query(coerce_float=True) does; the dtypes do not change (a
+// Decimal column is already float64).
+func (f *frame) coerceDecimals() *frame {
+	g := &frame{names: f.names, dtype: f.dtype, cols: make([][]Value, len(f.cols))}
+	for j, c := range f.cols {
+		g.cols[j] = c
+		if !slices.ContainsFunc(c, func(v Value) bool { return v.K == Decimal }) {
+			continue
+		}
+		g.cols[j] = slices.Clone(c)
+		for i, v := range c {
+			if v.K == Decimal {
+				g.cols[j][i] = FloatValue(v.F)
+			}
+		}
+	}
+	return g
+}
+
 func (f *frame) nrows() int {
 	if len(f.cols) == 0 {
 		return 0
