@@ -8,8 +8,10 @@ import (
 	"testing"
 	"time"
 
+	mysqleng "github.com/sqljudge/sqljudge/internal/engine/mysql"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/testserver"
 )
 
 func TestSplitScript(t *testing.T) {
@@ -199,5 +201,65 @@ func TestLoadTargets(t *testing.T) {
 	bad, _ := ParseDump("bad-name.sql", "bad-name", "SELECT 1;")
 	if _, err := Load(context.Background(), t.TempDir(), []*Dump{bad}, Options{}); err == nil || !strings.Contains(err.Error(), "letters, digits and _") {
 		t.Errorf("a database name with '-': %v", err)
+	}
+}
+
+// TestLoadMySQL loads the sample dump into MariaDB and reads it back with
+// the MySQL engine: the same stored values as in PostgreSQL, in MySQL's
+// types (CHAR drops its padding when read, TIME is a duration).
+func TestLoadMySQL(t *testing.T) {
+	server := testserver.MySQL(t)
+	d, err := ParseDump("sample.sql", "sample", sampleDump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefix := testserver.Name("sjt_load_")
+	now := time.Date(2024, 3, 31, 10, 11, 12, 0, time.UTC)
+	t.Cleanup(func() {
+		if _, err := testserver.OpenMySQL(t, server, "").Exec("DROP DATABASE IF EXISTS " + prefix + "sample"); err != nil {
+			t.Error(err)
+		}
+	})
+	if _, err := Load(context.Background(), server, []*Dump{d}, Options{Now: now, Prefix: prefix}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(context.Background(), server, []*Dump{d}, Options{Now: now, Prefix: prefix}); err == nil || !strings.Contains(err.Error(), "--replace") {
+		t.Errorf("a second load without Replace: %v", err)
+	}
+	e, err := mysqleng.New(server, mysqleng.Options{DBPrefix: prefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	s, err := e.Query(context.Background(), "sample", "SELECT id, name, code, price, weight, ratio, active, added, seen, opens FROM item ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := func(x string) result.Value { v, _ := result.DecimalValue(x); return v }
+	ts := func(x string) result.Value {
+		tm, err := time.Parse("2006-01-02 15:04:05.999999", x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return result.TimestampOf(tm)
+	}
+	date := func(x string) result.Value { tm, _ := time.Parse("2006-01-02", x); return result.DateOf(tm) }
+	I, F, T, N := result.IntValue, result.FloatValue, result.TextValue, result.NullValue()
+	want := [][]result.Value{
+		{I(1), T("pen"), T("AB"), dec("12.35"), F(4.6), F(0.1), I(0), date("2024-02-29"), ts("2024-02-29 13:05:09.5"), result.IntervalOf((8*3600 + 30*60) * 1000000)},
+		{I(2), T("ink"), N, dec("-0.5"), N, F(1e20), I(1), date("2024-02-29"), ts("2024-03-02 00:00:00"), N},
+		{I(3), T("cap"), N, N, N, N, I(1), date("2024-03-31"), ts("2024-03-31 10:11:12"), N},
+		{I(10), T("tab\tbed"), N, dec("3.1"), N, N, I(1), date("2024-03-31"), ts("2020-01-01 00:00:00"), N},
+		{I(11), T("N-is-not-null"), N, N, N, N, I(1), date("2024-03-31"), ts("2020-01-02 00:00:00"), N},
+	}
+	if len(s.Rows) != len(want) {
+		t.Fatalf("%d rows: %s", len(s.Rows), s)
+	}
+	for i := range want {
+		for j := range want[i] {
+			if s.Rows[i][j] != want[i][j] {
+				t.Errorf("row %d %s = %s %q, want %s %q", i+1, s.Columns[j], s.Rows[i][j].K, result.PyStr(s.Rows[i][j]), want[i][j].K, result.PyStr(want[i][j]))
+			}
+		}
 	}
 }
