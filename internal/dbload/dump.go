@@ -33,9 +33,12 @@ import (
 // Error is a problem with a dump: the file, the 1-based line of the
 // statement or value, and what was expected.
 type Error struct {
+	// File is the dump's path as given.
 	File string
+	// Line is the 1-based line of the statement or row at fault.
 	Line int
-	Msg  string
+	// Msg says what was wrong or expected.
+	Msg string
 }
 
 // Error returns "file:line: message".
@@ -72,6 +75,7 @@ const (
 
 // Stmt is one statement of a dump.
 type Stmt struct {
+	// Kind classifies the statement; Table and Insert are set by kind.
 	Kind StmtKind
 	// Line is the line the statement starts on.
 	Line int
@@ -81,7 +85,9 @@ type Stmt struct {
 	Keyword string
 	// Schema is the schema of CREATE SCHEMA.
 	Schema string
-	Table  *Table
+	// Table describes a CREATE TABLE.
+	Table *Table
+	// Insert holds the rows of an INSERT or COPY.
 	Insert *InsertRows
 	// Copy holds the data lines of a COPY FROM stdin, for a verbatim load.
 	copy *copyData
@@ -95,7 +101,9 @@ type Table struct {
 	// folded to lower case); Spelled is how the dump writes it
 	// ("sbCustomer"), the name translated targets use.
 	Name, Spelled string
-	Columns       []Column
+	// Columns are the table's columns in order (table constraints are
+	// not kept).
+	Columns []Column
 }
 
 // Column is one column of a CREATE TABLE.
@@ -109,15 +117,22 @@ type Column struct {
 	Type string
 	// Mods are the type modifiers: varchar(20) has [20], numeric(10,2)
 	// has [10 2].
-	Mods    []int
-	Array   bool
+	Mods []int
+	// Array is true for an array type (int[]), which is not translated.
+	Array bool
+	// NotNull is true for NOT NULL and PRIMARY KEY columns.
 	NotNull bool
-	Serial  bool    // serial, bigserial, smallserial: a sequence default
-	Default []token // the DEFAULT expression, nil when none
+	// Serial is true for serial, bigserial and smallserial: omitted
+	// values take the next number of the column's sequence.
+	Serial bool
+	// Default is the DEFAULT expression's tokens, nil when none.
+	Default []token
 }
 
 // InsertRows are the rows of an INSERT or COPY.
 type InsertRows struct {
+	// Schema and Table name the table written into, as the statement
+	// names it (Schema "" when unqualified).
 	Schema, Table string
 	// Columns are the named columns, nil when the statement names none
 	// (every column of the table, in order).
@@ -128,6 +143,7 @@ type InsertRows struct {
 
 // Row is one row of values.
 type Row struct {
+	// Line is the line the row starts on.
 	Line  int
 	Exprs [][]token // INSERT: one token slice per value
 	Text  []*string // COPY: the text of each value, nil for \N
