@@ -45,32 +45,9 @@ type Options struct {
 // text files, where a prediction line may end in <TAB>db_id, which is
 // ignored). It returns the items in gold order.
 func Load(o Options) ([]Item, error) {
-	f := o.Format
-	if f == FormatAuto {
-		var err error
-		if f, err = Detect(o.Gold); err != nil {
-			return nil, err
-		}
-	}
-	var items []Item
-	var err error
-	switch f {
-	case FormatSpider:
-		items, err = readSpiderGold(o.Gold)
-	case FormatSpiderJSON, FormatBird:
-		items, err = readJSONGold(o.Gold, f)
-	case FormatSQLEval:
-		items, err = readSQLEvalCSV(o.Gold)
-	case FormatJSONL:
-		items, err = readJSONL(o.Gold)
-	default:
-		return nil, fmt.Errorf("%w: unknown format %q (want one of %v)", ErrFormat, f, Formats)
-	}
+	items, err := LoadGold(o.Gold, o.Format)
 	if err != nil {
 		return nil, err
-	}
-	if len(items) == 0 {
-		return nil, errAt(Pos{File: o.Gold}, "no items")
 	}
 	if o.Pred == "" {
 		for i := range items {
@@ -88,6 +65,37 @@ func Load(o Options) ([]Item, error) {
 		return nil, err
 	}
 	return items, nil
+}
+
+// LoadGold reads a gold file alone (no predictions), in the given format
+// or a detected one.
+func LoadGold(path string, f Format) ([]Item, error) {
+	if f == FormatAuto {
+		var err error
+		if f, err = Detect(path); err != nil {
+			return nil, err
+		}
+	}
+	var items []Item
+	var err error
+	switch f {
+	case FormatSpider:
+		items, err = readSpiderGold(path)
+	case FormatSpiderJSON, FormatBird:
+		items, err = readJSONGold(path, f)
+	case FormatSQLEval:
+		items, err = readSQLEvalCSV(path)
+	case FormatJSONL:
+		items, err = readJSONL(path)
+	case FormatRoseVec:
+		items, err = readRoseVec(path)
+	default:
+		return nil, fmt.Errorf("%w: unknown format %q (want one of %v)", ErrFormat, f, Formats)
+	}
+	if err == nil && len(items) == 0 {
+		err = errAt(Pos{File: path}, "no items")
+	}
+	return items, err
 }
 
 // Detect guesses the gold format from the file name and its first bytes.
@@ -108,6 +116,9 @@ func Detect(path string) (Format, error) {
 	trim := bytes.TrimLeft(head, " \t\r\n\ufeff")
 	switch {
 	case len(trim) > 0 && trim[0] == '[':
+		if bytes.Contains(head, []byte(`"predicted_sql"`)) && bytes.Contains(head, []byte(`"gold_sql"`)) {
+			return FormatRoseVec, nil
+		}
 		if bytes.Contains(head, []byte(`"question_id"`)) || bytes.Contains(head, []byte(`"SQL"`)) {
 			return FormatBird, nil
 		}
@@ -190,15 +201,53 @@ func readSpiderGold(path string) ([]Item, error) {
 }
 
 // jsonField is one object of a Spider or BIRD JSON array; fields absent
-// from one benchmark are left zero.
+// from one benchmark are left zero. Keys are matched exactly: Spider's
+// dev.json also has a "sql" (the parsed query) beside "query", and BIRD's
+// query is "SQL".
 type jsonField struct {
-	QuestionID json.RawMessage `json:"question_id"`
-	DBID       string          `json:"db_id"`
-	Question   string          `json:"question"`
-	Evidence   string          `json:"evidence"`
-	Query      *string         `json:"query"`
-	SQL        *string         `json:"SQL"`
-	Difficulty string          `json:"difficulty"`
+	QuestionID json.RawMessage
+	DBID       string
+	Question   string
+	Evidence   string
+	Query      *string
+	SQL        *string
+	Difficulty string
+}
+
+func (f *jsonField) UnmarshalJSON(b []byte) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	str := func(key string, dst *string) error {
+		raw, ok := m[key]
+		if !ok || string(raw) == "null" {
+			return nil
+		}
+		if err := json.Unmarshal(raw, dst); err != nil {
+			return fmt.Errorf("%q: want a string", key)
+		}
+		return nil
+	}
+	ptr := func(key string) (*string, error) {
+		if _, ok := m[key]; !ok {
+			return nil, nil
+		}
+		var s string
+		return &s, str(key, &s)
+	}
+	f.QuestionID = m["question_id"]
+	var err error
+	for _, e := range []error{str("db_id", &f.DBID), str("question", &f.Question), str("evidence", &f.Evidence), str("difficulty", &f.Difficulty)} {
+		if e != nil {
+			return e
+		}
+	}
+	if f.Query, err = ptr("query"); err != nil {
+		return err
+	}
+	f.SQL, err = ptr("SQL")
+	return err
 }
 
 // readJSONGold reads Spider's dev.json or BIRD's dev.json.

@@ -25,9 +25,8 @@ func readSQLEvalCSV(path string) ([]Item, error) {
 	defer f.Close()
 	r := csv.NewReader(f)
 	r.FieldsPerRecord = -1
-	// The official questions_gen_*.csv files hold an unescaped quote inside
-	// a quoted field ("in inventory", line 236); pandas reads them, so a
-	// lone quote in a field is kept as text here too.
+	// The published files have unescaped quotes inside quoted fields (a
+	// question that "quotes" a term); Python's csv reads them leniently.
 	r.LazyQuotes = true
 	header, err := r.Read()
 	if err != nil {

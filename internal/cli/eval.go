@@ -24,12 +24,16 @@ import (
 
 type evalFlags struct {
 	gold, pred, db, tables, format, out string
+	suite                               string
+	plugValue                           bool
+	maxPlug                             int
 	metrics                             []string
 	timeout                             time.Duration
 	workers, maxRows                    int
 	keepDistinct, resume, overwrite     bool
 	demo                                bool
 	progress                            string
+	llm                                 llmFlags
 }
 
 func newEvalCmd() *cobra.Command {
@@ -54,6 +58,7 @@ Gold formats (--format, detected from the file when omitted):
   bird         BIRD dev.json (question_id, SQL, difficulty, evidence)
   sqleval      Defog SQL-Eval questions CSV (';'-separated gold alternatives)
   jsonl        {"id", "db_id", "question", "gold", "pred"} per line
+  rose-vec     ROSE-VEC JSON: question_id, question, predicted_sql, gold_sql
 Predictions: one SQL per line (a <TAB>db_id suffix is ignored), BIRD's
 predict_dev.json (paired by question_id), or JSONL {"id", "pred"}.
 
@@ -89,6 +94,10 @@ Metrics (--metrics, comma-separated):
 	fl.BoolVar(&f.overwrite, "overwrite", false, "replace the results already in --out")
 	fl.BoolVar(&f.demo, "demo", false, "grade the demo benchmark embedded in the binary (bookshop, 31 questions)")
 	fl.StringVar(&f.progress, "progress", "auto", "progress bar on stderr: auto (when a terminal), always, never")
+	fl.StringVar(&f.suite, "suite", "", "test-suite folder for ts: DIR/<db_id>/*.sqlite (see `sqljudge testsuite build`)")
+	fl.BoolVar(&f.plugValue, "plug-value", false, "ts: also try the gold's values in the prediction's value slots (the official --plug_value)")
+	fl.IntVar(&f.maxPlug, "max-plug", 1000, "ts: most predictions --plug-value tries per item")
+	f.llm.register(fl)
 	return cmd
 }
 
@@ -163,9 +172,20 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	if err := checkDatabases(ctx, items, eng, schemas, f.tables); err != nil {
 		return err
 	}
-	metrics, err := metric.New(f.metrics, metric.Options{KeepDistinct: f.keepDistinct, Schemas: schemas})
+	client, err := f.llm.client(f.out, f.metrics)
+	if err != nil {
+		return err
+	}
+	metrics, err := metric.New(f.metrics, metric.Options{
+		KeepDistinct: f.keepDistinct, Schemas: schemas, Timeout: f.timeout, MaxRows: f.maxRows,
+		SuiteDir: f.suite, PlugValue: f.plugValue, MaxPlug: f.maxPlug, LLM: client,
+		Samples: f.llm.samples, ParseRetries: f.llm.parseRetriesOption(), XScoreMin: f.llm.xscoreMin,
+	})
 	if err != nil {
 		return usageError{err}
+	}
+	if err := checkMetrics(ctx, items, metrics); err != nil {
+		return err
 	}
 	names := make([]string, len(metrics))
 	for i, m := range metrics {
@@ -200,13 +220,39 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		"version": version(), "gold": f.gold, "pred": f.pred, "db": open.Redact(f.db), "tables": f.tables,
 		"format": f.format, "engine": eng.Dialect(), "timeout_seconds": f.timeout.Seconds(),
 		"workers": f.workers, "max_rows": f.maxRows, "keep_distinct": f.keepDistinct,
-		"graded": stats.Graded, "resumed": stats.Resumed,
+		"graded": stats.Graded, "resumed": stats.Resumed, "suite": f.suite, "plug_value": f.plugValue,
+	}
+	if client != nil {
+		sum.Run["llm"] = usageSummary(client, f.llm.samples)
 	}
 	if err := sum.Write(filepath.Join(f.out, report.SummaryFile)); err != nil {
 		return err
 	}
 	report.PrintTable(stdout, sum)
 	fmt.Fprintf(stdout, "records: %s\nsummary: %s\n", filepath.Join(f.out, run.ResultsFile), filepath.Join(f.out, report.SummaryFile))
+	return nil
+}
+
+// checkMetrics asks every metric that needs something per database (a
+// test suite) whether each db_id has it.
+func checkMetrics(ctx context.Context, items []bench.Item, metrics []metric.Metric) error {
+	for _, m := range metrics {
+		c, ok := m.(metric.Checker)
+		if !ok {
+			continue
+		}
+		checked := map[string]bool{}
+		for i := range items {
+			it := &items[i]
+			if checked[it.DBID] {
+				continue
+			}
+			checked[it.DBID] = true
+			if err := c.Check(ctx, it.DBID); err != nil {
+				return usagef("%s: %s: %v", it.GoldPos, m.Name(), err)
+			}
+		}
+	}
 	return nil
 }
 

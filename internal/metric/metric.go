@@ -19,6 +19,7 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/llm"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/schema"
 )
@@ -123,8 +124,43 @@ type Options struct {
 	// KeepDistinct keeps DISTINCT in both queries for ex (the official
 	// --keep_distinct); by default it is removed from both.
 	KeepDistinct bool
-	// Schemas are the database schemas from tables.json, if given.
+	// Schemas are the database schemas from tables.json, if given (em
+	// needs them).
 	Schemas schema.Schemas
+	// Timeout bounds each query a metric runs on its own engine (ts on
+	// suite databases); MaxRows is that engine's row cap.
+	Timeout time.Duration
+	MaxRows int
+	// SuiteDir is the test-suite folder of ts (DIR/<db_id>/*.sqlite).
+	SuiteDir string
+	// PlugValue makes ts also try the gold's values in the prediction's
+	// value slots (the official --plug_value), at most MaxPlug predictions.
+	PlugValue bool
+	MaxPlug   int
+
+	// LLM is the client of the LLM judges (xscore, rose, flex); they
+	// cannot be built without one.
+	LLM *llm.Client
+	// Samples is the number of judgements per item of an LLM judge (the
+	// verdict is their majority); 0 means 1. See package judge.
+	Samples int
+	// ParseRetries is how often a judge asks again after an unparseable
+	// reply; 0 means 2, negative means never.
+	ParseRetries int
+	// XScoreMin is the least Execution Score (0-3) counted correct; 0
+	// means 2.
+	XScoreMin int
+	// EMFixed makes em grade what sqljudge's parser reads (--em-fixed):
+	// predictions the official Spider parser rejects are parsed by package
+	// sqlast and graded instead of scoring 0. See EM.
+	EMFixed bool
+}
+
+// Checker is implemented by metrics that need something per database
+// (a test suite): Check fails when database db lacks it. eval calls it
+// for every db_id before grading, so a missing input is an error up front.
+type Checker interface {
+	Check(ctx context.Context, db string) error
 }
 
 // Constructor builds a metric from options, or fails on a missing input

@@ -29,7 +29,7 @@ type oracleRecord struct {
 	Exact      int    `json:"exact"`
 }
 
-func readOracle(t *testing.T, system string) []oracleRecord {
+func readOracle(t testing.TB, system string) []oracleRecord {
 	t.Helper()
 	f, err := os.Open(shareddata.Path(t, "spider", "oracle", system+".jsonl"))
 	if err != nil {

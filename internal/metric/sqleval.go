@@ -54,12 +54,12 @@ func (m *SQLEval) Grade(ctx context.Context, x *Exec, it *bench.Item) Verdict {
 				v.Fields = map[string]any{"exact": false}
 				return v
 			}
-			exact, err := result.SQLEvalCompare(gs, ps, c)
+			exact, note, err := result.SQLEvalCompare(gs, ps, c)
 			if err != nil {
 				return Verdict{Status: "ok", Detail: "sqleval comparison: " + err.Error() + " (the official script raises and counts the item wrong)", Fields: map[string]any{"exact": false}}
 			}
 			if exact {
-				return Verdict{Correct: true, Status: "ok", Fields: map[string]any{"exact": true}}
+				return Verdict{Correct: true, Status: "ok", Detail: note, Fields: map[string]any{"exact": true}}
 			}
 			sub, err := result.SQLEvalSubset(gs, ps, c)
 			if err != nil {

@@ -230,3 +230,9 @@ func ReadSummary(path string) (*Summary, error) {
 	}
 	return &s, nil
 }
+
+// OrderLevels sorts difficulty levels as the summary does: a known
+// benchmark scale (Spider easy..extra, BIRD simple..challenging) in its
+// order, anything else alphabetically after it. It sorts ls in place and
+// returns it.
+func OrderLevels(ls []string) []string { return orderLevels(ls) }

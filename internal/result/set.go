@@ -1,6 +1,9 @@
 package result
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Set is the result of one query: column names in select order and rows of
 // typed values, each row as long as Columns.
@@ -48,13 +51,13 @@ func RowKey(row []Value) string {
 }
 
 // String renders a short, human-readable form of the set for messages: the
-// column names and at most the first five rows.
+// column names, the row count and at most the first five rows.
 func (s *Set) String() string {
 	if s == nil {
 		return "<nil>"
 	}
 	var b strings.Builder
-	b.WriteString("(" + strings.Join(s.Columns, ", ") + ")")
+	b.WriteString("(" + strings.Join(s.Columns, ", ") + ") " + strconv.Itoa(len(s.Rows)) + " rows:")
 	for i, r := range s.Rows {
 		if i == 5 {
 			b.WriteString(" ...")

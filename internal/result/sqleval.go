@@ -1,6 +1,7 @@
 package result
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -42,32 +43,37 @@ type SQLEvalContext struct {
 // order) and, if the shapes agree, cell-by-cell equality after fillna(-99999)
 // (so NULL equals -99999, another kept quirk). A step where pandas raises
 // (duplicate column names at the column sort) returns an error: the official
-// runner counts the item wrong.
-func SQLEvalCompare(gold, pred *Set, c SQLEvalContext) (bool, error) {
+// runner counts the item wrong. When the match holds only by broadcasting
+// results of different shapes, note says so (the verdict shows it).
+func SQLEvalCompare(gold, pred *Set, c SQLEvalContext) (exact bool, note string, err error) {
 	g, p := c.frame(gold), c.frame(pred)
 	if eq, ok := valuesEqualBroadcast(g, p); ok && eq {
-		return true, nil
+		if g.nrows() != p.nrows() || g.ncols() != p.ncols() {
+			note = fmt.Sprintf("exact only by SQL-Eval's numpy broadcast of a %dx%d gold against a %dx%d prediction (an official quirk, kept)",
+				g.nrows(), g.ncols(), p.nrows(), p.ncols())
+		}
+		return true, note, nil
 	}
 	gn, err := normalizeTable(g, c.Category, c.Question, c.GoldSQL)
 	if err != nil {
-		return false, err
+		return false, "", err
 	}
 	pn, err := normalizeTable(p, c.Category, c.Question, c.PredSQL)
 	if err != nil {
-		return false, err
+		return false, "", err
 	}
 	if gn.nrows() != pn.nrows() || gn.ncols() != pn.ncols() {
-		return false, nil
+		return false, "", nil
 	}
 	gn, pn = gn.fillNA(), pn.fillNA()
 	for j := range gn.cols {
 		for i := range gn.cols[j] {
 			if !Equal(gn.cols[j][i], pn.cols[j][i]) {
-				return false, nil
+				return false, "", nil
 			}
 		}
 	}
-	return true, nil
+	return true, "", nil
 }
 
 // SQLEvalSubset is Defog SQL-Eval's subset_df(df_sub=gold, df_super=gen):

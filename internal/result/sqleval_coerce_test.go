@@ -12,7 +12,7 @@ func TestSQLEvalCoerceDecimals(t *testing.T) {
 	pred := &Set{Columns: []string{"x", "a"}, Rows: [][]Value{{FloatValue(0.1), FloatValue(5.166666666666667)}, {FloatValue(2), IntValue(1)}}}
 	for _, coerce := range []bool{true, false} {
 		c := SQLEvalContext{CoerceDecimals: coerce}
-		exact, err := SQLEvalCompare(gold, pred, c)
+		exact, _, err := SQLEvalCompare(gold, pred, c)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -213,6 +213,11 @@ func (e *Engine) QueryFile(ctx context.Context, path, q string) (*result.Set, er
 func (e *Engine) run(ctx context.Context, c *sqlite3.SQLiteConn, q string) (*result.Set, error) {
 	st, err := c.PrepareContext(ctx, q)
 	if err != nil {
+		var se sqlite3.Error
+		if errors.As(err, &se) && se.Code == sqlite3.ErrAuth {
+			// Refused by the authorizer (ATTACH, a pragma that sets).
+			return nil, fmt.Errorf("%w: %v", engine.ErrRejected, err)
+		}
 		return nil, err
 	}
 	defer st.Close()
@@ -275,6 +280,20 @@ func (e *Engine) value(v driver.Value, set *result.Set) result.Value {
 		return result.BoolValue(x)
 	}
 	return result.TextValue(fmt.Sprint(v))
+}
+
+// Release closes the connections to the database file at path, if any (a
+// later query opens them again). Suite builders call it for databases they
+// delete.
+func (e *Engine) Release(path string) error {
+	e.mu.Lock()
+	p, ok := e.pools[path]
+	delete(e.pools, path)
+	e.mu.Unlock()
+	if ok {
+		return p.Close()
+	}
+	return nil
 }
 
 // Close closes every connection pool.

@@ -1,34 +1,268 @@
 package sqlite_test
 
 import (
+	"context"
+	"crypto/sha256"
 	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"os"
 	"path/filepath"
+	"sync"
 	"testing"
+	"time"
 
 	_ "github.com/mattn/go-sqlite3"
 
-	"github.com/sqljudge/sqljudge/internal/engine/enginetest"
+	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/shareddata"
 )
 
-// TestEngineSuite runs the shared engine suite on a fixture database built
-// in a temporary folder.
-func TestEngineSuite(t *testing.T) {
+// copyDB copies a Spider database into a temporary folder laid out as
+// DIR/<db_id>/<db_id>.sqlite and returns DIR.
+func copyDB(t *testing.T, dbID string) string {
+	t.Helper()
+	src := shareddata.Path(t, "spider", "database", dbID, dbID+".sqlite")
 	dir := t.TempDir()
-	path := filepath.Join(dir, "fixture.sqlite")
-	w, err := sql.Open("sqlite3", path)
+	dst := filepath.Join(dir, dbID, dbID+".sqlite")
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	in, err := os.Open(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range enginetest.Fixture("sqlite") {
-		if _, err := w.Exec(s); err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-	}
-	if err := w.Close(); err != nil {
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
 		t.Fatal(err)
 	}
-	e := sqlite.New(dir, sqlite.Options{MaxRows: enginetest.MaxRows})
-	defer e.Close()
-	enginetest.Run(t, e, "fixture")
+	if _, err := io.Copy(out, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
+
+// hashTree returns the SHA-256 of every file under dir.
+func hashTree(t *testing.T, dir string) map[string][32]byte {
+	t.Helper()
+	m := map[string][32]byte{}
+	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		m[p] = sha256.Sum256(b)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestHostilePredictionsLeaveDatabaseByteIdentical(t *testing.T) {
+	dir := copyDB(t, "concert_singer")
+	before := hashTree(t, dir)
+	e := sqlite.New(dir, sqlite.Options{})
+	defer e.Close()
+	hostile := []string{
+		"DROP TABLE singer",
+		"DELETE FROM singer",
+		"UPDATE singer SET Name = 'x'",
+		"INSERT INTO singer (Singer_ID) VALUES (999)",
+		"CREATE TABLE evil (x)",
+		"CREATE TEMP TABLE evil (x)",
+		"CREATE INDEX evil ON singer(Name)",
+		"ALTER TABLE singer ADD COLUMN evil",
+		"ATTACH DATABASE '" + filepath.Join(dir, "evil.sqlite") + "' AS evil",
+		"ATTACH DATABASE 'file:" + filepath.Join(dir, "evil2.sqlite") + "?mode=rwc' AS evil",
+		"PRAGMA query_only = 0",
+		"PRAGMA journal_mode = WAL",
+		"PRAGMA user_version = 7",
+		"VACUUM",
+		"VACUUM INTO '" + filepath.Join(dir, "copy.sqlite") + "'",
+		"REINDEX",
+		"ANALYZE",
+		"SELECT count(*) FROM singer; DROP TABLE singer",
+		"SELECT 1; DELETE FROM singer;",
+		"WITH x AS (SELECT 1) DELETE FROM singer",
+		"REPLACE INTO singer (Singer_ID) VALUES (1)",
+		"BEGIN; DELETE FROM singer; COMMIT",
+	}
+	for _, q := range hostile {
+		_, err := e.Query(context.Background(), "concert_singer", q)
+		if err == nil {
+			t.Errorf("%q ran without error", q)
+			continue
+		}
+		var qe *engine.QueryError
+		if !errors.As(err, &qe) {
+			t.Errorf("%q: error %T is not a *engine.QueryError: %v", q, err, err)
+		}
+		t.Logf("%-60.60q %v", q, err)
+	}
+	// The data is still there and reads as before.
+	set, err := e.Query(context.Background(), "concert_singer", "SELECT count(*) FROM singer")
+	if err != nil || len(set.Rows) != 1 || set.Rows[0][0].I != 6 {
+		t.Fatalf("after hostile queries: %v %v", set, err)
+	}
+	after := hashTree(t, dir)
+	if len(after) != len(before) {
+		t.Errorf("files under the database folder: %d before, %d after: %v", len(before), len(after), after)
+	}
+	for p, h := range before {
+		if after[p] != h {
+			t.Errorf("%s changed", p)
+		}
+	}
+}
+
+func TestNeverEndingQueryTimesOut(t *testing.T) {
+	dir := copyDB(t, "concert_singer")
+	e := sqlite.New(dir, sqlite.Options{})
+	defer e.Close()
+	for _, q := range []string{
+		"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r",
+		"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n FROM r WHERE n < 0",
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		start := time.Now()
+		_, err := e.Query(ctx, "concert_singer", q)
+		cancel()
+		// The query never ends on its own: returning at all means SQLite
+		// was interrupted.
+		if !errors.Is(err, engine.ErrTimeout) {
+			t.Fatalf("%s: err = %v, want ErrTimeout", q, err)
+		}
+		t.Logf("interrupted after %s", time.Since(start).Round(time.Millisecond))
+		// The connection is usable again.
+		if _, err := e.Query(context.Background(), "concert_singer", "SELECT 1"); err != nil {
+			t.Fatalf("after timeout: %v", err)
+		}
+	}
+}
+
+func TestRowCap(t *testing.T) {
+	dir := copyDB(t, "concert_singer")
+	e := sqlite.New(dir, sqlite.Options{MaxRows: 10})
+	defer e.Close()
+	q := "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < %d) SELECT n FROM r"
+	if _, err := e.Query(context.Background(), "concert_singer", sprintf(q, 10)); err != nil {
+		t.Fatalf("10 rows under a cap of 10: %v", err)
+	}
+	if _, err := e.Query(context.Background(), "concert_singer", sprintf(q, 11)); !errors.Is(err, engine.ErrTooLarge) {
+		t.Fatalf("11 rows under a cap of 10: err = %v, want ErrTooLarge", err)
+	}
+	// An endless result stops at the cap instead of running on.
+	if _, err := e.Query(context.Background(), "concert_singer", "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n FROM r"); !errors.Is(err, engine.ErrTooLarge) {
+		t.Fatalf("endless result: err = %v, want ErrTooLarge", err)
+	}
+}
+
+// TestValuesAreStorageClasses checks that values come back as SQLite
+// stores them, as Python's sqlite3 returns them: no conversion by declared
+// type, invalid UTF-8 bytes dropped.
+func TestValuesAreStorageClasses(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "types.sqlite")
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.Exec(`CREATE TABLE t (d DATE, ts TIMESTAMP, dt DATETIME, b BOOLEAN, i INTEGER, f REAL, s TEXT, x BLOB, n);
+		INSERT INTO t VALUES ('2020-01-02', '2020-01-02 03:04:05', 'not a date', 7, 12, 1.5, CAST(X'6361666ff0' AS TEXT), X'00ff', NULL);
+		INSERT INTO t VALUES (20200102, 1577934245, '', 0, -1, 2.0, '', X'', NULL);`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	e := sqlite.New("", sqlite.Options{})
+	defer e.Close()
+	set, err := e.Query(context.Background(), path, "SELECT * FROM t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]result.Value{
+		{result.TextValue("2020-01-02"), result.TextValue("2020-01-02 03:04:05"), result.TextValue("not a date"), result.IntValue(7), result.IntValue(12), result.FloatValue(1.5), result.TextValue("cafo"), result.BlobValue([]byte{0, 0xff}), result.NullValue()},
+		{result.IntValue(20200102), result.IntValue(1577934245), result.TextValue(""), result.IntValue(0), result.IntValue(-1), result.FloatValue(2), result.TextValue(""), result.BlobValue(nil), result.NullValue()},
+	}
+	if len(set.Rows) != 2 {
+		t.Fatalf("got %d rows", len(set.Rows))
+	}
+	for i := range want {
+		for j := range want[i] {
+			if got := set.Rows[i][j]; got != want[i][j] {
+				t.Errorf("row %d column %s: got %#v, want %#v", i, set.Columns[j], got, want[i][j])
+			}
+		}
+	}
+	if !set.InvalidUTF8 {
+		t.Error("InvalidUTF8 not set for a text cell with an invalid byte")
+	}
+	if got := set.Columns; len(got) != 9 || got[0] != "d" || got[8] != "n" {
+		t.Errorf("columns %v", got)
+	}
+}
+
+func TestBlankAndErroneousQueries(t *testing.T) {
+	dir := copyDB(t, "concert_singer")
+	e := sqlite.New(dir, sqlite.Options{})
+	defer e.Close()
+	ctx := context.Background()
+	for _, q := range []string{"", "  ", "-- nothing", ";"} {
+		set, err := e.Query(ctx, "concert_singer", q)
+		if err != nil || len(set.Rows) != 0 {
+			t.Errorf("%q: %v, %v; want no rows, as Python's sqlite3 runs it", q, set, err)
+		}
+	}
+	if _, err := e.Query(ctx, "concert_singer", "SELECT count(*) FROM singer; -- trailing comment\n"); err != nil {
+		t.Errorf("trailing semicolon and comment: %v", err)
+	}
+	if _, err := e.Query(ctx, "concert_singer", "SELEC 1"); err == nil || errors.Is(err, engine.ErrTimeout) {
+		t.Errorf("syntax error: %v", err)
+	}
+	if _, err := e.Query(ctx, "no_such_db", "SELECT 1"); !errors.Is(err, engine.ErrNoDatabase) {
+		t.Errorf("unknown database: %v", err)
+	}
+	if err := e.Check(ctx, "concert_singer"); err != nil {
+		t.Errorf("Check: %v", err)
+	}
+}
+
+func TestConcurrentQueriesShareThePool(t *testing.T) {
+	dir := copyDB(t, "concert_singer")
+	e := sqlite.New(dir, sqlite.Options{MaxConns: 2})
+	defer e.Close()
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for i := 0; i < 64; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			set, err := e.Query(context.Background(), "concert_singer", "SELECT Name FROM singer ORDER BY Singer_ID")
+			if err == nil && len(set.Rows) != 6 {
+				err = errors.New("wrong row count")
+			}
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func sprintf(format string, n int) string { return fmt.Sprintf(format, n) }

@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/sqljudge/sqljudge/internal/llm"
+)
+
+// llmFlags are eval's flags for the LLM judges (xscore, rose, flex).
+type llmFlags struct {
+	baseURL, model, cache, schema string
+	temperature                   float64
+	seed                          int64
+	samples, parseRetries         int
+	maxTokens, concurrency        int
+	retries                       int
+	rps                           float64
+	timeout                       time.Duration
+	pricePrompt, priceCompletion  float64
+	xscoreMin                     int
+}
+
+func (f *llmFlags) register(fl *pflag.FlagSet) {
+	fl.StringVar(&f.baseURL, "llm-base-url", "", "OpenAI-compatible API root for the LLM judges, e.g. http://localhost:8000/v1 (default $"+llm.EnvBaseURL+"; the key is read from $"+llm.EnvAPIKey+")")
+	fl.StringVar(&f.model, "llm-model", "", "model of the LLM judges (default $"+llm.EnvModel+")")
+	fl.StringVar(&f.cache, "llm-cache", "", "folder of the LLM reply store, shared by re-runs (default OUT/llm-cache)")
+	fl.StringVar(&f.schema, "llm-json-schema", "auto", "send JSON schemas: auto (until the server rejects one), on, off")
+	fl.Float64Var(&f.temperature, "llm-temperature", 0, "sampling temperature sent with every request")
+	fl.Int64Var(&f.seed, "llm-seed", 0, "seed sent with every request (sample s sends seed+s)")
+	fl.IntVar(&f.samples, "samples", 1, "judgements per item; the verdict is their majority (ties count as incorrect)")
+	fl.IntVar(&f.parseRetries, "llm-parse-retries", 2, "new requests after a reply with no usable JSON, before judge_unparseable")
+	fl.IntVar(&f.maxTokens, "llm-max-tokens", 0, "max_tokens of each reply (0: not sent)")
+	fl.IntVar(&f.concurrency, "llm-concurrency", 4, "LLM requests in flight at once")
+	fl.IntVar(&f.retries, "llm-retries", 4, "retries of a request on 408/409/429/5xx or a connection error")
+	fl.Float64Var(&f.rps, "llm-rps", 0, "LLM requests per second at most (0: no limit)")
+	fl.DurationVar(&f.timeout, "llm-timeout", 120*time.Second, "time limit of one LLM request")
+	fl.Float64Var(&f.pricePrompt, "llm-price-prompt", 0, "price per million prompt tokens, for the cost in the summary")
+	fl.Float64Var(&f.priceCompletion, "llm-price-completion", 0, "price per million completion tokens")
+	fl.IntVar(&f.xscoreMin, "xscore-min", 2, "least Execution Score (0-3) counted correct")
+}
+
+// judgeMetrics are the metrics that need an LLM client.
+var judgeMetrics = map[string]bool{"xscore": true, "rose": true, "flex": true}
+
+// client returns the LLM client when one of metrics is an LLM judge, else
+// nil (a run of ex alone never needs an endpoint, whatever the
+// environment holds). A missing base URL or model is a usage error.
+func (f *llmFlags) client(out string, metrics []string) (*llm.Client, error) {
+	if !slices.ContainsFunc(metrics, func(m string) bool { return judgeMetrics[strings.TrimSpace(m)] }) {
+		return nil, nil
+	}
+	cfg := llm.Config{BaseURL: f.baseURL, Model: f.model}.FromEnv()
+	if f.samples < 1 {
+		return nil, usagef("--samples must be at least 1")
+	}
+	if f.xscoreMin < 0 || f.xscoreMin > 3 {
+		return nil, usagef("--xscore-min must be 0 to 3")
+	}
+	cache := f.cache
+	if cache == "" {
+		cache = filepath.Join(out, "llm-cache")
+	}
+	retries := f.retries
+	if retries == 0 {
+		retries = -1 // llm.Config: 0 means the default
+	}
+	cfg.Temperature, cfg.Seed, cfg.MaxTokens = f.temperature, f.seed, f.maxTokens
+	cfg.Timeout, cfg.MaxRetries, cfg.Concurrency, cfg.RequestsPerSecond = f.timeout, retries, f.concurrency, f.rps
+	cfg.Schema, cfg.CacheDir = llm.SchemaMode(f.schema), cache
+	cfg.PricePromptPerM, cfg.PriceCompletionPerM = f.pricePrompt, f.priceCompletion
+	c, err := llm.New(cfg)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return c, nil
+}
+
+// parseRetriesOption maps the flag onto metric.Options.ParseRetries (0
+// there means the default).
+func (f *llmFlags) parseRetriesOption() int {
+	if f.parseRetries == 0 {
+		return -1
+	}
+	return f.parseRetries
+}
+
+// usageSummary is the LLM part of summary.json's run description.
+func usageSummary(c *llm.Client, samples int) map[string]any {
+	u := c.Usage()
+	d := c.Describe()
+	d["samples"] = samples
+	d["calls"] = u.Calls
+	d["cache_hits"] = u.CacheHits
+	d["http_requests"] = u.HTTPRequests
+	d["prompt_tokens"] = u.PromptTokens
+	d["completion_tokens"] = u.CompletionTokens
+	d["cost"] = u.Cost
+	d["schema_fallback"] = u.SchemaFallback
+	return d
+}

@@ -1,0 +1,274 @@
+// Package judge holds sqljudge's LLM judges: Snowflake's Execution Score,
+// ROSE's prover/refuter cascade and FLEX's strict/loose review. Each
+// prompt is an embedded, versioned template written for sqljudge after the
+// published structure (never copied); its hash goes into every verdict.
+//
+// A judge takes what the metric layer computed (results, the schema) and
+// returns an Outcome; it never panics and never fails the run: a model
+// that cannot be reached is status judge_error, a reply that holds no
+// usable JSON after ParseRetries new requests is judge_unparseable, and
+// both are recorded with the keys of the raw replies.
+//
+// Sampling: with Samples = k the whole judgement (for ROSE, the whole
+// cascade) is drawn k times, sample s with llm.Request.Sample = s (its own
+// cache entry and seed). Each sample votes (a boolean, or Execution
+// Score's 0-3 score); the verdict is the most frequent vote, a tie going
+// to the lower vote (incorrect, or the lower score), and the record keeps
+// every vote and the agreement rate (the share of samples that voted with
+// the majority). Snowflake found a quarter of items disagreeing across
+// five runs at temperature 0: one sample is not a stable measurement.
+package judge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/sqljudge/sqljudge/internal/llm"
+	"github.com/sqljudge/sqljudge/internal/result"
+)
+
+// Verdict statuses of judges, beside those of queries (engine.Status).
+const (
+	// StatusOK: at least one sample was judged.
+	StatusOK = "ok"
+	// StatusUnparseable: no sample produced a usable reply, even after
+	// asking again ParseRetries times per step.
+	StatusUnparseable = "judge_unparseable"
+	// StatusError: the model could not be reached (after the client's
+	// retries), or the item could not be prepared (schema unreadable).
+	StatusError = "judge_error"
+)
+
+// Judge runs LLM judgements through one client.
+type Judge struct {
+	// Client makes the requests.
+	Client *llm.Client
+	// Samples is the number of judgements per item; 0 means 1.
+	Samples int
+	// ParseRetries is how many times a step whose reply cannot be parsed
+	// is asked again (as llm.Request.Attempt 1, 2, ...); 0 means 2,
+	// negative means none.
+	ParseRetries int
+	// XScoreMin is the least Execution Score counted correct; 0 means 2.
+	XScoreMin int
+}
+
+// Input is one item as a judge sees it.
+type Input struct {
+	// Question and Evidence come from the benchmark.
+	Question, Evidence string
+	// Schema is the database's DDL (SchemaDDL).
+	Schema string
+	// Pred and Gold are the predicted and gold SQL.
+	Pred, Gold string
+	// PredResult and GoldResult are their results (ROSE, FLEX).
+	PredResult, GoldResult *result.Set
+}
+
+// Outcome is a judge's verdict on one item; the metric layer turns it into
+// a metric.Verdict.
+type Outcome struct {
+	Correct bool
+	// Status is StatusOK, StatusUnparseable or StatusError.
+	Status string
+	// Detail says why a judgement failed.
+	Detail string
+	// Fields go into the record. Every judge sets:
+	//   samples (int), votes ([]any: per sample the vote, null if it
+	//   failed), agreement (share of judged samples voting with the
+	//   majority), calls (LLM requests made or served from cache, parse
+	//   retries included), prompt_tokens and completion_tokens (summed
+	//   usage of those replies as the server reported it), replies (the
+	//   store keys of every raw reply, in order), templates ("id@hash" of
+	//   each prompt used);
+	// and its own fields, documented on each judge.
+	Fields map[string]any
+}
+
+var (
+	errUnparseable = errors.New("unparseable reply")
+)
+
+// trace accumulates what one item's calls cost.
+type trace struct {
+	calls      int
+	ptok, ctok int64
+	replies    []string
+	templates  []string
+}
+
+func (j *Judge) parseRetries() int {
+	switch {
+	case j.ParseRetries == 0:
+		return 2
+	case j.ParseRetries < 0:
+		return 0
+	}
+	return j.ParseRetries
+}
+
+// ask renders t, sends it as sample s, and returns the reply's JSON object
+// once check accepts it. A reply that fails extraction or check is asked
+// again with the next Attempt, up to parseRetries times; then the error
+// wraps errUnparseable. A transport failure is returned as is.
+func (j *Judge) ask(ctx context.Context, tr *trace, t *Template, d PromptData, schema *llm.Schema, s int, check func(map[string]any) error) (map[string]any, error) {
+	msgs, err := t.Messages(d)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Contains(tr.templates, t.Ref()) {
+		tr.templates = append(tr.templates, t.Ref())
+	}
+	var last error
+	for attempt := 0; attempt <= j.parseRetries(); attempt++ {
+		rep, err := j.Client.Chat(ctx, llm.Request{Messages: msgs, Schema: schema, Sample: s, Attempt: attempt})
+		if err != nil {
+			return nil, err
+		}
+		tr.calls++
+		tr.ptok += rep.PromptTokens
+		tr.ctok += rep.CompletionTokens
+		tr.replies = append(tr.replies, rep.Key)
+		m, err := llm.ExtractObject(rep.Content, schemaRequired(schema)...)
+		if err == nil {
+			err = check(m)
+		}
+		if err == nil {
+			return m, nil
+		}
+		last = err
+	}
+	return nil, fmt.Errorf("%w from %s after %d attempts: %v", errUnparseable, t.ID, j.parseRetries()+1, last)
+}
+
+func schemaRequired(s *llm.Schema) []string {
+	if s == nil {
+		return nil
+	}
+	req, _ := s.Schema["required"].([]string)
+	return req
+}
+
+// sample is one judgement: its vote, whether that vote means correct, and
+// its own fields.
+type sample struct {
+	vote    int
+	correct bool
+	fields  map[string]any
+	err     error
+}
+
+// run draws the samples of one item and aggregates them.
+func (j *Judge) run(ctx context.Context, one func(ctx context.Context, tr *trace, s int) sample) Outcome {
+	k := max(j.Samples, 1)
+	tr := &trace{}
+	samples := make([]sample, k)
+	for s := range k {
+		samples[s] = one(ctx, tr, s)
+	}
+	votes := make([]any, k)
+	counts := map[int]int{}
+	judged := 0
+	var lastErr error
+	unparseable := false
+	for s, sm := range samples {
+		if sm.err != nil {
+			lastErr = sm.err
+			if errors.Is(sm.err, errUnparseable) {
+				unparseable = true
+			}
+			continue
+		}
+		votes[s] = sm.vote
+		counts[sm.vote]++
+		judged++
+	}
+	o := Outcome{Status: StatusOK, Fields: map[string]any{
+		"samples": k, "votes": votes, "calls": tr.calls,
+		"prompt_tokens": tr.ptok, "completion_tokens": tr.ctok,
+		"replies": nonNil(tr.replies), "templates": nonNil(tr.templates),
+	}}
+	if judged == 0 {
+		o.Status = StatusError
+		if unparseable {
+			o.Status = StatusUnparseable
+		}
+		if lastErr != nil {
+			o.Detail = lastErr.Error()
+		}
+		return o
+	}
+	if judged < k {
+		o.Fields["failed_samples"] = k - judged
+		o.Detail = fmt.Sprintf("%d of %d samples failed: %v", k-judged, k, lastErr)
+	}
+	best, bestN := 0, -1
+	for _, v := range slices.Sorted(func(yield func(int) bool) {
+		for v := range counts {
+			if !yield(v) {
+				return
+			}
+		}
+	}) {
+		if counts[v] > bestN { // ascending order: a tie keeps the lower vote
+			best, bestN = v, counts[v]
+		}
+	}
+	o.Fields["agreement"] = float64(bestN) / float64(judged)
+	for _, sm := range samples {
+		if sm.err == nil && sm.vote == best {
+			o.Correct = sm.correct
+			for k, v := range sm.fields {
+				o.Fields[k] = v
+			}
+			break
+		}
+	}
+	return o
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// boolVote is the vote of a boolean judgement.
+func boolVote(correct bool) int {
+	if correct {
+		return 1
+	}
+	return 0
+}
+
+// requireBool checks that m[key] reads as a boolean.
+func requireBool(key string) func(map[string]any) error {
+	return func(m map[string]any) error {
+		if _, ok := llm.Bool(m, key); !ok {
+			return fmt.Errorf("%q is not a boolean: %v", key, m[key])
+		}
+		return nil
+	}
+}
+
+// objectSchema builds a strict JSON schema of string and boolean/integer
+// properties, all required, in the given order.
+func objectSchema(name string, props ...[2]string) *llm.Schema {
+	p := map[string]any{}
+	req := make([]string, 0, len(props))
+	for _, kv := range props {
+		switch kv[1] {
+		case "score":
+			p[kv[0]] = map[string]any{"type": "integer", "enum": []int{0, 1, 2, 3}}
+		default:
+			p[kv[0]] = map[string]any{"type": kv[1]}
+		}
+		req = append(req, kv[0])
+	}
+	return &llm.Schema{Name: name, Schema: map[string]any{
+		"type": "object", "properties": p, "required": req, "additionalProperties": false,
+	}}
+}

@@ -1,0 +1,268 @@
+package judge_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sqljudge/sqljudge/internal/bench"
+	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/judge"
+	"github.com/sqljudge/sqljudge/internal/llm"
+	"github.com/sqljudge/sqljudge/internal/llm/llmtest"
+	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/shareddata"
+)
+
+// spiderInput returns a Spider dev item (by index) as a judge input, with
+// the schema and both results read from the real database.
+func spiderInput(t *testing.T, i int) judge.Input {
+	t.Helper()
+	spider := shareddata.Path(t, "spider")
+	items, err := bench.Load(bench.Options{Gold: filepath.Join(spider, "dev.json"), Pred: filepath.Join(spider, "predictions", "din_sql.sql")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	it := items[i]
+	eng := sqlite.New(filepath.Join(spider, "database"), sqlite.Options{})
+	t.Cleanup(func() { eng.Close() })
+	ctx := context.Background()
+	ddl, err := judge.SchemaDDL(ctx, eng, it.DBID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs, err := eng.Query(ctx, it.DBID, it.Gold[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := eng.Query(ctx, it.DBID, it.Pred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return judge.Input{Question: it.Question, Schema: ddl, Pred: it.Pred, Gold: it.Gold[0], PredResult: ps, GoldResult: gs}
+}
+
+func newJudge(t *testing.T, srv *llmtest.Server, mod func(*llm.Config)) *judge.Judge {
+	t.Helper()
+	cfg := llm.Config{BaseURL: srv.BaseURL(), Model: "scripted", MaxRetries: 2, CacheDir: t.TempDir()}
+	if mod != nil {
+		mod(&cfg)
+	}
+	c, err := llm.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &judge.Judge{Client: c}
+}
+
+func TestSchemaAndPromptCarryTheItem(t *testing.T) {
+	in := spiderInput(t, 0) // concert_singer: How many singers do we have?
+	if !strings.Contains(in.Schema, "CREATE TABLE") || !strings.Contains(strings.ToLower(in.Schema), "singer") {
+		t.Fatalf("schema of concert_singer: %q", in.Schema)
+	}
+	srv := llmtest.New(t, func(r *llmtest.Request) llmtest.Reply {
+		return llmtest.Reply{Content: `{"E": "Counts the rows of singer, which is what is asked.", "S": 3}`}
+	})
+	o := newJudge(t, srv, nil).XScore(context.Background(), in)
+	if o.Status != judge.StatusOK || !o.Correct || o.Fields["score"] != 3 {
+		t.Fatalf("outcome %+v", o)
+	}
+	r := srv.Log()[0]
+	for _, want := range []string{in.Question, in.Pred, "CREATE TABLE"} {
+		if !strings.Contains(r.User(), want) {
+			t.Errorf("the prompt lacks %q", want)
+		}
+	}
+	if strings.Contains(r.User(), in.Gold) && in.Gold != in.Pred {
+		t.Error("xscore is gold-free, but the prompt shows the gold query")
+	}
+	if !strings.Contains(string(r.ResponseFormat), `"execution_score"`) {
+		t.Errorf("no JSON schema sent: %s", r.ResponseFormat)
+	}
+	tmpl := o.Fields["templates"].([]string)
+	if len(tmpl) != 1 || !strings.HasPrefix(tmpl[0], "xscore.v1@") {
+		t.Errorf("templates %v", tmpl)
+	}
+}
+
+func TestUnparseableReplyIsRetriedThenRecorded(t *testing.T) {
+	in := spiderInput(t, 1)
+	// First a reply without JSON, then one in a code fence.
+	srv := llmtest.New(t, func(r *llmtest.Request) llmtest.Reply {
+		if r.N == 1 {
+			return llmtest.Reply{Content: "The query looks right to me."}
+		}
+		return llmtest.Reply{Content: "Analysis done.\n```json\n{\"E\": \"fine\", \"S\": \"2\"}\n```"}
+	})
+	j := newJudge(t, srv, nil)
+	o := j.XScore(context.Background(), in)
+	if o.Status != judge.StatusOK || o.Fields["score"] != 2 || o.Fields["calls"] != 2 || len(o.Fields["replies"].([]string)) != 2 {
+		t.Fatalf("outcome %+v", o)
+	}
+	// Never parseable: 1 + ParseRetries (2) attempts, then the status.
+	bad := llmtest.New(t, func(r *llmtest.Request) llmtest.Reply {
+		return llmtest.Reply{Content: `{"E": "half a reply", "S": `}
+	})
+	jb := newJudge(t, bad, nil)
+	o = jb.XScore(context.Background(), in)
+	if o.Status != judge.StatusUnparseable || o.Correct || o.Fields["calls"] != 3 || bad.Requests() != 3 {
+		t.Fatalf("outcome %+v after %d requests", o, bad.Requests())
+	}
+	for _, k := range o.Fields["replies"].([]string) {
+		if _, ok := jb.Client.Store().Get(k); !ok {
+			t.Errorf("raw reply %s not kept", k)
+		}
+	}
+	if !strings.Contains(o.Detail, "xscore.v1") {
+		t.Errorf("detail %q should name the prompt", o.Detail)
+	}
+	// A score outside 0-3 is unparseable too.
+	oob := llmtest.New(t, func(r *llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: `{"E": "x", "S": 7}`} })
+	if o := newJudge(t, oob, nil).XScore(context.Background(), in); o.Status != judge.StatusUnparseable {
+		t.Fatalf("score 7: %+v", o)
+	}
+}
+
+func TestTransportFailuresAreVerdicts(t *testing.T) {
+	in := spiderInput(t, 2)
+	ok := `{"analysis": "same logic", "correct": true}`
+	for _, tc := range []struct {
+		name   string
+		script llmtest.Script
+		mod    func(*llm.Config)
+		status string
+		reqs   int
+	}{
+		{"429 then success", func(r *llmtest.Request) llmtest.Reply {
+			if r.N == 1 {
+				return llmtest.Reply{Status: 429, Header: map[string]string{"Retry-After-Ms": "10"}}
+			}
+			return llmtest.Reply{Content: ok}
+		}, nil, judge.StatusOK, 2},
+		{"500s", func(r *llmtest.Request) llmtest.Reply {
+			return llmtest.Reply{Status: 500, Header: map[string]string{"Retry-After-Ms": "1"}}
+		}, nil, judge.StatusError, 3},
+		{"slow past the timeout", func(r *llmtest.Request) llmtest.Reply {
+			return llmtest.Reply{Content: ok, Delay: 10 * time.Second}
+		}, func(c *llm.Config) { c.Timeout = 50 * time.Millisecond }, judge.StatusError, 1},
+		{"malformed response body", func(r *llmtest.Request) llmtest.Reply {
+			return llmtest.Reply{Body: `{"choices": [`}
+		}, nil, judge.StatusError, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.New(t, tc.script)
+			o := newJudge(t, srv, tc.mod).FLEX(context.Background(), in, true)
+			if o.Status != tc.status || srv.Requests() != tc.reqs {
+				t.Fatalf("status %s after %d requests (%s); want %s after %d", o.Status, srv.Requests(), o.Detail, tc.status, tc.reqs)
+			}
+			if tc.status != judge.StatusOK && (o.Correct || o.Detail == "") {
+				t.Fatalf("a failed judgement must be incorrect with a reason: %+v", o)
+			}
+		})
+	}
+}
+
+func TestSamplesMajorityAndAgreement(t *testing.T) {
+	in := spiderInput(t, 3)
+	// The scripted model answers by seed: seed 0 says wrong, 1 and 2 say
+	// correct.
+	srv := llmtest.New(t, func(r *llmtest.Request) llmtest.Reply {
+		return llmtest.Reply{Content: fmt.Sprintf(`{"analysis": "seed %d", "correct": %v}`, *r.Seed, *r.Seed != 0)}
+	})
+	j := newJudge(t, srv, nil)
+	j.Samples = 3
+	o := j.FLEX(context.Background(), in, true)
+	votes := o.Fields["votes"].([]any)
+	if !o.Correct || o.Fields["agreement"] != 2.0/3 || fmt.Sprint(votes) != "[0 1 1]" || srv.Requests() != 3 {
+		t.Fatalf("outcome %+v after %d requests", o, srv.Requests())
+	}
+	if o.Fields["analysis"] != "seed 1" {
+		t.Errorf("fields should come from a majority sample: %v", o.Fields["analysis"])
+	}
+	// Two samples that split: the tie goes to incorrect.
+	j.Samples = 2
+	if o := j.FLEX(context.Background(), in, true); o.Correct || o.Fields["agreement"] != 0.5 {
+		t.Fatalf("tie: %+v", o)
+	}
+}
+
+func TestSameResultCountsDuplicates(t *testing.T) {
+	set := func(rows ...string) *result.Set {
+		s := &result.Set{Columns: []string{"x", "y"}}
+		for _, r := range rows {
+			a, b, _ := strings.Cut(r, ",")
+			s.Rows = append(s.Rows, []result.Value{result.TextValue(a), result.TextValue(b)})
+		}
+		return s
+	}
+	// ROSE's XOR of hashes makes both of these 0, so it calls them equal.
+	if judge.SameResult(set("a,1", "a,1", "b,2", "b,2"), set("c,3", "c,3", "d,4", "d,4")) {
+		t.Error("[a,a,b,b] must differ from [c,c,d,d]")
+	}
+	if judge.SameResult(set("a,1", "a,1", "b,2"), set("a,1", "b,2", "b,2")) {
+		t.Error("duplicates must be counted")
+	}
+	if !judge.SameResult(set("a,1", "b,2", "b,2"), set("b,2", "a,1", "b,2")) {
+		t.Error("row order must not matter")
+	}
+	if judge.SameResult(set("a,1"), set("a,1", "a,1")) {
+		t.Error("row counts differ")
+	}
+}
+
+func TestRenderResultPolicy(t *testing.T) {
+	spider := shareddata.Path(t, "spider")
+	eng := sqlite.New(filepath.Join(spider, "database"), sqlite.Options{})
+	defer eng.Close()
+	ctx := context.Background()
+	s, err := eng.Query(ctx, "world_1", "SELECT Name, Continent FROM country ORDER BY Code")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := s.Len()
+	if n <= 20 {
+		t.Fatalf("world_1.country has %d rows; the test needs more than 20", n)
+	}
+	out := judge.RenderResult(s, nil)
+	lines := strings.Split(out, "\n")
+	if lines[0] != fmt.Sprintf("shape: %d rows x 2 columns", n) {
+		t.Errorf("first line %q", lines[0])
+	}
+	if lines[1] != "| Name | Continent |" {
+		t.Errorf("header %q", lines[1])
+	}
+	if want := fmt.Sprintf("| ... %d rows not shown ... |", n-20); lines[3+10] != want {
+		t.Errorf("line after the head %q, want %q", lines[13], want)
+	}
+	if !strings.Contains(out, "| "+result.PyStr(s.Rows[0][0])+" |") || !strings.Contains(out, "| "+result.PyStr(s.Rows[n-1][0])+" |") {
+		t.Error("head or tail row missing")
+	}
+	if strings.Contains(out, "| "+result.PyStr(s.Rows[10][0])+" |") && s.Rows[10][0] != s.Rows[n-1][0] {
+		t.Error("row 11 should be cut")
+	}
+	if last := lines[len(lines)-1]; last != fmt.Sprintf("(%d rows in total)", n) {
+		t.Errorf("last line %q", last)
+	}
+	long := &result.Set{Columns: []string{"t"}, Rows: [][]result.Value{{result.TextValue(strings.Repeat("é", 75) + "|x")}, {result.NullValue()}}}
+	out = judge.RenderResult(long, nil)
+	if !strings.Contains(out, strings.Repeat("é", 60)+"…[+18 chars]") || !strings.Contains(out, "| NULL |") {
+		t.Errorf("cut or NULL: %s", out)
+	}
+}
+
+func TestTemplatesHaveStableHashes(t *testing.T) {
+	seen := map[string]bool{}
+	for _, tm := range judge.Templates() {
+		if len(tm.Hash) != 12 || seen[tm.Hash] {
+			t.Errorf("%s: hash %q", tm.ID, tm.Hash)
+		}
+		seen[tm.Hash] = true
+		msgs, err := tm.Messages(judge.PromptData{Question: "Q?", Schema: "CREATE TABLE t(x);", Pred: "SELECT 1", Gold: "SELECT 2", PredResult: "p", GoldResult: "g"})
+		if err != nil || len(msgs) != 2 || msgs[0].Role != "system" || !strings.Contains(msgs[1].Content, "Q?") {
+			t.Errorf("%s renders %v, %v", tm.ID, msgs, err)
+		}
+	}
+}

@@ -1,0 +1,520 @@
+// Package llm is sqljudge's client for any OpenAI-compatible Chat
+// Completions endpoint (OpenAI, vLLM, Ollama, llama.cpp server), built on
+// github.com/openai/openai-go/v3.
+//
+// What it adds to the SDK, for judges that must be reproducible and cheap
+// to re-run:
+//
+//   - configuration from flags or the environment (OPENAI_BASE_URL,
+//     OPENAI_API_KEY, SQLJUDGE_MODEL);
+//   - temperature and seed always sent (the seed of sample s is Seed+s, so
+//     that k samples are k draws where the server honours seeds);
+//   - JSON-schema output (response_format json_schema) where the server
+//     accepts it: in SchemaAuto mode a 400/422 answer to a request with a
+//     schema turns schemas off for the rest of the run and the request is
+//     sent again without one; replies are always parsed tolerantly
+//     (ExtractObject), so a server that ignores the schema still works;
+//   - retries with exponential backoff and jitter on 408, 409, 429 and
+//     5xx and on connection errors, honouring Retry-After and
+//     Retry-After-Ms (the SDK's retry loop: internal/requestconfig
+//     retryDelay); a request that runs past Timeout fails at once;
+//   - a limit on requests in flight (Concurrency) and an optional rate limit
+//     (RequestsPerSecond, golang.org/x/time/rate);
+//   - an on-disk store keyed by (model, messages, parameters, schema, sample
+//     index, parse attempt) that keeps every raw reply and serves a re-run
+//     without a request;
+//   - token usage summed per run, with an optional price per million tokens.
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/shared"
+	"golang.org/x/sync/semaphore"
+	"golang.org/x/sync/singleflight"
+	"golang.org/x/time/rate"
+)
+
+// Environment variables read by Config.FromEnv.
+const (
+	EnvBaseURL = "OPENAI_BASE_URL"
+	EnvAPIKey  = "OPENAI_API_KEY"
+	EnvModel   = "SQLJUDGE_MODEL"
+)
+
+// SchemaMode says whether requests carry a JSON schema (response_format
+// json_schema).
+type SchemaMode string
+
+// Schema modes.
+const (
+	// SchemaAuto sends the schema until the server rejects one (HTTP 400 or
+	// 422), then stops sending schemas for the rest of the run.
+	SchemaAuto SchemaMode = "auto"
+	// SchemaOn always sends the schema; a rejection is an error.
+	SchemaOn SchemaMode = "on"
+	// SchemaOff never sends one: the reply is parsed tolerantly.
+	SchemaOff SchemaMode = "off"
+)
+
+// Config configures a Client. The zero value of every field but BaseURL
+// and Model has a usable default.
+type Config struct {
+	// BaseURL is the API root, e.g. "https://api.openai.com/v1" or
+	// "http://localhost:8000/v1"; requests go to BaseURL + "/chat/completions".
+	BaseURL string
+	// APIKey is sent as a bearer token; "" sends none (local servers).
+	APIKey string
+	// Model is the model name sent with every request.
+	Model string
+	// Temperature is sent with every request (default 0).
+	Temperature float64
+	// Seed is sent with every request; sample s sends Seed+s.
+	Seed int64
+	// MaxTokens caps the completion (max_tokens); 0 sends no cap.
+	MaxTokens int
+	// Timeout bounds one HTTP attempt; 0 means 120 s.
+	Timeout time.Duration
+	// MaxRetries is the number of retries after the first attempt on a
+	// retryable status or a connection error; 0 means 4, negative means none.
+	MaxRetries int
+	// MaxRetryDelay caps a Retry-After the client waits for (longer asks
+	// fail the request); 0 means 60 s.
+	MaxRetryDelay time.Duration
+	// Concurrency is the number of requests in flight at once; 0 means 4.
+	Concurrency int
+	// RequestsPerSecond limits the request rate; 0 means no limit.
+	RequestsPerSecond float64
+	// Schema is the JSON-schema mode; "" means SchemaAuto.
+	Schema SchemaMode
+	// CacheDir is the folder of the reply store (see Store); "" keeps
+	// replies in memory only, for the life of the Client.
+	CacheDir string
+	// PricePromptPerM and PriceCompletionPerM are prices per million
+	// prompt and completion tokens, in any currency; 0 reports no cost.
+	PricePromptPerM, PriceCompletionPerM float64
+	// HTTPClient is the HTTP client; nil uses http.DefaultClient.
+	HTTPClient *http.Client
+}
+
+// FromEnv fills BaseURL, APIKey and Model from OPENAI_BASE_URL,
+// OPENAI_API_KEY and SQLJUDGE_MODEL where they are empty, and returns the
+// result.
+func (c Config) FromEnv() Config {
+	if c.BaseURL == "" {
+		c.BaseURL = os.Getenv(EnvBaseURL)
+	}
+	if c.APIKey == "" {
+		c.APIKey = os.Getenv(EnvAPIKey)
+	}
+	if c.Model == "" {
+		c.Model = os.Getenv(EnvModel)
+	}
+	return c
+}
+
+// ErrConfig is wrapped by every error about a Config.
+var ErrConfig = errors.New("llm configuration")
+
+// ErrRequest is wrapped by the error of a request that got no usable reply
+// (after retries): an HTTP error status, a timeout, a reply without choices.
+var ErrRequest = errors.New("llm request failed")
+
+// Message is one chat message.
+type Message struct {
+	// Role is "system", "user" or "assistant".
+	Role string `json:"role"`
+	// Content is the text of the message.
+	Content string `json:"content"`
+}
+
+// Schema is a JSON schema for structured output.
+type Schema struct {
+	// Name names the schema (a-z, A-Z, 0-9, _ and -, at most 64).
+	Name string `json:"name"`
+	// Schema is the JSON Schema object.
+	Schema map[string]any `json:"schema"`
+}
+
+// Request is one chat completion to make.
+type Request struct {
+	// Messages are the conversation, system message first.
+	Messages []Message
+	// Schema, if set, asks for JSON output of that shape.
+	Schema *Schema
+	// Sample is the 0-based index of this draw among k samples of the same
+	// prompt: it is part of the cache key and adds to the seed.
+	Sample int
+	// Attempt is the 0-based parse attempt: a caller that could not parse a
+	// reply asks again with Attempt+1, which is a new cache entry (the
+	// unparseable reply stays in the store).
+	Attempt int
+}
+
+// Reply is the answer to a Request.
+type Reply struct {
+	// Key is the request's cache key (64 hex digits); the raw reply is in
+	// the store under it (Store.Path).
+	Key string
+	// Content is the text of the first choice.
+	Content string
+	// Raw is the server's whole JSON response, as received.
+	Raw json.RawMessage
+	// PromptTokens and CompletionTokens are the usage the server reported.
+	PromptTokens, CompletionTokens int64
+	// Cached is true when the reply came from the store without a request.
+	Cached bool
+}
+
+// Usage is what a Client spent: the totals of a run.
+type Usage struct {
+	// Calls is the number of requests answered (from the server or the
+	// store); CacheHits of them came from the store.
+	Calls, CacheHits int64
+	// HTTPRequests counts HTTP attempts, retries included.
+	HTTPRequests int64
+	// PromptTokens and CompletionTokens sum the usage of replies received
+	// from the server in this run (cache hits cost nothing).
+	PromptTokens, CompletionTokens int64
+	// Cost is PromptTokens and CompletionTokens priced per million tokens.
+	Cost float64
+	// SchemaFallback is true when the server rejected JSON schemas and the
+	// run went on without them.
+	SchemaFallback bool
+}
+
+// Client calls a Chat Completions endpoint. It is safe for concurrent use.
+type Client struct {
+	cfg     Config
+	sdk     openai.Client
+	sem     *semaphore.Weighted
+	limiter *rate.Limiter
+	store   *Store
+	group   singleflight.Group
+
+	noSchema atomic.Bool
+	calls    atomic.Int64
+	hits     atomic.Int64
+	attempts atomic.Int64
+	ptok     atomic.Int64
+	ctok     atomic.Int64
+
+	memMu sync.Mutex
+	mem   map[string]*Reply
+}
+
+// New returns a client for cfg. It fails with ErrConfig when BaseURL or
+// Model is missing or a number is out of range, or when CacheDir cannot be
+// created.
+func New(cfg Config) (*Client, error) {
+	switch {
+	case cfg.BaseURL == "":
+		return nil, fmt.Errorf("%w: no base URL: give --llm-base-url or set %s", ErrConfig, EnvBaseURL)
+	case cfg.Model == "":
+		return nil, fmt.Errorf("%w: no model: give --llm-model or set %s", ErrConfig, EnvModel)
+	case cfg.Temperature < 0 || cfg.Temperature > 2:
+		return nil, fmt.Errorf("%w: temperature %g is outside [0, 2]", ErrConfig, cfg.Temperature)
+	case cfg.Concurrency < 0 || cfg.RequestsPerSecond < 0 || cfg.MaxTokens < 0 || cfg.Timeout < 0:
+		return nil, fmt.Errorf("%w: concurrency, rate, max tokens and timeout must not be negative", ErrConfig)
+	case cfg.PricePromptPerM < 0 || cfg.PriceCompletionPerM < 0:
+		return nil, fmt.Errorf("%w: prices must not be negative", ErrConfig)
+	}
+	switch cfg.Schema {
+	case "":
+		cfg.Schema = SchemaAuto
+	case SchemaAuto, SchemaOn, SchemaOff:
+	default:
+		return nil, fmt.Errorf("%w: schema mode %q (want auto, on or off)", ErrConfig, cfg.Schema)
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 120 * time.Second
+	}
+	if cfg.MaxRetries == 0 {
+		cfg.MaxRetries = 4
+	} else if cfg.MaxRetries < 0 {
+		cfg.MaxRetries = 0
+	}
+	if cfg.MaxRetryDelay == 0 {
+		cfg.MaxRetryDelay = 60 * time.Second
+	}
+	if cfg.Concurrency == 0 {
+		cfg.Concurrency = 4
+	}
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	c := &Client{cfg: cfg, sem: semaphore.NewWeighted(int64(cfg.Concurrency)), mem: map[string]*Reply{}}
+	if cfg.RequestsPerSecond > 0 {
+		c.limiter = rate.NewLimiter(rate.Limit(cfg.RequestsPerSecond), 1)
+	}
+	if cfg.CacheDir != "" {
+		st, err := OpenStore(cfg.CacheDir)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+		}
+		c.store = st
+	}
+	opts := []option.RequestOption{
+		option.WithBaseURL(cfg.BaseURL),
+		option.WithHTTPClient(hc),
+		option.WithMaxRetries(cfg.MaxRetries),
+		option.WithMaxRetryDelay(cfg.MaxRetryDelay),
+		option.WithRequestTimeout(cfg.Timeout),
+		option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+			c.attempts.Add(1)
+			if c.limiter != nil {
+				if err := c.limiter.Wait(r.Context()); err != nil {
+					return nil, err
+				}
+			}
+			return next(r)
+		}),
+	}
+	if cfg.APIKey != "" {
+		opts = append(opts, option.WithAPIKey(cfg.APIKey))
+	} else {
+		// A local server needs no key; the SDK would otherwise send the
+		// environment's.
+		opts = append(opts, option.WithAPIKey(""), option.WithHeaderDel("Authorization"))
+	}
+	c.sdk = openai.NewClient(opts...)
+	return c, nil
+}
+
+// Config returns the client's configuration with defaults applied.
+func (c *Client) Config() Config { return c.cfg }
+
+// Store returns the reply store, or nil when CacheDir is "".
+func (c *Client) Store() *Store { return c.store }
+
+// Usage returns the totals so far.
+func (c *Client) Usage() Usage {
+	u := Usage{
+		Calls: c.calls.Load(), CacheHits: c.hits.Load(), HTTPRequests: c.attempts.Load(),
+		PromptTokens: c.ptok.Load(), CompletionTokens: c.ctok.Load(), SchemaFallback: c.noSchema.Load(),
+	}
+	u.Cost = float64(u.PromptTokens)/1e6*c.cfg.PricePromptPerM + float64(u.CompletionTokens)/1e6*c.cfg.PriceCompletionPerM
+	return u
+}
+
+// keyRequest is what the cache key hashes: everything that can change the
+// reply.
+type keyRequest struct {
+	Model       string    `json:"model"`
+	Messages    []Message `json:"messages"`
+	Temperature float64   `json:"temperature"`
+	Seed        int64     `json:"seed"`
+	MaxTokens   int       `json:"max_tokens,omitempty"`
+	Schema      *Schema   `json:"schema,omitempty"`
+	Sample      int       `json:"sample"`
+	Attempt     int       `json:"attempt"`
+}
+
+// Key returns the cache key of a request under this client's model and
+// parameters: the hex SHA-256 of its canonical JSON.
+func (c *Client) Key(r Request) string {
+	return hashJSON(c.keyOf(r))
+}
+
+func (c *Client) keyOf(r Request) keyRequest {
+	return keyRequest{
+		Model: c.cfg.Model, Messages: r.Messages, Temperature: c.cfg.Temperature,
+		Seed: c.cfg.Seed, MaxTokens: c.cfg.MaxTokens, Schema: r.Schema,
+		Sample: r.Sample, Attempt: r.Attempt,
+	}
+}
+
+// Chat returns the reply to r: from the store when this request was
+// answered before, else from the server (then stored). Identical requests
+// in flight at once share one call. Errors wrap ErrRequest (the server
+// failed or timed out after retries) or ctx's error.
+func (c *Client) Chat(ctx context.Context, r Request) (*Reply, error) {
+	kr := c.keyOf(r)
+	key := hashJSON(kr)
+	v, err, _ := c.group.Do(key, func() (any, error) {
+		if rep := c.lookup(key); rep != nil {
+			return rep, nil
+		}
+		rep, err := c.send(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		rep.Key = key
+		c.ptok.Add(rep.PromptTokens)
+		c.ctok.Add(rep.CompletionTokens)
+		if c.store != nil {
+			if err := c.store.Put(key, kr, rep.Raw); err != nil {
+				return nil, err
+			}
+		} else {
+			c.memMu.Lock()
+			c.mem[key] = rep
+			c.memMu.Unlock()
+		}
+		return rep, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	c.calls.Add(1)
+	rep := *v.(*Reply)
+	return &rep, nil
+}
+
+// lookup returns a stored reply, marked Cached, or nil.
+func (c *Client) lookup(key string) *Reply {
+	if c.store != nil {
+		raw, ok := c.store.Get(key)
+		if !ok {
+			return nil
+		}
+		rep, err := parseReply(raw)
+		if err != nil {
+			return nil // a damaged entry is fetched again
+		}
+		rep.Key, rep.Cached = key, true
+		c.hits.Add(1)
+		return rep
+	}
+	c.memMu.Lock()
+	defer c.memMu.Unlock()
+	if rep, ok := c.mem[key]; ok {
+		cp := *rep
+		cp.Cached = true
+		c.hits.Add(1)
+		return &cp
+	}
+	return nil
+}
+
+// send makes the request, with the schema where allowed.
+func (c *Client) send(ctx context.Context, r Request) (*Reply, error) {
+	if err := c.sem.Acquire(ctx, 1); err != nil {
+		return nil, err
+	}
+	defer c.sem.Release(1)
+	withSchema := r.Schema != nil && c.cfg.Schema != SchemaOff && !c.noSchema.Load()
+	rep, err := c.post(ctx, r, withSchema)
+	if err != nil && withSchema && c.cfg.Schema == SchemaAuto && schemaRejected(err) {
+		c.noSchema.Store(true)
+		rep, err = c.post(ctx, r, false)
+	}
+	return rep, err
+}
+
+func (c *Client) post(ctx context.Context, r Request, withSchema bool) (*Reply, error) {
+	p := openai.ChatCompletionNewParams{
+		Model:       shared.ChatModel(c.cfg.Model),
+		Temperature: openai.Float(c.cfg.Temperature),
+		Seed:        openai.Int(c.cfg.Seed + int64(r.Sample)),
+	}
+	if c.cfg.MaxTokens > 0 {
+		p.MaxTokens = openai.Int(int64(c.cfg.MaxTokens))
+	}
+	for _, m := range r.Messages {
+		switch m.Role {
+		case "system":
+			p.Messages = append(p.Messages, openai.SystemMessage(m.Content))
+		case "assistant":
+			p.Messages = append(p.Messages, openai.AssistantMessage(m.Content))
+		default:
+			p.Messages = append(p.Messages, openai.UserMessage(m.Content))
+		}
+	}
+	if withSchema {
+		p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{
+			OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
+				JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{
+					Name: r.Schema.Name, Schema: r.Schema.Schema, Strict: openai.Bool(true),
+				},
+			},
+		}
+	}
+	var raw []byte
+	var httpRes *http.Response
+	comp, err := c.sdk.Chat.Completions.New(ctx, p, option.WithResponseInto(&httpRes))
+	if err != nil {
+		if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, ctx.Err()
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			return nil, fmt.Errorf("%w: no reply within %s", ErrRequest, c.cfg.Timeout)
+		}
+		return nil, fmt.Errorf("%w: %w", ErrRequest, err)
+	}
+	raw = []byte(comp.RawJSON())
+	rep, err := parseReply(raw)
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// schemaRejected tells whether err is a server's refusal of the request as
+// malformed (400 or 422), taken to mean it does not support json_schema.
+func schemaRejected(err error) bool {
+	var ae *openai.Error
+	if errors.As(err, &ae) {
+		return ae.StatusCode == http.StatusBadRequest || ae.StatusCode == http.StatusUnprocessableEntity
+	}
+	return false
+}
+
+// completion is the part of a Chat Completions response sqljudge reads.
+type completion struct {
+	Choices []struct {
+		Message struct {
+			Content *string `json:"content"`
+			Refusal string  `json:"refusal"`
+		} `json:"message"`
+	} `json:"choices"`
+	Usage struct {
+		PromptTokens     int64 `json:"prompt_tokens"`
+		CompletionTokens int64 `json:"completion_tokens"`
+	} `json:"usage"`
+}
+
+// parseReply reads the content and usage of a raw response.
+func parseReply(raw []byte) (*Reply, error) {
+	var cp completion
+	if err := json.Unmarshal(raw, &cp); err != nil {
+		return nil, fmt.Errorf("%w: the response is not a chat completion: %v", ErrRequest, err)
+	}
+	if len(cp.Choices) == 0 {
+		return nil, fmt.Errorf("%w: the response has no choices", ErrRequest)
+	}
+	msg := cp.Choices[0].Message
+	content := ""
+	if msg.Content != nil {
+		content = *msg.Content
+	}
+	if content == "" && msg.Refusal != "" {
+		content = msg.Refusal
+	}
+	return &Reply{
+		Content: content, Raw: append(json.RawMessage(nil), raw...),
+		PromptTokens: cp.Usage.PromptTokens, CompletionTokens: cp.Usage.CompletionTokens,
+	}, nil
+}
+
+// Describe renders the configuration for a run's summary, without the key.
+func (c *Client) Describe() map[string]any {
+	return map[string]any{
+		"base_url": strings.TrimRight(c.cfg.BaseURL, "/"), "model": c.cfg.Model,
+		"temperature": c.cfg.Temperature, "seed": c.cfg.Seed, "max_tokens": c.cfg.MaxTokens,
+		"schema": string(c.cfg.Schema), "timeout_seconds": c.cfg.Timeout.Seconds(),
+		"max_retries": c.cfg.MaxRetries, "concurrency": c.cfg.Concurrency, "cache_dir": c.cfg.CacheDir,
+	}
+}

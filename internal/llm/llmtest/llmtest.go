@@ -1,0 +1,207 @@
+// Package llmtest is a scripted OpenAI-compatible Chat Completions server
+// for tests and benchmarks: a net/http/httptest server on loopback whose
+// answer to each request is computed by a Go function from the request's
+// content. It counts requests and the tokens of every prompt and reply, so
+// a test can assert how many calls a judge made and a benchmark can report
+// calls and tokens per item. It never reaches the network.
+package llmtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Message is one chat message of a request.
+type Message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// Request is a decoded /chat/completions request.
+type Request struct {
+	Model          string          `json:"model"`
+	Messages       []Message       `json:"messages"`
+	Temperature    *float64        `json:"temperature"`
+	Seed           *int64          `json:"seed"`
+	MaxTokens      *int            `json:"max_tokens"`
+	ResponseFormat json.RawMessage `json:"response_format"`
+	// N is the 1-based number of this request among those the server got
+	// with the same messages (a retry of a request has N = 2, ...).
+	N int `json:"-"`
+	// Auth is the Authorization header.
+	Auth string `json:"-"`
+}
+
+// System returns the system message, or "".
+func (r *Request) System() string {
+	for _, m := range r.Messages {
+		if m.Role == "system" {
+			return m.Content
+		}
+	}
+	return ""
+}
+
+// User returns the last user message, or "".
+func (r *Request) User() string {
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if r.Messages[i].Role == "user" {
+			return r.Messages[i].Content
+		}
+	}
+	return ""
+}
+
+// Reply is the scripted answer to a request.
+type Reply struct {
+	// Status is the HTTP status; 0 means 200.
+	Status int
+	// Header is added to the response (Retry-After, ...).
+	Header map[string]string
+	// Content is the assistant message of a 200 reply.
+	Content string
+	// Body, if set, is sent as the whole response body instead.
+	Body string
+	// Delay holds the reply back (until the client gives up, if longer).
+	Delay time.Duration
+}
+
+// Script computes the reply to a request.
+type Script func(r *Request) Reply
+
+// Server is a running scripted server. Use URL + "/v1" as the base URL.
+type Server struct {
+	*httptest.Server
+	script Script
+
+	mu       sync.Mutex
+	log      []Request
+	seen     map[string]int
+	prompt   int64
+	complete int64
+}
+
+// New starts a server running script; it is closed when the test ends.
+func New(tb testing.TB, script Script) *Server {
+	s := &Server{script: script, seen: map[string]int{}}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	tb.Cleanup(s.Close)
+	return s
+}
+
+// BaseURL returns the API root to give the client.
+func (s *Server) BaseURL() string { return s.URL + "/v1" }
+
+func (s *Server) serve(w http.ResponseWriter, hr *http.Request) {
+	if hr.Method != http.MethodPost || !strings.HasSuffix(hr.URL.Path, "/chat/completions") {
+		http.Error(w, `{"error":{"message":"not found"}}`, http.StatusNotFound)
+		return
+	}
+	body, err := io.ReadAll(hr.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	var r Request
+	if err := json.Unmarshal(body, &r); err != nil {
+		http.Error(w, `{"error":{"message":"bad json"}}`, http.StatusBadRequest)
+		return
+	}
+	r.Auth = hr.Header.Get("Authorization")
+	mk, _ := json.Marshal(r.Messages)
+	s.mu.Lock()
+	s.seen[string(mk)]++
+	r.N = s.seen[string(mk)]
+	s.log = append(s.log, r)
+	s.mu.Unlock()
+
+	rep := s.script(&r)
+	if rep.Delay > 0 {
+		select {
+		case <-time.After(rep.Delay):
+		case <-hr.Context().Done():
+			return
+		}
+	}
+	for k, v := range rep.Header {
+		w.Header().Set(k, v)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	status := rep.Status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	if status != http.StatusOK {
+		w.WriteHeader(status)
+		msg := rep.Body
+		if msg == "" {
+			msg = fmt.Sprintf(`{"error":{"message":"scripted status %d","type":"server_error"}}`, status)
+		}
+		io.WriteString(w, msg)
+		return
+	}
+	if rep.Body != "" {
+		io.WriteString(w, rep.Body)
+		return
+	}
+	var pt int64
+	for _, m := range r.Messages {
+		pt += int64(CountTokens(m.Content))
+	}
+	ct := int64(CountTokens(rep.Content))
+	s.mu.Lock()
+	s.prompt += pt
+	s.complete += ct
+	s.mu.Unlock()
+	out := map[string]any{
+		"id": "chatcmpl-scripted", "object": "chat.completion", "created": 0, "model": r.Model,
+		"choices": []any{map[string]any{
+			"index": 0, "finish_reason": "stop",
+			"message": map[string]any{"role": "assistant", "content": rep.Content},
+		}},
+		"usage": map[string]any{"prompt_tokens": pt, "completion_tokens": ct, "total_tokens": pt + ct},
+	}
+	json.NewEncoder(w).Encode(out)
+}
+
+// Requests returns the number of requests received.
+func (s *Server) Requests() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.log)
+}
+
+// Log returns a copy of the requests received, in arrival order.
+func (s *Server) Log() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.log...)
+}
+
+// Tokens returns the prompt and completion tokens of the 200 replies sent,
+// counted with CountTokens.
+func (s *Server) Tokens() (prompt, completion int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.prompt, s.complete
+}
+
+var tokenRE = regexp.MustCompile(`[A-Za-z]+|[0-9]+|[^\sA-Za-z0-9]`)
+
+// CountTokens approximates a BPE tokenizer's count: every run of letters,
+// every run of digits and every other non-space character is one token.
+// It is not a real tokenizer and was not calibrated against one (none can
+// be downloaded here): BPE splits long or rare words into several tokens
+// and merges a leading space into a word, so read its counts as the order
+// of magnitude of a prompt's size.
+func CountTokens(s string) int {
+	return len(tokenRE.FindAllStringIndex(s, -1))
+}

@@ -1,0 +1,174 @@
+package metric
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/sqljudge/sqljudge/internal/bench"
+	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/judge"
+	"github.com/sqljudge/sqljudge/internal/result"
+)
+
+func init() {
+	Register("xscore", "LLM judge: Snowflake's Execution Score, 0-3 from question + schema + predicted SQL (no gold, no data)", func(o Options) (Metric, error) {
+		j, err := o.judge("xscore")
+		if err != nil {
+			return nil, err
+		}
+		return &XScore{judged: judged{j: j}}, nil
+	})
+	Register("rose", "LLM judge: ROSE prover/refuter cascade (CedricPei/ROSE main.py), with ambiguity and gold-fault labels", func(o Options) (Metric, error) {
+		j, err := o.judge("rose")
+		if err != nil {
+			return nil, err
+		}
+		return &ROSE{judged: judged{j: j}}, nil
+	})
+	Register("flex", "LLM judge: FLEX after ex, strict prompt when ex passes, loose when it fails (HeegyuKim/FLEX)", func(o Options) (Metric, error) {
+		j, err := o.judge("flex")
+		if err != nil {
+			return nil, err
+		}
+		return &FLEX{judged: judged{j: j}, ex: &EX{KeepDistinct: o.KeepDistinct}}, nil
+	})
+}
+
+// judge builds the judge of an LLM metric, or says what is missing.
+func (o Options) judge(name string) (*judge.Judge, error) {
+	if o.LLM == nil {
+		return nil, fmt.Errorf("%s is an LLM judge: give --llm-base-url and --llm-model (or set OPENAI_BASE_URL and SQLJUDGE_MODEL)", name)
+	}
+	return &judge.Judge{Client: o.LLM, Samples: o.Samples, ParseRetries: o.ParseRetries, XScoreMin: o.XScoreMin}, nil
+}
+
+// judged is what the LLM metrics share: the judge and the schema text of
+// each database, read once per run.
+type judged struct {
+	j       *judge.Judge
+	schemas sync.Map // db -> *schemaEntry
+}
+
+type schemaEntry struct {
+	once sync.Once
+	ddl  string
+	err  error
+}
+
+func (m *judged) schema(ctx context.Context, x *Exec, db string) (string, error) {
+	v, _ := m.schemas.LoadOrStore(db, &schemaEntry{})
+	e := v.(*schemaEntry)
+	e.once.Do(func() { e.ddl, e.err = judge.SchemaDDL(ctx, x.Env().Engine, db) })
+	return e.ddl, e.err
+}
+
+// verdict turns a judge's outcome into a verdict.
+func verdict(o judge.Outcome) Verdict {
+	return Verdict{Correct: o.Correct, Status: engine.Status(o.Status), Detail: o.Detail, Fields: o.Fields}
+}
+
+// noCall is the verdict of an item decided without asking the model.
+func noCall(v Verdict, fields map[string]any) Verdict {
+	if v.Fields == nil {
+		v.Fields = map[string]any{}
+	}
+	for k, x := range fields {
+		v.Fields[k] = x
+	}
+	v.Fields["calls"] = 0
+	return v
+}
+
+// XScore is the metric "xscore": judge.XScore on the item's question,
+// evidence, database schema (judge.SchemaDDL) and predicted SQL. No query
+// runs. An item without question text is judge_error.
+type XScore struct{ judged }
+
+// Name returns "xscore".
+func (m *XScore) Name() string { return "xscore" }
+
+// Grade asks the model for the Execution Score of the prediction.
+func (m *XScore) Grade(ctx context.Context, x *Exec, it *bench.Item) Verdict {
+	if it.Question == "" {
+		return noCall(Verdict{Status: judge.StatusError, Detail: "xscore needs the question: use a gold file with questions (Spider dev.json, BIRD dev.json, JSONL, ROSE-VEC)"}, nil)
+	}
+	ddl, err := m.schema(ctx, x, it.DBID)
+	if err != nil {
+		return noCall(Verdict{Status: judge.StatusError, Detail: err.Error()}, nil)
+	}
+	return verdict(m.j.XScore(ctx, judge.Input{Question: it.Question, Evidence: it.Evidence, Schema: ddl, Pred: it.Pred}))
+}
+
+// ROSE is the metric "rose": both queries run unchanged (the first gold
+// alternative when there are several), then judge.ROSE. A failing
+// prediction is wrong without a call (pred_error, timeout, too_large), as
+// in ROSE's main.py; a failing gold is gold_error (ROSE skips the item).
+type ROSE struct{ judged }
+
+// Name returns "rose".
+func (m *ROSE) Name() string { return "rose" }
+
+// Grade runs both queries and the cascade.
+func (m *ROSE) Grade(ctx context.Context, x *Exec, it *bench.Item) Verdict {
+	if it.Question == "" {
+		return noCall(Verdict{Status: judge.StatusError, Detail: "rose needs the question: use a gold file with questions (Spider dev.json, BIRD dev.json, JSONL, ROSE-VEC)"}, nil)
+	}
+	gold := it.Gold[0]
+	gs, gerr := x.Gold(ctx, it.DBID, gold)
+	var ps *result.Set
+	var perr error
+	if gerr == nil {
+		ps, perr = x.Pred(ctx, it.DBID, it.Pred)
+	}
+	if v, bad := failed(gerr, perr); bad {
+		return noCall(v, nil)
+	}
+	ddl, err := m.schema(ctx, x, it.DBID)
+	if err != nil {
+		return noCall(Verdict{Status: judge.StatusError, Detail: err.Error()}, nil)
+	}
+	return verdict(m.j.ROSE(ctx, judge.Input{
+		Question: it.Question, Evidence: it.Evidence, Schema: ddl,
+		Pred: it.Pred, Gold: gold, PredResult: ps, GoldResult: gs,
+	}))
+}
+
+// FLEX is the metric "flex": ex first (metric EX, with the run's
+// KeepDistinct), then judge.FLEX with its verdict. Where ex is not ok
+// (a query failed) its verdict stands without a call. The results shown to
+// the model are those of the queries as written (ex's DISTINCT removal and
+// value substitution are for comparison only).
+type FLEX struct {
+	judged
+	ex *EX
+}
+
+// Name returns "flex".
+func (m *FLEX) Name() string { return "flex" }
+
+// Grade runs ex, then asks the model to confirm or overturn it.
+func (m *FLEX) Grade(ctx context.Context, x *Exec, it *bench.Item) Verdict {
+	if it.Question == "" {
+		return noCall(Verdict{Status: judge.StatusError, Detail: "flex needs the question: use a gold file with questions (Spider dev.json, BIRD dev.json, JSONL, ROSE-VEC)"}, nil)
+	}
+	ev := m.ex.Grade(ctx, x, it)
+	if ev.Status != engine.StatusOK {
+		return noCall(Verdict{Status: ev.Status, Detail: ev.Detail}, map[string]any{"ex": ev.Correct})
+	}
+	gold := it.Gold[0]
+	gs, gerr := x.Gold(ctx, it.DBID, gold)
+	ps, perr := x.Pred(ctx, it.DBID, it.Pred)
+	if v, bad := failed(gerr, perr); bad {
+		// The raw query failed where ex's processed one ran.
+		return noCall(v, map[string]any{"ex": ev.Correct})
+	}
+	ddl, err := m.schema(ctx, x, it.DBID)
+	if err != nil {
+		return noCall(Verdict{Status: judge.StatusError, Detail: err.Error()}, map[string]any{"ex": ev.Correct})
+	}
+	return verdict(m.j.FLEX(ctx, judge.Input{
+		Question: it.Question, Evidence: it.Evidence, Schema: ddl,
+		Pred: it.Pred, Gold: gold, PredResult: ps, GoldResult: gs,
+	}, ev.Correct))
+}

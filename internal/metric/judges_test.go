@@ -1,0 +1,346 @@
+package metric_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sqljudge/sqljudge/internal/bench"
+	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/judge"
+	"github.com/sqljudge/sqljudge/internal/llm"
+	"github.com/sqljudge/sqljudge/internal/llm/llmtest"
+	"github.com/sqljudge/sqljudge/internal/metric"
+	"github.com/sqljudge/sqljudge/internal/run"
+	"github.com/sqljudge/sqljudge/internal/shareddata"
+)
+
+// questionOf reads the question out of a judge prompt.
+func questionOf(user string) string {
+	_, rest, ok := strings.Cut(user, "## Question\n")
+	if !ok {
+		return ""
+	}
+	q, _, _ := strings.Cut(rest, "\n")
+	return q
+}
+
+// oracleModel is a scripted model that agrees with the official Spider
+// evaluator: it knows, by question, whether din_sql's prediction executes
+// correctly (oracle exec), and answers every judge's prompt accordingly,
+// with some prose around its JSON (and the prover in a code fence).
+func oracleModel(truth map[string]bool) llmtest.Script {
+	return func(r *llmtest.Request) llmtest.Reply {
+		q := questionOf(r.User())
+		ok, known := truth[q]
+		if !known {
+			return llmtest.Reply{Status: 400, Body: `{"error":{"message":"unknown question"}}`}
+		}
+		sys := r.System()
+		switch {
+		case strings.Contains(sys, "You are the prover"):
+			qj, _ := json.Marshal("the answer to " + q)
+			return llmtest.Reply{Content: fmt.Sprintf("Checking the query.\n```json\n{\"expected_answer\": %s, \"sql_description\": \"it selects\", \"reason\": \"because\", \"verdict\": %v, \"evidence\": \"col 1\"}\n```", qj, ok)}
+		case strings.Contains(sys, "You are the refuter"):
+			return llmtest.Reply{Content: fmt.Sprintf(`{"judgement": "compared", "verdict": %v, "ambiguity": "na", "gold_correct": true}`, !ok)}
+		case strings.Contains(sys, "You review SQL"):
+			s := 1
+			if ok {
+				s = 3
+			}
+			return llmtest.Reply{Content: fmt.Sprintf(`{"E": "Reviewed the query against the schema.", "S": %d}`, s)}
+		case strings.Contains(sys, `"correct"`):
+			return llmtest.Reply{Content: fmt.Sprintf(`My analysis: the queries are compared. {"analysis": "compared", "correct": %v}`, ok)}
+		}
+		return llmtest.Reply{Status: 400}
+	}
+}
+
+// spiderSample returns n Spider dev items with din_sql's predictions,
+// half of them correct and half wrong by the official evaluator, with
+// unique questions, and the oracle's verdict and hardness by question.
+func spiderSample(t testing.TB, n int) ([]bench.Item, map[string]bool, map[string]string) {
+	spider := shareddata.Path(t, "spider")
+	all, err := bench.Load(bench.Options{Gold: filepath.Join(spider, "dev.json"), Pred: filepath.Join(spider, "predictions", "din_sql.sql")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	oracle := readOracle(t, "din_sql")
+	count := map[string]int{}
+	for _, it := range all {
+		count[it.Question]++
+	}
+	truth, hard := map[string]bool{}, map[string]string{}
+	var items []bench.Item
+	want := map[bool]int{true: n / 2, false: n - n/2}
+	for i, it := range all {
+		ok := oracle[i].Exec == 1
+		if count[it.Question] != 1 || want[ok] == 0 {
+			continue
+		}
+		want[ok]--
+		it.Index = len(items)
+		items = append(items, it)
+		truth[it.Question] = ok
+		hard[it.Question] = oracle[i].Hardness
+		if len(items) == n {
+			break
+		}
+	}
+	return items, truth, hard
+}
+
+// correctButDifferent returns the first din_sql item that the official
+// evaluator counts correct although the two queries, run as written, give
+// different results (ROSE's prover-then-refuter path).
+func correctButDifferent(t testing.TB) (bench.Item, string) {
+	spider := shareddata.Path(t, "spider")
+	all, err := bench.Load(bench.Options{Gold: filepath.Join(spider, "dev.json"), Pred: filepath.Join(spider, "predictions", "din_sql.sql")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	oracle := readOracle(t, "din_sql")
+	eng := sqlite.New(filepath.Join(spider, "database"), sqlite.Options{})
+	defer eng.Close()
+	ctx := context.Background()
+	for i, it := range all {
+		if oracle[i].Exec != 1 {
+			continue
+		}
+		g, gerr := eng.Query(ctx, it.DBID, it.Gold[0])
+		p, perr := eng.Query(ctx, it.DBID, it.Pred)
+		if gerr == nil && perr == nil && !judge.SameResult(p, g) {
+			return it, oracle[i].Hardness
+		}
+	}
+	t.Fatal("no correct din_sql item with different results")
+	return bench.Item{}, ""
+}
+
+func runJudges(t testing.TB, items []bench.Item, hard map[string]string, client *llm.Client, out string, metrics []string) []run.Record {
+	spider := shareddata.Path(t, "spider")
+	eng := sqlite.New(filepath.Join(spider, "database"), sqlite.Options{})
+	defer eng.Close()
+	ms, err := metric.New(metrics, metric.Options{LLM: client})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &run.Runner{
+		Env: &metric.Env{Engine: eng}, Metrics: ms,
+		Opts: run.Options{OutDir: out, Workers: 2, Overwrite: true, Difficulty: func(it *bench.Item) string { return hard[it.Question] }},
+	}
+	if _, err := r.Run(context.Background(), items); err != nil {
+		t.Fatal(err)
+	}
+	recs, _, err := run.ReadRecords(filepath.Join(out, run.ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+// TestJudgesEndToEndSpiderDev grades 12 Spider dev items with all three
+// judges through the runner, against a scripted model that agrees with the
+// official evaluator, and checks each judge's verdicts, the calls ROSE's
+// design prescribes, the records, and that a re-run from the cache makes
+// no request and writes the same bytes.
+func TestJudgesEndToEndSpiderDev(t *testing.T) {
+	items, truth, hard := spiderSample(t, 12)
+	extra, h := correctButDifferent(t)
+	extra.Index = len(items)
+	items = append(items, extra)
+	truth[extra.Question], hard[extra.Question] = true, h
+	srv := llmtest.New(t, oracleModel(truth))
+	cache := t.TempDir()
+	client, err := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "scripted", CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out1 := t.TempDir()
+	recs := runJudges(t, items, hard, client, out1, []string{"ex", "xscore", "rose", "flex"})
+	if len(recs) != len(items) {
+		t.Fatalf("%d records for %d items", len(recs), len(items))
+	}
+	calls := 0
+	paths := map[string]int{}
+	for _, rec := range recs {
+		ro := rec.Verdicts["rose"]
+		paths[fmt.Sprintf("%s equal=%v calls=%v", ro.Status, ro.Fields["results_equal"], ro.Fields["calls"])]++
+		want := truth[rec.Question]
+		ex, xs, ro, fl := rec.Verdicts["ex"], rec.Verdicts["xscore"], rec.Verdicts["rose"], rec.Verdicts["flex"]
+		if ex.Correct != want {
+			t.Fatalf("item %d: ex %v disagrees with the official evaluator", rec.Index, ex.Correct)
+		}
+		// xscore: one call, score 3 or 1 from the model.
+		if xs.Status != "ok" || xs.Correct != want || xs.Fields["calls"] != 1.0 || xs.Fields["score"] != map[bool]float64{true: 3, false: 1}[want] {
+			t.Errorf("item %d xscore: %+v", rec.Index, xs)
+		}
+		// rose: the cascade's calls.
+		switch {
+		case ro.Status == "pred_error":
+			if ro.Correct || ro.Fields["calls"] != 0.0 || want {
+				t.Errorf("item %d rose on a failing prediction: %+v", rec.Index, ro)
+			}
+		case ro.Fields["results_equal"] == true:
+			if ro.Correct != want || ro.Fields["calls"] != 1.0 || ro.Fields["overturned"] != !want || ro.Fields["prover"] != nil {
+				t.Errorf("item %d rose, equal results: %+v", rec.Index, ro)
+			}
+		default:
+			wantCalls := 1.0
+			if want {
+				wantCalls = 2
+			}
+			if ro.Correct != want || ro.Fields["prover"] != want || ro.Fields["calls"] != wantCalls {
+				t.Errorf("item %d rose, different results: %+v", rec.Index, ro)
+			}
+		}
+		// flex: strict after a passing ex, loose after a failing one.
+		if fl.Status == "ok" {
+			mode := map[bool]string{true: "strict", false: "loose"}[ex.Correct]
+			if fl.Correct != want || fl.Fields["prompt"] != mode || fl.Fields["ex"] != ex.Correct || fl.Fields["calls"] != 1.0 || fl.Fields["flipped"] != false {
+				t.Errorf("item %d flex: %+v", rec.Index, fl)
+			}
+		}
+		for _, m := range []string{"xscore", "rose", "flex"} {
+			v := rec.Verdicts[m]
+			n, _ := v.Fields["calls"].(float64)
+			calls += int(n)
+			if n == 0 {
+				continue
+			}
+			replies, _ := v.Fields["replies"].([]any)
+			if len(replies) != int(n) {
+				t.Errorf("item %d %s: %d replies for %v calls", rec.Index, m, len(replies), n)
+			}
+			for _, k := range replies {
+				if _, err := os.Stat(client.Store().Path(k.(string))); err != nil {
+					t.Errorf("item %d %s: raw reply missing: %v", rec.Index, m, err)
+				}
+			}
+			tmpls, _ := v.Fields["templates"].([]any)
+			if len(tmpls) == 0 || !strings.Contains(fmt.Sprint(tmpls), ".v1@") {
+				t.Errorf("item %d %s: templates %v", rec.Index, m, tmpls)
+			}
+		}
+	}
+	t.Logf("rose paths: %v", paths)
+	// The sample must exercise both branches of the cascade.
+	if paths["ok equal=true calls=1"] == 0 || paths["ok equal=false calls=1"] == 0 || paths["ok equal=false calls=2"] == 0 {
+		t.Errorf("rose paths %v: the sample misses a branch", paths)
+	}
+	if srv.Requests() != calls {
+		t.Fatalf("the server got %d requests; the records account for %d calls", srv.Requests(), calls)
+	}
+
+	// Re-run from the cache: no request, the same records byte for byte.
+	before := srv.Requests()
+	client2, err := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "scripted", CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out2 := t.TempDir()
+	runJudges(t, items, hard, client2, out2, []string{"ex", "xscore", "rose", "flex"})
+	if n := srv.Requests() - before; n != 0 {
+		t.Fatalf("the re-run made %d requests; the cache should serve all", n)
+	}
+	if u := client2.Usage(); u.CacheHits != int64(calls) || u.HTTPRequests != 0 {
+		t.Errorf("re-run usage %+v, want %d cache hits", u, calls)
+	}
+	a, _ := os.ReadFile(filepath.Join(out1, run.ResultsFile))
+	b, _ := os.ReadFile(filepath.Join(out2, run.ResultsFile))
+	if string(a) != string(b) {
+		t.Fatal("the re-run wrote different records")
+	}
+}
+
+// TestJudgesNeedAClientAndQuestions checks the errors a user sees.
+func TestJudgesNeedAClientAndQuestions(t *testing.T) {
+	for _, m := range []string{"xscore", "rose", "flex"} {
+		if _, err := metric.New([]string{m}, metric.Options{}); err == nil || !strings.Contains(err.Error(), "--llm-base-url") {
+			t.Errorf("%s without a client: %v", m, err)
+		}
+	}
+	items, truth, hard := spiderSample(t, 2)
+	for i := range items {
+		items[i].Question = ""
+	}
+	srv := llmtest.New(t, oracleModel(truth))
+	client, err := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "scripted"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := runJudges(t, items, hard, client, t.TempDir(), []string{"xscore", "rose", "flex"})
+	for _, rec := range recs {
+		for m, v := range rec.Verdicts {
+			if v.Status != "judge_error" || !strings.Contains(v.Detail, "needs the question") {
+				t.Errorf("%s without a question: %+v", m, v)
+			}
+		}
+	}
+	if srv.Requests() != 0 {
+		t.Errorf("%d requests for items without questions", srv.Requests())
+	}
+}
+
+// BenchmarkJudgeCallsSpiderDev measures, on all 1034 Spider dev items
+// with din_sql's predictions and a scripted model that agrees with the
+// official evaluator, the LLM calls and tokens each judge spends per item
+// (tokens counted by llmtest.CountTokens on the real prompts). Run with
+//
+//	go test ./internal/metric -run '^$' -bench JudgeCalls -benchtime 1x
+func BenchmarkJudgeCallsSpiderDev(b *testing.B) {
+	spider := shareddata.Path(b, "spider")
+	all, err := bench.Load(bench.Options{Gold: filepath.Join(spider, "dev.json"), Pred: filepath.Join(spider, "predictions", "din_sql.sql")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	oracle := readOracle(b, "din_sql")
+	items := all
+	truth := map[string]bool{}
+	for i, it := range items {
+		// A repeated question keeps its first verdict; the scripted model
+		// answers by question.
+		if _, ok := truth[it.Question]; !ok {
+			truth[it.Question] = oracle[i].Exec == 1
+		}
+	}
+	for _, m := range []string{"xscore", "rose", "flex"} {
+		b.Run(m, func(b *testing.B) {
+			for range b.N {
+				srv := llmtest.New(b, oracleModel(truth))
+				client, err := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "scripted"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				recs := runJudges(b, items, nil, client, b.TempDir(), []string{m})
+				pt, ct := srv.Tokens()
+				n := float64(len(recs))
+				b.ReportMetric(float64(srv.Requests())/n, "calls/item")
+				b.ReportMetric(float64(pt)/n, "prompt-tok/item")
+				b.ReportMetric(float64(ct)/n, "completion-tok/item")
+				if m == "rose" {
+					equal, differ, twoCalls := 0, 0, 0
+					for _, r := range recs {
+						v := r.Verdicts[m]
+						switch {
+						case v.Fields["results_equal"] == true:
+							equal++
+						case v.Fields["calls"] == 2.0:
+							twoCalls++
+							differ++
+						case v.Fields["calls"] == 1.0:
+							differ++
+						}
+					}
+					b.ReportMetric(float64(equal)/n, "equal-results/item")
+					b.ReportMetric(float64(differ)/n, "differing/item")
+					b.ReportMetric(float64(twoCalls)/n, "two-call/item")
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,58 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/sqljudge/sqljudge/internal/metric"
+	"github.com/sqljudge/sqljudge/internal/run"
+)
+
+func rec(diff string, v map[string]metric.Verdict) run.Record {
+	return run.Record{Difficulty: diff, Verdicts: v}
+}
+
+func TestSummarize(t *testing.T) {
+	ok := func(c bool, fields map[string]any) metric.Verdict {
+		return metric.Verdict{Correct: c, Status: "ok", Fields: fields}
+	}
+	recs := []run.Record{
+		rec("hard", map[string]metric.Verdict{"ex": ok(true, nil), "sqleval": ok(true, map[string]any{"exact": true})}),
+		rec("easy", map[string]metric.Verdict{"ex": ok(false, nil), "sqleval": ok(true, map[string]any{"exact": false})}),
+		rec("easy", map[string]metric.Verdict{"ex": {Status: "timeout"}, "sqleval": {Status: "timeout", Fields: map[string]any{"exact": false}}}),
+		rec("medium", map[string]metric.Verdict{"ex": ok(true, nil)}),
+	}
+	s := Summarize(recs, []string{"ex", "sqleval"})
+	if got := s.Difficulties; strings.Join(got, ",") != "easy,medium,hard" {
+		t.Errorf("difficulties %v, want Spider's order", got)
+	}
+	ex := s.Overall["ex"]
+	if ex.Count != 4 || ex.Correct != 2 || ex.Accuracy != 0.5 || ex.Status["ok"] != 3 || ex.Status["timeout"] != 1 {
+		t.Errorf("overall ex %+v", ex)
+	}
+	se := s.Overall["sqleval"]
+	if se.Count != 3 || se.Correct != 2 || se.Fields["exact"] != 1.0/3 {
+		t.Errorf("overall sqleval %+v", se)
+	}
+	if e := s.ByDifficulty["easy"]["ex"]; e.Count != 2 || e.Correct != 0 {
+		t.Errorf("easy ex %+v", e)
+	}
+	if _, ok := s.ByDifficulty["medium"]["sqleval"]; ok {
+		t.Error("a metric without verdicts at a level has no score there")
+	}
+	var b bytes.Buffer
+	PrintTable(&b, s)
+	for _, want := range []string{"easy", "medium", "hard", "all", "0.500", "sqleval exact", "timeout"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+func TestOrderLevels(t *testing.T) {
+	got := orderLevels([]string{"zeta", "challenging", "simple", "alpha", "moderate"})
+	if strings.Join(got, ",") != "simple,moderate,challenging,alpha,zeta" {
+		t.Errorf("orderLevels = %v", got)
+	}
+}

@@ -1,0 +1,221 @@
+package run_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/sqljudge/sqljudge/internal/bench"
+	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/metric"
+	"github.com/sqljudge/sqljudge/internal/run"
+	"github.com/sqljudge/sqljudge/internal/shareddata"
+)
+
+// spiderItems loads Spider dev with one system's predictions, cut to n
+// items (all when n <= 0).
+func spiderItems(t testing.TB, system string, n int) ([]bench.Item, string) {
+	t.Helper()
+	spider := shareddata.Path(t, "spider")
+	items, err := bench.Load(bench.Options{
+		Gold: filepath.Join(spider, "dev_gold.sql"),
+		Pred: filepath.Join(spider, "predictions", system+".sql"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n > 0 && n < len(items) {
+		items = items[:n]
+	}
+	return items, filepath.Join(spider, "database")
+}
+
+func newRunner(t testing.TB, db, out string, o run.Options) *run.Runner {
+	t.Helper()
+	eng := sqlite.New(db, sqlite.Options{})
+	t.Cleanup(func() { eng.Close() })
+	ms, err := metric.New([]string{"ex", "ex_bird"}, metric.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.OutDir = out
+	return &run.Runner{Env: &metric.Env{Engine: eng, Timeout: 30 * time.Second}, Metrics: ms, Opts: o}
+}
+
+func readFile(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestRecordsInInputOrderAndDeterministic(t *testing.T) {
+	items, db := spiderItems(t, "din_sql", 300)
+	a, b := t.TempDir(), t.TempDir()
+	st, err := newRunner(t, db, a, run.Options{Workers: 4}).Run(context.Background(), items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Graded != len(items) || st.Resumed != 0 {
+		t.Errorf("stats %+v", st)
+	}
+	if _, err := newRunner(t, db, b, run.Options{Workers: 1}).Run(context.Background(), items); err != nil {
+		t.Fatal(err)
+	}
+	fa, fb := readFile(t, filepath.Join(a, run.ResultsFile)), readFile(t, filepath.Join(b, run.ResultsFile))
+	if !bytes.Equal(fa, fb) {
+		t.Fatal("4 workers and 1 worker wrote different results.jsonl")
+	}
+	recs, _, err := run.ReadRecords(filepath.Join(a, run.ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := &metric.EX{}
+	env := &metric.Env{Engine: sqlite.New(db, sqlite.Options{}), Timeout: 30 * time.Second}
+	for i, r := range recs {
+		if r.Index != i || r.ID != items[i].ID || r.DBID != items[i].DBID || r.Pred != items[i].Pred {
+			t.Fatalf("record %d is %+v", i, r)
+		}
+		if len(r.Verdicts) != 2 {
+			t.Fatalf("record %d verdicts %v", i, r.Verdicts)
+		}
+		if want := ex.Grade(context.Background(), env.NewExec(), &items[i]); r.Verdicts["ex"].Correct != want.Correct || r.Verdicts["ex"].Status != want.Status {
+			t.Fatalf("record %d ex %+v, direct %+v", i, r.Verdicts["ex"], want)
+		}
+	}
+}
+
+func TestResumeAfterACrashMidRecord(t *testing.T) {
+	items, db := spiderItems(t, "c3", 120)
+	full := t.TempDir()
+	if _, err := newRunner(t, db, full, run.Options{Workers: 2}).Run(context.Background(), items); err != nil {
+		t.Fatal(err)
+	}
+	want := readFile(t, filepath.Join(full, run.ResultsFile))
+	// A crash after 50 records, halfway through writing the 51st.
+	lines := bytes.SplitAfter(want, []byte("\n"))
+	crashed := append(bytes.Join(lines[:50], nil), lines[50][:len(lines[50])/2]...)
+	out := t.TempDir()
+	if err := os.WriteFile(filepath.Join(out, run.ResultsFile), crashed, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := newRunner(t, db, out, run.Options{Workers: 3, Resume: true}).Run(context.Background(), items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Resumed != 50 || st.Graded != 70 {
+		t.Errorf("stats %+v, want 50 resumed, 70 graded", st)
+	}
+	if got := readFile(t, filepath.Join(out, run.ResultsFile)); !bytes.Equal(got, want) {
+		t.Fatal("resumed results.jsonl differs from an uninterrupted run's")
+	}
+	// Resuming a finished run grades nothing.
+	st, err = newRunner(t, db, out, run.Options{Resume: true}).Run(context.Background(), items)
+	if err != nil || st.Graded != 0 || st.Resumed != 120 {
+		t.Fatalf("resume of a finished run: %+v %v", st, err)
+	}
+}
+
+// cancelAfter cancels a run after n items are written.
+type cancelAfter struct {
+	n      int64
+	done   atomic.Int64
+	cancel context.CancelFunc
+}
+
+func (c *cancelAfter) Start(int) {}
+func (c *cancelAfter) Finish()   {}
+func (c *cancelAfter) Done() {
+	if c.done.Add(1) == c.n {
+		c.cancel()
+	}
+}
+
+func TestInterruptedRunKeepsFinishedItemsAndResumes(t *testing.T) {
+	items, db := spiderItems(t, "dail_sql_gpt35", 200)
+	full := t.TempDir()
+	if _, err := newRunner(t, db, full, run.Options{Workers: 2}).Run(context.Background(), items); err != nil {
+		t.Fatal(err)
+	}
+	want := readFile(t, filepath.Join(full, run.ResultsFile))
+
+	out := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &cancelAfter{n: 40, cancel: cancel}
+	_, err := newRunner(t, db, out, run.Options{Workers: 2, Progress: p}).Run(ctx, items)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted run: err = %v, want context.Canceled", err)
+	}
+	part := readFile(t, filepath.Join(out, run.ResultsFile))
+	if n := bytes.Count(part, []byte("\n")); n < 40 || n >= len(items) || !bytes.HasPrefix(want, part) {
+		t.Fatalf("interrupted run kept %d records; want a prefix of the full run of at least 40", n)
+	}
+	if _, err := newRunner(t, db, out, run.Options{Workers: 2, Resume: true}).Run(context.Background(), items); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, filepath.Join(out, run.ResultsFile)); !bytes.Equal(got, want) {
+		t.Fatal("interrupted then resumed results.jsonl differs from an uninterrupted run's")
+	}
+}
+
+func TestExistingOutputIsNotOverwrittenByAccident(t *testing.T) {
+	items, db := spiderItems(t, "resdsql", 10)
+	out := t.TempDir()
+	if _, err := newRunner(t, db, out, run.Options{}).Run(context.Background(), items); err != nil {
+		t.Fatal(err)
+	}
+	before := readFile(t, filepath.Join(out, run.ResultsFile))
+	_, err := newRunner(t, db, out, run.Options{}).Run(context.Background(), items)
+	if !errors.Is(err, run.ErrOutputExists) {
+		t.Fatalf("second run without --resume or --overwrite: %v", err)
+	}
+	if !bytes.Equal(before, readFile(t, filepath.Join(out, run.ResultsFile))) {
+		t.Fatal("refused run changed results.jsonl")
+	}
+	if _, err := newRunner(t, db, out, run.Options{Overwrite: true}).Run(context.Background(), items[:5]); err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(readFile(t, filepath.Join(out, run.ResultsFile)), []byte("\n")); n != 5 {
+		t.Fatalf("overwrite left %d records, want 5", n)
+	}
+	// Resuming with another benchmark's items is refused.
+	other, _ := spiderItems(t, "c3", 10)
+	_, err = newRunner(t, db, out, run.Options{Resume: true}).Run(context.Background(), other)
+	if err == nil || !strings.Contains(err.Error(), "another prediction") {
+		t.Fatalf("resume with other predictions: %v", err)
+	}
+}
+
+func TestResumeAddsAMetric(t *testing.T) {
+	items, db := spiderItems(t, "resdsql", 30)
+	out := t.TempDir()
+	r := newRunner(t, db, out, run.Options{})
+	r.Metrics = r.Metrics[:1] // ex only
+	if _, err := r.Run(context.Background(), items); err != nil {
+		t.Fatal(err)
+	}
+	st, err := newRunner(t, db, out, run.Options{Resume: true}).Run(context.Background(), items)
+	if err != nil || st.Graded != 30 {
+		t.Fatalf("%+v %v", st, err)
+	}
+	recs, _, err := run.ReadRecords(filepath.Join(out, run.ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 30 {
+		t.Fatalf("%d records after adding a metric, want one per item", len(recs))
+	}
+	for i, r := range recs {
+		if r.Index != i || len(r.Verdicts) != 2 {
+			t.Fatalf("record %d: %+v", i, r)
+		}
+	}
+}

@@ -1,0 +1,61 @@
+package schema
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sqljudge/sqljudge/internal/shareddata"
+)
+
+func TestLoadSpiderTables(t *testing.T) {
+	path := shareddata.Path(t, "spider", "tables.json")
+	s, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw []map[string]any
+	b, _ := os.ReadFile(path)
+	if err := json.Unmarshal(b, &raw); err != nil {
+		t.Fatal(err)
+	}
+	if len(s) != len(raw) {
+		t.Fatalf("%d schemas for %d entries", len(s), len(raw))
+	}
+	for _, r := range raw {
+		d := s[r["db_id"].(string)]
+		if d == nil {
+			t.Fatalf("db %v missing", r["db_id"])
+		}
+		if len(d.Columns) != len(r["column_names"].([]any)) || len(d.Tables) != len(r["table_names"].([]any)) {
+			t.Fatalf("%s: %d columns, %d tables", d.DBID, len(d.Columns), len(d.Tables))
+		}
+		if d.Columns[0].Table != -1 || d.Columns[0].Name != "*" {
+			t.Fatalf("%s: column 0 is %+v", d.DBID, d.Columns[0])
+		}
+		for _, fk := range d.ForeignKeys {
+			if fk[0] <= 0 || fk[0] >= len(d.Columns) || fk[1] <= 0 || fk[1] >= len(d.Columns) {
+				t.Fatalf("%s: foreign key %v out of range", d.DBID, fk)
+			}
+		}
+	}
+	if ids := s.IDs(); len(ids) != len(s) || ids[0] > ids[len(ids)-1] {
+		t.Errorf("IDs not sorted: %v", ids[:3])
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte("[\n{\"db_id\": \"x\",\n \"column_names\": [[-1, \"*\"]], ,\n}]"), 0o644)
+	if _, err := Load(bad); err == nil || !strings.Contains(err.Error(), bad+":3") {
+		t.Errorf("syntax error: %v", err)
+	}
+	short := filepath.Join(dir, "short.json")
+	os.WriteFile(short, []byte(`[{"db_id": "x", "table_names": [], "table_names_original": [], "column_names": [[-1, "*"]], "column_names_original": [], "column_types": ["text"]}]`), 0o644)
+	if _, err := Load(short); err == nil || !strings.Contains(err.Error(), "differ in length") {
+		t.Errorf("length mismatch: %v", err)
+	}
+}

@@ -1,0 +1,107 @@
+package sqllex
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestTokenizeRoundTrips(t *testing.T) {
+	for _, q := range []string{
+		"SELECT \"a;b\", 'it''s', `x`, [y z] FROM t -- c;\nWHERE x > 1.5e3 /* ; */;",
+		"select count(distinct T1.name) from t1 as T1",
+		"SELECT 'unterminated",
+		"SELECT café FROM naïve",
+	} {
+		var got string
+		for _, tok := range Tokenize(q) {
+			got += tok.Text
+		}
+		if got != q {
+			t.Errorf("tokens of %q rebuild %q", q, got)
+		}
+	}
+}
+
+func TestRemoveDistinct(t *testing.T) {
+	cases := map[string]string{
+		"SELECT DISTINCT name FROM t":                    "SELECT  name FROM t",
+		"select count(distinct T1.x) from t1 as T1":      "select count( T1.x) from t1 as T1",
+		"SELECT DISTINCT(name) FROM t":                   "SELECT (name) FROM t",
+		"SELECT 'distinct', \"distinct\" FROM distincts": "SELECT 'distinct', \"distinct\" FROM distincts",
+		"SELECT name FROM t -- distinct":                 "SELECT name FROM t -- distinct",
+	}
+	for in, want := range cases {
+		if got := RemoveDistinct(in); got != want {
+			t.Errorf("RemoveDistinct(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestFirstStatement(t *testing.T) {
+	cases := []struct {
+		q    string
+		more bool
+	}{
+		{"SELECT 1", false},
+		{"SELECT 1;", false},
+		{"SELECT 1; -- done\n  /* really */ ", false},
+		{"SELECT ';' FROM t", false},
+		{"SELECT 1; SELECT 2", true},
+		{"SELECT 1;;", true},
+		{"SELECT \"a;b\" FROM t; DROP TABLE t", true},
+	}
+	for _, c := range cases {
+		if _, more := FirstStatement(c.q); more != c.more {
+			t.Errorf("FirstStatement(%q) more = %v", c.q, more)
+		}
+	}
+}
+
+func TestSplitStatements(t *testing.T) {
+	got := SplitStatements("SELECT 'a;b' FROM t;\n SELECT \"x;\" FROM u ; ;")
+	want := []string{"SELECT 'a;b' FROM t", "SELECT \"x;\" FROM u"}
+	if !slices.Equal(got, want) {
+		t.Errorf("SplitStatements = %q, want %q", got, want)
+	}
+}
+
+func TestReplaceCurYearAndPostprocess(t *testing.T) {
+	if got := ReplaceCurYear("SELECT year(curdate( )) - born FROM t"); got != "SELECT 2020- born FROM t" {
+		t.Errorf("ReplaceCurYear = %q", got)
+	}
+	if got := Postprocess("a > = 1 and b < = 2 and c ! = 3"); got != "a >= 1 and b <= 2 and c != 3" {
+		t.Errorf("Postprocess = %q", got)
+	}
+	if !ContainsOrderBy("select a from t ORDER BY a") || ContainsOrderBy("select a from t order  by a") {
+		t.Error("ContainsOrderBy must be the official substring test")
+	}
+}
+
+// The expansions below are those of Defog SQL-Eval's own tests of
+// get_all_minimal_queries (tests/test_eval.py).
+func TestExpandColumnChoices(t *testing.T) {
+	q3 := "SELECT {persons.name,persons.id} FROM persons WHERE persons.age > 25"
+	want3 := []string{
+		"SELECT persons.name FROM persons WHERE persons.age > 25",
+		"SELECT persons.id FROM persons WHERE persons.age > 25",
+		"SELECT persons.name, persons.id FROM persons WHERE persons.age > 25",
+	}
+	if got := ExpandColumnChoices(q3); !slices.Equal(got, want3) {
+		t.Errorf("got %q", got)
+	}
+	q4 := "SELECT {persons.name,persons.id} FROM persons WHERE persons.age > 25 GROUP BY {}"
+	want4 := []string{
+		"SELECT persons.name FROM persons WHERE persons.age > 25 GROUP BY persons.name",
+		"SELECT persons.id FROM persons WHERE persons.age > 25 GROUP BY persons.id",
+		"SELECT persons.name, persons.id FROM persons WHERE persons.age > 25 GROUP BY persons.name, persons.id",
+	}
+	if got := ExpandColumnChoices(q4); !slices.Equal(got, want4) {
+		t.Errorf("got %q", got)
+	}
+	if got := ExpandColumnChoices("SELECT a FROM t WHERE x = '{a,b}'"); len(got) != 1 {
+		t.Errorf("braces in a literal expanded: %q", got)
+	}
+	if got := ExpandColumnChoices("SELECT {a,b}, {c,d} FROM t"); len(got) != 9 {
+		t.Errorf("two groups: %d queries, want 3x3", len(got))
+	}
+}

@@ -1,0 +1,379 @@
+package testsuite
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/sqljudge/sqljudge/internal/sqllex"
+)
+
+// Neighbour is a near-miss mutation of a gold query.
+type Neighbour struct {
+	// SQL is the mutated query.
+	SQL string `json:"sql"`
+	// Kind names the mutation ("drop span", "aggregate", "comparison", ...).
+	Kind string `json:"kind"`
+}
+
+// token is a lexical token with multi-character operators merged.
+type token struct {
+	kind sqllex.Kind
+	text string
+}
+
+func tokens(q string) []token {
+	var out []token
+	for _, t := range sqllex.Tokenize(q) {
+		if t.Kind == sqllex.Punct && len(out) > 0 && out[len(out)-1].kind == sqllex.Punct {
+			if op := out[len(out)-1].text + t.Text; op == ">=" || op == "<=" || op == "!=" || op == "<>" || op == "==" || op == "||" {
+				out[len(out)-1].text = op
+				continue
+			}
+		}
+		out = append(out, token{t.Kind, t.Text})
+	}
+	return out
+}
+
+func join(ts []token) string {
+	var b strings.Builder
+	for _, t := range ts {
+		b.WriteString(t.text)
+	}
+	return b.String()
+}
+
+var (
+	aggOps     = []string{"count", "min", "max", "avg", "sum"}
+	cmpOps     = []string{"=", "!=", "<", ">", "<=", ">="}
+	arithOps   = []string{"+", "-", "*", "/"}
+	logicalOps = []string{"AND", "OR"}
+	orderDirs  = []string{"ASC", "DESC"}
+)
+
+// matchCase writes repl in the letter case of orig (upper, lower).
+func matchCase(orig, repl string) string {
+	if strings.ToLower(orig) == orig {
+		return strings.ToLower(repl)
+	}
+	return strings.ToUpper(repl)
+}
+
+// Neighbours returns the neighbour queries of a gold query: every mutation
+// of TestSuiteEval's generate_neighbor_queries_path (fuzz/neighbor.py) —
+// dropping a span of tokens (up to maxSpan non-blank tokens), replacing a
+// token by another of its family (aggregates, comparison and arithmetic
+// operators, AND/OR, ASC/DESC, a column by another column of the same
+// tables and type) or a literal by a near value — plus LIKE/NOT LIKE and
+// IN/NOT IN, dropping or adding DISTINCT, dropping LIMIT, adding DESC to an
+// ORDER BY. Neighbours equal to the gold, or differing from it only inside
+// COUNT(...) (the official equivalent_count), are left out. The list is
+// deterministic and may hold queries that do not run; the caller keeps
+// those that do.
+func Neighbours(gold string, info *DBInfo) []Neighbour {
+	ts := tokens(gold)
+	seen := map[string]bool{normalize(gold): true}
+	var out []Neighbour
+	add := func(kind string, q []token) {
+		s := strings.TrimSpace(join(q))
+		n := normalize(s)
+		if seen[n] || equivalentCount(s, gold) {
+			return
+		}
+		seen[n] = true
+		out = append(out, Neighbour{SQL: s, Kind: kind})
+	}
+	replace := func(kind string, i int, with ...token) {
+		q := make([]token, 0, len(ts)+len(with))
+		q = append(q, ts[:i]...)
+		q = append(q, with...)
+		q = append(q, ts[i+1:]...)
+		add(kind, q)
+	}
+	columns := queryColumns(ts, info)
+	for i, t := range ts {
+		up := strings.ToUpper(t.text)
+		switch {
+		case t.kind == sqllex.Word && slices.Contains(aggOps, strings.ToLower(t.text)) && nextNonSpace(ts, i) == "(":
+			for _, op := range aggOps {
+				if op != strings.ToLower(t.text) {
+					replace("aggregate", i, token{t.kind, matchCase(t.text, op)})
+				}
+			}
+		case t.kind == sqllex.Punct && (slices.Contains(cmpOps, t.text) || t.text == "<>" || t.text == "=="):
+			for _, op := range cmpOps {
+				if op != t.text && !(t.text == "<>" && op == "!=") && !(t.text == "==" && op == "=") {
+					replace("comparison", i, token{t.kind, op})
+				}
+			}
+		case t.kind == sqllex.Punct && slices.Contains(arithOps, t.text):
+			for _, op := range arithOps {
+				if op != t.text {
+					replace("arithmetic", i, token{t.kind, op})
+				}
+			}
+		case t.kind == sqllex.Word && slices.Contains(logicalOps, up):
+			for _, op := range logicalOps {
+				if op != up {
+					replace("and/or", i, token{t.kind, matchCase(t.text, op)})
+				}
+			}
+		case t.kind == sqllex.Word && slices.Contains(orderDirs, up):
+			for _, op := range orderDirs {
+				if op != up {
+					replace("asc/desc", i, token{t.kind, matchCase(t.text, op)})
+				}
+			}
+		case t.kind == sqllex.Word && (up == "LIKE" || up == "IN"):
+			if j := prevNonSpaceIndex(ts, i); j >= 0 && strings.EqualFold(ts[j].text, "NOT") {
+				q := slices.Concat(ts[:j], ts[j+1:])
+				add("not "+strings.ToLower(up), q)
+			} else {
+				replace("not "+strings.ToLower(up), i, token{sqllex.Word, matchCase(t.text, "NOT")}, token{sqllex.Space, " "}, t)
+			}
+		case t.kind == sqllex.Word && up == "DISTINCT":
+			replace("distinct", i)
+		case t.kind == sqllex.Word && up == "LIMIT":
+			if j := nextNonSpaceIndex(ts, i); j > 0 && ts[j].kind == sqllex.Number {
+				add("limit", slices.Concat(ts[:i], ts[j+1:]))
+				if n, err := strconv.Atoi(ts[j].text); err == nil {
+					q := slices.Clone(ts)
+					q[j].text = strconv.Itoa(n + 1)
+					add("limit", q)
+				}
+			}
+		case t.kind == sqllex.Word && up == "SELECT":
+			if j := nextNonSpaceIndex(ts, i); j > 0 && !strings.EqualFold(ts[j].text, "DISTINCT") {
+				replace("distinct", i, t, token{sqllex.Space, " "}, token{sqllex.Word, matchCase(t.text, "DISTINCT")})
+			}
+		case t.kind == sqllex.Number:
+			for _, v := range numberVariants(t.text) {
+				replace("literal", i, token{t.kind, v})
+			}
+		case t.kind == sqllex.String || t.kind == sqllex.Quoted && strings.HasPrefix(t.text, `"`) && !isColumnName(unquote(t.text), info):
+			for _, v := range stringVariants(unquote(t.text)) {
+				q := string(t.text[0])
+				replace("literal", i, token{t.kind, q + strings.ReplaceAll(v, q, q+q) + q})
+			}
+		}
+		if (t.kind == sqllex.Word || t.kind == sqllex.Quoted) && isColumnName(unquote(t.text), info) && !isTableName(unquote(t.text), info) {
+			if prev := prevNonSpaceIndex(ts, i); prev < 0 || !strings.EqualFold(ts[prev].text, "AS") {
+				for _, c := range sameTypeColumns(unquote(t.text), columns, info) {
+					replace("column", i, token{sqllex.Word, quoteIfNeeded(c)})
+				}
+			}
+		}
+	}
+	// ORDER BY items without a direction: add DESC after the item.
+	for i, t := range ts {
+		if t.kind == sqllex.Word && strings.EqualFold(t.text, "BY") {
+			if j := prevNonSpaceIndex(ts, i); j >= 0 && strings.EqualFold(ts[j].text, "ORDER") {
+				end := orderItemEnd(ts, i)
+				if end > i {
+					q := slices.Concat(ts[:end+1], []token{{sqllex.Space, " "}, {sqllex.Word, matchCase(t.text, "DESC")}}, ts[end+1:])
+					add("asc/desc", q)
+				}
+			}
+		}
+	}
+	// Spans of tokens dropped, as the official drop_any_span.
+	for start := range ts {
+		nonBlank := 0
+		for end := start; end < len(ts); end++ {
+			if ts[end].kind != sqllex.Space && ts[end].kind != sqllex.Comment {
+				nonBlank++
+			}
+			if nonBlank > maxSpan {
+				break
+			}
+			if droppable(ts[start : end+1]) {
+				add("drop span", slices.Concat(ts[:start], ts[end+1:]))
+			}
+		}
+	}
+	return out
+}
+
+// maxSpan bounds the dropped spans; longer spans rarely leave a query
+// that runs.
+const maxSpan = 8
+
+// droppable is the official span_droppable: not blank, not a lone '*',
+// AS, ';' or ASC, not a "table ." pair.
+func droppable(span []token) bool {
+	var s []token
+	for _, t := range span {
+		if t.kind != sqllex.Space && t.kind != sqllex.Comment {
+			s = append(s, t)
+		}
+	}
+	if len(s) == 0 || span[0].kind == sqllex.Space || span[len(span)-1].kind == sqllex.Space {
+		return false
+	}
+	if len(s) == 1 {
+		switch strings.ToUpper(s[0].text) {
+		case "*", "AS", ";", "ASC":
+			return false
+		}
+	}
+	if len(s) == 2 && s[1].text == "." {
+		return false
+	}
+	return true
+}
+
+var countArg = regexp.MustCompile(`(?i)COUNT\s?\((.*?)\)`)
+
+// equivalentCount is the official equivalent_count: queries that differ
+// only inside COUNT(...) are taken as equivalent.
+func equivalentCount(a, b string) bool {
+	return countArg.ReplaceAllString(strings.TrimSpace(a), "COUNT()") == countArg.ReplaceAllString(strings.TrimSpace(b), "COUNT()")
+}
+
+func normalize(q string) string {
+	return strings.Join(strings.Fields(strings.TrimRight(strings.TrimSpace(q), ";")), " ")
+}
+
+func nextNonSpaceIndex(ts []token, i int) int {
+	for j := i + 1; j < len(ts); j++ {
+		if ts[j].kind != sqllex.Space && ts[j].kind != sqllex.Comment {
+			return j
+		}
+	}
+	return -1
+}
+
+func nextNonSpace(ts []token, i int) string {
+	if j := nextNonSpaceIndex(ts, i); j >= 0 {
+		return ts[j].text
+	}
+	return ""
+}
+
+func prevNonSpaceIndex(ts []token, i int) int {
+	for j := i - 1; j >= 0; j-- {
+		if ts[j].kind != sqllex.Space && ts[j].kind != sqllex.Comment {
+			return j
+		}
+	}
+	return -1
+}
+
+// orderItemEnd returns the index of the last token of the first ORDER BY
+// item after position by, when it has no direction; -1 otherwise.
+func orderItemEnd(ts []token, by int) int {
+	depth := 0
+	last := -1
+	for j := by + 1; j < len(ts); j++ {
+		t := ts[j]
+		if t.kind == sqllex.Space || t.kind == sqllex.Comment {
+			continue
+		}
+		switch {
+		case t.text == "(":
+			depth++
+		case t.text == ")":
+			if depth == 0 {
+				return last
+			}
+			depth--
+		case depth == 0 && (t.text == "," || t.text == ";"):
+			return last
+		case depth == 0 && t.kind == sqllex.Word:
+			switch strings.ToUpper(t.text) {
+			case "ASC", "DESC":
+				return -1
+			case "LIMIT", "UNION", "INTERSECT", "EXCEPT", "NULLS":
+				return last
+			}
+		}
+		last = j
+	}
+	return last
+}
+
+func numberVariants(s string) []string {
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return []string{strconv.FormatInt(i+1, 10), strconv.FormatInt(i-1, 10)}
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return []string{strconv.FormatFloat(f+0.1, 'f', -1, 64), strconv.FormatFloat(f-0.1, 'f', -1, 64)}
+	}
+	return nil
+}
+
+// stringVariants are the official _get_string_replacement, bounded: the
+// empty string, the string without its first or last character, its halves,
+// and '%' added or removed at either end.
+func stringVariants(s string) []string {
+	out := []string{""}
+	if len(s) > 1 {
+		out = append(out, s[1:], s[:len(s)-1], s[:len(s)/2], s[len(s)/2:])
+	}
+	core := strings.ReplaceAll(s, "%", "")
+	for _, v := range []string{core, "%" + core, core + "%", "%" + core + "%"} {
+		if v != s {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// queryColumns returns the tables named in the query's tokens.
+func queryColumns(ts []token, info *DBInfo) []*Table {
+	var out []*Table
+	for _, t := range ts {
+		if t.kind != sqllex.Word && t.kind != sqllex.Quoted {
+			continue
+		}
+		if tb := info.Table(unquote(t.text)); tb != nil && !slices.Contains(out, tb) {
+			out = append(out, tb)
+		}
+	}
+	return out
+}
+
+func isColumnName(name string, info *DBInfo) bool {
+	for _, t := range info.Tables {
+		if t.Column(name) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func isTableName(name string, info *DBInfo) bool { return info.Table(name) != nil }
+
+// sameTypeColumns lists the other columns, of the tables the query names,
+// with the affinity of the column called name.
+func sameTypeColumns(name string, tables []*Table, info *DBInfo) []string {
+	var aff []Affinity
+	for _, t := range tables {
+		if c := t.Column(name); c != nil {
+			aff = append(aff, c.Affinity)
+		}
+	}
+	if len(aff) == 0 {
+		return nil
+	}
+	var out []string
+	for _, t := range tables {
+		for _, c := range t.Columns {
+			if !strings.EqualFold(c.Name, name) && slices.Contains(aff, c.Affinity) && !slices.Contains(out, c.Name) {
+				out = append(out, c.Name)
+			}
+		}
+	}
+	return out
+}
+
+var plainIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func quoteIfNeeded(name string) string {
+	if plainIdent.MatchString(name) {
+		return name
+	}
+	return quoteIdent(name)
+}
