@@ -51,6 +51,8 @@ type Options struct {
 	StatementTimeout time.Duration
 	// DBPrefix is put before every db_id to name its database on the
 	// server ("" by default); tests use it to keep their databases apart.
+	// A query that names a database itself (geography.state) reaches that
+	// database, prefix or not.
 	DBPrefix string
 }
 
