@@ -119,7 +119,8 @@ func skippedCounts(ev *evaluated) map[string]int {
 
 // loadPostgres creates database name and runs the dump in it verbatim,
 // statement by statement in autocommit mode, as psql -f does (but stopping
-// at the first error, which it reports with the statement's line).
+// at the first error, which it reports with the statement's line; the
+// database keeps what ran before it, and --replace starts over).
 func loadPostgres(ctx context.Context, dsn string, d *Dump, name string, o Options) (Report, error) {
 	rep := Report{Database: name}
 	cfg, err := pgx.ParseConfig(dsn)

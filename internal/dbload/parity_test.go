@@ -191,3 +191,56 @@ func TestToCharMatchesPostgres(t *testing.T) {
 		}
 	}
 }
+
+// TestSampleMatchesPostgres does the same for the sample dump: COPY data,
+// SERIAL values and DEFAULTs for omitted columns, a schema, char padding,
+// real and numeric rounding.
+func TestSampleMatchesPostgres(t *testing.T) {
+	server := testserver.Postgres(t)
+	prefix := testserver.Name("sjt_sample_")
+	now := parityClocks[2]
+	pinned, err := ParseDump("sample.sql", "sample", pinClock(t, sampleDump, now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reps, err := Load(context.Background(), server, []*Dump{pinned}, Options{Prefix: prefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { testserver.DropPostgresDB(t, server, prefix+"sample") })
+	if reps[0].Tables != 1 || reps[0].Rows != 5 || reps[0].Statements != 5 {
+		t.Errorf("report %+v", reps[0])
+	}
+	orig, err := ParseDump("sample.sql", "sample", sampleDump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := orig.evaluate(now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := testserver.ConnectPostgres(t, server, prefix+"sample")
+	if n := compareTable(t, c, ev.Tables[0], now); n != 5*11 {
+		t.Errorf("%d cells compared", n)
+	}
+}
+
+// TestPostgresLoadErrors: a failing statement is reported with its file
+// and line, and an existing database is not replaced unless asked.
+func TestPostgresLoadErrors(t *testing.T) {
+	server := testserver.Postgres(t)
+	prefix := testserver.Name("sjt_err_")
+	bad, err := ParseDump("bad.sql", "bad", "CREATE TABLE t (a int);\n\nINSERT INTO nosuch VALUES (1);\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { testserver.DropPostgresDB(t, server, prefix+"bad") })
+	_, err = Load(context.Background(), server, []*Dump{bad}, Options{Prefix: prefix})
+	if err == nil || !strings.HasPrefix(err.Error(), `bad.sql:3: PostgreSQL: relation "nosuch" does not exist`) {
+		t.Errorf("err = %v", err)
+	}
+	_, err = Load(context.Background(), server, []*Dump{bad}, Options{Prefix: prefix})
+	if err == nil || !strings.Contains(err.Error(), "--replace") {
+		t.Errorf("second load without Replace: %v", err)
+	}
+}
