@@ -100,7 +100,7 @@ func runDBLoad(cmd *cobra.Command, f *dbLoadFlags, args []string) error {
 	}
 	if err != nil {
 		var de *dbload.Error
-		if errors.As(err, &de) || errors.Is(err, dbload.ErrTarget) {
+		if errors.As(err, &de) || errors.Is(err, dbload.ErrTarget) || errors.Is(err, dbload.ErrExists) {
 			return usageError{fmt.Errorf("db load (--dsn %s): %w", open.Redact(f.dsn), err)}
 		}
 		return fmt.Errorf("db load (--dsn %s): %w", open.Redact(f.dsn), err)

@@ -50,6 +50,10 @@ type Report struct {
 // ErrTarget is wrapped by errors about the target DSN itself.
 var ErrTarget = errors.New("bad --dsn")
 
+// ErrExists is wrapped by the error of a load whose database already
+// exists when Options.Replace is false.
+var ErrExists = errors.New("database exists")
+
 var safeDBName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // Load creates one database per dump in the target dsn names and fills it:
@@ -138,7 +142,7 @@ func loadPostgres(ctx context.Context, dsn string, d *Dump, name string, o Optio
 		return rep, err
 	}
 	if exists && !o.Replace {
-		return rep, fmt.Errorf("%s: database %s exists on the server (use --replace to drop it first)", d.Path, name)
+		return rep, fmt.Errorf("%s: %w: %s is on the server (use --replace to drop it first)", d.Path, ErrExists, name)
 	}
 	if exists {
 		if _, err := admin.Exec(ctx, "DROP DATABASE "+ident+" WITH (FORCE)"); err != nil {
@@ -324,7 +328,7 @@ func loadFile(ctx context.Context, target, dir string, d *Dump, name string, o O
 	rep.Database = path
 	if _, err := os.Stat(path); err == nil {
 		if !o.Replace {
-			return rep, fmt.Errorf("%s: %s exists (use --replace to overwrite it)", d.Path, path)
+			return rep, fmt.Errorf("%s: %w: %s (use --replace to overwrite it)", d.Path, ErrExists, path)
 		}
 	}
 	// Build beside the target and rename, so a failed load leaves nothing
@@ -385,7 +389,7 @@ func loadMySQL(ctx context.Context, dsn string, d *Dump, name string, o Options)
 		return rep, fmt.Errorf("connect to the MySQL server: %w", err)
 	}
 	if n > 0 && !o.Replace {
-		return rep, fmt.Errorf("%s: database %s exists on the server (use --replace to drop it first)", d.Path, name)
+		return rep, fmt.Errorf("%s: %w: %s is on the server (use --replace to drop it first)", d.Path, ErrExists, name)
 	}
 	for _, q := range []string{"DROP DATABASE IF EXISTS " + quoteIdent("mysql", name), "CREATE DATABASE " + quoteIdent("mysql", name) + " CHARACTER SET utf8mb4"} {
 		if _, err := admin.ExecContext(ctx, q); err != nil {
