@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -95,18 +93,8 @@ func TestEvalSpiderMatchesOfficialEX(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	f, err := os.Open(shareddata.Path(t, "spider", "oracle", "c3.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	official := 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var o struct{ Exec int }
-		if err := json.Unmarshal(sc.Bytes(), &o); err != nil {
-			t.Fatal(err)
-		}
+	for _, o := range shareddata.Oracle(t, "c3") {
 		official += o.Exec
 	}
 	sum, err := report.ReadSummary(filepath.Join(out, report.SummaryFile))

@@ -54,7 +54,7 @@ func TestEMParityWithOfficialEvaluator(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			oracle := readOracle(t, sys)
+			oracle := shareddata.Oracle(t, sys)
 			agree, em, emFixed, unparsed, unparsedFixed := 0, 0, 0, 0, 0
 			for i := range items {
 				v := ms[0].Grade(context.Background(), nil, &items[i])

@@ -69,7 +69,7 @@ func spiderSample(t testing.TB, n int) ([]bench.Item, map[string]bool, map[strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	oracle := readOracle(t, "din_sql")
+	oracle := shareddata.Oracle(t, "din_sql")
 	count := map[string]int{}
 	for _, it := range all {
 		count[it.Question]++
@@ -103,7 +103,7 @@ func correctButDifferent(t testing.TB) (bench.Item, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	oracle := readOracle(t, "din_sql")
+	oracle := shareddata.Oracle(t, "din_sql")
 	eng := sqlite.New(filepath.Join(spider, "database"), sqlite.Options{})
 	defer eng.Close()
 	ctx := context.Background()
@@ -298,7 +298,7 @@ func BenchmarkJudgeCallsSpiderDev(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	oracle := readOracle(b, "din_sql")
+	oracle := shareddata.Oracle(b, "din_sql")
 	items := all
 	truth := map[string]bool{}
 	for i, it := range items {

@@ -1,10 +1,7 @@
 package metric_test
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -18,37 +15,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/shareddata"
 )
 
-// oracleRecord is one line of ../shared/data/spider/oracle/<system>.jsonl:
-// the unmodified official evaluator's verdicts.
-type oracleRecord struct {
-	I          int    `json:"i"`
-	DBID       string `json:"db_id"`
-	Hardness   string `json:"hardness"`
-	PredParsed bool   `json:"pred_parsed"`
-	Exec       int    `json:"exec"`
-	Exact      int    `json:"exact"`
-}
-
-func readOracle(t testing.TB, system string) []oracleRecord {
-	t.Helper()
-	f, err := os.Open(shareddata.Path(t, "spider", "oracle", system+".jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []oracleRecord
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var r oracleRecord
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, r)
-	}
-	return out
-}
-
-var systems = []string{"din_sql", "c3", "dail_sql_gpt35", "resdsql"}
+var systems = shareddata.Systems
 
 // TestEXParityWithOfficialEvaluator asserts that the ex verdict of every one
 // of the 1034 Spider dev items equals the official evaluator's exec, for
@@ -68,7 +35,7 @@ func TestEXParityWithOfficialEvaluator(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			oracle := readOracle(t, sys)
+			oracle := shareddata.Oracle(t, sys)
 			if len(items) != 1034 || len(oracle) != 1034 {
 				t.Fatalf("%d items, %d oracle records; want 1034", len(items), len(oracle))
 			}

@@ -4,6 +4,8 @@
 package shareddata
 
 import (
+	"bufio"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -60,4 +62,43 @@ func Find() (string, error) {
 		}
 		dir = parent
 	}
+}
+
+// OracleRecord is one line of spider/oracle/<system>.jsonl: the unmodified
+// official Spider evaluator's verdicts for one dev item (see the shared
+// data README).
+type OracleRecord struct {
+	I          int    `json:"i"`
+	DBID       string `json:"db_id"`
+	Hardness   string `json:"hardness"`
+	PredParsed bool   `json:"pred_parsed"`
+	Exec       int    `json:"exec"`
+	Exact      int    `json:"exact"`
+}
+
+// Systems are the published systems whose Spider dev predictions and
+// official verdicts the shared data holds.
+var Systems = []string{"din_sql", "c3", "dail_sql_gpt35", "resdsql"}
+
+// Oracle reads spider/oracle/<system>.jsonl, failing the test on error.
+func Oracle(tb testing.TB, system string) []OracleRecord {
+	tb.Helper()
+	f, err := os.Open(Path(tb, "spider", "oracle", system+".jsonl"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	var out []OracleRecord
+	sc := bufio.NewScanner(f)
+	for ln := 1; sc.Scan(); ln++ {
+		var r OracleRecord
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			tb.Fatalf("%s:%d: %v", f.Name(), ln, err)
+		}
+		out = append(out, r)
+	}
+	if err := sc.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return out
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/schema"
+	"github.com/sqljudge/sqljudge/internal/sqlast"
 )
 
 // Options configure suite building.
@@ -218,7 +219,7 @@ func (b *builder) build(ctx context.Context, rawGolds []string) (*DBReport, erro
 	var remaining []int
 	for gi, g := range b.golds {
 		for _, n := range Neighbours(g.raw, b.info) {
-			if !b.o.KeepDistinct && (n.Kind == "distinct") {
+			if !b.o.KeepDistinct && (n.Kind == "distinct" || n.Kind == string(sqlast.DropDistinct)) {
 				continue
 			}
 			p, _, _ := b.ex.Prepare(n.SQL, g.raw)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sqljudge/sqljudge/internal/sqlast"
 	"github.com/sqljudge/sqljudge/internal/sqllex"
 )
 
@@ -61,8 +62,13 @@ func matchCase(orig, repl string) string {
 	return strings.ToUpper(repl)
 }
 
-// Neighbours returns the neighbour queries of a gold query: every mutation
-// of TestSuiteEval's generate_neighbor_queries_path (fuzz/neighbor.py) —
+// Neighbours returns the neighbour queries of a gold query: first the
+// mutations over its AST (sqlast.Mutants: drop a WHERE, GROUP BY, HAVING,
+// ORDER BY, LIMIT, DISTINCT, a predicate or a select item; swap an
+// aggregate, a comparison, ASC/DESC, AND/OR, LIKE/NOT LIKE, IN/NOT IN, a set
+// operator, a column for another of the same type from the query's tables;
+// perturb a literal), when the query parses; then every mutation of
+// TestSuiteEval's generate_neighbor_queries_path (fuzz/neighbor.py) —
 // dropping a span of tokens (up to maxSpan non-blank tokens), replacing a
 // token by another of its family (aggregates, comparison and arithmetic
 // operators, AND/OR, ASC/DESC, a column by another column of the same
@@ -93,6 +99,17 @@ func Neighbours(gold string, info *DBInfo) []Neighbour {
 		add(kind, q)
 	}
 	columns := queryColumns(ts, info)
+	if q, err := sqlast.Parse(gold); err == nil {
+		opts := sqlast.MutateOptions{Columns: func(c sqlast.ColumnRef) []string {
+			if c.MaybeString && !isColumnName(c.Name, info) {
+				return nil
+			}
+			return sameTypeColumns(c.Name, columns, info)
+		}}
+		for _, m := range q.Mutants(opts) {
+			add(string(m.Kind), []token{{sqllex.Word, m.SQL}})
+		}
+	}
 	for i, t := range ts {
 		up := strings.ToUpper(t.text)
 		switch {

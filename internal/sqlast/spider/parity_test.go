@@ -1,9 +1,6 @@
 package spider_test
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -13,39 +10,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/sqlast/spider"
 )
 
-// oracleRecord is one line of ../shared/data/spider/oracle/<system>.jsonl:
-// the unmodified official evaluator's verdicts.
-type oracleRecord struct {
-	I          int    `json:"i"`
-	DBID       string `json:"db_id"`
-	Hardness   string `json:"hardness"`
-	PredParsed bool   `json:"pred_parsed"`
-	Exact      int    `json:"exact"`
-}
-
-func readOracle(t testing.TB, system string) []oracleRecord {
-	t.Helper()
-	f, err := os.Open(shareddata.Path(t, "spider", "oracle", system+".jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []oracleRecord
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var r oracleRecord
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, r)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-var systems = []string{"din_sql", "c3", "dail_sql_gpt35", "resdsql"}
+var systems = shareddata.Systems
 
 // loadSpider returns the official schemas of tables.json and the dev items
 // paired with a prediction file (pred "" pairs gold with itself).
@@ -83,7 +48,7 @@ func TestEMParityWithOfficialEvaluator(t *testing.T) {
 	for _, sys := range systems {
 		t.Run(sys, func(t *testing.T) {
 			schemas, items := loadSpider(t, sys)
-			oracle := readOracle(t, sys)
+			oracle := shareddata.Oracle(t, sys)
 			if len(oracle) != len(items) {
 				t.Fatalf("%d oracle records for %d items", len(oracle), len(items))
 			}
@@ -122,7 +87,7 @@ func TestEMParityWithOfficialEvaluator(t *testing.T) {
 func TestGoldAgainstGold(t *testing.T) {
 	schemas, items := loadSpider(t, "")
 	want := map[string]int{}
-	for _, o := range readOracle(t, "resdsql") {
+	for _, o := range shareddata.Oracle(t, "resdsql") {
 		want[o.Hardness]++
 	}
 	readme := map[string]int{spider.Easy: 248, spider.Medium: 446, spider.Hard: 174, spider.Extra: 166}
