@@ -16,7 +16,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/demo"
 	"github.com/sqljudge/sqljudge/internal/engine"
-	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/engine/open"
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/run"
@@ -103,7 +103,7 @@ Metrics (--metrics, comma-separated):
 	fl := cmd.Flags()
 	fl.StringVar(&f.gold, "gold", "", "gold benchmark file")
 	fl.StringVar(&f.pred, "pred", "", "prediction file (omit when the gold JSONL has a \"pred\" field)")
-	fl.StringVar(&f.db, "db", "", "database folder: DB/<db_id>/<db_id>.sqlite (or a single .sqlite file)")
+	fl.StringVar(&f.db, "db", "", "databases: a SQLite folder DB/<db_id>/<db_id>.sqlite (or one .sqlite file),\npostgres://user:pass@host:port/, mysql://user:pass@host:port/ (a db_id is a database\non the server), or duckdb:PATH (binaries built with -tags duckdb)")
 	fl.StringVar(&f.tables, "tables", "", "Spider tables.json: checks every db_id; needed by em; labels items without a difficulty with their Spider hardness")
 	fl.StringVar(&f.format, "format", "", "gold format: spider, spider-json, bird, sqleval, jsonl (default: detect)")
 	fl.StringVar(&f.out, "out", "", "output folder for results.jsonl and summary.json")
@@ -181,9 +181,6 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	case f.emFixed && !hasMetric(f.metrics, "em"):
 		return usagef("--em-fixed sets how em grades: add em to --metrics")
 	}
-	if _, err := os.Stat(f.db); err != nil {
-		return usagef("--db %s: %v", f.db, err)
-	}
 
 	items, err := bench.Load(bench.Options{Gold: f.gold, Pred: f.pred, Format: bench.Format(f.format)})
 	if err != nil {
@@ -195,7 +192,10 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 			return usageError{err}
 		}
 	}
-	eng := sqlite.New(f.db, sqlite.Options{MaxRows: f.maxRows, MaxConns: f.workers})
+	eng, err := open.Open(f.db, open.Options{MaxRows: f.maxRows, MaxConns: f.workers})
+	if err != nil {
+		return usageError{err}
+	}
 	defer eng.Close()
 	if err := checkDatabases(ctx, items, eng, schemas, f.tables); err != nil {
 		return err
@@ -246,7 +246,7 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	sum := report.Summarize(recs, names)
 	sum.WallSeconds = stats.Wall.Seconds()
 	sum.Run = map[string]any{
-		"version": version(), "gold": f.gold, "pred": f.pred, "db": f.db, "tables": f.tables,
+		"version": version(), "gold": f.gold, "pred": f.pred, "db": open.Redact(f.db), "tables": f.tables,
 		"format": f.format, "engine": eng.Dialect(), "timeout_seconds": f.timeout.Seconds(),
 		"workers": f.workers, "max_rows": f.maxRows, "keep_distinct": f.keepDistinct,
 		"graded": stats.Graded, "resumed": stats.Resumed, "suite": f.suite, "plug_value": f.plugValue,

@@ -23,6 +23,9 @@ func init() {
 // a gold query whose result is a subset_df of the prediction's makes it
 // correct. The verdict carries both: {"correct": ..., "exact": ...}.
 //
+// On PostgreSQL, NUMERIC cells are compared as floats, as the official
+// PostgreSQL runner's pandas.read_sql_query(coerce_float=True) reads them.
+//
 // As in the official runner, an error of the prediction makes the item
 // wrong (pred_error), and so does an error of any gold query run before a
 // match (gold_error), even when an earlier alternative made the item
@@ -40,7 +43,8 @@ func (m *SQLEval) Grade(ctx context.Context, x *Exec, it *bench.Item) Verdict {
 		v.Fields = map[string]any{"exact": false}
 		return v
 	}
-	c := result.SQLEvalContext{Category: it.Category, Question: it.Question, GoldSQL: it.GoldText, PredSQL: it.Pred}
+	c := result.SQLEvalContext{Category: it.Category, Question: it.Question, GoldSQL: it.GoldText, PredSQL: it.Pred,
+		CoerceDecimals: x.Env().Engine != nil && x.Env().Engine.Dialect() == "postgres"}
 	correct := false
 	detail := ""
 	for _, alt := range it.Gold {

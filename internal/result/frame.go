@@ -16,7 +16,8 @@ import (
 // Dtype inference follows pd.DataFrame(rows, columns=names) and
 // pd.read_sql_query: a column of integers without NULL is int64; integers,
 // floats and decimals (read_sql_query's coerce_float) with or without NULL are
-// float64, with NULL as NaN; timestamps are datetime64, with NULL as NaT;
+// float64, with NULL as NaN; timestamps are datetime64 and intervals
+// timedelta64, with NULL as NaT;
 // every other column (text, mixed, booleans with NULL, all NULL, no rows) is
 // object, with NULL as None. NaN and NaT are unequal to everything under ==;
 // None equals None.
@@ -34,6 +35,7 @@ const (
 	dtFloat
 	dtBool
 	dtDatetime
+	dtTimedelta
 )
 
 // errFrame is returned where pandas raises (the official script lets the
@@ -66,7 +68,7 @@ func inferDtype(col []Value) dtype {
 	if len(col) == 0 {
 		return dtObject
 	}
-	nonNull, ints, nums, bools, stamps, nulls := 0, 0, 0, 0, 0, 0
+	nonNull, ints, nums, bools, stamps, deltas, nulls := 0, 0, 0, 0, 0, 0, 0
 	for _, v := range col {
 		switch v.K {
 		case Null:
@@ -81,6 +83,8 @@ func inferDtype(col []Value) dtype {
 			bools++
 		case Timestamp, TimestampTZ:
 			stamps++
+		case Interval:
+			deltas++
 		}
 		nonNull++
 	}
@@ -95,9 +99,31 @@ func inferDtype(col []Value) dtype {
 		return dtBool
 	case stamps == nonNull:
 		return dtDatetime
+	case deltas == nonNull:
+		return dtTimedelta
 	}
 	_ = nulls
 	return dtObject
+}
+
+// coerceDecimals replaces every Decimal cell by its float64, as
+// read_sql_query(coerce_float=True) does; the dtypes do not change (a
+// Decimal column is already float64).
+func (f *frame) coerceDecimals() *frame {
+	g := &frame{names: f.names, dtype: f.dtype, cols: make([][]Value, len(f.cols))}
+	for j, c := range f.cols {
+		g.cols[j] = c
+		if !slices.ContainsFunc(c, func(v Value) bool { return v.K == Decimal }) {
+			continue
+		}
+		g.cols[j] = slices.Clone(c)
+		for i, v := range c {
+			if v.K == Decimal {
+				g.cols[j][i] = FloatValue(v.F)
+			}
+		}
+	}
+	return g
 }
 
 func (f *frame) nrows() int {
@@ -111,7 +137,9 @@ func (f *frame) ncols() int { return len(f.cols) }
 
 // nanNA reports whether a missing value in column j is NaN/NaT (unequal to
 // itself) rather than None.
-func (f *frame) nanNA(j int) bool { return f.dtype[j] == dtFloat || f.dtype[j] == dtDatetime }
+func (f *frame) nanNA(j int) bool {
+	return f.dtype[j] == dtFloat || f.dtype[j] == dtDatetime || f.dtype[j] == dtTimedelta
+}
 
 // cellEq is numpy's elementwise == on the object (or numeric) array that
 // DataFrame.values returns.
@@ -294,17 +322,20 @@ func pandasCompare(a, b Value, asc bool) int {
 
 // valueOrder is a total order on non-null values consistent with Equal:
 // numbers (int, float, bool, decimal) by numeric value, then temporal values
-// by their ISO text, then text, then blobs.
+// by their ISO text, then intervals by length, then text, then blobs.
 func valueOrder(a, b Value) int {
 	ra, rb := orderRank(a), orderRank(b)
 	if ra != rb {
 		return cmp.Compare(ra, rb)
 	}
-	if ra == 0 {
+	switch ra {
+	case 0:
 		if Equal(a, b) {
 			return 0
 		}
 		return cmp.Compare(numericFloat(a), numericFloat(b))
+	case 2:
+		return cmp.Compare(a.I, b.I)
 	}
 	return strings.Compare(a.S, b.S)
 }
@@ -315,10 +346,12 @@ func orderRank(v Value) int {
 		return 0
 	case Date, Time, Timestamp, TimestampTZ:
 		return 1
-	case Text:
+	case Interval:
 		return 2
+	case Text:
+		return 3
 	}
-	return 3
+	return 4
 }
 
 func numericFloat(v Value) float64 {

@@ -28,8 +28,42 @@ func PyStr(v Value) string {
 			return "True"
 		}
 		return "False"
+	case Interval:
+		return pyTimedeltaStr(v.I)
 	}
 	return v.S
+}
+
+// pyTimedeltaStr returns Python's str(timedelta(microseconds=us)):
+// "[-]D day[s], H:MM:SS[.ffffff]", the days floored so that the time part
+// is never negative ("-1 day, 23:59:59" for minus one second).
+func pyTimedeltaStr(us int64) string {
+	const day = 86400 * 1000000
+	days := us / day
+	rem := us % day
+	if rem < 0 {
+		rem += day
+		days--
+	}
+	secs := rem / 1000000
+	b := make([]byte, 0, 32)
+	if days != 0 {
+		b = strconv.AppendInt(b, days, 10)
+		if days == 1 || days == -1 {
+			b = append(b, " day, "...)
+		} else {
+			b = append(b, " days, "...)
+		}
+	}
+	b = strconv.AppendInt(b, secs/3600, 10)
+	b = append(b, ':', byte('0'+secs%3600/60/10), byte('0'+secs%3600/60%10), ':', byte('0'+secs%60/10), byte('0'+secs%60%10))
+	if f := rem % 1000000; f != 0 {
+		d := strconv.FormatInt(f, 10)
+		b = append(b, '.')
+		b = append(b, strings.Repeat("0", 6-len(d))...)
+		b = append(b, d...)
+	}
+	return string(b)
 }
 
 // PyTypeStr returns Python's str(type(x)) for the value's Python type.
@@ -53,6 +87,8 @@ func PyTypeStr(v Value) string {
 		return "<class 'datetime.date'>"
 	case Time:
 		return "<class 'datetime.time'>"
+	case Interval:
+		return "<class 'datetime.timedelta'>"
 	default:
 		return "<class 'datetime.datetime'>"
 	}

@@ -23,6 +23,12 @@ type SQLEvalContext struct {
 	GoldSQL string
 	// PredSQL is the predicted query.
 	PredSQL string
+	// CoerceDecimals turns Decimal cells into floats before anything is
+	// compared, as SQL-Eval's PostgreSQL runner reads results
+	// (query_postgres_db: pandas.read_sql_query, whose coerce_float=True
+	// makes decimal.Decimal values float64). Set it for PostgreSQL results;
+	// its SQLite and MySQL runners build frames without coercion.
+	CoerceDecimals bool
 }
 
 // SQLEvalCompare is Defog SQL-Eval's compare_df(df_gold, df_gen, ...)
@@ -40,7 +46,7 @@ type SQLEvalContext struct {
 // runner counts the item wrong. When the match holds only by broadcasting
 // results of different shapes, note says so (the verdict shows it).
 func SQLEvalCompare(gold, pred *Set, c SQLEvalContext) (exact bool, note string, err error) {
-	g, p := newFrame(gold), newFrame(pred)
+	g, p := c.frame(gold), c.frame(pred)
 	if eq, ok := valuesEqualBroadcast(g, p); ok && eq {
 		if g.nrows() != p.nrows() || g.ncols() != p.ncols() {
 			note = fmt.Sprintf("exact only by SQL-Eval's numpy broadcast of a %dx%d gold against a %dx%d prediction (an official quirk, kept)",
@@ -78,11 +84,11 @@ func SQLEvalCompare(gold, pred *Set, c SQLEvalContext) (exact bool, note string,
 // subset. Where pandas raises (a matched predicted column whose name repeats)
 // it returns an error.
 func SQLEvalSubset(gold, pred *Set, c SQLEvalContext) (bool, error) {
-	sub := newFrame(gold)
+	sub := c.frame(gold)
 	if sub.nrows() == 0 || sub.ncols() == 0 {
 		return false, nil
 	}
-	super := newFrame(pred)
+	super := c.frame(pred)
 	sub = sub.deduplicateColumns()
 	temp := super.deduplicateColumns()
 	var matched []string
@@ -118,6 +124,15 @@ func SQLEvalSubset(gold, pred *Set, c SQLEvalContext) (bool, error) {
 		return false, err
 	}
 	return framesEqual(subNorm, superNorm), nil
+}
+
+// frame builds the frame of a result as the runner of c reads it.
+func (c SQLEvalContext) frame(s *Set) *frame {
+	f := newFrame(s)
+	if c.CoerceDecimals {
+		f = f.coerceDecimals()
+	}
+	return f
 }
 
 func dropCol(f *frame, k int) *frame {

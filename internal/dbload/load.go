@@ -1,0 +1,419 @@
+package dbload
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	mysqldrv "github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/sqljudge/sqljudge/internal/engine/mysql"
+
+	_ "github.com/mattn/go-sqlite3" // the "sqlite3" driver, to write SQLite files
+)
+
+// Options configure Load.
+type Options struct {
+	// Replace drops (or overwrites) a database of the same name; without
+	// it an existing database is an error.
+	Replace bool
+	// Now is the clock of CURRENT_DATE, NOW() and friends for the
+	// translating targets (SQLite, MySQL, DuckDB); zero means the time of
+	// the load. A PostgreSQL load uses the server's clock.
+	Now time.Time
+	// Prefix is put before every database name ("t_" makes academic
+	// t_academic; for SQLite and DuckDB, the file t_academic.sqlite).
+	Prefix string
+}
+
+// Report says what Load did with one dump.
+type Report struct {
+	// Database is the database created (a server database, or a file).
+	Database string
+	// Tables and Rows count what was created and inserted; for PostgreSQL,
+	// Statements counts the statements run.
+	Tables, Rows, Statements int
+	// Skipped counts the statements a translating target did not need
+	// (SET, ALTER, CREATE INDEX, ...), by first keyword.
+	Skipped map[string]int
+}
+
+// ErrTarget is wrapped by errors about the target DSN itself.
+var ErrTarget = errors.New("bad --dsn")
+
+// ErrExists is wrapped by the error of a load whose database already
+// exists when Options.Replace is false.
+var ErrExists = errors.New("database exists")
+
+var safeDBName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// Load creates one database per dump in the target dsn names and fills it:
+//
+//	postgres://user@host:port/db?...  a PostgreSQL server (connect via db, usually postgres)
+//	mysql://user:pass@host:port/      a MySQL or MariaDB server (mysql:<go-sql-driver DSN> too)
+//	sqlite:DIR or DIR                 SQLite files DIR/<name>.sqlite (DIR is created)
+//	duckdb:DIR                        DuckDB files DIR/<name>.duckdb (needs a binary built with -tags duckdb)
+//
+// A database is named Prefix + the dump's name. Reports come in dump order.
+func Load(ctx context.Context, dsn string, dumps []*Dump, o Options) ([]Report, error) {
+	if o.Now.IsZero() {
+		o.Now = time.Now()
+	}
+	scheme, rest, _ := strings.Cut(dsn, ":")
+	var target func(context.Context, *Dump, string) (Report, error)
+	switch strings.ToLower(scheme) {
+	case "postgres", "postgresql":
+		target = func(ctx context.Context, d *Dump, name string) (Report, error) {
+			return loadPostgres(ctx, dsn, d, name, o)
+		}
+	case "mysql":
+		if !strings.HasPrefix(rest, "//") {
+			dsn = rest
+		}
+		target = func(ctx context.Context, d *Dump, name string) (Report, error) {
+			return loadMySQL(ctx, dsn, d, name, o)
+		}
+	case "duckdb":
+		target = func(ctx context.Context, d *Dump, name string) (Report, error) {
+			return loadFile(ctx, "duckdb", rest, d, name, o)
+		}
+	case "sqlite", "sqlite3":
+		target = func(ctx context.Context, d *Dump, name string) (Report, error) {
+			return loadFile(ctx, "sqlite", rest, d, name, o)
+		}
+	default:
+		if strings.Contains(dsn, "://") {
+			return nil, fmt.Errorf("%w: unknown scheme %q (want postgres://, mysql://, sqlite:DIR, duckdb:DIR or a folder)", ErrTarget, scheme)
+		}
+		target = func(ctx context.Context, d *Dump, name string) (Report, error) {
+			return loadFile(ctx, "sqlite", dsn, d, name, o)
+		}
+	}
+	var out []Report
+	for _, d := range dumps {
+		name := o.Prefix + d.Name
+		if !safeDBName.MatchString(name) {
+			return out, fmt.Errorf("%s: database name %q: use letters, digits and _ (rename the file)", d.Path, name)
+		}
+		r, err := target(ctx, d, name)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func skippedCounts(ev *evaluated) map[string]int {
+	m := map[string]int{}
+	for _, s := range ev.Skipped {
+		m[strings.ToUpper(s.Keyword)]++
+	}
+	return m
+}
+
+// loadPostgres creates database name and runs the dump in it verbatim,
+// statement by statement in autocommit mode, as psql -f does (but stopping
+// at the first error, which it reports with the statement's line; the
+// database keeps what ran before it, and --replace starts over).
+func loadPostgres(ctx context.Context, dsn string, d *Dump, name string, o Options) (Report, error) {
+	rep := Report{Database: name}
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return rep, fmt.Errorf("%w: %v", ErrTarget, err)
+	}
+	admin, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return rep, fmt.Errorf("connect to %s: %w", cfg.Host, err)
+	}
+	defer admin.Close(context.WithoutCancel(ctx))
+	ident := pgx.Identifier{name}.Sanitize()
+	var exists bool
+	if err := admin.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", name).Scan(&exists); err != nil {
+		return rep, err
+	}
+	if exists && !o.Replace {
+		return rep, fmt.Errorf("%s: %w: %s is on the server (use --replace to drop it first)", d.Path, ErrExists, name)
+	}
+	if exists {
+		if _, err := admin.Exec(ctx, "DROP DATABASE "+ident+" WITH (FORCE)"); err != nil {
+			return rep, fmt.Errorf("drop database %s: %w", name, err)
+		}
+	}
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+ident+" ENCODING 'UTF8' TEMPLATE template0"); err != nil {
+		return rep, fmt.Errorf("create database %s: %w", name, err)
+	}
+	dcfg := cfg.Copy()
+	dcfg.Database = name
+	if dcfg.RuntimeParams == nil {
+		dcfg.RuntimeParams = map[string]string{}
+	}
+	dcfg.RuntimeParams["TimeZone"] = "UTC"
+	dcfg.RuntimeParams["client_encoding"] = "UTF8"
+	c, err := pgx.ConnectConfig(ctx, dcfg)
+	if err != nil {
+		return rep, fmt.Errorf("connect to %s: %w", name, err)
+	}
+	defer c.Close(context.WithoutCancel(ctx))
+	pc := c.PgConn()
+	for _, s := range d.Stmts {
+		var err error
+		if s.copy != nil {
+			data := strings.Join(s.copy.Lines, "\n")
+			if data != "" {
+				data += "\n"
+			}
+			_, err = pc.CopyFrom(ctx, strings.NewReader(data), s.Text)
+		} else {
+			_, err = pc.Exec(ctx, s.Text).ReadAll()
+		}
+		if err != nil {
+			msg := err.Error()
+			var pe *pgconn.PgError
+			if errors.As(err, &pe) {
+				msg = pe.Message + " (SQLSTATE " + pe.Code + ")"
+			}
+			return rep, &Error{File: d.Path, Line: s.Line, Msg: "PostgreSQL: " + msg}
+		}
+		rep.Statements++
+		switch s.Kind {
+		case CreateTable:
+			rep.Tables++
+		case Insert, Copy:
+			rep.Rows += len(s.Insert.Rows)
+		}
+	}
+	return rep, nil
+}
+
+// flatName returns a table's name in a target without schemas.
+func flatName(t *Table) string { return t.Spelled }
+
+// checkFlat fails when two tables get the same name once schemas are
+// dropped (names compare case-insensitively, as in SQLite and MySQL's
+// column names).
+func checkFlat(d *Dump, ev *evaluated) error {
+	seen := map[string]string{}
+	for _, td := range ev.Tables {
+		k := strings.ToLower(flatName(td.Table))
+		q := qualified(td.Table.Schema, td.Table.Name)
+		if prev, dup := seen[k]; dup {
+			return fmt.Errorf("%s: tables %s and %s have the same name once schemas are dropped", d.Path, prev, q)
+		}
+		seen[k] = q
+	}
+	return nil
+}
+
+func quoteIdent(target, s string) string {
+	if target == "mysql" {
+		return "`" + strings.ReplaceAll(s, "`", "``") + "`"
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// createTableSQL writes a table's CREATE TABLE for a target: columns,
+// mapped types and NOT NULL.
+func createTableSQL(target string, td *tableData) string {
+	t := td.Table
+	name := quoteIdent(target, flatName(t))
+	if target == "duckdb" && t.Schema != "" && t.Schema != "public" {
+		name = quoteIdent(target, t.Schema) + "." + quoteIdent(target, t.Spelled)
+	}
+	var cols []string
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		col := quoteIdent(target, c.Spelled) + " " + targetType(target, c)
+		if c.NotNull {
+			col += " NOT NULL"
+		}
+		cols = append(cols, col)
+	}
+	sql := "CREATE TABLE " + name + " (" + strings.Join(cols, ", ") + ")"
+	if target == "mysql" {
+		sql += " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"
+	}
+	return sql
+}
+
+// insertRows writes td's rows with multi-row INSERTs of bound values.
+func insertRows(ctx context.Context, target string, tx *sql.Tx, td *tableData) error {
+	if len(td.Rows) == 0 {
+		return nil
+	}
+	t := td.Table
+	name := quoteIdent(target, flatName(t))
+	if target == "duckdb" && t.Schema != "" && t.Schema != "public" {
+		name = quoteIdent(target, t.Schema) + "." + quoteIdent(target, t.Spelled)
+	}
+	ncol := len(t.Columns)
+	per := max(1, min(500, 30000/ncol)) // stay under bound-parameter limits
+	one := "(" + strings.TrimSuffix(strings.Repeat("?, ", ncol), ", ") + ")"
+	for start := 0; start < len(td.Rows); start += per {
+		end := min(start+per, len(td.Rows))
+		var args []any
+		for _, r := range td.Rows[start:end] {
+			for _, v := range r {
+				args = append(args, storedFor(target, v))
+			}
+		}
+		q := "INSERT INTO " + name + " VALUES " + strings.TrimSuffix(strings.Repeat(one+", ", end-start), ", ")
+		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+			return fmt.Errorf("insert into %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// fill creates the dump's tables (and DuckDB schemas) and rows through db.
+func fill(ctx context.Context, target string, db *sql.DB, d *Dump, ev *evaluated, rep *Report) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if target == "duckdb" {
+		for _, s := range ev.Schemas {
+			if s == "public" {
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, "CREATE SCHEMA IF NOT EXISTS "+quoteIdent(target, s)); err != nil {
+				return fmt.Errorf("%s: create schema %s: %w", d.Path, s, err)
+			}
+		}
+	}
+	for _, td := range ev.Tables {
+		if _, err := tx.ExecContext(ctx, createTableSQL(target, td)); err != nil {
+			return fmt.Errorf("%s: create table %s: %w", d.Path, td.Table.Name, err)
+		}
+		if err := insertRows(ctx, target, tx, td); err != nil {
+			return fmt.Errorf("%s: %w", d.Path, err)
+		}
+		rep.Tables++
+		rep.Rows += len(td.Rows)
+	}
+	return tx.Commit()
+}
+
+// loadFile builds database file dir/name.sqlite or dir/name.duckdb.
+func loadFile(ctx context.Context, target, dir string, d *Dump, name string, o Options) (Report, error) {
+	rep := Report{Database: name}
+	if dir == "" {
+		return rep, fmt.Errorf("%w: no folder given", ErrTarget)
+	}
+	ev, err := d.evaluate(o.Now)
+	if err != nil {
+		return rep, err
+	}
+	rep.Skipped = skippedCounts(ev)
+	if target == "sqlite" {
+		if err := checkFlat(d, ev); err != nil {
+			return rep, err
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return rep, err
+	}
+	ext := map[string]string{"sqlite": ".sqlite", "duckdb": ".duckdb"}[target]
+	path := filepath.Join(dir, name+ext)
+	rep.Database = path
+	if _, err := os.Stat(path); err == nil {
+		if !o.Replace {
+			return rep, fmt.Errorf("%s: %w: %s (use --replace to overwrite it)", d.Path, ErrExists, path)
+		}
+	}
+	// Build beside the target and rename, so a failed load leaves nothing
+	// half-written under the final name.
+	tmp := path + ".loading"
+	_ = os.Remove(tmp)
+	driver := map[string]string{"sqlite": "sqlite3", "duckdb": "duckdb"}[target]
+	if !slices.Contains(sql.Drivers(), driver) {
+		return rep, fmt.Errorf("%w: this sqljudge was built without DuckDB; rebuild with -tags duckdb", ErrTarget)
+	}
+	db, err := sql.Open(driver, tmp)
+	if err != nil {
+		return rep, err
+	}
+	db.SetMaxOpenConns(1)
+	err = fill(ctx, target, db, d, ev, &rep)
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp)
+		os.Remove(tmp + ".wal")
+		return rep, err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return rep, err
+	}
+	return rep, nil
+}
+
+// loadMySQL creates database name on a MySQL/MariaDB server and fills it.
+func loadMySQL(ctx context.Context, dsn string, d *Dump, name string, o Options) (Report, error) {
+	rep := Report{Database: name}
+	ev, err := d.evaluate(o.Now)
+	if err != nil {
+		return rep, err
+	}
+	rep.Skipped = skippedCounts(ev)
+	if err := checkFlat(d, ev); err != nil {
+		return rep, err
+	}
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		return rep, fmt.Errorf("%w: %v", ErrTarget, err)
+	}
+	cfg.DBName = ""
+	if cfg.Params == nil {
+		cfg.Params = map[string]string{}
+	}
+	cfg.Params["time_zone"] = "'+00:00'"
+	admin, err := openMySQL(cfg)
+	if err != nil {
+		return rep, err
+	}
+	defer admin.Close()
+	var n int
+	if err := admin.QueryRowContext(ctx, "SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?", name).Scan(&n); err != nil {
+		return rep, fmt.Errorf("connect to the MySQL server: %w", err)
+	}
+	if n > 0 && !o.Replace {
+		return rep, fmt.Errorf("%s: %w: %s is on the server (use --replace to drop it first)", d.Path, ErrExists, name)
+	}
+	for _, q := range []string{"DROP DATABASE IF EXISTS " + quoteIdent("mysql", name), "CREATE DATABASE " + quoteIdent("mysql", name) + " CHARACTER SET utf8mb4"} {
+		if _, err := admin.ExecContext(ctx, q); err != nil {
+			return rep, fmt.Errorf("%s: %w", q, err)
+		}
+	}
+	dcfg := cfg.Clone()
+	dcfg.DBName = name
+	db, err := openMySQL(dcfg)
+	if err != nil {
+		return rep, err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	if err := fill(ctx, "mysql", db, d, ev, &rep); err != nil {
+		return rep, err
+	}
+	return rep, nil
+}
+
+func openMySQL(cfg *mysqldrv.Config) (*sql.DB, error) {
+	c, err := mysqldrv.NewConnector(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrTarget, err)
+	}
+	return sql.OpenDB(c), nil
+}

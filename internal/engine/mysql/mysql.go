@@ -1,0 +1,436 @@
+// Package mysql is sqljudge's MySQL and MariaDB engine, on
+// github.com/go-sql-driver/mysql (tested on MariaDB 10.11).
+//
+// A db_id names a database on the server, reached with the credentials,
+// address and parameters of the DSN given to New. Every query:
+//
+//   - must be one statement starting with SELECT, WITH, VALUES, TABLE or
+//     SHOW and without an INTO clause (SELECT ... INTO OUTFILE writes a
+//     file on the server, INTO @v changes the session); anything else is
+//     engine.ErrRejected before it is sent. The driver never enables
+//     multi-statements, so the server refuses a second statement too;
+//   - runs inside START TRANSACTION READ ONLY on a session set to
+//     TRANSACTION READ ONLY, and is always rolled back;
+//   - is bounded on the server by max_statement_time (MariaDB, seconds) or
+//     max_execution_time (MySQL, milliseconds) set to the time left before
+//     the context's deadline, and when the context ends the engine sends
+//     KILL QUERY for its connection from a separate one (the driver alone
+//     only closes its socket, which leaves the query running);
+//   - reads at most Options.MaxRows rows (the query is killed beyond).
+//
+// Values come in the text protocol and are decoded in one place,
+// decode.go. Sessions use time_zone '+00:00'.
+package mysql
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	mysqldrv "github.com/go-sql-driver/mysql"
+
+	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/sqllex"
+)
+
+// Options configure an Engine.
+type Options struct {
+	// MaxRows is the row cap; 0 means engine.DefaultMaxRows.
+	MaxRows int
+	// MaxConns is the number of connections kept per database; 0 means 4.
+	MaxConns int
+	// StatementTimeout bounds a query on the server when its context has no
+	// deadline; 0 means no bound. With a deadline, the time left is used.
+	StatementTimeout time.Duration
+	// DBPrefix is put before every db_id to name its database on the
+	// server ("" by default); tests use it to keep their databases apart.
+	// A query that names a database itself (geography.state) reaches that
+	// database, prefix or not.
+	DBPrefix string
+}
+
+// Engine is the MySQL/MariaDB engine. It is safe for concurrent use.
+type Engine struct {
+	base *mysqldrv.Config
+	opts Options
+
+	mu      sync.Mutex
+	pools   map[string]*sql.DB
+	killer  *sql.DB // connection without a database, for KILL QUERY
+	flavour string  // "mariadb" or "mysql", learnt on first connection
+	closed  bool
+}
+
+var _ engine.Engine = (*Engine)(nil)
+
+// ParseDSN reads a DSN in the URL form the CLI takes,
+// mysql://user:pass@host[:port]/[db][?param=value&...] (port 3306 by
+// default; user, password and database percent-decoded; parameters are
+// go-sql-driver's), or in go-sql-driver's own form
+// user:pass@tcp(host:port)/db?param=value.
+func ParseDSN(dsn string) (*mysqldrv.Config, error) {
+	rest, isURL := strings.CutPrefix(dsn, "mysql://")
+	if !isURL {
+		cfg, err := mysqldrv.ParseDSN(dsn)
+		if err != nil {
+			return nil, fmt.Errorf("mysql: bad DSN: %w", err)
+		}
+		return cfg, nil
+	}
+	userinfo, hostpart := "", rest
+	if i := strings.LastIndex(rest, "@"); i >= 0 {
+		userinfo, hostpart = rest[:i], rest[i+1:]
+	}
+	addr, path, _ := strings.Cut(hostpart, "/")
+	db, query, _ := strings.Cut(path, "?")
+	if addr == "" {
+		addr = "127.0.0.1:3306"
+	} else if !strings.Contains(addr, ":") {
+		addr += ":3306"
+	}
+	native := "tcp(" + addr + ")/"
+	if query != "" {
+		native += "?" + query
+	}
+	cfg, err := mysqldrv.ParseDSN(native)
+	if err != nil {
+		return nil, fmt.Errorf("mysql: bad DSN: %w", err)
+	}
+	user, pass, _ := strings.Cut(userinfo, ":")
+	if cfg.User, err = url.PathUnescape(user); err != nil {
+		return nil, fmt.Errorf("mysql: bad DSN: user: %w", err)
+	}
+	if cfg.Passwd, err = url.PathUnescape(pass); err != nil {
+		return nil, fmt.Errorf("mysql: bad DSN: password: %w", err)
+	}
+	if cfg.DBName, err = url.PathUnescape(db); err != nil {
+		return nil, fmt.Errorf("mysql: bad DSN: database: %w", err)
+	}
+	return cfg, nil
+}
+
+// New returns an engine for the server of dsn (see ParseDSN). The
+// database named in dsn is not used: each query names its own. New does
+// not connect; Check and Query do. It fails only on a malformed dsn.
+func New(dsn string, opts Options) (*Engine, error) {
+	cfg, err := ParseDSN(dsn)
+	if err != nil {
+		return nil, err
+	}
+	if opts.MaxRows <= 0 {
+		opts.MaxRows = engine.DefaultMaxRows
+	}
+	if opts.MaxConns <= 0 {
+		opts.MaxConns = 4
+	}
+	cfg.MultiStatements = false
+	cfg.AllowAllFiles = false
+	cfg.InterpolateParams = false
+	cfg.ParseTime = false // values are decoded from their text (decode.go)
+	if cfg.Params == nil {
+		cfg.Params = map[string]string{}
+	}
+	cfg.Params["time_zone"] = "'+00:00'"
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 10 * time.Second
+	}
+	return &Engine{base: cfg, opts: opts, pools: map[string]*sql.DB{}}, nil
+}
+
+// Dialect returns "mysql".
+func (e *Engine) Dialect() string { return "mysql" }
+
+// Database returns the server's name of the database of db_id db.
+func (e *Engine) Database(db string) string { return e.opts.DBPrefix + db }
+
+func (e *Engine) open(db string, conns int) (*sql.DB, error) {
+	cfg := e.base.Clone()
+	cfg.DBName = db
+	c, err := mysqldrv.NewConnector(cfg)
+	if err != nil {
+		return nil, err
+	}
+	p := sql.OpenDB(c)
+	p.SetMaxOpenConns(conns)
+	p.SetMaxIdleConns(conns)
+	p.SetConnMaxIdleTime(time.Minute)
+	return p, nil
+}
+
+func (e *Engine) pool(db string) (*sql.DB, *sql.DB, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return nil, nil, errors.New("mysql: engine is closed")
+	}
+	if e.killer == nil {
+		k, err := e.open("", 2)
+		if err != nil {
+			return nil, nil, err
+		}
+		e.killer = k
+	}
+	if p, ok := e.pools[db]; ok {
+		return p, e.killer, nil
+	}
+	p, err := e.open(e.Database(db), e.opts.MaxConns)
+	if err != nil {
+		return nil, nil, err
+	}
+	e.pools[db] = p
+	return p, e.killer, nil
+}
+
+// MySQL error numbers the engine maps.
+const (
+	erBadDB            = 1049 // ER_BAD_DB_ERROR: unknown database
+	erQueryInterrupted = 1317 // ER_QUERY_INTERRUPTED: KILL QUERY
+	erStatementTimeout = 1969 // MariaDB ER_STATEMENT_TIMEOUT: max_statement_time
+	erQueryTimeout     = 3024 // MySQL ER_QUERY_TIMEOUT: max_execution_time
+)
+
+func errNumber(err error) uint16 {
+	var me *mysqldrv.MySQLError
+	if errors.As(err, &me) {
+		return me.Number
+	}
+	return 0
+}
+
+func (e *Engine) conn(ctx context.Context, db string) (*sql.Conn, *sql.DB, error) {
+	p, killer, err := e.pool(db)
+	if err != nil {
+		return nil, nil, &engine.QueryError{DB: db, Err: err}
+	}
+	c, err := p.Conn(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, engine.TimeoutError(ctx, db)
+		}
+		if errNumber(err) == erBadDB {
+			return nil, nil, &engine.QueryError{DB: db, Err: fmt.Errorf("%w: the server has no database %q", engine.ErrNoDatabase, e.Database(db))}
+		}
+		return nil, nil, &engine.QueryError{DB: db, Err: err}
+	}
+	return c, killer, nil
+}
+
+// Check connects to database db: nil when it exists, an error wrapping
+// engine.ErrNoDatabase when the server has no such database.
+func (e *Engine) Check(ctx context.Context, db string) error {
+	c, _, err := e.conn(ctx, db)
+	if err != nil {
+		return err
+	}
+	err = c.PingContext(ctx)
+	c.Close()
+	if err != nil {
+		if errNumber(err) == erBadDB {
+			return &engine.QueryError{DB: db, Err: fmt.Errorf("%w: the server has no database %q", engine.ErrNoDatabase, e.Database(db))}
+		}
+		return &engine.QueryError{DB: db, Err: err}
+	}
+	return nil
+}
+
+// hasInto reports whether q has an INTO keyword outside strings, quoted
+// identifiers and comments: in a query it is SELECT ... INTO OUTFILE,
+// DUMPFILE or @variable.
+func hasInto(q string) bool {
+	for _, t := range sqllex.Tokenize(q) {
+		if t.Kind == sqllex.Word && strings.EqualFold(t.Text, "INTO") {
+			return true
+		}
+	}
+	return false
+}
+
+// Query runs one read-only query on database db. See the package comment
+// and engine.Engine.
+func (e *Engine) Query(ctx context.Context, db, q string) (*result.Set, error) {
+	blank, err := engine.CheckStatement(db, q, engine.QueryKeywords)
+	if err != nil {
+		return nil, err
+	}
+	if blank {
+		return &result.Set{}, nil
+	}
+	if hasInto(q) {
+		return nil, &engine.QueryError{DB: db, Err: fmt.Errorf("%w: SELECT ... INTO writes a file or a variable", engine.ErrRejected)}
+	}
+	c, killer, err := e.conn(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	set, err := e.run(ctx, c, killer, db, q)
+	if ctx.Err() != nil || err != nil && errors.Is(err, engine.ErrTooLarge) {
+		// The driver has given up this connection (or will): make sure the
+		// pool does not hand it out again.
+		_ = c.Raw(func(any) error { return driver.ErrBadConn })
+	}
+	c.Close()
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, engine.TimeoutError(ctx, db)
+		}
+		var qe *engine.QueryError
+		if errors.As(err, &qe) {
+			return nil, err
+		}
+		switch errNumber(err) {
+		case erStatementTimeout, erQueryTimeout:
+			return nil, &engine.QueryError{DB: db, Err: fmt.Errorf("%w: %v", engine.ErrTimeout, err)}
+		}
+		return nil, &engine.QueryError{DB: db, Err: err}
+	}
+	return set, nil
+}
+
+// flavourOf learns whether the server is MariaDB (once per engine).
+func (e *Engine) flavourOf(ctx context.Context, c *sql.Conn) (string, error) {
+	e.mu.Lock()
+	f := e.flavour
+	e.mu.Unlock()
+	if f != "" {
+		return f, nil
+	}
+	var v string
+	if err := c.QueryRowContext(ctx, "SELECT VERSION()").Scan(&v); err != nil {
+		return "", err
+	}
+	f = "mysql"
+	if strings.Contains(strings.ToLower(v), "mariadb") {
+		f = "mariadb"
+	}
+	e.mu.Lock()
+	e.flavour = f
+	e.mu.Unlock()
+	return f, nil
+}
+
+// timeoutSetting returns the statement that bounds the next statement's
+// run time on the server.
+func (e *Engine) timeoutSetting(ctx context.Context, flavour string) string {
+	var d time.Duration
+	if dl, ok := ctx.Deadline(); ok {
+		d = max(time.Until(dl), time.Millisecond)
+	} else {
+		d = e.opts.StatementTimeout
+	}
+	if flavour == "mariadb" {
+		return fmt.Sprintf("SET SESSION max_statement_time = %.3f", d.Seconds())
+	}
+	return fmt.Sprintf("SET SESSION max_execution_time = %d", d.Milliseconds())
+}
+
+func (e *Engine) run(ctx context.Context, c *sql.Conn, killer *sql.DB, db, q string) (*result.Set, error) {
+	flavour, err := e.flavourOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	var id uint64
+	if err := c.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
+		return nil, err
+	}
+	for _, s := range []string{"SET SESSION TRANSACTION READ ONLY", e.timeoutSetting(ctx, flavour), "START TRANSACTION READ ONLY"} {
+		if _, err := c.ExecContext(ctx, s); err != nil {
+			return nil, fmt.Errorf("%s: %w", s, err)
+		}
+	}
+	defer func() {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		_, _ = c.ExecContext(rctx, "ROLLBACK")
+	}()
+
+	qctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// When the query's context ends (deadline, caller, or the row cap below),
+	// stop it on the server from another connection.
+	killed := make(chan struct{})
+	stop := context.AfterFunc(qctx, func() {
+		defer close(killed)
+		kctx, kcancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer kcancel()
+		_, _ = killer.ExecContext(kctx, fmt.Sprintf("KILL QUERY %d", id))
+	})
+	defer func() {
+		if !stop() {
+			<-killed
+		}
+	}()
+
+	rows, err := c.QueryContext(qctx, q)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	types, err := rows.ColumnTypes()
+	if err != nil {
+		return nil, err
+	}
+	set := &result.Set{Columns: make([]string, len(types))}
+	decs := make([]decoder, len(types))
+	for i, ct := range types {
+		set.Columns[i] = ct.Name()
+		decs[i] = decoderFor(ct.DatabaseTypeName())
+	}
+	raw := make([]sql.RawBytes, len(types))
+	dest := make([]any, len(types))
+	for i := range raw {
+		dest[i] = &raw[i]
+	}
+	for rows.Next() {
+		if len(set.Rows) == e.opts.MaxRows {
+			cancel()
+			return nil, engine.TooLarge(db, e.opts.MaxRows)
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return nil, err
+		}
+		row := make([]result.Value, len(raw))
+		for i, b := range raw {
+			if b == nil {
+				row[i] = result.NullValue()
+				continue
+			}
+			v, err := decs[i](b)
+			if err != nil {
+				return nil, fmt.Errorf("column %q (%s): %w", types[i].Name(), types[i].DatabaseTypeName(), err)
+			}
+			if v.K == result.Text && v.S != string(b) {
+				set.InvalidUTF8 = true
+			}
+			row[i] = v
+		}
+		set.Rows = append(set.Rows, row)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return set, nil
+}
+
+// Close closes every connection pool.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.closed = true
+	var errs []error
+	for k, p := range e.pools {
+		errs = append(errs, p.Close())
+		delete(e.pools, k)
+	}
+	if e.killer != nil {
+		errs = append(errs, e.killer.Close())
+		e.killer = nil
+	}
+	return errors.Join(errs...)
+}

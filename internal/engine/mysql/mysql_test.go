@@ -1,0 +1,166 @@
+package mysql_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/engine/enginetest"
+	"github.com/sqljudge/sqljudge/internal/engine/mysql"
+	"github.com/sqljudge/sqljudge/internal/testserver"
+)
+
+// fixture creates the suite's fixture in a fresh database and returns the
+// engine's DB prefix and the db_id naming it.
+func fixture(t *testing.T, server string) (prefix, db string) {
+	t.Helper()
+	prefix = testserver.Name("sjt_my_")
+	p := testserver.CreateMySQLDB(t, server, prefix+"fixture")
+	ctx := context.Background()
+	c, err := p.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.ExecContext(ctx, "SET time_zone = '+00:00'"); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range enginetest.Fixture("mysql") {
+		if _, err := c.ExecContext(ctx, s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	return prefix, "fixture"
+}
+
+func TestEngineSuite(t *testing.T) {
+	server := testserver.MySQL(t)
+	prefix, db := fixture(t, server)
+	e, err := mysql.New(server, mysql.Options{MaxRows: enginetest.MaxRows, DBPrefix: prefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	enginetest.Run(t, e, db)
+}
+
+func TestParseDSN(t *testing.T) {
+	for _, c := range []struct{ in, addr, user, pass, db string }{
+		{"mysql://u:p@127.0.0.1:3307/x?charset=utf8mb4", "127.0.0.1:3307", "u", "p", "x"},
+		{"mysql://u@db.example/", "db.example:3306", "u", "", ""},
+		{"mysql://u:p%40ss@h:1/", "h:1", "u", "p@ss", ""},
+		{"mysql://u:p@ss@h/", "h:3306", "u", "p@ss", ""},
+		{"u:p@tcp(h:2)/y", "h:2", "u", "p", "y"},
+	} {
+		cfg, err := mysql.ParseDSN(c.in)
+		if err != nil {
+			t.Errorf("%s: %v", c.in, err)
+			continue
+		}
+		if cfg.Addr != c.addr || cfg.User != c.user || cfg.Passwd != c.pass || cfg.DBName != c.db {
+			t.Errorf("%s: addr %q user %q pass %q db %q", c.in, cfg.Addr, cfg.User, cfg.Passwd, cfg.DBName)
+		}
+	}
+	if _, err := mysql.ParseDSN("mysql://u@h/x?parseTime=maybe"); err == nil {
+		t.Errorf("a parameter without a value was accepted")
+	}
+}
+
+// running returns how many server threads run a query containing marker,
+// as the process list (information_schema.PROCESSLIST) shows them.
+func running(t *testing.T, admin *sql.DB, marker string) int {
+	t.Helper()
+	var n int
+	err := admin.QueryRow("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID <> CONNECTION_ID() AND COMMAND = 'Query' AND LOCATE(?, INFO) > 0", marker).Scan(&n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestTimeoutStopsServerQuery checks that a query stopped by its deadline
+// is gone from the server's process list within a second of the deadline,
+// for a CPU-bound query and a sleeping one, both with the engine's KILL
+// QUERY and with the server's max_statement_time alone.
+func TestTimeoutStopsServerQuery(t *testing.T) {
+	server := testserver.MySQL(t)
+	prefix, db := fixture(t, server)
+	admin := testserver.OpenMySQL(t, server, "")
+	e, err := mysql.New(server, mysql.Options{DBPrefix: prefix, StatementTimeout: 700 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for i, q := range []string{enginetest.SlowQuery("mysql", "%s"), enginetest.SleepQuery("mysql", "%s")} {
+		for _, withDeadline := range []bool{true, false} {
+			marker := fmt.Sprintf("sj-ps-%d-%v-%d", i, withDeadline, time.Now().UnixNano())
+			q := fmt.Sprintf(q, marker)
+			ctx := context.Background()
+			cancel := func() {}
+			if withDeadline {
+				ctx, cancel = context.WithTimeout(ctx, 700*time.Millisecond)
+			}
+			done := make(chan error, 1)
+			start := time.Now()
+			go func() { _, err := e.Query(ctx, db, q); done <- err }()
+			seen := false
+			for time.Since(start) < 700*time.Millisecond {
+				if running(t, admin, marker) > 0 {
+					seen = true
+					break
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			if !seen {
+				t.Errorf("%s: never seen running on the server", q)
+			}
+			err := <-done
+			returned := time.Since(start)
+			cancel()
+			if !errors.Is(err, engine.ErrTimeout) {
+				t.Errorf("%s (deadline in ctx: %v): err = %v, want ErrTimeout", q, withDeadline, err)
+			}
+			deadline := start.Add(700 * time.Millisecond)
+			for running(t, admin, marker) > 0 {
+				if time.Since(deadline) > time.Second {
+					t.Errorf("%s (deadline in ctx: %v): still running on the server %v after the timeout", q, withDeadline, time.Since(deadline))
+					break
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			t.Logf("deadline in ctx %-5v: gone from the process list %4dms after the 700ms timeout (Query returned after %dms): %.40s",
+				withDeadline, time.Since(deadline).Milliseconds(), returned.Milliseconds(), q)
+		}
+	}
+}
+
+// TestReadOnlyTransaction checks the server-side guard under the lexical
+// one: a SELECT calling a stored function that writes passes the keyword
+// check and must be refused by the read-only transaction.
+func TestReadOnlyTransaction(t *testing.T) {
+	server := testserver.MySQL(t)
+	prefix, db := fixture(t, server)
+	w := testserver.OpenMySQL(t, server, prefix+db)
+	if _, err := w.Exec(`CREATE FUNCTION sj_write() RETURNS INT MODIFIES SQL DATA
+		BEGIN INSERT INTO sj_order (id, k, s) VALUES (99, 0, 'z'); RETURN 1; END`); err != nil {
+		t.Fatal(err)
+	}
+	e, err := mysql.New(server, mysql.Options{DBPrefix: prefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	_, err = e.Query(context.Background(), db, "SELECT sj_write()")
+	if err == nil {
+		t.Fatal("SELECT sj_write() ran")
+	}
+	t.Logf("refused: %v", err)
+	var n int
+	if err := w.QueryRow("SELECT COUNT(*) FROM sj_order").Scan(&n); err != nil || n != 12 {
+		t.Errorf("sj_order has %d rows (%v), want 12", n, err)
+	}
+}

@@ -1,0 +1,304 @@
+// Package postgres is sqljudge's PostgreSQL engine, on github.com/jackc/pgx/v5.
+//
+// A db_id names a database on the server (Defog SQL-Eval keeps one database
+// per db_name), reached with the credentials, host and options of the DSN
+// given to New. Every query:
+//
+//   - must be one statement starting with SELECT, WITH, VALUES, TABLE or SHOW
+//     (anything else is engine.ErrRejected before it is sent), and is sent
+//     with the extended protocol, which refuses a second statement too;
+//   - runs inside BEGIN TRANSACTION READ ONLY on a session whose
+//     default_transaction_read_only is on, and the transaction is always
+//     rolled back, so neither a write nor a SET survives it;
+//   - carries SET LOCAL statement_timeout equal to the time left before the
+//     context's deadline (or Options.StatementTimeout when the context has
+//     none), so the server stops it by itself, and when the context ends
+//     pgx sends the server a cancel request (not only a closed socket, which
+//     leaves the query running); the connection is then discarded;
+//   - reads at most Options.MaxRows rows (the query is cancelled on the
+//     server beyond).
+//
+// Values are read in PostgreSQL's text format and decoded in one place,
+// decode.go, into the typed value model (see there for every type).
+// Sessions use TimeZone UTC, DateStyle ISO and IntervalStyle iso_8601 so
+// that the text is unambiguous.
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/result"
+)
+
+// Options configure an Engine.
+type Options struct {
+	// MaxRows is the row cap; 0 means engine.DefaultMaxRows.
+	MaxRows int
+	// MaxConns is the number of connections kept per database; 0 means 4.
+	MaxConns int
+	// StatementTimeout bounds a query on the server when its context has no
+	// deadline; 0 means no bound. With a deadline, the time left is used.
+	StatementTimeout time.Duration
+	// DBPrefix is put before every db_id to name its database on the
+	// server: with "t_", db_id "academic" is the database "t_academic".
+	// Tests use it to keep their databases apart; "" by default.
+	DBPrefix string
+}
+
+// Engine is the PostgreSQL engine. It is safe for concurrent use.
+type Engine struct {
+	base *pgxpool.Config
+	opts Options
+
+	mu     sync.Mutex
+	pools  map[string]*pgxpool.Pool
+	closed bool
+}
+
+var _ engine.Engine = (*Engine)(nil)
+
+// sessionParams are set on every connection (as startup parameters, so no
+// query can be run before them).
+var sessionParams = map[string]string{
+	"default_transaction_read_only":       "on",
+	"TimeZone":                            "UTC",
+	"DateStyle":                           "ISO, MDY",
+	"IntervalStyle":                       "iso_8601",
+	"extra_float_digits":                  "1",
+	"bytea_output":                        "hex",
+	"client_encoding":                     "UTF8",
+	"idle_in_transaction_session_timeout": "60000",
+	"application_name":                    "sqljudge",
+}
+
+// New returns an engine for the server of dsn, a libpq connection string
+// (postgres://user:pass@host:port/db?sslmode=disable, or key=value
+// form). The database named in dsn is not used: each query names its own.
+// New does not connect; Check and Query do. It fails only on a malformed
+// dsn.
+func New(dsn string, opts Options) (*Engine, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: bad DSN: %w", err)
+	}
+	if opts.MaxRows <= 0 {
+		opts.MaxRows = engine.DefaultMaxRows
+	}
+	if opts.MaxConns <= 0 {
+		opts.MaxConns = 4
+	}
+	cc := cfg.ConnConfig
+	if cc.RuntimeParams == nil {
+		cc.RuntimeParams = map[string]string{}
+	}
+	for k, v := range sessionParams {
+		cc.RuntimeParams[k] = v
+	}
+	// On a cancelled context, ask the server to cancel the running query at
+	// once; give it a second before the socket is cut.
+	cc.BuildContextWatcherHandler = func(pc *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.CancelRequestContextWatcherHandler{Conn: pc, CancelRequestDelay: 0, DeadlineDelay: time.Second}
+	}
+	cfg.MaxConns = int32(opts.MaxConns)
+	cfg.MinConns = 0
+	cfg.MaxConnIdleTime = time.Minute
+	return &Engine{base: cfg, opts: opts, pools: map[string]*pgxpool.Pool{}}, nil
+}
+
+// Dialect returns "postgres".
+func (e *Engine) Dialect() string { return "postgres" }
+
+// Database returns the server's name of the database of db_id db.
+func (e *Engine) Database(db string) string { return e.opts.DBPrefix + db }
+
+func (e *Engine) pool(db string) (*pgxpool.Pool, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return nil, errors.New("postgres: engine is closed")
+	}
+	if p, ok := e.pools[db]; ok {
+		return p, nil
+	}
+	cfg := e.base.Copy()
+	cfg.ConnConfig.Database = e.Database(db)
+	p, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		return nil, err
+	}
+	e.pools[db] = p
+	return p, nil
+}
+
+// Check connects to database db: nil when it exists and accepts the
+// DSN's credentials, an error wrapping engine.ErrNoDatabase when the server
+// has no such database.
+func (e *Engine) Check(ctx context.Context, db string) error {
+	c, err := e.acquire(ctx, db)
+	if err != nil {
+		return err
+	}
+	c.Release()
+	return nil
+}
+
+func (e *Engine) acquire(ctx context.Context, db string) (*pgxpool.Conn, error) {
+	p, err := e.pool(db)
+	if err != nil {
+		return nil, &engine.QueryError{DB: db, Err: err}
+	}
+	c, err := p.Acquire(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, engine.TimeoutError(ctx, db)
+		}
+		var pe *pgconn.PgError
+		if errors.As(err, &pe) && pe.Code == "3D000" { // invalid_catalog_name
+			return nil, &engine.QueryError{DB: db, Err: fmt.Errorf("%w: the server has no database %q", engine.ErrNoDatabase, e.Database(db))}
+		}
+		return nil, &engine.QueryError{DB: db, Err: err}
+	}
+	return c, nil
+}
+
+// Query runs one read-only query on database db. See the package comment
+// and engine.Engine.
+func (e *Engine) Query(ctx context.Context, db, q string) (*result.Set, error) {
+	blank, err := engine.CheckStatement(db, q, engine.QueryKeywords)
+	if err != nil {
+		return nil, err
+	}
+	if blank {
+		return &result.Set{}, nil
+	}
+	c, err := e.acquire(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	set, discard, err := e.run(ctx, c.Conn().PgConn(), db, q)
+	if discard || ctx.Err() != nil {
+		// A cancel request may still be on its way to this backend, or the
+		// transaction may not have ended: never hand the connection out again.
+		closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+		_ = c.Conn().Close(closeCtx)
+		cancel()
+	}
+	c.Release()
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, engine.TimeoutError(ctx, db)
+		}
+		var qe *engine.QueryError
+		if errors.As(err, &qe) {
+			return nil, err
+		}
+		var pe *pgconn.PgError
+		if errors.As(err, &pe) && pe.Code == "57014" { // query_canceled: statement_timeout
+			return nil, &engine.QueryError{DB: db, Err: fmt.Errorf("%w: %s", engine.ErrTimeout, pe.Message)}
+		}
+		return nil, &engine.QueryError{DB: db, Err: err}
+	}
+	return set, nil
+}
+
+// timeoutMillis returns the statement_timeout for a query under ctx, in
+// milliseconds (0: none).
+func (e *Engine) timeoutMillis(ctx context.Context) int64 {
+	if d, ok := ctx.Deadline(); ok {
+		ms := int64(math.Ceil(float64(time.Until(d)) / float64(time.Millisecond)))
+		return max(ms, 1)
+	}
+	if e.opts.StatementTimeout > 0 {
+		return max(e.opts.StatementTimeout.Milliseconds(), 1)
+	}
+	return 0
+}
+
+// run executes q in a read-only transaction on pc. discard is true when the
+// connection must not be reused.
+func (e *Engine) run(ctx context.Context, pc *pgconn.PgConn, db, q string) (set *result.Set, discard bool, err error) {
+	begin := fmt.Sprintf("BEGIN TRANSACTION READ ONLY; SET LOCAL statement_timeout = %d", e.timeoutMillis(ctx))
+	if _, err := pc.Exec(ctx, begin).ReadAll(); err != nil {
+		return nil, true, err
+	}
+	defer func() {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if _, rerr := pc.Exec(rctx, "ROLLBACK").ReadAll(); rerr != nil {
+			discard = true
+		}
+	}()
+
+	qctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	rr := pc.ExecParams(qctx, q, nil, nil, nil, nil) // no result formats: all text
+	fields := rr.FieldDescriptions()
+	set = &result.Set{Columns: make([]string, len(fields))}
+	decs := make([]decoder, len(fields))
+	for i, f := range fields {
+		set.Columns[i] = f.Name
+		decs[i] = decoderFor(f.DataTypeOID)
+	}
+	tooLarge := false
+	for rr.NextRow() {
+		if len(set.Rows) == e.opts.MaxRows {
+			tooLarge = true
+			cancel() // the server stops producing rows
+			break
+		}
+		raw := rr.Values()
+		row := make([]result.Value, len(raw))
+		for i, b := range raw {
+			if b == nil {
+				row[i] = result.NullValue()
+				continue
+			}
+			v, err := decs[i](b)
+			if err != nil {
+				rr.Close()
+				return nil, true, fmt.Errorf("column %q (type oid %d): %w", fields[i].Name, fields[i].DataTypeOID, err)
+			}
+			if v.K == result.Text && !utf8.Valid(b) {
+				set.InvalidUTF8 = true
+			}
+			row[i] = v
+		}
+		set.Rows = append(set.Rows, row)
+	}
+	_, err = rr.Close()
+	if tooLarge {
+		return nil, true, engine.TooLarge(db, e.opts.MaxRows)
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	if len(fields) == 0 {
+		// A statement without a result (SHOW returns one; a utility command
+		// that slipped through returns none): no columns, no rows.
+		set.Rows = nil
+	}
+	return set, false, nil
+}
+
+// Close closes every connection pool.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.closed = true
+	for k, p := range e.pools {
+		p.Close()
+		delete(e.pools, k)
+	}
+	return nil
+}
