@@ -566,3 +566,58 @@ func testConcurrent(t *testing.T, e engine.Engine, db string) {
 		t.Errorf("concurrent query: %v", err)
 	}
 }
+
+// ServerTimeout checks that a query stopped by a 700ms timeout is gone
+// from the server's process list within a second of the deadline: a
+// CPU-bound query (SlowQuery) and a sleeping one (SleepQuery), each with
+// the deadline in the query's context and with only the engine's own
+// server-side timeout (the engine must be built with a 700ms statement
+// timeout). running counts the server sessions whose query text contains a
+// marker (pg_stat_activity, information_schema.PROCESSLIST).
+func ServerTimeout(t *testing.T, e engine.Engine, db string, running func(marker string) int) {
+	t.Helper()
+	const timeout = 700 * time.Millisecond
+	for i, q := range []string{SlowQuery(e.Dialect(), "%s"), SleepQuery(e.Dialect(), "%s")} {
+		for _, withDeadline := range []bool{true, false} {
+			marker := fmt.Sprintf("sj-ps-%d-%v-%d", i, withDeadline, time.Now().UnixNano())
+			q := fmt.Sprintf(q, marker)
+			ctx := context.Background()
+			cancel := func() {}
+			if withDeadline {
+				ctx, cancel = context.WithTimeout(ctx, timeout)
+			}
+			done := make(chan error, 1)
+			start := time.Now()
+			go func() { _, err := e.Query(ctx, db, q); done <- err }()
+			// It runs on the server before the deadline...
+			seen := false
+			for time.Since(start) < timeout {
+				if running(marker) > 0 {
+					seen = true
+					break
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			if !seen {
+				t.Errorf("%s: never seen running on the server", q)
+			}
+			err := <-done
+			returned := time.Since(start)
+			cancel()
+			if !errors.Is(err, engine.ErrTimeout) {
+				t.Errorf("%s (deadline in ctx: %v): err = %v, want ErrTimeout", q, withDeadline, err)
+			}
+			// ...and is gone within a second of it.
+			deadline := start.Add(timeout)
+			for running(marker) > 0 {
+				if time.Since(deadline) > time.Second {
+					t.Errorf("%s (deadline in ctx: %v): still running on the server %v after the timeout", q, withDeadline, time.Since(deadline))
+					break
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			t.Logf("deadline in ctx %-5v: gone from the process list %4dms after the 700ms timeout (Query returned after %dms): %.40s",
+				withDeadline, time.Since(deadline).Milliseconds(), returned.Milliseconds(), q)
+		}
+	}
+}

@@ -2,14 +2,11 @@ package postgres_test
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/enginetest"
 	"github.com/sqljudge/sqljudge/internal/engine/postgres"
 	"github.com/sqljudge/sqljudge/internal/testserver"
@@ -66,47 +63,5 @@ func TestTimeoutStopsServerQuery(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	for i, q := range []string{enginetest.SlowQuery("postgres", "%s"), enginetest.SleepQuery("postgres", "%s")} {
-		for _, withDeadline := range []bool{true, false} {
-			marker := fmt.Sprintf("sj-ps-%d-%v-%d", i, withDeadline, time.Now().UnixNano())
-			q := fmt.Sprintf(q, marker)
-			ctx := context.Background()
-			cancel := func() {}
-			if withDeadline {
-				ctx, cancel = context.WithTimeout(ctx, 700*time.Millisecond)
-			}
-			done := make(chan error, 1)
-			start := time.Now()
-			go func() { _, err := e.Query(ctx, db, q); done <- err }()
-			// It runs on the server before the deadline...
-			seen := false
-			for time.Since(start) < 700*time.Millisecond {
-				if running(t, admin, marker) > 0 {
-					seen = true
-					break
-				}
-				time.Sleep(20 * time.Millisecond)
-			}
-			if !seen {
-				t.Errorf("%s: never seen running on the server", q)
-			}
-			err := <-done
-			returned := time.Since(start)
-			cancel()
-			if !errors.Is(err, engine.ErrTimeout) {
-				t.Errorf("%s: err = %v, want ErrTimeout", q, err)
-			}
-			// ...and is gone within a second of it.
-			deadline := start.Add(700 * time.Millisecond)
-			for running(t, admin, marker) > 0 {
-				if time.Since(deadline) > time.Second {
-					t.Errorf("%s (deadline in ctx: %v): still running on the server %v after the timeout", q, withDeadline, time.Since(deadline))
-					break
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
-			t.Logf("deadline in ctx %-5v: gone from the process list %4dms after the 700ms timeout (Query returned after %dms): %.40s",
-				withDeadline, time.Since(deadline).Milliseconds(), returned.Milliseconds(), q)
-		}
-	}
+	enginetest.ServerTimeout(t, e, db, func(marker string) int { return running(t, admin, marker) })
 }
