@@ -54,7 +54,7 @@ embedded.`,
 	fl.StringVar(&f.embedModel, "embed-model", "", "embedding model of the description embeddings (default $"+llm.EnvEmbedModel+"; none: not embedded now)")
 	fl.StringVar(&f.cache, "llm-cache", "", "folder of the LLM reply store (default CACHE/llm-cache)")
 	fl.DurationVar(&f.timeout, "llm-timeout", 120*time.Second, "time limit of one embedding request")
-	fl.IntVar(&f.retries, "llm-retries", 4, "retries of a request on 408/409/429/5xx or a connection error")
+	fl.IntVar(&f.retries, "llm-retries", llm.DefaultMaxRetries, "retries of a request on 408/409/429/5xx or a connection error")
 	fl.IntVar(&f.concurrency, "llm-concurrency", 4, "requests in flight at once")
 	fl.BoolVar(&f.rebuild, "rebuild", false, "build even when the cache is current")
 	fl.BoolVar(&f.textOnly, "text-type-only", false, `index only columns declared with "TEXT" in their type, as CHESS does (default: every column of SQLite TEXT affinity)`)

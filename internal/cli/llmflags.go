@@ -37,14 +37,14 @@ func (f *llmFlags) register(fl *pflag.FlagSet) {
 	fl.IntVar(&f.parseRetries, "llm-parse-retries", judge.DefaultParseRetries, "new requests after a reply with no usable JSON, before judge_unparseable")
 	fl.IntVar(&f.maxTokens, "llm-max-tokens", 0, "max_tokens of each reply (0: not sent)")
 	fl.IntVar(&f.concurrency, "llm-concurrency", 4, "LLM requests in flight at once")
-	fl.IntVar(&f.retries, "llm-retries", 4, "retries of a request on 408/409/429/5xx or a connection error")
+	fl.IntVar(&f.retries, "llm-retries", llm.DefaultMaxRetries, "retries of a request on 408/409/429/5xx or a connection error")
 	fl.Float64Var(&f.rps, "llm-rps", 0, "LLM requests per second at most (0: no limit)")
 	fl.DurationVar(&f.timeout, "llm-timeout", 120*time.Second, "time limit of one LLM request")
 	fl.Float64Var(&f.pricePrompt, "llm-price-prompt", 0, "price per million prompt tokens, for the cost in the summary")
 	fl.Float64Var(&f.priceCompletion, "llm-price-completion", 0, "price per million completion tokens")
 	fl.IntVar(&f.xscoreMin, "xscore-min", judge.DefaultXScoreMin, "least Execution Score (0-3) counted correct")
 	fl.BoolVar(&f.check, "llm-check", true, "check the endpoint (GET /models) before grading; a dead one stops the run at once (turn off to re-run offline from --llm-cache)")
-	fl.IntVar(&f.maxFailures, "llm-max-failures", 5, "stop the run after this many consecutive LLM requests got no reply (circuit breaker; 0: never)")
+	fl.IntVar(&f.maxFailures, "llm-max-failures", llm.DefaultMaxFailures, "stop the run after this many consecutive LLM requests got no reply (circuit breaker; 0: never)")
 }
 
 // judge returns the flags as eval's judge settings.

@@ -92,13 +92,13 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 	case f.maxRows <= 0:
 		return usagef("--max-rows must be at least 1")
 	}
-	opts := metric.Options{KeepDistinct: f.keepDistinct, Timeout: f.timeout, MaxRows: f.maxRows}
+	opts := metric.Options{EX: metric.EXOptions{KeepDistinct: f.keepDistinct}}
 	if f.tables != "" {
 		s, err := schema.Load(f.tables)
 		if err != nil {
 			return usageError{err}
 		}
-		opts.Schemas = s
+		opts.EM.Schemas = s
 	}
 	if _, err := metric.New([]string{f.metric}, opts); err != nil {
 		return usagef("--metric: %v", err)

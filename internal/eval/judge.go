@@ -66,21 +66,16 @@ func NewJudgeClient(j Judge, out string, metrics []string) (*llm.Client, error) 
 	if cache == "" {
 		cache = filepath.Join(out, "llm-cache")
 	}
-	retries := j.Retries
-	if retries == 0 {
-		retries = -1 // llm.Config: 0 means the default
-	}
 	cfg.Temperature, cfg.Seed, cfg.MaxTokens = j.Temperature, j.Seed, j.MaxTokens
-	cfg.Timeout, cfg.MaxRetries, cfg.Concurrency, cfg.RequestsPerSecond = j.Timeout, retries, j.Concurrency, j.RPS
+	cfg.Timeout, cfg.MaxRetries, cfg.Concurrency, cfg.RequestsPerSecond = j.Timeout, j.Retries, j.Concurrency, j.RPS
 	cfg.Schema, cfg.CacheDir = llm.SchemaMode(j.Schema), cache
 	cfg.PricePromptPerM, cfg.PriceCompletionPerM = j.PricePrompt, j.PriceCompletion
+	cfg.MaxFailures = j.MaxFailures
 	switch {
 	case j.MaxFailures < 0:
 		return nil, inputf("--llm-max-failures must not be negative")
-	case j.MaxFailures == 0:
-		cfg.MaxFailures = -1 // llm.Config: 0 means the default
-	default:
-		cfg.MaxFailures = j.MaxFailures
+	case j.Retries < 0:
+		return nil, inputf("--llm-retries must not be negative")
 	}
 	c, err := llm.New(cfg)
 	if err != nil {

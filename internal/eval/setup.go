@@ -7,6 +7,8 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/engine/open"
+	"github.com/sqljudge/sqljudge/internal/judge"
+	"github.com/sqljudge/sqljudge/internal/llm"
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/run"
@@ -50,12 +52,7 @@ func setup(ctx context.Context, o *Options) (*job, error) {
 	if j.client, err = NewJudgeClient(o.Judge, o.Out, o.Metrics); err != nil {
 		return j, err
 	}
-	j.metrics, err = metric.New(o.Metrics, metric.Options{
-		KeepDistinct: o.KeepDistinct, EMFixed: o.EMFixed, SQLEvalFixed: o.SQLEvalFixed, Schemas: j.schemas, Timeout: o.Timeout, MaxRows: o.MaxRows, MaxBytes: o.MaxBytes,
-		SuiteDir: o.Suite, PlugValue: o.PlugValue, MaxPlug: o.MaxPlug, LLM: j.client,
-		Samples: o.Judge.Samples, ParseRetries: o.Judge.ParseRetries, XScoreMin: o.Judge.XScoreMin,
-		VESRepeats: o.VESRepeats,
-	})
+	j.metrics, err = metric.New(o.Metrics, o.metricOptions(j.schemas, j.client))
 	if err != nil {
 		return j, InputError{err}
 	}
@@ -114,4 +111,22 @@ func finish(ctx context.Context, o *Options, j *job, stats run.Stats, env *metri
 		}
 	}
 	return sum, nil
+}
+
+// metricOptions gives each metric its own options from eval's.
+func (o *Options) metricOptions(ss schema.Schemas, client *llm.Client) metric.Options {
+	return metric.Options{
+		EX:      metric.EXOptions{KeepDistinct: o.KeepDistinct},
+		EM:      metric.EMOptions{Schemas: ss, Fixed: o.EMFixed},
+		SQLEval: metric.SQLEvalOptions{Fixed: o.SQLEvalFixed},
+		TS: metric.TSOptions{
+			Dir: o.Suite, PlugValue: o.PlugValue, MaxPlug: o.MaxPlug,
+			Timeout: o.Timeout, MaxRows: o.MaxRows, MaxBytes: o.MaxBytes,
+		},
+		VES: metric.VESOptions{Repeats: o.VESRepeats},
+		Judge: judge.Judge{
+			Client: client, Samples: o.Judge.Samples,
+			ParseRetries: o.Judge.ParseRetries, XScoreMin: o.Judge.XScoreMin,
+		},
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine/open"
 	"github.com/sqljudge/sqljudge/internal/eval"
 	"github.com/sqljudge/sqljudge/internal/generate/index"
+	"github.com/sqljudge/sqljudge/internal/judge"
 	"github.com/sqljudge/sqljudge/internal/llm"
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/run"
@@ -122,7 +123,7 @@ func RunCommand(ctx context.Context, o CommandOptions) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts.MetricOptions.Schemas = schemas
+	opts.MetricOptions.EM.Schemas = schemas
 	sum, err := Run(ctx, opts)
 	switch {
 	case errors.Is(err, ErrOutputExists), errors.Is(err, ErrInput):
@@ -173,10 +174,8 @@ func (o CommandOptions) runOptions(items []bench.Item, eng engine.Engine, files 
 		Items: items, Engine: eng, Out: o.Out, Method: o.Method, Config: cfg, LLM: lc,
 		Workers: o.Workers, Timeout: o.Timeout, Seed: o.LLM.Seed,
 		Resume: o.Resume, Overwrite: o.Overwrite, Metrics: o.Metrics,
-		MetricOptions: metric.Options{Timeout: o.Timeout, MaxRows: o.MaxRows,
-			SuiteDir: o.Suite, KeepDistinct: o.KeepDistinct, EMFixed: o.EMFixed, MaxPlug: metric.DefaultMaxPlug,
-			Samples: o.LLM.Samples, ParseRetries: o.LLM.ParseRetries, XScoreMin: o.LLM.XScoreMin},
-		Progress: o.Progress,
+		MetricOptions: o.metricOptions(),
+		Progress:      o.Progress,
 	}
 	if o.ParseRetriesSet {
 		opts.ParseAttempts = o.LLM.ParseRetries + 1
@@ -186,11 +185,11 @@ func (o CommandOptions) runOptions(items []bench.Item, eng engine.Engine, files 
 			return Options{}, err
 		}
 	}
-	judge, err := eval.NewJudgeClient(o.LLM, o.Out, o.Metrics)
+	client, err := eval.NewJudgeClient(o.LLM, o.Out, o.Metrics)
 	if err != nil {
 		return Options{}, err
 	}
-	opts.MetricOptions.LLM = judge
+	opts.MetricOptions.Judge.Client = client
 	return opts, nil
 }
 
@@ -199,12 +198,8 @@ func (o CommandOptions) runOptions(items []bench.Item, eng engine.Engine, files 
 func (o CommandOptions) llmConfig() llm.Config {
 	j := o.LLM
 	lc := llm.Config{BaseURL: j.BaseURL, Model: j.Model}.FromEnv()
-	retries := j.Retries
-	if retries == 0 {
-		retries = -1
-	}
-	lc.Temperature, lc.MaxTokens, lc.Timeout, lc.MaxRetries = j.Temperature, j.MaxTokens, j.Timeout, retries
-	lc.Concurrency, lc.RequestsPerSecond, lc.CacheDir = j.Concurrency, j.RPS, j.Cache
+	lc.Temperature, lc.MaxTokens, lc.Timeout, lc.MaxRetries = j.Temperature, j.MaxTokens, j.Timeout, j.Retries
+	lc.Concurrency, lc.RequestsPerSecond, lc.CacheDir, lc.MaxFailures = j.Concurrency, j.RPS, j.Cache, j.MaxFailures
 	lc.PricePromptPerM, lc.PriceCompletionPerM, lc.Schema = j.PricePrompt, j.PriceCompletion, llm.SchemaOff
 	if lc.CacheDir == "" {
 		lc.CacheDir = filepath.Join(o.Out, "llm-cache")
@@ -238,4 +233,23 @@ func (o CommandOptions) retriever(opts *Options, lc llm.Config, files sqliteFile
 		EmbedModel: ec.EmbedModel, TextTypeOnly: o.TextTypeOnly, FoldCase: o.FoldCase, ShortScan: o.ShortScan,
 	}, emb)
 	return nil
+}
+
+// metricOptions gives each grading metric its own options from generate's
+// flags (the schemas and the judges' client are added once opened). ts
+// tries at most metric.DefaultMaxPlug predictions with --plug-value, and
+// ves times each query metric.DefaultVESRepeats times, as eval's defaults.
+func (o CommandOptions) metricOptions() metric.Options {
+	return metric.Options{
+		EX: metric.EXOptions{KeepDistinct: o.KeepDistinct},
+		EM: metric.EMOptions{Fixed: o.EMFixed},
+		TS: metric.TSOptions{
+			Dir: o.Suite, MaxPlug: metric.DefaultMaxPlug,
+			Timeout: o.Timeout, MaxRows: o.MaxRows,
+		},
+		VES: metric.VESOptions{Repeats: metric.DefaultVESRepeats},
+		Judge: judge.Judge{
+			Samples: o.LLM.Samples, ParseRetries: o.LLM.ParseRetries, XScoreMin: o.LLM.XScoreMin,
+		},
+	}
 }

@@ -68,8 +68,9 @@ type Options struct {
 	// starts over (the LLM cache still serves every earlier reply).
 	Resume, Overwrite bool
 	// Metrics, if any, grade the predictions at the end with eval's runner
-	// into Out/eval (results.jsonl, summary.json); MetricOptions configure
-	// them (Timeout and MaxRows default to the above).
+	// into Out/eval (results.jsonl, summary.json), each query bounded by
+	// Timeout; MetricOptions configure them, each metric its own (the
+	// schemas of MetricOptions.EM also give the hardness labels).
 	Metrics       []string
 	MetricOptions metric.Options
 	// Progress is told about each finished question.
@@ -534,14 +535,6 @@ func (s *Summary) tally(items []bench.Item, recs map[int]Record) {
 	}
 }
 
-func (o *Options) metricOptions() metric.Options {
-	mo := o.MetricOptions
-	if mo.Timeout == 0 {
-		mo.Timeout = o.Timeout
-	}
-	return mo
-}
-
 // buildMetrics makes the grading metrics before any question is generated,
 // so a metric that cannot run (em without tables.json, ts without a suite
 // for some db_id) is an input error up front.
@@ -549,7 +542,7 @@ func (o *Options) buildMetrics(ctx context.Context) ([]metric.Metric, error) {
 	if len(o.Metrics) == 0 {
 		return nil, nil
 	}
-	metrics, err := metric.New(o.Metrics, o.metricOptions())
+	metrics, err := metric.New(o.Metrics, o.MetricOptions)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInput, err)
 	}
@@ -575,7 +568,6 @@ func (o *Options) buildMetrics(ctx context.Context) ([]metric.Metric, error) {
 
 // grade runs eval's runner on the predictions into Out/eval.
 func (o *Options) grade(ctx context.Context, metrics []metric.Metric, recs map[int]Record) (*report.Summary, error) {
-	mo := o.metricOptions()
 	items := make([]bench.Item, len(o.Items))
 	copy(items, o.Items)
 	for i := range items {
@@ -584,11 +576,11 @@ func (o *Options) grade(ctx context.Context, metrics []metric.Metric, recs map[i
 	}
 	dir := filepath.Join(o.Out, "eval")
 	var difficulty func(*bench.Item) string
-	if mo.Schemas != nil && !hasDifficulty(items) {
-		difficulty = hardness(mo.Schemas, items)
+	if ss := o.MetricOptions.EM.Schemas; ss != nil && !hasDifficulty(items) {
+		difficulty = hardness(ss, items)
 	}
 	rn := &run.Runner{
-		Env:     &metric.Env{Engine: o.Engine, Timeout: mo.Timeout},
+		Env:     &metric.Env{Engine: o.Engine, Timeout: o.Timeout},
 		Metrics: metrics,
 		Opts:    run.Options{OutDir: dir, Workers: o.Workers, Overwrite: true, Difficulty: difficulty},
 	}

@@ -52,7 +52,7 @@ func options(t testing.TB, srv *llmtest.Server, items []bench.Item, dbDir, metho
 	t.Cleanup(func() { eng.Close() })
 	o := generate.Options{
 		Items: items, Engine: eng, Out: filepath.Join(t.TempDir(), "out"), Method: method,
-		LLM: llm.Config{BaseURL: srv.BaseURL(), Model: "scripted-1", MaxRetries: -1}, Seed: 1,
+		LLM: llm.Config{BaseURL: srv.BaseURL(), Model: "scripted-1"}, Seed: 1,
 		Metrics: []string{"ex"},
 	}
 	if method == generate.MethodChess {

@@ -112,7 +112,7 @@ func TestValueRetrievalRecall(t *testing.T) {
 		}
 		return llmtest.Reply{Content: "<FINAL_ANSWER>SELECT 1</FINAL_ANSWER>"}
 	})
-	emb, err := llm.New(llm.Config{BaseURL: srv.BaseURL(), EmbedModel: "scripted-embed", MaxRetries: -1})
+	emb, err := llm.New(llm.Config{BaseURL: srv.BaseURL(), EmbedModel: "scripted-embed"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestValueRetrievalRecall(t *testing.T) {
 		Items: items, Engine: eng, Out: filepath.Join(t.TempDir(), "out"), Method: generate.MethodChess,
 		Config: generate.Config{Name: "recall", KeywordsTemperature: 0.2, ContextTopK: 5,
 			Generators: []generate.GeneratorConfig{{Template: "generate_candidate_one", Temperature: 0.5, Samples: 1}}},
-		LLM:       llm.Config{BaseURL: srv.BaseURL(), Model: "scripted-1", MaxRetries: -1},
+		LLM:       llm.Config{BaseURL: srv.BaseURL(), Model: "scripted-1"},
 		Embedder:  emb,
 		Retriever: generate.IndexRetriever(filepath.Join(t.TempDir(), "index"), eng.Path, index.Options{EmbedModel: "scripted-embed"}, emb),
 	}
@@ -207,7 +207,7 @@ func TestDescriptionsReachPrompts(t *testing.T) {
 		}
 		return llmtest.Reply{Content: "<FINAL_ANSWER>SELECT Country FROM singer</FINAL_ANSWER>"}
 	})
-	emb, err := llm.New(llm.Config{BaseURL: srv.BaseURL(), EmbedModel: "scripted-embed", MaxRetries: -1})
+	emb, err := llm.New(llm.Config{BaseURL: srv.BaseURL(), EmbedModel: "scripted-embed"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +216,7 @@ func TestDescriptionsReachPrompts(t *testing.T) {
 	c, _ := generate.LookupConfig("CHESS_IR_SS_CG")
 	o := generate.Options{
 		Items: items, Engine: eng, Out: filepath.Join(t.TempDir(), "out"), Method: generate.MethodChess, Config: c,
-		LLM:       llm.Config{BaseURL: srv.BaseURL(), Model: "scripted-1", MaxRetries: -1},
+		LLM:       llm.Config{BaseURL: srv.BaseURL(), Model: "scripted-1"},
 		Retriever: generate.IndexRetriever(filepath.Join(t.TempDir(), "index"), eng.Path, index.Options{EmbedModel: "scripted-embed"}, emb),
 	}
 	if _, err := generate.Run(context.Background(), o); err != nil {

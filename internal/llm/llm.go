@@ -59,6 +59,17 @@ const (
 	EnvEmbedModel = "SQLJUDGE_EMBED_MODEL"
 )
 
+// Defaults of the settings whose zero means zero: sqljudge's --llm-retries
+// and --llm-max-failures default to them.
+const (
+	// DefaultMaxRetries is Config.MaxRetries' default: 4 retries after
+	// the first attempt.
+	DefaultMaxRetries = 4
+	// DefaultMaxFailures is Config.MaxFailures' default: the circuit
+	// breaker stops the client after 5 consecutive requests with no reply.
+	DefaultMaxFailures = 5
+)
+
 // SchemaMode says whether requests carry a JSON schema (response_format
 // json_schema).
 type SchemaMode string
@@ -74,8 +85,11 @@ const (
 	SchemaOff SchemaMode = "off"
 )
 
-// Config configures a Client. The zero value of every field but BaseURL
-// and Model has a usable default.
+// Config configures a Client. BaseURL and Model (or EmbedModel) are
+// required. MaxRetries and MaxFailures mean what they say (0 retries none,
+// 0 never breaks; DefaultMaxRetries and DefaultMaxFailures are the
+// command-line defaults); a zero Timeout, MaxRetryDelay, Concurrency or
+// Schema takes the default documented on the field.
 type Config struct {
 	// BaseURL is the API root, e.g. "https://api.openai.com/v1" or
 	// "http://localhost:8000/v1"; requests go to BaseURL + "/chat/completions".
@@ -93,7 +107,8 @@ type Config struct {
 	// Timeout bounds one HTTP attempt; 0 means 120 s.
 	Timeout time.Duration
 	// MaxRetries is the number of retries after the first attempt on a
-	// retryable status or a connection error; 0 means 4, negative means none.
+	// retryable status or a connection error; 0 retries none
+	// (DefaultMaxRetries is the flags' default). Negative is an error.
 	MaxRetries int
 	// MaxRetryDelay caps a Retry-After the client waits for (longer asks
 	// fail the request); 0 means 60 s.
@@ -115,7 +130,8 @@ type Config struct {
 	// reset, DNS failure, no reply within Timeout), each after its own
 	// retries, the client stops calling: every later request fails at once
 	// with ErrUnreachable and Broken is closed. A reply of any HTTP status
-	// resets the count. 0 means 5, negative means never.
+	// resets the count. 0 never breaks (DefaultMaxFailures is the flags'
+	// default). Negative is an error.
 	MaxFailures int
 	// HTTPClient is the HTTP client; nil uses http.DefaultClient.
 	HTTPClient *http.Client
@@ -365,6 +381,10 @@ func (c Config) check() error {
 		return fmt.Errorf("%w: temperature %g is outside [0, 2]", ErrConfig, c.Temperature)
 	case c.Concurrency < 0 || c.RequestsPerSecond < 0 || c.MaxTokens < 0 || c.Timeout < 0:
 		return fmt.Errorf("%w: concurrency, rate, max tokens and timeout must not be negative", ErrConfig)
+	case c.MaxRetries < 0:
+		return fmt.Errorf("%w: %d retries: 0 or more are needed (0 retries none)", ErrConfig, c.MaxRetries)
+	case c.MaxFailures < 0:
+		return fmt.Errorf("%w: %d failures before the circuit breaker stops: 0 or more are needed (0 never stops)", ErrConfig, c.MaxFailures)
 	case c.PricePromptPerM < 0 || c.PriceCompletionPerM < 0:
 		return fmt.Errorf("%w: prices must not be negative", ErrConfig)
 	}
@@ -377,9 +397,8 @@ func (c Config) check() error {
 }
 
 // withDefaults is c with New's defaults for the settings left zero: schema
-// mode auto, a 120 s timeout, 4 retries (a negative MaxRetries is none),
-// a 60 s retry delay cap, 4 requests at once, 5 failures before the client
-// is broken.
+// mode auto, a 120 s timeout, a 60 s retry delay cap, 4 requests at once.
+// MaxRetries and MaxFailures have no default: their zero means zero.
 func (c Config) withDefaults() Config {
 	if c.Schema == "" {
 		c.Schema = SchemaAuto
@@ -387,19 +406,11 @@ func (c Config) withDefaults() Config {
 	if c.Timeout == 0 {
 		c.Timeout = 120 * time.Second
 	}
-	if c.MaxRetries == 0 {
-		c.MaxRetries = 4
-	} else if c.MaxRetries < 0 {
-		c.MaxRetries = 0
-	}
 	if c.MaxRetryDelay == 0 {
 		c.MaxRetryDelay = 60 * time.Second
 	}
 	if c.Concurrency == 0 {
 		c.Concurrency = 4
-	}
-	if c.MaxFailures == 0 {
-		c.MaxFailures = 5
 	}
 	return c
 }

@@ -152,6 +152,14 @@ func TestServerErrorsRetriedThenFail(t *testing.T) {
 	if n := srv.Requests(); n != 6 {
 		t.Fatalf("%d requests in all, want 3 + 3 (first try and 2 retries)", n)
 	}
+	// MaxRetries 0 means no retry (issue 12.9: it used to mean 4).
+	once := newClient(t, srv, func(c *llm.Config) { c.MaxRetries = 0 })
+	if _, err := once.Chat(context.Background(), req("no second try")); !errors.Is(err, llm.ErrRequest) {
+		t.Fatalf("err %v, want ErrRequest", err)
+	}
+	if n := srv.Requests(); n != 7 {
+		t.Fatalf("%d requests in all, want 6 + 1 (no retry)", n)
+	}
 }
 
 func TestSlowReplyTimesOut(t *testing.T) {
@@ -316,6 +324,8 @@ func TestConfigErrors(t *testing.T) {
 		{llm.Config{BaseURL: "http://x"}, "no model"},
 		{llm.Config{BaseURL: "http://x", Model: "m", Temperature: 3}, "temperature"},
 		{llm.Config{BaseURL: "http://x", Model: "m", Schema: "maybe"}, "schema mode"},
+		{llm.Config{BaseURL: "http://x", Model: "m", MaxRetries: -1}, "-1 retries"},
+		{llm.Config{BaseURL: "http://x", Model: "m", MaxFailures: -1}, "-1 failures"},
 	} {
 		_, err := llm.New(tc.cfg)
 		if !errors.Is(err, llm.ErrConfig) || !strings.Contains(err.Error(), tc.want) {
@@ -485,7 +495,7 @@ func TestCheckNamesADeadEndpoint(t *testing.T) {
 // ErrUnreachable, and Broken is closed so a run can stop.
 func TestCircuitBreakerAfterConsecutiveConnectionFailures(t *testing.T) {
 	dead := refusedURL(t)
-	c, err := llm.New(llm.Config{BaseURL: dead, Model: "m", MaxRetries: -1, MaxFailures: 3})
+	c, err := llm.New(llm.Config{BaseURL: dead, Model: "m", MaxFailures: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -532,7 +542,7 @@ func TestCircuitBreakerAfterConsecutiveConnectionFailures(t *testing.T) {
 		}
 		return llmtest.Reply{Content: "{}"}
 	})
-	fc := newClient(t, flaky, func(c *llm.Config) { c.MaxRetries = -1; c.MaxFailures = 1 })
+	fc := newClient(t, flaky, func(c *llm.Config) { c.MaxRetries = 0; c.MaxFailures = 1 })
 	for i := range 6 {
 		fc.Chat(context.Background(), req(fmt.Sprint("q", i)))
 	}

@@ -49,7 +49,7 @@ func TestTSClosesItsSuiteDatabases(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ms, err := metric.New([]string{"ex", "ts"}, metric.Options{SuiteDir: suite, Timeout: 10 * time.Second})
+	ms, err := metric.New([]string{"ex", "ts"}, metric.Options{TS: metric.TSOptions{Dir: suite, Timeout: 10 * time.Second}})
 	if err != nil {
 		t.Fatal(err)
 	}

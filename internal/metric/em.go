@@ -15,7 +15,7 @@ import (
 
 func init() {
 	Register("em", "exact set match, Spider official (evaluation.eval_exact_match; --em-fixed grades what sqljudge's parser reads)", func(o Options) (Metric, error) {
-		return NewEM(o.Schemas, o.EMFixed)
+		return NewEM(o.EM)
 	})
 }
 
@@ -55,9 +55,20 @@ type EM struct {
 	schemas map[string]*spider.Schema
 }
 
-// NewEM builds the em metric over the schemas of tables.json; it fails
-// without them.
-func NewEM(ss schema.Schemas, fixed bool) (*EM, error) {
+// EMOptions are em's options.
+type EMOptions struct {
+	// Schemas are the database schemas of the benchmark's tables.json;
+	// em cannot run without them.
+	Schemas schema.Schemas
+	// Fixed grades with sqljudge's parser (eval's --em-fixed); see EM.
+	Fixed bool
+}
+
+// NewEM builds the em metric over o.Schemas, the schemas of tables.json;
+// it fails without them, or when a schema cannot be read into Spider's
+// structure (spider.Schemas).
+func NewEM(o EMOptions) (*EM, error) {
+	ss := o.Schemas
 	if len(ss) == 0 {
 		return nil, errors.New("em needs the database schemas: give the benchmark's tables.json")
 	}
@@ -65,7 +76,7 @@ func NewEM(ss schema.Schemas, fixed bool) (*EM, error) {
 	if err != nil {
 		return nil, fmt.Errorf("em: %w", err)
 	}
-	return &EM{Fixed: fixed, schemas: s}, nil
+	return &EM{Fixed: o.Fixed, schemas: s}, nil
 }
 
 // Name returns "em".

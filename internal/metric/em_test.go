@@ -49,11 +49,11 @@ func TestEMParityWithOfficialEvaluator(t *testing.T) {
 	for _, sys := range systems {
 		t.Run(sys, func(t *testing.T) {
 			ss, items := loadEMItems(t, sys)
-			ms, err := metric.New([]string{"em"}, metric.Options{Schemas: ss})
+			ms, err := metric.New([]string{"em"}, metric.Options{EM: metric.EMOptions{Schemas: ss}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			fixed, err := metric.New([]string{"em"}, metric.Options{Schemas: ss, EMFixed: true})
+			fixed, err := metric.New([]string{"em"}, metric.Options{EM: metric.EMOptions{Schemas: ss, Fixed: true}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -107,7 +107,7 @@ func BenchmarkEM(b *testing.B) {
 	}{{"official", false}, {"fixed", true}} {
 		b.Run(mode.name, func(b *testing.B) {
 			ss, items := loadEMItems(b, "din_sql")
-			ms, err := metric.New([]string{"em"}, metric.Options{Schemas: ss, EMFixed: mode.fixed})
+			ms, err := metric.New([]string{"em"}, metric.Options{EM: metric.EMOptions{Schemas: ss, Fixed: mode.fixed}})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -163,7 +163,7 @@ func TestSpiderHardnessLabels(t *testing.T) {
 // that it refuses malformed fields and says no for a verdict without them.
 func TestEMPartialRoundTrip(t *testing.T) {
 	ss, items := loadEMItems(t, "c3")
-	ms, err := metric.New([]string{"em"}, metric.Options{Schemas: ss})
+	ms, err := metric.New([]string{"em"}, metric.Options{EM: metric.EMOptions{Schemas: ss}})
 	if err != nil {
 		t.Fatal(err)
 	}

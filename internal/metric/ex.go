@@ -12,9 +12,20 @@ import (
 
 func init() {
 	Register("ex", "execution accuracy, Spider / test-suite semantics (exec_eval.result_eq)", func(o Options) (Metric, error) {
-		return &EX{KeepDistinct: o.KeepDistinct}, nil
+		return NewEX(o.EX), nil
 	})
 }
+
+// EXOptions are ex's options, and those of the ex step of ts and flex.
+type EXOptions struct {
+	// KeepDistinct keeps DISTINCT in both queries (the official
+	// --keep_distinct, eval's --keep-distinct); by default it is removed
+	// from both.
+	KeepDistinct bool
+}
+
+// NewEX returns ex with options o.
+func NewEX(o EXOptions) *EX { return &EX{KeepDistinct: o.KeepDistinct} }
 
 // EX is execution accuracy as Spider's official evaluator computes it
 // (taoyds/test-suite-sql-eval: evaluation.py evaluate, exec_eval.py

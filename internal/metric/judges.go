@@ -15,25 +15,25 @@ import (
 
 func init() {
 	Register("xscore", "LLM judge: Snowflake's Execution Score, 0-3 from question + schema + predicted SQL (no gold, no data)", func(o Options) (Metric, error) {
-		j, err := o.judge("xscore")
+		j, err := newJudge("xscore", o.Judge)
 		if err != nil {
 			return nil, err
 		}
 		return &XScore{judged: judged{j: j}}, nil
 	})
 	Register("rose", "LLM judge: ROSE prover/refuter cascade (CedricPei/ROSE main.py), with ambiguity and gold-fault labels", func(o Options) (Metric, error) {
-		j, err := o.judge("rose")
+		j, err := newJudge("rose", o.Judge)
 		if err != nil {
 			return nil, err
 		}
 		return &ROSE{judged: judged{j: j}}, nil
 	})
 	Register("flex", "LLM judge: FLEX after ex, strict prompt when ex passes, loose when it fails (HeegyuKim/FLEX)", func(o Options) (Metric, error) {
-		j, err := o.judge("flex")
+		j, err := newJudge("flex", o.Judge)
 		if err != nil {
 			return nil, err
 		}
-		return &FLEX{judged: judged{j: j}, ex: &EX{KeepDistinct: o.KeepDistinct}}, nil
+		return &FLEX{judged: judged{j: j}, ex: NewEX(o.EX)}, nil
 	})
 }
 
@@ -54,9 +54,10 @@ func Regrade(v Verdict) bool {
 	return v.Status == status.JudgeError
 }
 
-// judge builds the judge of an LLM metric, or says what is missing.
-func (o Options) judge(name string) (*judge.Judge, error) {
-	if o.LLM == nil {
+// newJudge returns a copy of the judge o of LLM metric name, or says what
+// is missing or impossible in it.
+func newJudge(name string, o judge.Judge) (*judge.Judge, error) {
+	if o.Client == nil {
 		return nil, fmt.Errorf("%s is an LLM judge: give --llm-base-url and --llm-model (or set OPENAI_BASE_URL and SQLJUDGE_MODEL)", name)
 	}
 	switch {
@@ -67,7 +68,7 @@ func (o Options) judge(name string) (*judge.Judge, error) {
 	case o.XScoreMin < 0 || o.XScoreMin > 3:
 		return nil, fmt.Errorf("%s: least correct Execution Score %d: it is 0 to 3", name, o.XScoreMin)
 	}
-	return &judge.Judge{Client: o.LLM, Samples: o.Samples, ParseRetries: o.ParseRetries, XScoreMin: o.XScoreMin}, nil
+	return &o, nil
 }
 
 // judged is what the LLM metrics share: the judge and the schema text of

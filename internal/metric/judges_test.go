@@ -128,7 +128,7 @@ func runJudges(t testing.TB, items []bench.Item, hard map[string]string, client 
 	spider := shareddata.Path(t, "spider")
 	eng := sqlite.New(filepath.Join(spider, "database"), sqlite.Options{})
 	defer eng.Close()
-	ms, err := metric.New(metrics, metric.Options{LLM: client, Samples: judge.DefaultSamples, ParseRetries: judge.DefaultParseRetries, XScoreMin: judge.DefaultXScoreMin})
+	ms, err := metric.New(metrics, metric.Options{Judge: *judge.New(client)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,9 +281,9 @@ func TestJudgesNeedAClientAndQuestions(t *testing.T) {
 		o    metric.Options
 		want string
 	}{
-		{metric.Options{LLM: client, ParseRetries: 2, XScoreMin: 2}, "0 samples per item"},
-		{metric.Options{LLM: client, Samples: 1, ParseRetries: -1, XScoreMin: 2}, "-1 parse retries"},
-		{metric.Options{LLM: client, Samples: 1, ParseRetries: 2, XScoreMin: 4}, "Execution Score 4"},
+		{metric.Options{Judge: judge.Judge{Client: client, ParseRetries: 2, XScoreMin: 2}}, "0 samples per item"},
+		{metric.Options{Judge: judge.Judge{Client: client, Samples: 1, ParseRetries: -1, XScoreMin: 2}}, "-1 parse retries"},
+		{metric.Options{Judge: judge.Judge{Client: client, Samples: 1, ParseRetries: 2, XScoreMin: 4}}, "Execution Score 4"},
 	} {
 		if _, err := metric.New([]string{"xscore"}, c.o); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want an error saying %q", c.o, err, c.want)
@@ -376,14 +376,14 @@ func TestResumeReasksJudgeErrors(t *testing.T) {
 		}
 		return oracle(r)
 	})
-	client, err := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "scripted", MaxRetries: -1, CacheDir: t.TempDir()})
+	client, err := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "scripted", CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	spider := shareddata.Path(t, "spider")
 	eng := sqlite.New(filepath.Join(spider, "database"), sqlite.Options{})
 	defer eng.Close()
-	ms, err := metric.New([]string{"ex", "xscore"}, metric.Options{LLM: client, Samples: judge.DefaultSamples, ParseRetries: judge.DefaultParseRetries, XScoreMin: judge.DefaultXScoreMin})
+	ms, err := metric.New([]string{"ex", "xscore"}, metric.Options{Judge: *judge.New(client)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,9 +21,8 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/engine"
-	"github.com/sqljudge/sqljudge/internal/llm"
+	"github.com/sqljudge/sqljudge/internal/judge"
 	"github.com/sqljudge/sqljudge/internal/result"
-	"github.com/sqljudge/sqljudge/internal/schema"
 	"github.com/sqljudge/sqljudge/internal/status"
 )
 
@@ -155,55 +154,33 @@ func Close(ms []Metric) error {
 	return errors.Join(errs...)
 }
 
-// Options configure metrics; each metric reads the fields it needs.
+// Options hold the options of every metric New can build, one field per
+// metric (ves and rves share VES; xscore, rose and flex share Judge). New
+// hands each metric its own field and nothing else: ex reads EX, ts reads
+// TS and EX (its ex step), flex reads Judge and EX, em reads EM, sqleval
+// reads SQLEval; ex_bird, soft_f1 and spider2 have no options.
+//
+// Every setting means what it says: a zero is zero, never a stand-in for
+// a default. The defaults live where flags are parsed (eval's --max-plug
+// is DefaultMaxPlug, --ves-repeats DefaultVESRepeats, --samples
+// judge.DefaultSamples, ...), and a setting a metric cannot run with
+// (ts with PlugValue and MaxPlug 0, ves with 0 repeats, a judge with no
+// client or 0 samples) is an error from New naming the flag.
 type Options struct {
-	// KeepDistinct keeps DISTINCT in both queries for ex (the official
-	// --keep_distinct); by default it is removed from both.
-	KeepDistinct bool
-	// Schemas are the database schemas from tables.json, if given (em
-	// needs them).
-	Schemas schema.Schemas
-	// Timeout bounds each query a metric runs on its own engine (ts on
-	// suite databases); MaxRows and MaxBytes are that engine's row and
-	// byte caps (sqlite.Options).
-	Timeout  time.Duration
-	MaxRows  int
-	MaxBytes int64
-	// SuiteDir is the test-suite folder of ts (DIR/<db_id>/*.sqlite).
-	SuiteDir string
-	// PlugValue makes ts also try the gold's values in the prediction's
-	// value slots (the official --plug_value), at most MaxPlug predictions
-	// (at least 1 when PlugValue is set; eval's --max-plug defaults to
-	// DefaultMaxPlug).
-	PlugValue bool
-	MaxPlug   int
-
-	// LLM is the client of the LLM judges (xscore, rose, flex); they
-	// cannot be built without one.
-	LLM *llm.Client
-	// Samples is the number of judgements per item of an LLM judge (the
-	// verdict is their majority), at least 1 (judge.DefaultSamples is
-	// eval's default). See package judge.
-	Samples int
-	// ParseRetries is how often a judge asks again after an unparseable
-	// reply, 0 for never (judge.DefaultParseRetries is eval's default).
-	ParseRetries int
-	// XScoreMin is the least Execution Score (0-3) counted correct
-	// (judge.DefaultXScoreMin is eval's default).
-	XScoreMin int
-	// EMFixed makes em grade what sqljudge's parser reads (--em-fixed):
-	// predictions the official Spider parser rejects are parsed by package
-	// sqlast and graded instead of scoring 0. See EM.
-	EMFixed bool
-	// VESRepeats is how many times ves and rves time each predicted and
-	// gold query (--ves-repeats); 0 means 100, mini-dev's iterate_num.
-	VESRepeats int
-	// SQLEvalFixed makes sqleval grade what SQL-Eval's comparison means
-	// rather than what its runners do (--sqleval-fixed): columns matched by
-	// name on every engine, gold alternatives split outside string literals
-	// with every {a,b} group expanded, a gold alternative that fails skipped,
-	// interval columns compared. See SQLEval.
-	SQLEvalFixed bool
+	// EX configures ex and the ex step of ts and flex.
+	EX EXOptions
+	// EM configures em.
+	EM EMOptions
+	// TS configures ts.
+	TS TSOptions
+	// SQLEval configures sqleval.
+	SQLEval SQLEvalOptions
+	// VES configures ves and rves.
+	VES VESOptions
+	// Judge is the judge of the LLM metrics (xscore, rose, flex), its
+	// Client and settings; see package judge. A nil Client is an error
+	// from New for those metrics only.
+	Judge judge.Judge
 }
 
 // Checker is implemented by metrics that need something per database

@@ -13,9 +13,19 @@ import (
 
 func init() {
 	Register("sqleval", "Defog SQL-Eval relaxed match: exact (compare_df) or correct (subset_df), gold alternatives and {a,b} columns; --sqleval-fixed grades what it means", func(o Options) (Metric, error) {
-		return &SQLEval{Fixed: o.SQLEvalFixed}, nil
+		return NewSQLEval(o.SQLEval), nil
 	})
 }
+
+// SQLEvalOptions are sqleval's options.
+type SQLEvalOptions struct {
+	// Fixed grades what SQL-Eval's comparison means rather than what its
+	// runners do (eval's --sqleval-fixed); see SQLEval.
+	Fixed bool
+}
+
+// NewSQLEval returns sqleval with options o.
+func NewSQLEval(o SQLEvalOptions) *SQLEval { return &SQLEval{Fixed: o.Fixed} }
 
 // SQLEval is Defog SQL-Eval's grading (defog-ai/sql-eval, eval/eval.py,
 // compare_query_results, as runners/api_runner.py calls it): the

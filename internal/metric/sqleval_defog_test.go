@@ -98,7 +98,7 @@ func runEveryGold(t *testing.T, e engine.Engine, items []bench.Item) (fails []go
 // were graded, exact and correct, and the first that were not exact.
 func gradeGoldVsGold(t *testing.T, e engine.Engine, items []bench.Item, skip map[int]bool) (n, exact, correct int, misses []string) {
 	t.Helper()
-	m, err := metric.New([]string{"sqleval"}, metric.Options{SQLEvalFixed: true})
+	m, err := metric.New([]string{"sqleval"}, metric.Options{SQLEval: metric.SQLEvalOptions{Fixed: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +202,7 @@ func testGoldVsGold(t *testing.T, e engine.Engine, variant string, explained fun
 		items[i].Pred = goldQueries(&items[i])[0]
 	}
 	env := &metric.Env{Engine: e, Timeout: 30 * time.Second}
-	m, _ := metric.New([]string{"sqleval"}, metric.Options{SQLEvalFixed: true})
+	m, _ := metric.New([]string{"sqleval"}, metric.Options{SQLEval: metric.SQLEvalOptions{Fixed: true}})
 	graded, exact, correct := 0, 0, 0
 	for i := range items {
 		if skip[i] {
@@ -346,7 +346,7 @@ func negateFirstFilter(q string) (string, bool) {
 // that exact, an official quirk the test pins down).
 func testPerturbed(t *testing.T, e engine.Engine, variant string) {
 	items := defogItems(t, variant)
-	m, _ := metric.New([]string{"sqleval"}, metric.Options{SQLEvalFixed: true})
+	m, _ := metric.New([]string{"sqleval"}, metric.Options{SQLEval: metric.SQLEvalOptions{Fixed: true}})
 	env := &metric.Env{Engine: e, Timeout: 30 * time.Second}
 	grade := func(it bench.Item, pred string) (correct, exact bool, v metric.Verdict) {
 		it.Pred = pred

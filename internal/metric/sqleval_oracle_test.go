@@ -127,7 +127,7 @@ func testSQLEvalOracle(t *testing.T, e engine.Engine, engineName string, opts me
 	if err != nil {
 		t.Fatal(err)
 	}
-	fixed, err := metric.New([]string{"sqleval"}, metric.Options{SQLEvalFixed: true})
+	fixed, err := metric.New([]string{"sqleval"}, metric.Options{SQLEval: metric.SQLEvalOptions{Fixed: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/engine"
@@ -20,23 +21,50 @@ import (
 
 func init() {
 	Register("ts", "test-suite accuracy: ex on every database of the item's suite (--suite DIR)", func(o Options) (Metric, error) {
-		if o.SuiteDir == "" {
-			return nil, errors.New("needs --suite DIR (DIR/<db_id>/*.sqlite; build one with `sqljudge testsuite build`)")
-		}
-		st, err := os.Stat(o.SuiteDir)
-		if err != nil || !st.IsDir() {
-			return nil, fmt.Errorf("--suite %s is not a folder", o.SuiteDir)
-		}
-		if o.PlugValue && o.MaxPlug < 1 {
-			return nil, fmt.Errorf("--max-plug %d: ts with --plug-value tries at least 1 prediction", o.MaxPlug)
-		}
-		eng := sqlite.New("", sqlite.Options{MaxRows: o.MaxRows, MaxBytes: o.MaxBytes})
-		return &TS{
-			Dir: o.SuiteDir, PlugValue: o.PlugValue, MaxPlug: o.MaxPlug,
-			ex:  &EX{KeepDistinct: o.KeepDistinct},
-			env: &Env{Engine: eng, Timeout: o.Timeout},
-		}, nil
+		return NewTS(o.TS, o.EX)
 	})
+}
+
+// TSOptions are ts's options.
+type TSOptions struct {
+	// Dir is the test-suite folder, DIR/<db_id>/*.sqlite (eval's --suite).
+	Dir string
+	// PlugValue also tries the gold's values in the prediction's value
+	// slots (the official --plug_value), at most MaxPlug predictions per
+	// item; MaxPlug is at least 1 when PlugValue is set (eval's
+	// --max-plug, DefaultMaxPlug unless given).
+	PlugValue bool
+	MaxPlug   int
+	// Timeout bounds each query ts runs on a suite database (0: no bound);
+	// MaxRows and MaxBytes are the row and byte caps of the SQLite engine
+	// ts opens over the suite (sqlite.Options, where 0 is the engine's
+	// default cap).
+	Timeout  time.Duration
+	MaxRows  int
+	MaxBytes int64
+}
+
+// NewTS opens ts over the suite o.Dir, with ex's options ex for the
+// comparison on each database. It fails when o.Dir is empty or not a
+// folder, or when o.PlugValue is set with o.MaxPlug below 1. The caller
+// closes it (Close).
+func NewTS(o TSOptions, ex EXOptions) (*TS, error) {
+	if o.Dir == "" {
+		return nil, errors.New("needs --suite DIR (DIR/<db_id>/*.sqlite; build one with `sqljudge testsuite build`)")
+	}
+	st, err := os.Stat(o.Dir)
+	if err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("--suite %s is not a folder", o.Dir)
+	}
+	if o.PlugValue && o.MaxPlug < 1 {
+		return nil, fmt.Errorf("--max-plug %d: ts with --plug-value tries at least 1 prediction", o.MaxPlug)
+	}
+	eng := sqlite.New("", sqlite.Options{MaxRows: o.MaxRows, MaxBytes: o.MaxBytes})
+	return &TS{
+		Dir: o.Dir, PlugValue: o.PlugValue, MaxPlug: o.MaxPlug,
+		ex:  NewEX(ex),
+		env: &Env{Engine: eng, Timeout: o.Timeout},
+	}, nil
 }
 
 // Close closes the SQLite engine ts opened over the suite databases: every

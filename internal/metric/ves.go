@@ -2,6 +2,7 @@ package metric
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"runtime"
 	"time"
@@ -14,18 +15,38 @@ import (
 
 func init() {
 	Register("ves", "BIRD Valid Efficiency Score (DAMO-ConvAI evaluation_ves.py): sqrt(gold/pred time ratio) when the row sets are equal; summary x100", func(o Options) (Metric, error) {
-		return &VES{Repeats: o.VESRepeats}, nil
+		if err := o.VES.check(); err != nil {
+			return nil, err
+		}
+		return &VES{Repeats: o.VES.Repeats}, nil
 	})
 	Register("rves", "BIRD mini-dev Reward-based VES (evaluation_ves.py): sqrt(reward bin of the time ratio) when the row sets are equal; summary x100", func(o Options) (Metric, error) {
-		return &RVES{Repeats: o.VESRepeats}, nil
+		if err := o.VES.check(); err != nil {
+			return nil, err
+		}
+		return &RVES{Repeats: o.VES.Repeats}, nil
 	})
 	RegisterFigure("ves", Figure{Scale: 100, Bootstrap: true})
 	RegisterFigure("rves", Figure{Scale: 100, Bootstrap: true})
 }
 
 // DefaultVESRepeats is mini-dev's iterate_num: how many times each query
-// of an item is timed.
+// of an item is timed; eval's --ves-repeats defaults to it.
 const DefaultVESRepeats = 100
+
+// VESOptions are the options of ves and rves.
+type VESOptions struct {
+	// Repeats is how many times each predicted and gold query is timed
+	// (eval's --ves-repeats), at least 1.
+	Repeats int
+}
+
+func (o VESOptions) check() error {
+	if o.Repeats < 1 {
+		return fmt.Errorf("--ves-repeats %d: each query is timed at least once", o.Repeats)
+	}
+	return nil
+}
 
 // Efficiency is one item's timing, shared by ves and rves: whether the
 // predicted rows equal the gold rows as sets (BIRD's EX), and the mean
@@ -52,10 +73,11 @@ type Efficiency struct {
 // (clean_abnormal) and r is the mean of the rest. When every ratio is the
 // same (std 0) the official filter keeps none and its division by zero
 // scores the item 0; here all are kept. A failure, timeout or a text cell
-// that is not UTF-8 on either side gives a failure Verdict.
+// that is not UTF-8 on either side gives a failure Verdict; repeats below
+// 1 gives an internal_error Verdict.
 func MeasureEfficiency(ctx context.Context, x *Exec, it *bench.Item, repeats int) Efficiency {
-	if repeats <= 0 {
-		repeats = DefaultVESRepeats
+	if repeats < 1 {
+		return Efficiency{Verdict: Verdict{Status: status.InternalError, Detail: fmt.Sprintf("%d timed runs per query: at least 1 is needed", repeats)}}
 	}
 	var last Efficiency
 	for _, gold := range it.Gold {
@@ -154,9 +176,6 @@ func cleanAbnormal(xs []float64) []float64 {
 // efficiency returns the item's Efficiency, measured once for ves and
 // rves together.
 func efficiency(ctx context.Context, x *Exec, it *bench.Item, repeats int) Efficiency {
-	if repeats <= 0 {
-		repeats = DefaultVESRepeats
-	}
 	return x.once("efficiency", func() any { return MeasureEfficiency(ctx, x, it, repeats) }).(Efficiency)
 }
 
@@ -171,7 +190,8 @@ func efficiency(ctx context.Context, x *Exec, it *bench.Item, repeats int) Effic
 // equality. The official script times cursor.execute alone; sqljudge
 // times execute and fetch, as mini-dev does.
 type VES struct {
-	// Repeats is the number of timed runs of each query; 0 means 100.
+	// Repeats is the number of timed runs of each query, at least 1
+	// (MeasureEfficiency).
 	Repeats int
 }
 
@@ -197,7 +217,8 @@ func (m *VES) Grade(ctx context.Context, x *Exec, it *bench.Item) Verdict {
 // The verdict carries RVESDetails "score", "reward" and "ratio" (r); correct is the
 // row-set equality.
 type RVES struct {
-	// Repeats is the number of timed runs of each query; 0 means 100.
+	// Repeats is the number of timed runs of each query, at least 1
+	// (MeasureEfficiency).
 	Repeats int
 }
 

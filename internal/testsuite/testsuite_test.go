@@ -111,7 +111,7 @@ func gradeAll(t testing.TB, env *metric.Env, items []bench.Item, ms ...metric.Me
 
 func newTS(t testing.TB, suite string) metric.Metric {
 	t.Helper()
-	ms, err := metric.New([]string{"ts"}, metric.Options{SuiteDir: suite, Timeout: 60 * time.Second})
+	ms, err := metric.New([]string{"ts"}, metric.Options{TS: metric.TSOptions{Dir: suite, Timeout: 60 * time.Second}})
 	if err != nil {
 		t.Fatal(err)
 	}

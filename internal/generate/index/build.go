@@ -168,10 +168,9 @@ func buildEmbedder(o BuildOptions) (*llm.Client, string, error) {
 		cfg.CacheDir = filepath.Join(o.Out, "llm-cache")
 	}
 	cfg.Timeout, cfg.Concurrency = o.Timeout, o.Concurrency
-	cfg.MaxRetries = o.Retries
-	if cfg.MaxRetries == 0 {
-		cfg.MaxRetries = -1
-	}
+	// index has no --llm-max-failures: the circuit breaker keeps its
+	// default.
+	cfg.MaxRetries, cfg.MaxFailures = o.Retries, llm.DefaultMaxFailures
 	client, err := llm.New(cfg)
 	if err != nil {
 		return nil, "", InputError{err}
