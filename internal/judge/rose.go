@@ -43,7 +43,7 @@ type dbTable struct {
 // ROSE); another dialect is an error, and so is a description file that
 // cannot be read (naming it).
 func LoadDBInfo(ctx context.Context, eng engine.Engine, db string) (*DBInfo, error) {
-	if eng.Dialect() != "sqlite" {
+	if eng.Dialect() != engine.SQLite {
 		return nil, fmt.Errorf("ROSE reads the schema with SQLite's PRAGMAs; the %s engine is not supported yet", eng.Dialect())
 	}
 	names, err := eng.Query(ctx, db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")

@@ -10,7 +10,7 @@ import (
 // Details is what a metric's verdict records beyond correct, status and
 // detail: each metric's own struct (SQLEvalDetails, TSDetails, EMDetails,
 // ScoreDetails, VESDetails, RVESDetails, judge.Details for the LLM
-// judges), or a FieldMap where a metric has none (a verdict read without
+// judges), or RawFields where a metric has none (a verdict read without
 // its metric name). It marshals to a JSON object whose keys follow the common ones in
 // results.jsonl (Verdict.MarshalJSON sorts them).
 type Details interface {
@@ -20,25 +20,28 @@ type Details interface {
 	Numbers() map[string]float64
 }
 
-// FieldMap is the Details of a verdict read without knowing its metric
-// (Verdict.UnmarshalJSON) or of a metric without a type of its own: key to
-// value as encoding/json decodes it.
-type FieldMap map[string]any
+// RawFields are the Details of a verdict read without knowing its metric
+// (Verdict.UnmarshalJSON), or of a metric without a type of its own (ex
+// and ex_bird write no details; keys a newer sqljudge wrote): each key's
+// JSON value as it was written, so a record read and written again keeps
+// its bytes.
+type RawFields map[string]json.RawMessage
 
-// Numbers returns the booleans (0 or 1) and numbers (float64, int) of m.
-func (m FieldMap) Numbers() map[string]float64 {
+// Numbers returns the booleans (0 or 1) and numbers of m; strings, lists,
+// objects and null are left out.
+func (m RawFields) Numbers() map[string]float64 {
 	var out map[string]float64
-	for k, x := range m {
+	for k, raw := range m {
 		var f float64
-		switch t := x.(type) {
-		case bool:
-			if t {
-				f = 1
+		switch s := string(raw); {
+		case s == "true":
+			f = 1
+		case s == "false":
+			f = 0
+		case len(s) > 0 && (s[0] == '-' || s[0] >= '0' && s[0] <= '9'):
+			if json.Unmarshal(raw, &f) != nil {
+				continue
 			}
-		case float64:
-			f = t
-		case int:
-			f = float64(t)
 		default:
 			continue
 		}
@@ -154,7 +157,7 @@ func b2f(b bool) float64 {
 }
 
 // detailDecoders maps a metric name to the reader of its details; a
-// metric without one (ex, ex_bird: no details) reads them as a FieldMap.
+// metric without one (ex, ex_bird: no details) reads them as RawFields.
 var detailDecoders = map[string]func([]byte) (Details, error){}
 
 // registerDetails makes DecodeVerdict read the details of the named
@@ -182,7 +185,7 @@ func init() {
 // DecodeVerdict reads a verdict that metric name wrote into
 // results.jsonl (the object Verdict.MarshalJSON writes), its details into
 // the metric's own type (SQLEvalDetails for "sqleval", ...); a metric
-// without one keeps a FieldMap. An error says what does not fit the
+// without one keeps RawFields. An error says what does not fit the
 // metric's type (e.g. a "databases" that is not an integer).
 func DecodeVerdict(name string, data []byte) (Verdict, error) {
 	var v Verdict

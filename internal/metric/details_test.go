@@ -55,7 +55,7 @@ func TestDetailsJSON(t *testing.T) {
 		if err := json.Unmarshal(b, &fm); err != nil {
 			t.Fatal(err)
 		}
-		want, err := json.Marshal(metric.Verdict{Correct: true, Status: "ok", Detail: "d", Details: metric.FieldMap(fm)})
+		want, err := json.Marshal(metric.Verdict{Correct: true, Status: "ok", Detail: "d", Details: rawFields(t, fm)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +70,7 @@ func TestDetailsJSON(t *testing.T) {
 		if err := json.Unmarshal(got, &generic); err != nil {
 			t.Fatal(err)
 		}
-		if _, isMap := generic.Details.(metric.FieldMap); !isMap {
+		if _, isMap := generic.Details.(metric.RawFields); !isMap {
 			t.Errorf("%s: a verdict read without its metric has details %T", c.metric, generic.Details)
 		}
 		if n, g := c.d.Numbers(), generic.Details.Numbers(); c.metric != "em" && !maps.Equal(n, g) {
@@ -80,14 +80,23 @@ func TestDetailsJSON(t *testing.T) {
 }
 
 // TestDecodeVerdict checks the edges of reading a verdict back: a metric
-// without typed details keeps a FieldMap, a verdict without details has
+// without typed details keeps RawFields, a verdict without details has
 // none, and a value of the wrong type is an error naming the metric.
 // (ex has no details of its own: extra keys, say from a newer sqljudge,
 // are kept as they are.)
 func TestDecodeVerdict(t *testing.T) {
 	v, err := metric.DecodeVerdict("ex", []byte(`{"correct":true,"status":"ok","calls":1,"score":3,"votes":[3]}`))
-	if _, isMap := v.Details.(metric.FieldMap); err != nil || !isMap || !maps.Equal(v.Details.Numbers(), map[string]float64{"calls": 1, "score": 3}) {
+	if _, isMap := v.Details.(metric.RawFields); err != nil || !isMap || !maps.Equal(v.Details.Numbers(), map[string]float64{"calls": 1, "score": 3}) {
 		t.Errorf("ex: %+v %v", v, err)
+	}
+	// Unknown keys keep their bytes: a 20-digit integer is not rounded
+	// through float64, an object keeps its key order.
+	in := `{"correct":true,"status":"ok","big":12345678901234567890,"obj":{"b":1,"a":[true,null]}}`
+	if v, err = metric.DecodeVerdict("ex", []byte(in)); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := json.Marshal(v); err != nil || string(out) != in {
+		t.Errorf("ex round trip: %s, %v; want %s", out, err, in)
 	}
 	if _, err := metric.DecodeVerdict("flex", []byte(`{"correct":true,"status":"ok","calls":1,"ex":"yes"}`)); err == nil || !strings.Contains(err.Error(), "flex verdict") {
 		t.Errorf("bad ex: %v", err)
@@ -99,4 +108,19 @@ func TestDecodeVerdict(t *testing.T) {
 	if _, err := metric.DecodeVerdict("ts", []byte(`{"correct":false,"status":"ok","databases":"three"}`)); err == nil || !strings.Contains(err.Error(), "ts verdict") {
 		t.Errorf("bad databases: %v", err)
 	}
+}
+
+// rawFields is m as a verdict read without its metric holds it: each
+// value's JSON.
+func rawFields(t testing.TB, m map[string]any) metric.RawFields {
+	t.Helper()
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r metric.RawFields
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

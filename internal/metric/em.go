@@ -156,7 +156,7 @@ func EMPartial(v Verdict) (hardness string, p spider.Partial, ok bool, err error
 		return "", p, false, nil
 	case EMDetails:
 		d = t
-	case FieldMap:
+	case RawFields:
 		// A verdict read without its metric name: read it as em's.
 		b, err := json.Marshal(t)
 		if err != nil {

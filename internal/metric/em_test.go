@@ -208,11 +208,11 @@ func TestEMPartialRoundTrip(t *testing.T) {
 	} {
 		f := good()
 		edit(f)
-		if _, _, _, err := metric.EMPartial(metric.Verdict{Details: metric.FieldMap(f)}); err == nil || !strings.Contains(err.Error(), name) {
+		if _, _, _, err := metric.EMPartial(metric.Verdict{Details: rawFields(t, f)}); err == nil || !strings.Contains(err.Error(), name) {
 			t.Errorf("%s: error %v; want one naming %s", name, err, name)
 		}
 	}
-	if _, _, ok, err := metric.EMPartial(metric.Verdict{Details: metric.FieldMap(good())}); !ok || err != nil {
+	if _, _, ok, err := metric.EMPartial(metric.Verdict{Details: rawFields(t, good())}); !ok || err != nil {
 		t.Errorf("well-formed fields: ok %v, err %v", ok, err)
 	}
 }

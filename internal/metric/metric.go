@@ -85,7 +85,7 @@ func (v Verdict) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads the object MarshalJSON writes. Not knowing which
-// metric wrote it, it reads the details as a FieldMap; DecodeVerdict reads
+// metric wrote it, it reads the details as RawFields; DecodeVerdict reads
 // them into the metric's own type.
 func (v *Verdict) UnmarshalJSON(data []byte) error {
 	var m map[string]json.RawMessage
@@ -108,19 +108,15 @@ func (v *Verdict) UnmarshalJSON(data []byte) error {
 	if d, ok := m["detail"]; ok {
 		_ = json.Unmarshal(d, &v.Detail)
 	}
-	var fm FieldMap
+	var fm RawFields
 	for k, raw := range m {
 		if k == "correct" || k == "status" || k == "detail" {
 			continue
 		}
-		var x any
-		if err := json.Unmarshal(raw, &x); err != nil {
-			return err
-		}
 		if fm == nil {
-			fm = FieldMap{}
+			fm = RawFields{}
 		}
-		fm[k] = x
+		fm[k] = raw
 	}
 	if fm != nil {
 		v.Details = fm
