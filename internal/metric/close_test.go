@@ -37,18 +37,7 @@ func openFilesUnder(t *testing.T, dir string) int {
 // suite files open at exit). Whoever builds metrics closes them with
 // metric.Close, and ts then holds no suite file.
 func TestTSClosesItsSuiteDatabases(t *testing.T) {
-	spider := shareddata.Path(t, "spider")
-	suite := t.TempDir()
-	src, err := os.ReadFile(filepath.Join(spider, "database", "concert_singer", "concert_singer.sqlite"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.MkdirAll(filepath.Join(suite, "concert_singer"), 0o755)
-	for _, name := range []string{"concert_singer.sqlite", "concert_singer_1.sqlite", "concert_singer_2.sqlite"} {
-		if err := os.WriteFile(filepath.Join(suite, "concert_singer", name), src, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	suite := concertSingerSuite(t, "concert_singer.sqlite", "concert_singer_1.sqlite", "concert_singer_2.sqlite")
 	ms, err := metric.New([]string{"ex", "ts"}, metric.Options{TS: metric.TSOptions{Dir: suite, Timeout: 10 * time.Second}})
 	if err != nil {
 		t.Fatal(err)
@@ -72,4 +61,24 @@ func TestTSClosesItsSuiteDatabases(t *testing.T) {
 	if n := openFilesUnder(t, suite); n != 0 {
 		t.Fatalf("%d suite files still open after metric.Close", n)
 	}
+}
+
+// concertSingerSuite makes a test suite in a temporary folder whose
+// concert_singer databases are copies of Spider's, one per name.
+func concertSingerSuite(t *testing.T, names ...string) string {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(shareddata.Path(t, "spider"), "database", "concert_singer", "concert_singer.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	suite := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(suite, "concert_singer"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		if err := os.WriteFile(filepath.Join(suite, "concert_singer", name), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return suite
 }

@@ -2,7 +2,6 @@ package metric_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -61,20 +60,8 @@ func TestOptionsZeroMeansZero(t *testing.T) {
 // own options: EX.KeepDistinct reaches ex and the ex step of ts (the
 // official --keep_distinct), and no other field of Options changes them.
 func TestEachMetricReadsItsOwnOptions(t *testing.T) {
-	spider := shareddata.Path(t, "spider")
-	db := filepath.Join(spider, "database")
-	suite := t.TempDir()
-	src, err := os.ReadFile(filepath.Join(db, "concert_singer", "concert_singer.sqlite"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Join(suite, "concert_singer"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(suite, "concert_singer", "concert_singer.sqlite"), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	eng := sqlite.New(db, sqlite.Options{})
+	suite := concertSingerSuite(t, "concert_singer.sqlite")
+	eng := sqlite.New(filepath.Join(shareddata.Path(t, "spider"), "database"), sqlite.Options{})
 	defer eng.Close()
 	env := &metric.Env{Engine: eng, Timeout: 30 * time.Second}
 	// singer has repeated countries: DISTINCT matters once it is kept.
