@@ -74,6 +74,14 @@ func (e execResult) status() string {
 	return "ok"
 }
 
+// describe records the execution on c: its status, rows and error.
+func (e execResult) describe(c *Candidate) {
+	c.Status, c.Rows = e.status(), e.set.Len()
+	if e.err != nil {
+		c.Error = e.err.Error()
+	}
+}
+
 // exec runs sql once per question: candidates, clusters and evaluation
 // share the result.
 func (r *chessRun) exec(ctx context.Context, sql string) execResult {
@@ -463,17 +471,11 @@ func (r *chessRun) generateCandidates(ctx context.Context) ([]Candidate, error) 
 }
 
 // execute runs every candidate on the question's database, read-only, with
-// eval's timeout and row cap.
-func (r *chessRun) execute(ctx context.Context, cands []Candidate) []execResult {
-	res := make([]execResult, len(cands))
+// eval's timeout and row cap, and records each execution on its candidate.
+func (r *chessRun) execute(ctx context.Context, cands []Candidate) {
 	for i := range cands {
-		res[i] = r.exec(ctx, cands[i].SQL)
-		cands[i].Status, cands[i].Rows = res[i].status(), res[i].set.Len()
-		if res[i].err != nil {
-			cands[i].Error = res[i].err.Error()
-		}
+		r.exec(ctx, cands[i].SQL).describe(&cands[i])
 	}
-	return res
 }
 
 // revise asks, for every candidate that failed or returned no rows, for a
@@ -549,7 +551,6 @@ func pickFinal(revised []Candidate) string {
 // order; failing candidates belong to none.
 func (r *chessRun) clusters(ctx context.Context, cands []Candidate) ([][]int, []execResult) {
 	res := make([]execResult, len(cands))
-	var keys []string
 	byKey := map[string]int{}
 	var out [][]int
 	for i := range cands {
@@ -562,7 +563,6 @@ func (r *chessRun) clusters(ctx context.Context, cands []Candidate) ([][]int, []
 		if !ok {
 			j = len(out)
 			byKey[k] = j
-			keys = append(keys, k)
 			out = append(out, nil)
 		}
 		out[j] = append(out[j], i)
