@@ -116,7 +116,7 @@ func (r *chessRun) schema(step, tmpl string, sample int) string {
 // run is the fixed sequence of the configuration's steps (the official
 // team of agents, each tool called once in its order).
 func (r *chessRun) run(ctx context.Context) error {
-	cfg := r.g.cfg
+	cfg := r.g.opts.Config
 	r.tentative = r.cat.complete()
 	for _, f := range []func(context.Context) error{r.extractKeywords, r.retrieveEntity, r.retrieveContext} {
 		if err := f(ctx); err != nil {
@@ -177,7 +177,7 @@ func (r *chessRun) extractKeywords(ctx context.Context) error {
 	var kw []string
 	calls, _, err := r.g.pool.ask(ctx, r.req(s.Name, tmplKeywords, map[string]string{
 		"QUESTION": r.it.Question, "HINT": r.hint,
-	}, r.g.cfg.KeywordsTemperature, 0), r.g.opts.ParseAttempts, func(reply string) error {
+	}, r.g.opts.Config.KeywordsTemperature, 0), r.g.opts.ParseAttempts, func(reply string) error {
 		var err error
 		kw, err = ParseKeywords(reply)
 		return err
@@ -196,11 +196,11 @@ func (r *chessRun) headers(ctx context.Context, step string) context.Context {
 func (r *chessRun) retrieveEntity(ctx context.Context) error {
 	s := Step{Name: StepRetrieveEntity}
 	defer func() { r.addStep(s) }()
-	if r.g.retriever == nil {
+	if r.g.opts.Retriever == nil {
 		s.Note = "no value index (give --index): no similar columns or values"
 		return nil
 	}
-	ret, err := r.g.retriever(ctx, r.it.DBID)
+	ret, err := r.g.opts.Retriever(ctx, r.it.DBID)
 	if err != nil {
 		return stepErr(&s, err)
 	}
@@ -217,15 +217,15 @@ func (r *chessRun) retrieveEntity(ctx context.Context) error {
 func (r *chessRun) retrieveContext(ctx context.Context) error {
 	s := Step{Name: StepRetrieveContext}
 	defer func() { r.addStep(s) }()
-	if r.g.retriever == nil {
+	if r.g.opts.Retriever == nil {
 		s.Note = "no description index (give --index): no column descriptions"
 		return nil
 	}
-	ret, err := r.g.retriever(ctx, r.it.DBID)
+	ret, err := r.g.opts.Retriever(ctx, r.it.DBID)
 	if err != nil {
 		return stepErr(&s, err)
 	}
-	d, err := ret.RetrieveContext(r.headers(ctx, s.Name), r.keywords, r.it.Question, r.hint, r.g.cfg.ContextTopK)
+	d, err := ret.RetrieveContext(r.headers(ctx, s.Name), r.keywords, r.it.Question, r.hint, r.g.opts.Config.ContextTopK)
 	if err != nil {
 		return stepErr(&s, err)
 	}
@@ -252,9 +252,9 @@ func (r *chessRun) filterColumn(ctx context.Context) error {
 	s := Step{Name: StepFilterColumn}
 	defer func() { r.addStep(s) }()
 	view := r.view
-	if r.g.retriever != nil {
+	if r.g.opts.Retriever != nil {
 		// the official profiles show every description of the database
-		if ret, err := r.g.retriever(ctx, r.it.DBID); err == nil {
+		if ret, err := r.g.opts.Retriever(ctx, r.it.DBID); err == nil {
 			if d, ok := ret.(interface {
 				AllDescriptions() map[string]map[string]Description
 			}); ok {
@@ -272,7 +272,7 @@ func (r *chessRun) filterColumn(ctx context.Context) error {
 			var ok bool
 			c, _, err := r.g.pool.ask(gctx, r.req(s.Name, tmplFilterColumn, map[string]string{
 				"QUESTION": r.it.Question, "HINT": r.hint, "COLUMN_PROFILE": p.Text,
-			}, r.g.cfg.FilterColumnTemperature, 0), r.g.opts.ParseAttempts, func(reply string) error {
+			}, r.g.opts.Config.FilterColumnTemperature, 0), r.g.opts.ParseAttempts, func(reply string) error {
 				m, err := ParseJSONObject(reply)
 				if err != nil {
 					return err
@@ -340,7 +340,7 @@ func (r *chessRun) selectTables(ctx context.Context) error {
 	calls, _, err := r.g.pool.ask(ctx, r.req(s.Name, tmplSelectTables, map[string]string{
 		"DATABASE_SCHEMA": r.cat.schemaString(r.tentative, r.view, r.rng(s.Name, "select_tables", 0)),
 		"QUESTION":        r.it.Question, "HINT": r.hint,
-	}, r.g.cfg.SelectTablesTemperature, 0), r.g.opts.ParseAttempts, func(reply string) error {
+	}, r.g.opts.Config.SelectTablesTemperature, 0), r.g.opts.ParseAttempts, func(reply string) error {
 		m, err := ParseJSONObject(reply)
 		if err != nil {
 			return err
@@ -384,7 +384,7 @@ func (r *chessRun) selectColumns(ctx context.Context) error {
 	calls, _, err := r.g.pool.ask(ctx, r.req(s.Name, tmplSelectColumns, map[string]string{
 		"DATABASE_SCHEMA": r.cat.schemaString(r.tentative, r.view, r.rng(s.Name, "select_columns", 0)),
 		"QUESTION":        r.it.Question, "HINT": r.hint,
-	}, r.g.cfg.SelectColumnsTemperature, 0), r.g.opts.ParseAttempts, func(reply string) error {
+	}, r.g.opts.Config.SelectColumnsTemperature, 0), r.g.opts.ParseAttempts, func(reply string) error {
 		m, err := ParseJSONObject(reply)
 		if err != nil {
 			return err
@@ -428,7 +428,7 @@ func (r *chessRun) generateCandidates(ctx context.Context) ([]Candidate, error) 
 		sample int
 	}
 	var jobs []job
-	for _, gc := range r.g.cfg.Generators {
+	for _, gc := range r.g.opts.Config.Generators {
 		t, err := LoadTemplate(gc.Template)
 		if err != nil {
 			return nil, err
@@ -500,7 +500,7 @@ func (r *chessRun) revise(ctx context.Context, cands []Candidate) ([]Candidate, 
 			cl, reply, err := r.g.pool.ask(gctx, r.req(s.Name, tmplRevise, map[string]string{
 				"DATABASE_SCHEMA": r.schema(s.Name, "revise_one", i),
 				"QUESTION":        r.it.Question, "HINT": r.hint, "QUERY": c.SQL, "RESULT": res,
-			}, r.g.cfg.ReviseTemperature, 0), 1, nil)
+			}, r.g.opts.Config.ReviseTemperature, 0), 1, nil)
 			calls[i] = cl
 			if err != nil {
 				return err
@@ -624,12 +624,12 @@ func (r *chessRun) generateUnitTests(ctx context.Context, cands []Candidate) ([]
 	vars := map[string]string{
 		"HINT": r.hint, "QUESTION": r.it.Question,
 		"DATABASE_SCHEMA":   r.cat.schemaString(r.cat.forQueries(sqls), r.view, r.rng(s.Name, "generate_unit_tests", 0)),
-		"CANDIDATE_QUERIES": b.String(), "UNIT_TEST_CAP": strconv.Itoa(r.g.cfg.UnitTestCount),
+		"CANDIDATE_QUERIES": b.String(), "UNIT_TEST_CAP": strconv.Itoa(r.g.opts.Config.UnitTestCount),
 	}
 	var tests []string
-	for sample := 0; sample < r.g.cfg.UnitTestSamples; sample++ {
+	for sample := 0; sample < r.g.opts.Config.UnitTestSamples; sample++ {
 		var got []string
-		calls, _, err := r.g.pool.ask(ctx, r.req(s.Name, tmplUnitTests, vars, r.g.cfg.UnitTestTemperature, sample),
+		calls, _, err := r.g.pool.ask(ctx, r.req(s.Name, tmplUnitTests, vars, r.g.opts.Config.UnitTestTemperature, sample),
 			r.g.opts.ParseAttempts, func(reply string) error {
 				var err error
 				got, err = ParseUnitTests(reply)
@@ -699,7 +699,7 @@ func (r *chessRun) askUnitTests(ctx context.Context, s *Step, cands []Candidate,
 			c, _, err := r.g.pool.ask(gctx, r.req(s.Name, tmplEvaluate, map[string]string{
 				"DATABASE_SCHEMA": schema, "QUESTION": r.it.Question, "HINT": r.hint,
 				"CANDIDATE_RESPONSES": b.String(), "UNIT_TEST": test,
-			}, r.g.cfg.EvaluateTemperature, 0), r.g.opts.ParseAttempts, func(reply string) error {
+			}, r.g.opts.Config.EvaluateTemperature, 0), r.g.opts.ParseAttempts, func(reply string) error {
 				sc, err := ParseEvaluation(reply)
 				matrix[k] = sc
 				return err

@@ -155,10 +155,8 @@ type HTTPUsage struct {
 
 // generator holds what every question shares.
 type generator struct {
-	opts      Options
-	cfg       Config
-	pool      *pool
-	retriever func(ctx context.Context, dbID string) (Retriever, error)
+	opts Options
+	pool *pool
 
 	catMu sync.Mutex
 	cats  map[string]*catalogOnce
@@ -222,7 +220,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &generator{opts: o, cfg: o.Config, pool: p, retriever: o.Retriever, cats: map[string]*catalogOnce{}}
+	g := &generator{opts: o, pool: p, cats: map[string]*catalogOnce{}}
 
 	todo := o.pending(prev)
 	sum := &Summary{Method: o.Method, Questions: len(o.Items), Resumed: len(o.Items) - len(todo),
@@ -424,7 +422,7 @@ func (g *generator) question(ctx context.Context, it *bench.Item) Record {
 	t0 := time.Now()
 	rec := Record{Index: it.Index, ID: it.ID, DBID: it.DBID, Question: it.Question, Method: g.opts.Method, Steps: []Step{}}
 	if g.opts.Method == MethodChess {
-		rec.Config = g.cfg.Name
+		rec.Config = g.opts.Config.Name
 	}
 	var err error
 	cat, err := g.catalog(ctx, it.DBID)
@@ -461,7 +459,7 @@ func predLine(r Record, ok bool) string {
 	if !ok || strings.TrimSpace(r.Pred) == "" {
 		return noPrediction
 	}
-	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(strings.TrimSpace(r.Pred))
+	return oneLine.Replace(strings.TrimSpace(r.Pred))
 }
 
 // writePredictions writes predictions.sql (and predict_dev.json, keyed by
