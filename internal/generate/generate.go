@@ -157,9 +157,7 @@ type HTTPUsage struct {
 type generator struct {
 	opts Options
 	pool *pool
-
-	catMu sync.Mutex
-	cats  map[string]*catalogOnce
+	cats sync.Map // db -> *catalogOnce
 }
 
 type catalogOnce struct {
@@ -168,14 +166,10 @@ type catalogOnce struct {
 	err  error
 }
 
+// catalog returns db's catalogue, read once per run.
 func (g *generator) catalog(ctx context.Context, db string) (*catalog, error) {
-	g.catMu.Lock()
-	c, ok := g.cats[db]
-	if !ok {
-		c = &catalogOnce{}
-		g.cats[db] = c
-	}
-	g.catMu.Unlock()
+	v, _ := g.cats.LoadOrStore(db, &catalogOnce{})
+	c := v.(*catalogOnce)
 	c.once.Do(func() { c.cat, c.err = loadCatalog(ctx, g.opts.Engine, db) })
 	return c.cat, c.err
 }
@@ -220,7 +214,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &generator{opts: o, pool: p, cats: map[string]*catalogOnce{}}
+	g := &generator{opts: o, pool: p}
 
 	todo := o.pending(prev)
 	sum := &Summary{Method: o.Method, Questions: len(o.Items), Resumed: len(o.Items) - len(todo),
