@@ -41,7 +41,6 @@ type table struct {
 // catalog is one database's schema with the per-column facts the CHESS
 // prompts show.
 type catalog struct {
-	DB     string
 	Tables []*table
 }
 
@@ -140,7 +139,7 @@ func loadCatalog(ctx context.Context, eng engine.Engine, db string) (*catalog, e
 	if err != nil {
 		return nil, fmt.Errorf("database %s: reading its tables (generate reads SQLite schemas): %w", db, err)
 	}
-	c := &catalog{DB: db}
+	c := &catalog{}
 	for _, row := range tabs.Rows {
 		t := &table{Name: strings.NewReplacer(`"`, "", "`", "").Replace(result.PyStr(row[0])), DDL: result.PyStr(row[1])}
 		cols, err := q("SELECT name, type, pk FROM pragma_table_info(" + sqlString(t.Name) + ")")
