@@ -515,17 +515,10 @@ func (r *chessRun) revise(ctx context.Context, cands []Candidate) ([]Candidate, 
 	if err != nil {
 		return nil, err
 	}
-	var fresh []Candidate
-	var idx []int
 	for i := range out {
 		if out[i].Revised {
-			fresh = append(fresh, out[i])
-			idx = append(idx, i)
+			r.exec(ctx, out[i].SQL).describe(&out[i])
 		}
-	}
-	r.execute(ctx, fresh)
-	for k, i := range idx {
-		out[i] = fresh[k]
 	}
 	if len(s.Calls) == 0 {
 		s.Note = "every candidate ran and returned rows: nothing to revise"
