@@ -32,8 +32,8 @@ type Entities struct {
 // retrieve_context of the official information retriever.
 type Retriever interface {
 	// RetrieveEntities returns the columns and values similar to the
-	// keywords, for a question and its hint.
-	RetrieveEntities(ctx context.Context, keywords []string, question, hint string) (Entities, error)
+	// keywords.
+	RetrieveEntities(ctx context.Context, keywords []string) (Entities, error)
 	// RetrieveContext returns the topK column descriptions most similar to
 	// each keyword with the question and with the hint (table -> column ->
 	// description).
@@ -204,7 +204,7 @@ func (r *chessRun) retrieveEntity(ctx context.Context) error {
 	if err != nil {
 		return stepErr(&s, err)
 	}
-	ent, err := ret.RetrieveEntities(r.headers(ctx, s.Name), r.keywords, r.it.Question, r.hint)
+	ent, err := ret.RetrieveEntities(r.headers(ctx, s.Name), r.keywords)
 	if err != nil {
 		return stepErr(&s, err)
 	}

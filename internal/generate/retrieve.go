@@ -49,7 +49,7 @@ type indexRetriever struct {
 	emb index.Embedder
 }
 
-func (r *indexRetriever) RetrieveEntities(ctx context.Context, keywords []string, question, hint string) (Entities, error) {
+func (r *indexRetriever) RetrieveEntities(ctx context.Context, keywords []string) (Entities, error) {
 	e, err := r.ix.RetrieveEntities(ctx, keywords, r.emb)
 	if err != nil {
 		return Entities{}, err
