@@ -32,8 +32,8 @@ type Entities struct {
 // retrieve_context of the official information retriever.
 type Retriever interface {
 	// RetrieveEntities returns the columns and values similar to the
-	// keywords, for a question and its hint.
-	RetrieveEntities(ctx context.Context, keywords []string, question, hint string) (Entities, error)
+	// keywords.
+	RetrieveEntities(ctx context.Context, keywords []string) (Entities, error)
 	// RetrieveContext returns the topK column descriptions most similar to
 	// each keyword with the question and with the hint (table -> column ->
 	// description).
@@ -74,6 +74,14 @@ func (e execResult) status() string {
 	return "ok"
 }
 
+// describe records the execution on c: its status, rows and error.
+func (e execResult) describe(c *Candidate) {
+	c.Status, c.Rows = e.status(), e.set.Len()
+	if e.err != nil {
+		c.Error = e.err.Error()
+	}
+}
+
 // exec runs sql once per question: candidates, clusters and evaluation
 // share the result.
 func (r *chessRun) exec(ctx context.Context, sql string) execResult {
@@ -108,7 +116,7 @@ func (r *chessRun) schema(step, tmpl string, sample int) string {
 // run is the fixed sequence of the configuration's steps (the official
 // team of agents, each tool called once in its order).
 func (r *chessRun) run(ctx context.Context) error {
-	cfg := r.g.cfg
+	cfg := r.g.opts.Config
 	r.tentative = r.cat.complete()
 	for _, f := range []func(context.Context) error{r.extractKeywords, r.retrieveEntity, r.retrieveContext} {
 		if err := f(ctx); err != nil {
@@ -169,7 +177,7 @@ func (r *chessRun) extractKeywords(ctx context.Context) error {
 	var kw []string
 	calls, _, err := r.g.pool.ask(ctx, r.req(s.Name, tmplKeywords, map[string]string{
 		"QUESTION": r.it.Question, "HINT": r.hint,
-	}, r.g.cfg.KeywordsTemperature, 0), r.g.opts.ParseAttempts, func(reply string) error {
+	}, r.g.opts.Config.KeywordsTemperature, 0), r.g.opts.ParseAttempts, func(reply string) error {
 		var err error
 		kw, err = ParseKeywords(reply)
 		return err
@@ -188,15 +196,15 @@ func (r *chessRun) headers(ctx context.Context, step string) context.Context {
 func (r *chessRun) retrieveEntity(ctx context.Context) error {
 	s := Step{Name: StepRetrieveEntity}
 	defer func() { r.addStep(s) }()
-	if r.g.retriever == nil {
+	if r.g.opts.Retriever == nil {
 		s.Note = "no value index (give --index): no similar columns or values"
 		return nil
 	}
-	ret, err := r.g.retriever(ctx, r.it.DBID)
+	ret, err := r.g.opts.Retriever(ctx, r.it.DBID)
 	if err != nil {
 		return stepErr(&s, err)
 	}
-	ent, err := ret.RetrieveEntities(r.headers(ctx, s.Name), r.keywords, r.it.Question, r.hint)
+	ent, err := ret.RetrieveEntities(r.headers(ctx, s.Name), r.keywords)
 	if err != nil {
 		return stepErr(&s, err)
 	}
@@ -209,15 +217,15 @@ func (r *chessRun) retrieveEntity(ctx context.Context) error {
 func (r *chessRun) retrieveContext(ctx context.Context) error {
 	s := Step{Name: StepRetrieveContext}
 	defer func() { r.addStep(s) }()
-	if r.g.retriever == nil {
+	if r.g.opts.Retriever == nil {
 		s.Note = "no description index (give --index): no column descriptions"
 		return nil
 	}
-	ret, err := r.g.retriever(ctx, r.it.DBID)
+	ret, err := r.g.opts.Retriever(ctx, r.it.DBID)
 	if err != nil {
 		return stepErr(&s, err)
 	}
-	d, err := ret.RetrieveContext(r.headers(ctx, s.Name), r.keywords, r.it.Question, r.hint, r.g.cfg.ContextTopK)
+	d, err := ret.RetrieveContext(r.headers(ctx, s.Name), r.keywords, r.it.Question, r.hint, r.g.opts.Config.ContextTopK)
 	if err != nil {
 		return stepErr(&s, err)
 	}
@@ -244,9 +252,9 @@ func (r *chessRun) filterColumn(ctx context.Context) error {
 	s := Step{Name: StepFilterColumn}
 	defer func() { r.addStep(s) }()
 	view := r.view
-	if r.g.retriever != nil {
+	if r.g.opts.Retriever != nil {
 		// the official profiles show every description of the database
-		if ret, err := r.g.retriever(ctx, r.it.DBID); err == nil {
+		if ret, err := r.g.opts.Retriever(ctx, r.it.DBID); err == nil {
 			if d, ok := ret.(interface {
 				AllDescriptions() map[string]map[string]Description
 			}); ok {
@@ -264,7 +272,7 @@ func (r *chessRun) filterColumn(ctx context.Context) error {
 			var ok bool
 			c, _, err := r.g.pool.ask(gctx, r.req(s.Name, tmplFilterColumn, map[string]string{
 				"QUESTION": r.it.Question, "HINT": r.hint, "COLUMN_PROFILE": p.Text,
-			}, r.g.cfg.FilterColumnTemperature, 0), r.g.opts.ParseAttempts, func(reply string) error {
+			}, r.g.opts.Config.FilterColumnTemperature, 0), r.g.opts.ParseAttempts, func(reply string) error {
 				m, err := ParseJSONObject(reply)
 				if err != nil {
 					return err
@@ -332,7 +340,7 @@ func (r *chessRun) selectTables(ctx context.Context) error {
 	calls, _, err := r.g.pool.ask(ctx, r.req(s.Name, tmplSelectTables, map[string]string{
 		"DATABASE_SCHEMA": r.cat.schemaString(r.tentative, r.view, r.rng(s.Name, "select_tables", 0)),
 		"QUESTION":        r.it.Question, "HINT": r.hint,
-	}, r.g.cfg.SelectTablesTemperature, 0), r.g.opts.ParseAttempts, func(reply string) error {
+	}, r.g.opts.Config.SelectTablesTemperature, 0), r.g.opts.ParseAttempts, func(reply string) error {
 		m, err := ParseJSONObject(reply)
 		if err != nil {
 			return err
@@ -376,7 +384,7 @@ func (r *chessRun) selectColumns(ctx context.Context) error {
 	calls, _, err := r.g.pool.ask(ctx, r.req(s.Name, tmplSelectColumns, map[string]string{
 		"DATABASE_SCHEMA": r.cat.schemaString(r.tentative, r.view, r.rng(s.Name, "select_columns", 0)),
 		"QUESTION":        r.it.Question, "HINT": r.hint,
-	}, r.g.cfg.SelectColumnsTemperature, 0), r.g.opts.ParseAttempts, func(reply string) error {
+	}, r.g.opts.Config.SelectColumnsTemperature, 0), r.g.opts.ParseAttempts, func(reply string) error {
 		m, err := ParseJSONObject(reply)
 		if err != nil {
 			return err
@@ -420,7 +428,7 @@ func (r *chessRun) generateCandidates(ctx context.Context) ([]Candidate, error) 
 		sample int
 	}
 	var jobs []job
-	for _, gc := range r.g.cfg.Generators {
+	for _, gc := range r.g.opts.Config.Generators {
 		t, err := LoadTemplate(gc.Template)
 		if err != nil {
 			return nil, err
@@ -463,17 +471,11 @@ func (r *chessRun) generateCandidates(ctx context.Context) ([]Candidate, error) 
 }
 
 // execute runs every candidate on the question's database, read-only, with
-// eval's timeout and row cap.
-func (r *chessRun) execute(ctx context.Context, cands []Candidate) []execResult {
-	res := make([]execResult, len(cands))
+// eval's timeout and row cap, and records each execution on its candidate.
+func (r *chessRun) execute(ctx context.Context, cands []Candidate) {
 	for i := range cands {
-		res[i] = r.exec(ctx, cands[i].SQL)
-		cands[i].Status, cands[i].Rows = res[i].status(), res[i].set.Len()
-		if res[i].err != nil {
-			cands[i].Error = res[i].err.Error()
-		}
+		r.exec(ctx, cands[i].SQL).describe(&cands[i])
 	}
-	return res
 }
 
 // revise asks, for every candidate that failed or returned no rows, for a
@@ -498,7 +500,7 @@ func (r *chessRun) revise(ctx context.Context, cands []Candidate) ([]Candidate, 
 			cl, reply, err := r.g.pool.ask(gctx, r.req(s.Name, tmplRevise, map[string]string{
 				"DATABASE_SCHEMA": r.schema(s.Name, "revise_one", i),
 				"QUESTION":        r.it.Question, "HINT": r.hint, "QUERY": c.SQL, "RESULT": res,
-			}, r.g.cfg.ReviseTemperature, 0), 1, nil)
+			}, r.g.opts.Config.ReviseTemperature, 0), 1, nil)
 			calls[i] = cl
 			if err != nil {
 				return err
@@ -513,17 +515,10 @@ func (r *chessRun) revise(ctx context.Context, cands []Candidate) ([]Candidate, 
 	if err != nil {
 		return nil, err
 	}
-	var fresh []Candidate
-	var idx []int
 	for i := range out {
 		if out[i].Revised {
-			fresh = append(fresh, out[i])
-			idx = append(idx, i)
+			r.exec(ctx, out[i].SQL).describe(&out[i])
 		}
-	}
-	r.execute(ctx, fresh)
-	for k, i := range idx {
-		out[i] = fresh[k]
 	}
 	if len(s.Calls) == 0 {
 		s.Note = "every candidate ran and returned rows: nothing to revise"
@@ -549,7 +544,6 @@ func pickFinal(revised []Candidate) string {
 // order; failing candidates belong to none.
 func (r *chessRun) clusters(ctx context.Context, cands []Candidate) ([][]int, []execResult) {
 	res := make([]execResult, len(cands))
-	var keys []string
 	byKey := map[string]int{}
 	var out [][]int
 	for i := range cands {
@@ -562,7 +556,6 @@ func (r *chessRun) clusters(ctx context.Context, cands []Candidate) ([][]int, []
 		if !ok {
 			j = len(out)
 			byKey[k] = j
-			keys = append(keys, k)
 			out = append(out, nil)
 		}
 		out[j] = append(out[j], i)
@@ -624,12 +617,12 @@ func (r *chessRun) generateUnitTests(ctx context.Context, cands []Candidate) ([]
 	vars := map[string]string{
 		"HINT": r.hint, "QUESTION": r.it.Question,
 		"DATABASE_SCHEMA":   r.cat.schemaString(r.cat.forQueries(sqls), r.view, r.rng(s.Name, "generate_unit_tests", 0)),
-		"CANDIDATE_QUERIES": b.String(), "UNIT_TEST_CAP": strconv.Itoa(r.g.cfg.UnitTestCount),
+		"CANDIDATE_QUERIES": b.String(), "UNIT_TEST_CAP": strconv.Itoa(r.g.opts.Config.UnitTestCount),
 	}
 	var tests []string
-	for sample := 0; sample < r.g.cfg.UnitTestSamples; sample++ {
+	for sample := 0; sample < r.g.opts.Config.UnitTestSamples; sample++ {
 		var got []string
-		calls, _, err := r.g.pool.ask(ctx, r.req(s.Name, tmplUnitTests, vars, r.g.cfg.UnitTestTemperature, sample),
+		calls, _, err := r.g.pool.ask(ctx, r.req(s.Name, tmplUnitTests, vars, r.g.opts.Config.UnitTestTemperature, sample),
 			r.g.opts.ParseAttempts, func(reply string) error {
 				var err error
 				got, err = ParseUnitTests(reply)
@@ -699,7 +692,7 @@ func (r *chessRun) askUnitTests(ctx context.Context, s *Step, cands []Candidate,
 			c, _, err := r.g.pool.ask(gctx, r.req(s.Name, tmplEvaluate, map[string]string{
 				"DATABASE_SCHEMA": schema, "QUESTION": r.it.Question, "HINT": r.hint,
 				"CANDIDATE_RESPONSES": b.String(), "UNIT_TEST": test,
-			}, r.g.cfg.EvaluateTemperature, 0), r.g.opts.ParseAttempts, func(reply string) error {
+			}, r.g.opts.Config.EvaluateTemperature, 0), r.g.opts.ParseAttempts, func(reply string) error {
 				sc, err := ParseEvaluation(reply)
 				matrix[k] = sc
 				return err

@@ -31,11 +31,8 @@ func (g *generator) direct(ctx context.Context, it *bench.Item, cat *catalog, re
 		return err
 	}
 	rec.Pred = ParseDirect(reply)
-	ex := g.exec(ctx, it.DBID, rec.Pred)
-	c := Candidate{SQL: rec.Pred, Template: "direct", Status: ex.status(), Rows: ex.set.Len()}
-	if ex.err != nil {
-		c.Error = ex.err.Error()
-	}
+	c := Candidate{SQL: rec.Pred, Template: "direct"}
+	g.exec(ctx, it.DBID, rec.Pred).describe(&c)
 	s.Candidates = []Candidate{c}
 	return nil
 }

@@ -155,13 +155,9 @@ type HTTPUsage struct {
 
 // generator holds what every question shares.
 type generator struct {
-	opts      Options
-	cfg       Config
-	pool      *pool
-	retriever func(ctx context.Context, dbID string) (Retriever, error)
-
-	catMu sync.Mutex
-	cats  map[string]*catalogOnce
+	opts Options
+	pool *pool
+	cats sync.Map // db -> *catalogOnce
 }
 
 type catalogOnce struct {
@@ -170,14 +166,10 @@ type catalogOnce struct {
 	err  error
 }
 
+// catalog returns db's catalogue, read once per run.
 func (g *generator) catalog(ctx context.Context, db string) (*catalog, error) {
-	g.catMu.Lock()
-	c, ok := g.cats[db]
-	if !ok {
-		c = &catalogOnce{}
-		g.cats[db] = c
-	}
-	g.catMu.Unlock()
+	v, _ := g.cats.LoadOrStore(db, &catalogOnce{})
+	c := v.(*catalogOnce)
 	c.once.Do(func() { c.cat, c.err = loadCatalog(ctx, g.opts.Engine, db) })
 	return c.cat, c.err
 }
@@ -222,7 +214,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &generator{opts: o, cfg: o.Config, pool: p, retriever: o.Retriever, cats: map[string]*catalogOnce{}}
+	g := &generator{opts: o, pool: p}
 
 	todo := o.pending(prev)
 	sum := &Summary{Method: o.Method, Questions: len(o.Items), Resumed: len(o.Items) - len(todo),
@@ -424,7 +416,7 @@ func (g *generator) question(ctx context.Context, it *bench.Item) Record {
 	t0 := time.Now()
 	rec := Record{Index: it.Index, ID: it.ID, DBID: it.DBID, Question: it.Question, Method: g.opts.Method, Steps: []Step{}}
 	if g.opts.Method == MethodChess {
-		rec.Config = g.cfg.Name
+		rec.Config = g.opts.Config.Name
 	}
 	var err error
 	cat, err := g.catalog(ctx, it.DBID)
@@ -461,7 +453,7 @@ func predLine(r Record, ok bool) string {
 	if !ok || strings.TrimSpace(r.Pred) == "" {
 		return noPrediction
 	}
-	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(strings.TrimSpace(r.Pred))
+	return oneLine.Replace(strings.TrimSpace(r.Pred))
 }
 
 // writePredictions writes predictions.sql (and predict_dev.json, keyed by

@@ -29,13 +29,6 @@ const (
 	StepDirect            = "direct"
 )
 
-// StepNames lists the step vocabulary in pipeline order.
-var StepNames = []string{
-	StepExtractKeywords, StepRetrieveEntity, StepRetrieveContext, StepFilterColumn,
-	StepSelectTables, StepSelectColumns, StepGenerateCandidate, StepRevise,
-	StepGenerateUnitTest, StepEvaluate, StepDirect,
-}
-
 // Header names sent with every LLM request.
 const (
 	HeaderStep = "X-Sqljudge-Step"
@@ -89,7 +82,7 @@ type Candidate struct {
 
 // Step is one step of a question's run.
 type Step struct {
-	// Name is from the step vocabulary (StepNames).
+	// Name is from the step vocabulary (the Step* constants).
 	Name  string `json:"step"`
 	Calls []Call `json:"calls,omitempty"`
 	// Keywords: extract_keywords' list.

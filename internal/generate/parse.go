@@ -115,12 +115,6 @@ func pyString(s string) (string, int, error) {
 	return "", 0, parseErrorf("unterminated string in the Python list")
 }
 
-// candidateSQL is a parsed generate_candidate or revise reply.
-type candidateSQL struct {
-	SQL  string
-	Plan string
-}
-
 // ParseCandidate reads a generate_candidate reply as the official
 // GenerateCandidateGeminiMarkDownParserCOT does: with both
 // <FINAL_ANSWER> tags the plan is the text before the first and the query
@@ -233,5 +227,9 @@ func ParseDirect(reply string) string {
 	}
 	s = strings.TrimSpace(s)
 	s = strings.TrimSpace(strings.TrimSuffix(s, ";"))
-	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+	return oneLine.Replace(s)
 }
+
+// oneLine makes line breaks spaces, for predictions.sql's one query per
+// line.
+var oneLine = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")

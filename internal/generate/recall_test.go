@@ -52,22 +52,12 @@ func storedValue(t *testing.T, eng *sqlite.Engine, db, v string) bool {
 	return false
 }
 
-// TestValueRetrievalRecall: Spider dev questions whose gold compares with a
-// string literal of at least six characters stored in the database and
-// mentioned in the question (the first question of each distinct value);
-// the mention is misspelled by one edit (its middle character deleted) and
-// given as a keyword; the stored value must reach the candidate-generation
-// prompt as an example value. Shorter values are left out: one edit in a
-// word of five letters or fewer leaves it no character 3-gram in common
-// with the stored value, so CHESS's LSH cannot find it by design.
-func TestValueRetrievalRecall(t *testing.T) {
-	start := time.Now()
-	all, dbDir := spiderQuestions(t, 1)
-	eng := sqlite.New(dbDir, sqlite.Options{})
-	defer eng.Close()
-	var items []bench.Item
-	values := map[string]string{}
-	keyword := map[string]string{}
+// misspelledQuestions returns up to 40 questions of all that mention a
+// string literal of their gold (the first question of each stored value),
+// the mention misspelled, with the stored value and the misspelled
+// keyword of each by question id.
+func misspelledQuestions(t *testing.T, eng *sqlite.Engine, all []bench.Item) (items []bench.Item, values, keyword map[string]string) {
+	values, keyword = map[string]string{}, map[string]string{}
 	seen := map[string]bool{} // each stored value once
 	for _, it := range all {
 		m := literalRE.FindStringSubmatch(it.Gold[0])
@@ -89,6 +79,23 @@ func TestValueRetrievalRecall(t *testing.T) {
 			break
 		}
 	}
+	return items, values, keyword
+}
+
+// TestValueRetrievalRecall: Spider dev questions whose gold compares with a
+// string literal of at least six characters stored in the database and
+// mentioned in the question (the first question of each distinct value);
+// the mention is misspelled by one edit (its middle character deleted) and
+// given as a keyword; the stored value must reach the candidate-generation
+// prompt as an example value. Shorter values are left out: one edit in a
+// word of five letters or fewer leaves it no character 3-gram in common
+// with the stored value, so CHESS's LSH cannot find it by design.
+func TestValueRetrievalRecall(t *testing.T) {
+	start := time.Now()
+	all, dbDir := spiderQuestions(t, 1)
+	eng := sqlite.New(dbDir, sqlite.Options{})
+	defer eng.Close()
+	items, values, keyword := misspelledQuestions(t, eng, all)
 	dbs := map[string]int{}
 	for _, it := range items {
 		dbs[it.DBID]++

@@ -16,16 +16,10 @@ import (
 // entity retrieval then stops short of its embedding filter with an error
 // noted in the ledger when values pass the edit-distance filter.
 func IndexRetriever(dir string, dbPath func(dbID string) (string, error), opts index.Options, emb index.Embedder) func(ctx context.Context, dbID string) (Retriever, error) {
-	var mu sync.Mutex
-	open := map[string]*indexOnce{}
+	var open sync.Map // db_id -> *indexOnce
 	return func(ctx context.Context, dbID string) (Retriever, error) {
-		mu.Lock()
-		o, ok := open[dbID]
-		if !ok {
-			o = &indexOnce{}
-			open[dbID] = o
-		}
-		mu.Unlock()
+		v, _ := open.LoadOrStore(dbID, &indexOnce{})
+		o := v.(*indexOnce)
 		o.once.Do(func() {
 			path, err := dbPath(dbID)
 			if err != nil {
@@ -55,7 +49,7 @@ type indexRetriever struct {
 	emb index.Embedder
 }
 
-func (r *indexRetriever) RetrieveEntities(ctx context.Context, keywords []string, question, hint string) (Entities, error) {
+func (r *indexRetriever) RetrieveEntities(ctx context.Context, keywords []string) (Entities, error) {
 	e, err := r.ix.RetrieveEntities(ctx, keywords, r.emb)
 	if err != nil {
 		return Entities{}, err

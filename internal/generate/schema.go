@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/engine"
@@ -40,7 +41,6 @@ type table struct {
 // catalog is one database's schema with the per-column facts the CHESS
 // prompts show.
 type catalog struct {
-	DB     string
 	Tables []*table
 }
 
@@ -84,12 +84,8 @@ func (s *selection) add(tableName string, cols ...string) {
 }
 
 func (s *selection) has(tableName string) bool {
-	for _, t := range s.order {
-		if strings.EqualFold(t, tableName) {
-			return true
-		}
-	}
-	return false
+	_, ok := s.actual(tableName)
+	return ok
 }
 
 func (s *selection) actual(tableName string) (string, bool) {
@@ -143,7 +139,7 @@ func loadCatalog(ctx context.Context, eng engine.Engine, db string) (*catalog, e
 	if err != nil {
 		return nil, fmt.Errorf("database %s: reading its tables (generate reads SQLite schemas): %w", db, err)
 	}
-	c := &catalog{DB: db}
+	c := &catalog{}
 	for _, row := range tabs.Rows {
 		t := &table{Name: strings.NewReplacer(`"`, "", "`", "").Replace(result.PyStr(row[0])), DDL: result.PyStr(row[1])}
 		cols, err := q("SELECT name, type, pk FROM pragma_table_info(" + sqlString(t.Name) + ")")
@@ -368,7 +364,7 @@ func (c *catalog) schemaString(sel *selection, v schemaView, rng *rand.Rand) str
 				continue
 			}
 			name := defColumnName(def)
-			if slicesContains(sel.cols[targeted], name) || c.isConnection(sel, t.Name, name) {
+			if slices.Contains(sel.cols[targeted], name) || c.isConnection(sel, t.Name, name) {
 				lines = append(lines, "\t"+def+","+c.columnComment(sel, v, t, name))
 			} else if strings.HasPrefix(low, "unique") {
 				lines = append(lines, "\t"+def+",")
@@ -378,15 +374,6 @@ func (c *catalog) schemaString(sel *selection, v schemaView, rng *rand.Rand) str
 		out = append(out, strings.Join(lines, "\n"))
 	}
 	return strings.Join(out, "\n\n")
-}
-
-func slicesContains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func defColumnName(def string) string {
@@ -484,6 +471,15 @@ func (c *catalog) examples(v schemaView, t *table, col *column) []string {
 	return ex
 }
 
+// backquoted joins example values, each in backquotes, with ", ".
+func backquoted(ex []string) string {
+	q := make([]string, len(ex))
+	for i, x := range ex {
+		q[i] = "`" + x + "`"
+	}
+	return strings.Join(q, ", ")
+}
+
 // columnComment is the official _get_example_column_name_description.
 func (c *catalog) columnComment(sel *selection, v schemaView, t *table, name string) string {
 	col := t.col(name)
@@ -492,11 +488,7 @@ func (c *catalog) columnComment(sel *selection, v schemaView, t *table, name str
 	}
 	var example, statics, nameS, descS, valS string
 	if ex := c.examples(v, t, col); len(ex) > 0 {
-		q := make([]string, len(ex))
-		for i, x := range ex {
-			q[i] = "`" + x + "`"
-		}
-		example = " Example Values: " + strings.Join(q, ", ")
+		example = " Example Values: " + backquoted(ex)
 	}
 	if col.Statics != "" {
 		statics = " Value Statics: " + col.Statics
@@ -562,11 +554,7 @@ func (c *catalog) columnProfiles(sel *selection, v schemaView) []profile {
 				fmt.Fprintf(&b, "Value description: %s\n", d.ValueDescription)
 			}
 			if ex := c.examples(v, t, col); len(ex) > 0 {
-				q := make([]string, len(ex))
-				for i, x := range ex {
-					q[i] = "`" + x + "`"
-				}
-				fmt.Fprintf(&b, "Example of values in the column: %s\n", strings.Join(q, ", "))
+				fmt.Fprintf(&b, "Example of values in the column: %s\n", backquoted(ex))
 			}
 			if col.PK {
 				b.WriteString("This column is a primary key.\n")

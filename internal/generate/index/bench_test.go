@@ -5,18 +5,25 @@ import (
 	"testing"
 )
 
-// BenchmarkBuildSpiderDev builds the index of the 20 Spider dev databases
-// from scratch (values read, cache written, LSH built), as `sqljudge index
-// --db spider/database` does for them.
-func BenchmarkBuildSpiderDev(b *testing.B) {
+// devDBs returns the db_ids of Spider dev's questions, each once, in
+// first-seen order.
+func devDBs(t testing.TB) []string {
 	var dbs []string
 	seen := map[string]bool{}
-	for _, it := range readDev(b) {
+	for _, it := range readDev(t) {
 		if !seen[it.DBID] {
 			seen[it.DBID] = true
 			dbs = append(dbs, it.DBID)
 		}
 	}
+	return dbs
+}
+
+// BenchmarkBuildSpiderDev builds the index of the 20 Spider dev databases
+// from scratch (values read, cache written, LSH built), as `sqljudge index
+// --db spider/database` does for them.
+func BenchmarkBuildSpiderDev(b *testing.B) {
+	dbs := devDBs(b)
 	values := 0
 	for b.Loop() {
 		dir := b.TempDir()
@@ -36,14 +43,7 @@ func BenchmarkBuildSpiderDev(b *testing.B) {
 // BenchmarkOpenCachedSpiderDev opens the 20 Spider dev indexes from their
 // cache (database hashed, values read, LSH rebuilt in memory).
 func BenchmarkOpenCachedSpiderDev(b *testing.B) {
-	var dbs []string
-	seen := map[string]bool{}
-	for _, it := range readDev(b) {
-		if !seen[it.DBID] {
-			seen[it.DBID] = true
-			dbs = append(dbs, it.DBID)
-		}
-	}
+	dbs := devDBs(b)
 	dir := b.TempDir()
 	for _, db := range dbs {
 		if _, err := Open(context.Background(), dir, spiderDB(b, db), Options{}); err != nil {

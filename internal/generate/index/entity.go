@@ -153,7 +153,6 @@ func searchStrings(keywords []string) []searchString {
 // entity is one candidate value for a searched string.
 type entity struct {
 	searchString
-	ref        entryRef
 	value      string
 	editSim    float64
 	embedSim   float64
@@ -241,7 +240,7 @@ func (ix *Index) valueCandidates(ctx context.Context, keywords []string) ([]enti
 			v := c.Values[h.ref.v]
 			r := ratio(lowSub, strings.ToLower(v))
 			if r >= EditDistanceThreshold {
-				cands = append(cands, entity{searchString: s, ref: h.ref, value: v, editSim: r, table: t.Name, col: c.Name})
+				cands = append(cands, entity{searchString: s, value: v, editSim: r, table: t.Name, col: c.Name})
 			}
 		}
 	}

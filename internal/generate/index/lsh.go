@@ -33,10 +33,10 @@ func newHasher(seed int64, size int) hasher {
 
 // signature is the MinHash signature of the set of character n-grams of s
 // (CHESS's _create_minhash: s[i:i+n] for i in range(len(s)-n+1), over
-// Unicode code points as Python slices str). A string shorter than n has
-// no n-gram and gets the empty signature (every minimum at its maximum),
-// as in datasketch.
-func (h hasher) signature(s string) []uint64 {
+// Unicode code points as Python slices str), kept to 32 bits (sig32). A
+// string shorter than n has no n-gram and gets the empty signature (every
+// minimum at its maximum), as in datasketch.
+func (h hasher) signature(s string) []uint32 {
 	f1, f2 := fnv.New64a(), fnv.New64a()
 	h1 := func(b []byte) uint64 { f1.Reset(); f1.Write(h.k1[:]); f1.Write(b); return f1.Sum64() }
 	h2 := func(b []byte) uint64 { f2.Reset(); f2.Write(h.k2[:]); f2.Write(b); return f2.Sum64() }
@@ -52,7 +52,7 @@ func (h hasher) signature(s string) []uint64 {
 	for i := 0; i+NGram <= runes; i++ {
 		mw.Push(b[offs[i]:offs[i+NGram]])
 	}
-	return slices.Clone(mw.Signature())
+	return sig32(mw.Signature())
 }
 
 // jaccard estimates the Jaccard similarity of two signatures: the share of
@@ -175,7 +175,7 @@ func (ix *Index) buildLSH() {
 			for vi, v := range c.Values {
 				id := len(ix.refs)
 				ix.refs = append(ix.refs, entryRef{ti, ci, vi})
-				ix.sigs = append(ix.sigs, sig32(ix.hash.signature(ix.fold(v))))
+				ix.sigs = append(ix.sigs, ix.hash.signature(ix.fold(v)))
 				if ix.opts.ShortScan && utf8.RuneCountInString(v) <= ShortScanMax+1 {
 					ix.short = append(ix.short, id)
 				}
@@ -197,12 +197,18 @@ type lshHit struct {
 // datasketch's candidate set by similarity; its tie order is the set's
 // iteration order, which we replace by index order to be deterministic).
 func (ix *Index) queryLSH(keyword string) []lshHit {
-	q := sig32(ix.hash.signature(ix.fold(keyword)))
+	q := ix.hash.signature(ix.fold(keyword))
 	ids := ix.lsh.query(q)
 	hits := make([]lshHit, len(ids))
 	for i, id := range ids {
 		hits[i] = lshHit{ix.refs[id], jaccard(q, ix.sigs[id])}
 	}
+	return topHits(hits)
+}
+
+// topHits returns the LSHTopN hits of greatest similarity, ties in their
+// order in hits (which it sorts).
+func topHits(hits []lshHit) []lshHit {
 	slices.SortStableFunc(hits, func(a, b lshHit) int {
 		switch {
 		case a.similarity > b.similarity:
@@ -231,7 +237,7 @@ func (ix *Index) scanShort(s string) []lshHit {
 	if !ix.opts.ShortScan || n == 0 || n > ShortScanMax {
 		return nil
 	}
-	low := strings.ToLower(s)
+	low := splitRunes(strings.ToLower(s))
 	var hits []lshHit
 	for _, id := range ix.short {
 		r := ix.refs[id]
@@ -239,8 +245,7 @@ func (ix *Index) scanShort(s string) []lshHit {
 		if d := utf8.RuneCountInString(v) - n; d < -1 || d > 1 {
 			continue
 		}
-		lv := strings.ToLower(v)
-		m := difflib.NewMatcher(splitRunes(low), splitRunes(lv))
+		m := difflib.NewMatcher(low, splitRunes(strings.ToLower(v)))
 		if m.QuickRatio() < EditDistanceThreshold {
 			continue // an upper bound of the ratio: it cannot pass the filter
 		}
@@ -248,14 +253,5 @@ func (ix *Index) scanShort(s string) []lshHit {
 			hits = append(hits, lshHit{r, sim})
 		}
 	}
-	slices.SortStableFunc(hits, func(a, b lshHit) int {
-		switch {
-		case a.similarity > b.similarity:
-			return -1
-		case a.similarity < b.similarity:
-			return 1
-		}
-		return 0
-	})
-	return hits[:min(len(hits), LSHTopN)]
+	return topHits(hits)
 }

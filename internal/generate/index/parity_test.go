@@ -49,7 +49,7 @@ type entityExpected struct {
 // candidates returns every LSH candidate of s with a similarity at least
 // that of the LSHTopN-th best, in index order.
 func (ix *Index) candidates(s string) []lshCandidate {
-	q := sig32(ix.hash.signature(ix.fold(s)))
+	q := ix.hash.signature(ix.fold(s))
 	ids := ix.lsh.query(q)
 	sims := make([]float64, len(ids))
 	for i, id := range ids {
