@@ -41,6 +41,10 @@ type interval struct {
 
 func (a interval) neg() interval { return interval{-a.months, -a.days, -a.us} }
 
+func (a interval) add(b interval) interval {
+	return interval{a.months + b.months, a.days + b.days, a.us + b.us}
+}
+
 // value is the result of evaluating an expression.
 type value struct {
 	t   vtype
@@ -688,7 +692,7 @@ func (p *exprParser) arith(op string, a, b value) (value, error) {
 		if op == "-" {
 			iv = iv.neg()
 		}
-		return value{t: vInterval, iv: interval{a.iv.months + iv.months, a.iv.days + iv.days, a.iv.us + iv.us}}, nil
+		return value{t: vInterval, iv: a.iv.add(iv)}, nil
 	case a.t == vInterval && b.t == vInt && op == "*":
 		return value{t: vInterval, iv: interval{a.iv.months * b.i, a.iv.days * b.i, a.iv.us * b.i}}, nil
 	case a.t == vInt && b.t == vInterval && op == "*":
@@ -1075,7 +1079,7 @@ func parseInterval(s string) (interval, error) {
 		if !ok {
 			return iv, fmt.Errorf("bad interval %q: unknown unit %q", s, unit)
 		}
-		iv = interval{iv.months + part.months, iv.days + part.days, iv.us + part.us}
+		iv = iv.add(part)
 	}
 	if ago {
 		iv = iv.neg()
