@@ -88,12 +88,7 @@ func (p *exprParser) errf(format string, args ...any) error {
 	return &Error{File: p.env.file, Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 
-func (p *exprParser) peek() token {
-	if p.i < len(p.toks) {
-		return p.toks[p.i]
-	}
-	return token{}
-}
+func (p *exprParser) peek() token { return p.tokAt(p.i) }
 
 // tokAt returns token i, or a zero token past the end.
 func (p *exprParser) tokAt(i int) token {
