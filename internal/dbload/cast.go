@@ -76,7 +76,7 @@ func castValue(env *evalEnv, v value, typ string, mods []int, explicit bool) (va
 	case vText:
 		s := textOf(v)
 		if v.t == vBool {
-			s = map[bool]string{true: "true", false: "false"}[v.b] // boolean's cast to text
+			s = strconv.FormatBool(v.b) // boolean's cast to text
 		}
 		if v.bpchar && typ == "character" {
 			s = v.s

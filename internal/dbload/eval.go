@@ -41,6 +41,10 @@ type interval struct {
 
 func (a interval) neg() interval { return interval{-a.months, -a.days, -a.us} }
 
+func (a interval) add(b interval) interval {
+	return interval{a.months + b.months, a.days + b.days, a.us + b.us}
+}
+
 // value is the result of evaluating an expression.
 type value struct {
 	t   vtype
@@ -84,12 +88,7 @@ func (p *exprParser) errf(format string, args ...any) error {
 	return &Error{File: p.env.file, Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 
-func (p *exprParser) peek() token {
-	if p.i < len(p.toks) {
-		return p.toks[p.i]
-	}
-	return token{}
-}
+func (p *exprParser) peek() token { return p.tokAt(p.i) }
 
 // tokAt returns token i, or a zero token past the end.
 func (p *exprParser) tokAt(i int) token {
@@ -688,7 +687,7 @@ func (p *exprParser) arith(op string, a, b value) (value, error) {
 		if op == "-" {
 			iv = iv.neg()
 		}
-		return value{t: vInterval, iv: interval{a.iv.months + iv.months, a.iv.days + iv.days, a.iv.us + iv.us}}, nil
+		return value{t: vInterval, iv: a.iv.add(iv)}, nil
 	case a.t == vInterval && b.t == vInt && op == "*":
 		return value{t: vInterval, iv: interval{a.iv.months * b.i, a.iv.days * b.i, a.iv.us * b.i}}, nil
 	case a.t == vInt && b.t == vInterval && op == "*":
@@ -1075,7 +1074,7 @@ func parseInterval(s string) (interval, error) {
 		if !ok {
 			return iv, fmt.Errorf("bad interval %q: unknown unit %q", s, unit)
 		}
-		iv = interval{iv.months + part.months, iv.days + part.days, iv.us + part.us}
+		iv = iv.add(part)
 	}
 	if ago {
 		iv = iv.neg()

@@ -222,20 +222,17 @@ func evalCase(c exprCase, now time.Time) (string, error) {
 
 // exprTokens lexes src without its blanks and comments.
 func exprTokens(src string) ([]token, error) {
-	lx := &lexer{src: src, line: 1, file: "expr"}
+	toks, err := lexAll(src, "expr")
+	if err != nil {
+		return nil, err
+	}
 	var out []token
-	for {
-		tk, ok, err := lx.next()
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return out, nil
-		}
+	for _, tk := range toks {
 		if tk.Kind != tSpace && tk.Kind != tComment {
 			out = append(out, tk)
 		}
 	}
+	return out, nil
 }
 
 func readExprTable(t *testing.T) []exprRecord {

@@ -19,17 +19,9 @@ import (
 // clock: CURRENT_DATE, CURRENT_TIMESTAMP and NOW() become literals.
 func pinClock(t *testing.T, src string, now time.Time) string {
 	t.Helper()
-	lx := &lexer{src: src, line: 1, file: "pin"}
-	var toks []token
-	for {
-		tk, ok, err := lx.next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !ok {
-			break
-		}
-		toks = append(toks, tk)
+	toks, err := lexAll(src, "pin")
+	if err != nil {
+		t.Fatal(err)
 	}
 	ts := "TIMESTAMPTZ '" + now.Format("2006-01-02 15:04:05.999999") + "+00'"
 	var b strings.Builder
@@ -48,6 +40,23 @@ func pinClock(t *testing.T, src string, now time.Time) string {
 		}
 	}
 	return b.String()
+}
+
+// lexAll lexes src (named file in errors) into all its tokens, blanks and
+// comments included.
+func lexAll(src, file string) ([]token, error) {
+	lx := &lexer{src: src, line: 1, file: file}
+	var toks []token
+	for {
+		tk, ok, err := lx.next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return toks, nil
+		}
+		toks = append(toks, tk)
+	}
 }
 
 // parityClocks exercise month ends, leap days, ISO weeks across years and

@@ -17,7 +17,7 @@ import (
 const DefaultMaxRows = 100_000
 
 // DefaultMaxBytes is the byte cap of a query result when none is
-// configured (256 MiB, see ResultBytes): a larger result is ErrTooLarge.
+// configured (256 MiB, see CellBytes): a larger result is ErrTooLarge.
 const DefaultMaxBytes = 256 << 20
 
 // cellOverhead is the in-memory size of a result.Value without its text.
@@ -25,13 +25,13 @@ const cellOverhead = 40
 
 // CellBytes is what one cell adds to a result's size: the in-memory size of
 // a result.Value (40 bytes) plus the length of its text or blob. The byte
-// cap of an engine bounds the sum over a result (ResultBytes), so it bounds
+// cap of an engine bounds the sum over a result (Collector.Add), so it bounds
 // the memory a result holds.
 func CellBytes(v result.Value) int64 { return cellOverhead + int64(len(v.S)) }
 
 // TooLargeBytes returns the error of a result past maxBytes bytes (see
-// CellBytes), or of a single value SQLite refused to build because it
-// would pass the cap.
+// CellBytes). A single value SQLite refuses to build past its length
+// limit gets an error of its own (package sqlite).
 func TooLargeBytes(db string, maxBytes int64) error {
 	return &QueryError{DB: db, Err: fmt.Errorf("%w: more than %d bytes (--max-bytes)", ErrTooLarge, maxBytes)}
 }

@@ -286,11 +286,7 @@ func ExpandColumnChoices(q string) []string {
 	left, right := q[:openPos], q[closePos+1:]
 	var out []string
 	for _, combo := range combinations(len(options)) {
-		parts := make([]string, len(combo))
-		for k, i := range combo {
-			parts[k] = options[i]
-		}
-		cols := strings.Join(parts, ", ")
+		cols := choice(options, combo)
 		r := replaceEmptyBraces(right, cols)
 		for _, rest := range ExpandColumnChoices(r) {
 			out = append(out, left+cols+rest)
@@ -334,6 +330,16 @@ func combinations(n int) [][]int {
 	return out
 }
 
+// choice joins the options at the indexes idx (one of combinations) with
+// ", ".
+func choice(options []string, idx []int) string {
+	parts := make([]string, len(idx))
+	for k, i := range idx {
+		parts[k] = options[i]
+	}
+	return strings.Join(parts, ", ")
+}
+
 // OfficialMinimalQueries is Defog SQL-Eval's get_all_minimal_queries
 // (defog-ai/sql-eval, eval/eval.py) verbatim, the gold queries the
 // official compare_query_results tries, in order: the field split on every
@@ -365,11 +371,7 @@ func OfficialMinimalQueries(field string) []string {
 		opts := strings.Split(q[start+1:end], ",")
 		left, right := q[:start], q[end+1:]
 		for _, idx := range combinations(len(opts)) {
-			choice := make([]string, len(idx))
-			for i, k := range idx {
-				choice[i] = opts[k]
-			}
-			cs := strings.Join(choice, ", ")
+			cs := choice(opts, idx)
 			out = append(out, left+cs+strings.ReplaceAll(right, "GROUP BY {}", "GROUP BY "+cs))
 		}
 	}

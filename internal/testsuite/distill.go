@@ -228,16 +228,17 @@ func (b *builder) prepareGolds(ctx context.Context, rawGolds []string) ([]*resul
 	if err != nil || ok {
 		return origRes, err
 	}
-	// Keep only the gold queries that run on the original database.
+	// Keep only the gold queries that run on the original database, with
+	// their results there.
 	var keep []gold
 	for _, g := range b.golds {
-		if _, err := b.query(ctx, b.orig, g.sql); err == nil {
+		if res, err := b.query(ctx, b.orig, g.sql); err == nil {
 			keep = append(keep, g)
+			origRes = append(origRes, res)
 		}
 	}
 	b.golds = keep
-	origRes, _, err = b.goldResults(ctx, b.orig)
-	return origRes, err
+	return origRes, ctx.Err()
 }
 
 // runNeighbours generates every gold query's neighbours and keeps those

@@ -168,6 +168,18 @@ func query(t *testing.T, e engine.Engine, db, q string) *result.Set {
 	return s
 }
 
+// One runs q on database db of e and returns its one value as Python's
+// str prints it (result.PyStr), failing the test when q fails or returns
+// other than one row: how the server engines' tests read session state.
+func One(t *testing.T, e engine.Engine, db, q string) string {
+	t.Helper()
+	set, err := e.Query(context.Background(), db, q)
+	if err != nil || set.Len() != 1 {
+		t.Fatalf("%s: %v, %v", q, set, err)
+	}
+	return result.PyStr(set.Rows[0][0])
+}
+
 const typesQuery = "SELECT id, i, f, r, n, b, d, ts, tstz, tm, t, bt FROM sj_types ORDER BY id"
 
 func describe(v result.Value) string {

@@ -11,7 +11,6 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/enginetest"
 	"github.com/sqljudge/sqljudge/internal/engine/mysql"
-	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/testserver"
 )
 
@@ -174,15 +173,7 @@ func TestNoSessionStateBetweenQueries(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	ctx := context.Background()
-	one := func(q string) string {
-		t.Helper()
-		set, err := e.Query(ctx, db, q)
-		if err != nil || set.Len() != 1 {
-			t.Fatalf("%s: %v, %v", q, set, err)
-		}
-		return result.PyStr(set.Rows[0][0])
-	}
+	one := func(q string) string { t.Helper(); return enginetest.One(t, e, db, q) }
 	lock := testserver.Name("sj_lock_")
 	leaks := 0
 	for i := range 5 {

@@ -61,6 +61,7 @@ func Open(dsn string, o Options) (engine.Engine, error) {
 	if !hasScheme || len(scheme) < 2 { // "C:\..." is a path
 		scheme, rest = "", dsn
 	}
+	so := sqlite.Options{MaxRows: o.MaxRows, MaxBytes: o.MaxBytes, MaxConns: o.MaxConns}
 	if d, ok := engine.ParseDialect(scheme); ok {
 		switch d {
 		case engine.Postgres:
@@ -76,7 +77,7 @@ func Open(dsn string, o Options) (engine.Engine, error) {
 			if err := mustExist(rest); err != nil {
 				return nil, err
 			}
-			return sqlite.New(rest, sqlite.Options{MaxRows: o.MaxRows, MaxBytes: o.MaxBytes, MaxConns: o.MaxConns}), nil
+			return sqlite.New(rest, so), nil
 		}
 	}
 	switch strings.ToLower(scheme) {
@@ -87,10 +88,10 @@ func Open(dsn string, o Options) (engine.Engine, error) {
 		if strings.HasSuffix(rest, ".duckdb") {
 			return openDuckDB(rest, o)
 		}
-		return sqlite.New(rest, sqlite.Options{MaxRows: o.MaxRows, MaxBytes: o.MaxBytes, MaxConns: o.MaxConns}), nil
+		return sqlite.New(rest, so), nil
 	}
 	if _, err := os.Stat(dsn); err == nil { // a relative path with a colon in it
-		return sqlite.New(dsn, sqlite.Options{MaxRows: o.MaxRows, MaxBytes: o.MaxBytes, MaxConns: o.MaxConns}), nil
+		return sqlite.New(dsn, so), nil
 	}
 	return nil, fmt.Errorf("%w: unknown scheme %q in %q (want postgres://, mysql://, duckdb:, sqlite: or a folder)", ErrDSN, scheme, Redact(dsn))
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/enginetest"
 	"github.com/sqljudge/sqljudge/internal/engine/postgres"
-	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/status"
 	"github.com/sqljudge/sqljudge/internal/testserver"
 )
@@ -86,14 +85,7 @@ func TestNoSessionStateBetweenQueries(t *testing.T) {
 	}
 	defer e.Close()
 	ctx := context.Background()
-	one := func(q string) string {
-		t.Helper()
-		set, err := e.Query(ctx, db, q)
-		if err != nil || set.Len() != 1 {
-			t.Fatalf("%s: %v, %v", q, set, err)
-		}
-		return result.PyStr(set.Rows[0][0])
-	}
+	one := func(q string) string { t.Helper(); return enginetest.One(t, e, db, q) }
 	leaks := 0
 	for i := range 5 {
 		one("SELECT pg_advisory_lock(424242)")

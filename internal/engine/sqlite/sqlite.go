@@ -36,7 +36,6 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/result"
-	"github.com/sqljudge/sqljudge/internal/sqllex"
 )
 
 const driverName = "sqljudge-sqlite3-ro"
@@ -189,10 +188,11 @@ func (e *Engine) Query(ctx context.Context, db, q string) (*result.Set, error) {
 
 // QueryFile runs one read-only statement on the database file at path.
 func (e *Engine) QueryFile(ctx context.Context, path, q string) (*result.Set, error) {
-	if _, more := sqllex.FirstStatement(q); more {
-		return nil, &engine.QueryError{DB: path, Err: fmt.Errorf("%w: you can only execute one statement at a time", engine.ErrRejected)}
+	blank, err := engine.CheckStatement(path, q, nil)
+	if err != nil {
+		return nil, err
 	}
-	if sqllex.IsBlank(q) {
+	if blank {
 		return &result.Set{}, nil
 	}
 	p, err := e.pool(path)
