@@ -1,7 +1,6 @@
 package agree
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,29 +15,11 @@ import (
 	"github.com/sqljudge/sqljudge/internal/status"
 )
 
-type oracle struct {
-	Hardness string `json:"hardness"`
-	Exec     int    `json:"exec"`
-	Exact    int    `json:"exact"`
-}
-
 // spiderRun writes a results.jsonl of the first n Spider dev items whose
 // verdicts are the official evaluator's for DIN-SQL ("exec" and "exact"),
 // and labels equal to its exec verdicts (odd items only when half).
-func spiderRun(t *testing.T, n int, half bool) (dir, labels string, want []oracle) {
-	f, err := os.Open(filepath.Join(shareddata.Path(t, "spider"), "oracle", "din_sql.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for len(want) < n && sc.Scan() {
-		var o oracle
-		if err := json.Unmarshal(sc.Bytes(), &o); err != nil {
-			t.Fatal(err)
-		}
-		want = append(want, o)
-	}
+func spiderRun(t *testing.T, n int, half bool) (dir, labels string, want []shareddata.OracleRecord) {
+	want = shareddata.Oracle(t, "din_sql")[:n]
 	dir = t.TempDir()
 	var res, lab strings.Builder
 	for i, o := range want {

@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/jedib0t/go-pretty/v6/table"
-	"github.com/jedib0t/go-pretty/v6/text"
 
 	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/stats"
@@ -16,10 +15,7 @@ import (
 // F1 as "value [lo, hi]" (3 decimals, "-" when undefined) and the
 // confusion counts.
 func PrintTable(w io.Writer, doc *Doc) {
-	t := table.NewWriter()
-	t.SetOutputMirror(w)
-	t.SetStyle(table.StyleLight)
-	t.Style().Format.Header = text.FormatDefault
+	t := report.NewConsoleTable(w)
 	t.AppendHeader(table.Row{"metric", "level", "n", "kappa", "accuracy", "mcc", "f1", "tp", "fp", "fn", "tn"})
 	row := func(m, level string, a stats.Agreement) {
 		c := a.Confusion

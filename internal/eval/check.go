@@ -38,16 +38,31 @@ func checkMetrics(ctx context.Context, items []bench.Item, metrics []metric.Metr
 		if !ok {
 			continue
 		}
-		checked := map[string]bool{}
-		for i := range items {
-			it := &items[i]
-			if checked[it.DBID] {
-				continue
-			}
-			checked[it.DBID] = true
+		err := eachDB(items, func(it *bench.Item) error {
 			if err := c.Check(ctx, it.DBID); err != nil {
 				return inputf("%s: %s: %v", it.GoldPos, m.Name(), err)
 			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// eachDB calls f with the first item of each db_id, in item order, and
+// returns f's first error.
+func eachDB(items []bench.Item, f func(it *bench.Item) error) error {
+	seen := map[string]bool{}
+	for i := range items {
+		it := &items[i]
+		if seen[it.DBID] {
+			continue
+		}
+		seen[it.DBID] = true
+		if err := f(it); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -74,13 +89,7 @@ func checkGoldKind(items []bench.Item, metrics []string) error {
 // tables.json or has no database, naming the gold file and line (an InputError).
 // tablesPath names tables.json in the message; schemas may be nil.
 func CheckDatabases(ctx context.Context, items []bench.Item, eng engine.Engine, schemas schema.Schemas, tablesPath string) error {
-	checked := map[string]bool{}
-	for i := range items {
-		it := &items[i]
-		if checked[it.DBID] {
-			continue
-		}
-		checked[it.DBID] = true
+	return eachDB(items, func(it *bench.Item) error {
 		if schemas != nil {
 			if _, ok := schemas[it.DBID]; !ok {
 				return inputf("%s: unknown db_id %q: it is not in %s", it.GoldPos, it.DBID, tablesPath)
@@ -89,8 +98,8 @@ func CheckDatabases(ctx context.Context, items []bench.Item, eng engine.Engine, 
 		if err := eng.Check(ctx, it.DBID); err != nil {
 			return inputf("%s: db_id %q: %v", it.GoldPos, it.DBID, err)
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // hardnessLabels returns the runner's difficulty labeller and what the

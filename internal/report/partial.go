@@ -120,10 +120,7 @@ func Partial(recs []run.Record, metricName string) (*PartialTable, error) {
 // one column per level (easy, medium, hard, extra, all), to 3 decimals as
 // print_scores prints them; a level without items shows "-".
 func PrintPartial(w io.Writer, p *PartialTable) {
-	t := table.NewWriter()
-	t.SetOutputMirror(w)
-	t.SetStyle(table.StyleLight)
-	t.Style().Format.Header = text.FormatDefault
+	t := NewConsoleTable(w)
 	t.SetTitle(fmt.Sprintf("%s partial matching (Spider evaluation.py)", p.Metric))
 	header := table.Row{""}
 	for _, l := range p.Levels {

@@ -37,9 +37,10 @@ func PrintTable(w io.Writer, s *Summary) {
 	fmt.Fprintf(w, "%d items, wall time %s\n", s.Items, (time.Duration(s.WallSeconds * float64(time.Second))).Round(time.Millisecond))
 }
 
-// newConsoleTable is a go-pretty table writing to w in the console style
-// of PrintTable (light borders, headers as given).
-func newConsoleTable(w io.Writer) table.Writer {
+// NewConsoleTable is a go-pretty table writing to w in the console style
+// of PrintTable (light borders, headers as given), for every table
+// sqljudge prints.
+func NewConsoleTable(w io.Writer) table.Writer {
 	t := table.NewWriter()
 	t.SetOutputMirror(w)
 	t.SetStyle(table.StyleLight)
@@ -51,7 +52,7 @@ func newConsoleTable(w io.Writer) table.Writer {
 // a count row, then per metric its accuracy row and, when present, its
 // unjudged, per-field and x100 figure rows.
 func printScoreTable(w io.Writer, s *Summary, levels []string) {
-	t := newConsoleTable(w)
+	t := NewConsoleTable(w)
 	header := table.Row{""}
 	for _, l := range levels {
 		header = append(header, l)
@@ -120,7 +121,7 @@ func appendMetricRows(t table.Writer, s *Summary, levels []string, m string) {
 
 // printStatusTable renders the count of each verdict status per metric.
 func printStatusTable(w io.Writer, s *Summary) {
-	st := newConsoleTable(w)
+	st := NewConsoleTable(w)
 	statuses := statusColumns(s)
 	h := table.Row{"status"}
 	for _, x := range statuses {

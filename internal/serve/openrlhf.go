@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -53,7 +54,7 @@ func (s *Server) handleOpenRLHF(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf(`%d "query" entries but %d "prompts" and %d "labels"`, len(req.Query), len(req.Prompts), len(req.Labels)))
 		return
 	}
-	g := GradeRequest{Preset: firstNonEmpty(r.URL.Query().Get("preset"), "binary")}
+	g := GradeRequest{Preset: cmp.Or(r.URL.Query().Get("preset"), "binary")}
 	if _, err := PresetByName(g.Preset); err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return

@@ -74,12 +74,7 @@ var presets = []*Preset{
 		Formula: "1 if correct, else 0",
 		Source:  "execution accuracy as a reward",
 		Extract: defaultExtract,
-		Reward: func(o Outcome) float64 {
-			if o.Verdict == Correct {
-				return 1
-			}
-			return 0
-		},
+		Reward:  func(o Outcome) float64 { return b2f(o.Verdict == Correct) },
 	},
 	{
 		Name:    "arctic",
@@ -199,7 +194,6 @@ func skyrlExtract(c string) (Parsed, bool) {
 
 var (
 	sqlr1Answer = regexp.MustCompile(`(?s)<answer>(.*?)</answer>`)
-	sqlr1Think  = regexp.MustCompile(`(?s)<think>(.*?)</think>`)
 	sqlr1Fence  = regexp.MustCompile("(?s)```sql(.*?)```")
 	spaces      = regexp.MustCompile(`\s+`)
 )
@@ -223,7 +217,7 @@ func sqlr1Extract(c string) (Parsed, bool) {
 		return Parsed{}, false
 	}
 	p := Parsed{
-		Think:  strings.TrimSpace(sqlr1Think.FindStringSubmatch(c)[1]),
+		Think:  strings.TrimSpace(thinkElem.FindStringSubmatch(c)[1]),
 		Answer: strings.TrimSpace(sqlr1Answer.FindStringSubmatch(c)[1]),
 	}
 	m := sqlr1Fence.FindAllStringSubmatch(p.Answer, -1)

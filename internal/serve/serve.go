@@ -11,6 +11,7 @@
 package serve
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -254,13 +255,13 @@ func (s *Server) Grade(req GradeRequest) []GradeResult {
 // itemKey identifies what decides an item's result.
 func itemKey(req GradeRequest, it *GradeItem) string {
 	b, _ := json.Marshal([]any{it.DBID, it.Gold, it.Pred, it.Completion,
-		firstNonEmpty(it.Metric, req.Metric), firstNonEmpty(it.Preset, req.Preset)})
+		cmp.Or(it.Metric, req.Metric), cmp.Or(it.Preset, req.Preset)})
 	return string(b)
 }
 
 // gradeItem grades one item under its preset and metric.
 func (s *Server) gradeItem(req GradeRequest, it *GradeItem) GradeResult {
-	p, err := PresetByName(firstNonEmpty(it.Preset, req.Preset, "binary"))
+	p, err := PresetByName(cmp.Or(it.Preset, req.Preset, "binary"))
 	if err != nil {
 		return errorResult(err.Error())
 	}
@@ -272,16 +273,12 @@ func (s *Server) gradeItem(req GradeRequest, it *GradeItem) GradeResult {
 	case it.Completion != nil:
 		parsed, formatOK = p.Extract(*it.Completion)
 	}
-	m, err := s.metric(firstNonEmpty(it.Metric, req.Metric, p.Metric, s.cfg.Metric))
-	if msg := s.unusable(it, p, err); msg != "" {
-		r := errorResult(msg)
-		r.SQL = parsed.SQL
-		r.Reward = p.Reward(Outcome{Verdict: Error, Parsed: parsed, FormatOK: formatOK})
-		return r
-	}
+	m, err := s.metric(cmp.Or(it.Metric, req.Metric, p.Metric, s.cfg.Metric))
 	o := Outcome{Parsed: parsed, FormatOK: formatOK}
 	res := GradeResult{SQL: parsed.SQL}
-	switch {
+	switch msg := s.unusable(it, p, err); {
+	case msg != "":
+		o.Verdict, res.Error = Error, msg
 	case !formatOK:
 		o.Verdict, res.Error = Invalid, "the completion does not follow preset "+p.Name+"'s format"
 	case parsed.SQL == "":
@@ -350,7 +347,7 @@ func classify(v metric.Verdict) (Verdict, string) {
 		// prediction cannot be read or run.
 		return Invalid, v.Detail
 	}
-	return Error, firstNonEmpty(v.Detail, string(v.Status))
+	return Error, cmp.Or(v.Detail, string(v.Status))
 }
 
 // metric returns the named metric, built once.
@@ -391,15 +388,6 @@ func (s *Server) logf(format string, args ...any) {
 	s.logMu.Lock()
 	defer s.logMu.Unlock()
 	fmt.Fprintf(s.cfg.Log, "serve: "+format+"\n", args...)
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 // decode reads a JSON body into v, answering 400 (or 413) itself when it

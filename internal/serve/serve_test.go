@@ -46,10 +46,29 @@ func (c *countingEngine) Query(ctx context.Context, db, sql string) (*result.Set
 	return c.Engine.Query(ctx, db, sql)
 }
 
-func newTestServer(t *testing.T, cfg Config) (*Server, *countingEngine, *httptest.Server) {
+// total is the number of queries that reached the engine.
+func (c *countingEngine) total() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	total := 0
+	for _, n := range c.n {
+		total += n
+	}
+	return total
+}
+
+// newCountingEngine is a countingEngine over Spider's databases, closed
+// when the test ends.
+func newCountingEngine(t *testing.T) *countingEngine {
 	t.Helper()
 	eng := &countingEngine{Engine: sqlite.New(shareddata.Path(t, "spider", "database"), sqlite.Options{}), n: map[string]int{}}
 	t.Cleanup(func() { eng.Close() })
+	return eng
+}
+
+func newTestServer(t *testing.T, cfg Config) (*Server, *countingEngine, *httptest.Server) {
+	t.Helper()
+	eng := newCountingEngine(t)
 	cfg.Engine = eng
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 60 * time.Second
@@ -160,10 +179,7 @@ func TestGradeSpiderDevMatchesOfficial(t *testing.T) {
 		t.Errorf("%d correct, want 851", correct)
 	}
 	// Grading again runs no gold query: the cache spans requests.
-	total := 0
-	for _, n := range eng.n {
-		total += n
-	}
+	total := eng.total()
 	req := GradeRequest{}
 	for _, it := range items[:100] {
 		req.Items = append(req.Items, GradeItem{DBID: it.DBID, Gold: it.Gold, Pred: ptr(it.Gold[0])})
@@ -173,10 +189,7 @@ func TestGradeSpiderDevMatchesOfficial(t *testing.T) {
 			t.Fatalf("gold against itself: %+v", r)
 		}
 	}
-	after := 0
-	for _, n := range eng.n {
-		after += n
-	}
+	after := eng.total()
 	// Its distinct predictions (each a gold text, run as a prediction;
 	// Spider dev repeats some questions) and no gold.
 	distinct := map[string]bool{}
@@ -305,8 +318,8 @@ func TestTimeoutLetsOthersProceed(t *testing.T) {
 // TestShutdownDrains stops the server while a request is in flight: the
 // request is answered, new connections are refused, Serve returns nil.
 func TestShutdownDrains(t *testing.T) {
-	eng := &countingEngine{Engine: sqlite.New(shareddata.Path(t, "spider", "database"), sqlite.Options{}), n: map[string]int{}, started: make(chan string, 16)}
-	defer eng.Close()
+	eng := newCountingEngine(t)
+	eng.started = make(chan string, 16)
 	s := New(Config{Engine: eng, Timeout: time.Second, Workers: 2})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -175,7 +175,7 @@ func Resample(labels, verdicts []bool, n int, seed uint64) []Confusion {
 	if len(labels) == 0 || n <= 0 {
 		return nil
 	}
-	rng := rand.New(rand.NewPCG(seed, 0x5eed_5c0de))
+	rng := newRand(seed)
 	out := make([]Confusion, n)
 	m := len(labels)
 	for b := range out {
@@ -187,6 +187,16 @@ func Resample(labels, verdicts []bool, n int, seed uint64) []Confusion {
 		out[b] = c
 	}
 	return out
+}
+
+// newRand is the PCG generator of the bootstrap draws, seeded with seed.
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x5eed_5c0de)) }
+
+// interval95 sorts vs in place and returns its 2.5th and 97.5th
+// percentiles.
+func interval95(vs []float64) Interval {
+	slices.Sort(vs)
+	return Interval{Percentile(vs, 2.5), Percentile(vs, 97.5)}
 }
 
 // CI95 is the 2.5th and 97.5th percentiles of stat over the resamples
@@ -202,8 +212,7 @@ func CI95(cs []Confusion, stat func(Confusion) float64) Interval {
 	if len(vs) == 0 {
 		return Interval{math.NaN(), math.NaN()}
 	}
-	slices.Sort(vs)
-	return Interval{Percentile(vs, 2.5), Percentile(vs, 97.5)}
+	return interval95(vs)
 }
 
 // Percentile returns the p-th percentile (0..100) of sorted values with
@@ -232,7 +241,7 @@ func BootstrapMeanCI95(xs []float64, resamples int, seed uint64) Interval {
 	if len(xs) == 0 || resamples <= 0 {
 		return Interval{math.NaN(), math.NaN()}
 	}
-	rng := rand.New(rand.NewPCG(seed, 0x5eed_5c0de))
+	rng := newRand(seed)
 	means := make([]float64, resamples)
 	m := len(xs)
 	for b := range means {
@@ -242,6 +251,5 @@ func BootstrapMeanCI95(xs []float64, resamples int, seed uint64) Interval {
 		}
 		means[b] = s / float64(m)
 	}
-	slices.Sort(means)
-	return Interval{Percentile(means, 2.5), Percentile(means, 97.5)}
+	return interval95(means)
 }

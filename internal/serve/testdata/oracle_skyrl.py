@@ -22,6 +22,7 @@ import sys
 
 sys.path.insert(0, sys.argv[1])
 import skyrl_sql_utils as skyrl  # noqa: E402
+import spider_inputs  # noqa: E402
 
 SPIDER = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "shared", "data", "spider")
 
@@ -38,20 +39,11 @@ LAYOUTS = [
 
 
 def main():
-    gold = []
-    with open(os.path.join(SPIDER, "dev_gold.sql")) as f:
-        for line in f:
-            if line.strip():
-                sql, db = line.rstrip("\n").split("\t")
-                gold.append((sql, db))
-    preds = {}
-    for system in ("din_sql", "c3"):
-        with open(os.path.join(SPIDER, "predictions", system + ".sql")) as f:
-            preds[system] = [l.rstrip("\n").split("\t")[0] for l in f]
+    gold, preds = spider_inputs.read(SPIDER)
     rng = random.Random(1)
     for i in range(0, len(gold), 4):
         g, db = gold[i]
-        for system in ("din_sql", "c3"):
+        for system in spider_inputs.SYSTEMS:
             layout = rng.choice(LAYOUTS)
             completion = layout.format(sql=preds[system][i])
             db_file = os.path.join(SPIDER, "database", db, db + ".sqlite")

@@ -49,6 +49,7 @@ shim.FunctionTimedOut, shim.func_timeout = FunctionTimedOut, func_timeout
 sys.modules["func_timeout"] = shim
 sys.path.insert(0, sys.argv[1])
 from sqlr1_reward import synsql  # noqa: E402
+import spider_inputs  # noqa: E402
 
 SPIDER = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "shared", "data", "spider"))
 
@@ -65,16 +66,7 @@ HEADERS = ["<|im_start|>system\nYou write SQL.<|im_end|>\n<|im_start|>user\nQues
 
 
 def main():
-    gold = []
-    with open(os.path.join(SPIDER, "dev_gold.sql")) as f:
-        for line in f:
-            if line.strip():
-                sql, db = line.rstrip("\n").split("\t")
-                gold.append((sql, db))
-    preds = {}
-    for system in ("din_sql", "c3"):
-        with open(os.path.join(SPIDER, "predictions", system + ".sql")) as f:
-            preds[system] = [l.rstrip("\n").split("\t")[0] for l in f]
+    gold, preds = spider_inputs.read(SPIDER)
     rng = random.Random(1)
     tmp = tempfile.mkdtemp()
     os.makedirs(os.path.join(tmp, "data", "NL2SQL", "SynSQL-2.5M"))
@@ -82,7 +74,7 @@ def main():
     os.chdir(tmp)
     for i in range(0, len(gold), 6):
         g, db = gold[i]
-        for system in ("din_sql", "c3"):
+        for system in spider_inputs.SYSTEMS:
             think = "Reasoning about the tables. " * rng.choice([1, 5, 30, 80])
             completion = rng.choice(HEADERS) + rng.choice(LAYOUTS).format(sql=preds[system][i], think=think)
             with contextlib.redirect_stdout(io.StringIO()):
