@@ -88,7 +88,6 @@ type Server struct {
 	// 401); otherwise that route lists the one model "scripted". Set it
 	// before the first request.
 	ModelsStatus int
-	models       int
 
 	mu       sync.Mutex
 	log      []Request
@@ -126,9 +125,6 @@ func (s *Server) serve(w http.ResponseWriter, hr *http.Request) {
 // serveModels answers GET /models: the one model "scripted", or the
 // ModelsStatus error.
 func (s *Server) serveModels(w http.ResponseWriter) {
-	s.mu.Lock()
-	s.models++
-	s.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
 	if s.ModelsStatus != 0 && s.ModelsStatus != http.StatusOK {
 		w.WriteHeader(s.ModelsStatus)
@@ -221,14 +217,6 @@ func (s *Server) writeCompletion(w io.Writer, r *Request, content string) {
 		"usage": map[string]any{"prompt_tokens": pt, "completion_tokens": ct, "total_tokens": pt + ct},
 	}
 	json.NewEncoder(w).Encode(out)
-}
-
-// ModelRequests returns the number of GET /models requests received (they
-// are not counted by Requests).
-func (s *Server) ModelRequests() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.models
 }
 
 // Requests returns the number of chat completion requests received.
