@@ -158,28 +158,35 @@ func (s *Server) serveChat(w http.ResponseWriter, hr *http.Request) {
 			return
 		}
 	}
+	if writeScripted(w, rep) {
+		return
+	}
+	s.writeCompletion(w, &r, rep.Content)
+}
+
+// writeScripted sets rep's headers and the JSON content type, then sends
+// rep as is when it says what to send: a status other than 0 or 200 (with
+// its Body, or a generic error body), or a Body. It reports whether it
+// sent the reply; if not, the caller writes the default answer.
+func writeScripted(w http.ResponseWriter, rep Reply) bool {
 	for k, v := range rep.Header {
 		w.Header().Set(k, v)
 	}
 	w.Header().Set("Content-Type", "application/json")
-	status := rep.Status
-	if status == 0 {
-		status = http.StatusOK
-	}
-	if status != http.StatusOK {
-		w.WriteHeader(status)
+	if rep.Status != 0 && rep.Status != http.StatusOK {
+		w.WriteHeader(rep.Status)
 		msg := rep.Body
 		if msg == "" {
-			msg = fmt.Sprintf(`{"error":{"message":"scripted status %d","type":"server_error"}}`, status)
+			msg = fmt.Sprintf(`{"error":{"message":"scripted status %d","type":"server_error"}}`, rep.Status)
 		}
 		io.WriteString(w, msg)
-		return
+		return true
 	}
 	if rep.Body != "" {
 		io.WriteString(w, rep.Body)
-		return
+		return true
 	}
-	s.writeCompletion(w, &r, rep.Content)
+	return false
 }
 
 // record fills r's Auth, Header and N (how many times its messages have
