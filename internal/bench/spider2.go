@@ -3,6 +3,7 @@ package bench
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -124,7 +125,7 @@ type spider2Reader struct {
 // a missing CSV or db_id.
 func (sr *spider2Reader) resolve(it *Item, r *spider2Record, official bool, pos Pos) error {
 	var err error
-	it.DBID = cmp(r.DBID, r.DB)
+	it.DBID = cmp.Or(r.DBID, r.DB)
 	if official {
 		if it.DBID == "" {
 			if sr.meta == nil {
@@ -269,11 +270,4 @@ func spider2Meta(dir string) (map[string]spider2Instance, error) {
 		return m, sc.Err()
 	}
 	return nil, fmt.Errorf("give \"db_id\" on the line, or put spider2-lite.jsonl beside it (looked for %s)", strings.Join(tried, ", "))
-}
-
-func cmp(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -25,8 +25,6 @@ package judge
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -124,10 +122,7 @@ const retryID = "parse_retry.v1"
 // retryText is the correction: %s is what was wrong, %s the keys asked for.
 const retryText = "Your reply above could not be used: %s. Answer again with only one JSON object, no other text, with the keys %s in this order."
 
-var retryRef = func() string {
-	h := sha256.Sum256([]byte(retryText))
-	return retryID + "@" + hex.EncodeToString(h[:])[:12]
-}()
+var retryRef = retryID + "@" + shortHash([]byte(retryText))
 
 // retryMessages is the conversation of a parse retry: the prompt, the
 // reply that could not be used, and the correction.

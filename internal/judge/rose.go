@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -128,17 +129,14 @@ func (d *DBInfo) For(sqls ...string) string {
 	if d == nil {
 		return ""
 	}
+	upper := make([]string, len(sqls))
+	for i, q := range sqls {
+		upper[i] = strings.ToUpper(q)
+	}
 	var lines, descs []string
 	for _, t := range d.tables {
 		up := strings.ToUpper(t.name)
-		mentioned := false
-		for _, q := range sqls {
-			if strings.Contains(strings.ToUpper(q), up) {
-				mentioned = true
-				break
-			}
-		}
-		if !mentioned {
+		if !slices.ContainsFunc(upper, func(q string) bool { return strings.Contains(q, up) }) {
 			continue
 		}
 		lines = append(lines, t.name+" ("+strings.Join(t.cols, ", ")+")\n")
@@ -238,6 +236,10 @@ func readDescription(path string) ([]colDesc, error) {
 // FrameRows is how many rows of a result ROSE shows (pandas head(20)).
 const FrameRows = 20
 
+// frameEscapes writes a cell's line breaks and tabs as pandas' to_string
+// does, as escapes.
+var frameEscapes = strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", `\t`)
+
 // RenderFrame renders the first n rows of a result the way ROSE's prompts
 // show one, pandas' DataFrame.to_string of result.head(20): a header of
 // right-aligned column names after the index column, then one line per
@@ -269,7 +271,7 @@ func RenderFrame(s *result.Set, n int) string {
 			if j < len(r) && r[j].K != result.Null {
 				v = result.PyStr(r[j])
 			}
-			v = strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", `\t`).Replace(v)
+			v = frameEscapes.Replace(v)
 			if rs := []rune(v); len(rs) > 50 {
 				v = string(rs[:47]) + "..."
 			}

@@ -93,6 +93,12 @@ func mustLoad(id string) *Template {
 	if t.Lookup("system") == nil || t.Lookup("user") == nil {
 		panic("judge: prompt " + id + " must define \"system\" and \"user\"")
 	}
+	return &Template{ID: id, Hash: shortHash(b), t: t}
+}
+
+// shortHash is the first 12 hex digits of the SHA-256 of b: the Hash of a
+// prompt's wording, recorded in "templates".
+func shortHash(b []byte) string {
 	h := sha256.Sum256(b)
-	return &Template{ID: id, Hash: hex.EncodeToString(h[:])[:12], t: t}
+	return hex.EncodeToString(h[:])[:12]
 }

@@ -3,7 +3,6 @@ package llm
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 
@@ -115,14 +114,8 @@ func (c *Client) embedBatch(ctx context.Context, batch []string) ([][]float32, e
 		}
 		c.ptok.Add(tokens)
 		c.etok.Add(tokens)
-		if c.store != nil {
-			if err := c.store.Put(key, kr, raw); err != nil {
-				return nil, err
-			}
-		} else {
-			c.memMu.Lock()
-			c.mem[key] = &Reply{Key: key, Raw: raw}
-			c.memMu.Unlock()
+		if err := c.keep(key, kr, &Reply{Key: key, Raw: raw}); err != nil {
+			return nil, err
 		}
 		return vecs, nil
 	})
@@ -161,13 +154,7 @@ func (c *Client) postEmbeddings(ctx context.Context, batch []string) (json.RawMe
 	}
 	res, err := c.sdk.Embeddings.New(ctx, p)
 	if err != nil {
-		if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, ctx.Err()
-		}
-		if errors.Is(err, context.DeadlineExceeded) {
-			return nil, fmt.Errorf("%w: no embeddings within %s", ErrRequest, c.cfg.Timeout)
-		}
-		return nil, fmt.Errorf("%w: %w", ErrRequest, err)
+		return nil, c.requestError(ctx, err, "embeddings")
 	}
 	return json.RawMessage(res.RawJSON()), nil
 }

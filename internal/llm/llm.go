@@ -508,14 +508,8 @@ func (c *Client) Chat(ctx context.Context, r Request) (*Reply, error) {
 		rep.Key = key
 		c.ptok.Add(rep.PromptTokens)
 		c.ctok.Add(rep.CompletionTokens)
-		if c.store != nil {
-			if err := c.store.Put(key, kr, rep.Raw); err != nil {
-				return nil, err
-			}
-		} else {
-			c.memMu.Lock()
-			c.mem[key] = rep
-			c.memMu.Unlock()
+		if err := c.keep(key, kr, rep); err != nil {
+			return nil, err
 		}
 		return rep, nil
 	})
@@ -525,6 +519,18 @@ func (c *Client) Chat(ctx context.Context, r Request) (*Reply, error) {
 	c.calls.Add(1)
 	rep := *v.(*Reply)
 	return &rep, nil
+}
+
+// keep stores rep, the reply to request kr, under key: in the store, or in
+// memory when the client has none.
+func (c *Client) keep(key string, kr any, rep *Reply) error {
+	if c.store != nil {
+		return c.store.Put(key, kr, rep.Raw)
+	}
+	c.memMu.Lock()
+	c.mem[key] = rep
+	c.memMu.Unlock()
+	return nil
 }
 
 // lookup returns a stored reply, marked Cached, or nil.
@@ -679,13 +685,7 @@ func (c *Client) post(ctx context.Context, r Request, withSchema bool) (*Reply, 
 	comp, err := c.sdk.Chat.Completions.New(ctx, p, reqOpts...)
 	c.account(ctx, err)
 	if err != nil {
-		if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, ctx.Err()
-		}
-		if errors.Is(err, context.DeadlineExceeded) {
-			return nil, fmt.Errorf("%w: no reply within %s", ErrRequest, c.cfg.Timeout)
-		}
-		return nil, fmt.Errorf("%w: %w", ErrRequest, err)
+		return nil, c.requestError(ctx, err, "reply")
 	}
 	raw = []byte(comp.RawJSON())
 	rep, err := parseReply(raw)
@@ -693,6 +693,19 @@ func (c *Client) post(ctx context.Context, r Request, withSchema bool) (*Reply, 
 		return nil, err
 	}
 	return rep, nil
+}
+
+// requestError is the error of a failed SDK call: ctx's error when the
+// caller cancelled, else one wrapping ErrRequest ("no <what> within" the
+// timeout when the call ran out of time).
+func (c *Client) requestError(ctx context.Context, err error, what string) error {
+	if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return ctx.Err()
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("%w: no %s within %s", ErrRequest, what, c.cfg.Timeout)
+	}
+	return fmt.Errorf("%w: %w", ErrRequest, err)
 }
 
 // schemaRejected tells whether err is a server's refusal of the request as

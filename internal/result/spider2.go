@@ -66,14 +66,6 @@ type frameCol struct {
 // NumCols returns the number of columns.
 func (f *Frame) NumCols() int { return len(f.cols) }
 
-// NumRows returns the number of rows.
-func (f *Frame) NumRows() int {
-	if len(f.cols) == 0 {
-		return 0
-	}
-	return len(f.cols[0].cells)
-}
-
 // naValues are pandas 1.5's default missing-value strings
 // (pandas._libs.parsers.STR_NA_VALUES), matched exactly.
 var naValues = map[string]bool{

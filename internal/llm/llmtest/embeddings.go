@@ -2,7 +2,6 @@ package llmtest
 
 import (
 	"encoding/json"
-	"fmt"
 	"hash/fnv"
 	"io"
 	"math"
@@ -125,25 +124,12 @@ func (s *Server) serveEmbeddings(w http.ResponseWriter, hr *http.Request) {
 	script := s.embed
 	s.mu.Unlock()
 
-	w.Header().Set("Content-Type", "application/json")
+	var rep Reply
 	if script != nil {
-		rep := script(&r)
-		for k, v := range rep.Header {
-			w.Header().Set(k, v)
-		}
-		if rep.Status != 0 && rep.Status != http.StatusOK {
-			w.WriteHeader(rep.Status)
-			msg := rep.Body
-			if msg == "" {
-				msg = fmt.Sprintf(`{"error":{"message":"scripted status %d","type":"server_error"}}`, rep.Status)
-			}
-			io.WriteString(w, msg)
-			return
-		}
-		if rep.Body != "" {
-			io.WriteString(w, rep.Body)
-			return
-		}
+		rep = script(&r)
+	}
+	if writeScripted(w, rep) {
+		return
 	}
 	for _, t := range r.Input {
 		if t == "" {

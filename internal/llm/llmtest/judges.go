@@ -24,9 +24,9 @@ func Question(user string) string {
 func JudgeKind(r *Request) string {
 	sys := r.System()
 	switch {
-	case strings.Contains(sys, "You are the prover"), strings.Contains(sys, "You are a **SQL Prover**"):
+	case strings.Contains(sys, "You are a **SQL Prover**"):
 		return "rose_prover"
-	case strings.Contains(sys, "You are the refuter"), strings.Contains(sys, "You are a **SQL Refuter**"):
+	case strings.Contains(sys, "You are a **SQL Refuter**"):
 		return "rose_refuter"
 	case strings.Contains(sys, "You review SQL"):
 		return "xscore"

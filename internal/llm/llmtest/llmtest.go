@@ -88,7 +88,6 @@ type Server struct {
 	// 401); otherwise that route lists the one model "scripted". Set it
 	// before the first request.
 	ModelsStatus int
-	models       int
 
 	mu       sync.Mutex
 	log      []Request
@@ -126,9 +125,6 @@ func (s *Server) serve(w http.ResponseWriter, hr *http.Request) {
 // serveModels answers GET /models: the one model "scripted", or the
 // ModelsStatus error.
 func (s *Server) serveModels(w http.ResponseWriter) {
-	s.mu.Lock()
-	s.models++
-	s.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
 	if s.ModelsStatus != 0 && s.ModelsStatus != http.StatusOK {
 		w.WriteHeader(s.ModelsStatus)
@@ -162,28 +158,35 @@ func (s *Server) serveChat(w http.ResponseWriter, hr *http.Request) {
 			return
 		}
 	}
+	if writeScripted(w, rep) {
+		return
+	}
+	s.writeCompletion(w, &r, rep.Content)
+}
+
+// writeScripted sets rep's headers and the JSON content type, then sends
+// rep as is when it says what to send: a status other than 0 or 200 (with
+// its Body, or a generic error body), or a Body. It reports whether it
+// sent the reply; if not, the caller writes the default answer.
+func writeScripted(w http.ResponseWriter, rep Reply) bool {
 	for k, v := range rep.Header {
 		w.Header().Set(k, v)
 	}
 	w.Header().Set("Content-Type", "application/json")
-	status := rep.Status
-	if status == 0 {
-		status = http.StatusOK
-	}
-	if status != http.StatusOK {
-		w.WriteHeader(status)
+	if rep.Status != 0 && rep.Status != http.StatusOK {
+		w.WriteHeader(rep.Status)
 		msg := rep.Body
 		if msg == "" {
-			msg = fmt.Sprintf(`{"error":{"message":"scripted status %d","type":"server_error"}}`, status)
+			msg = fmt.Sprintf(`{"error":{"message":"scripted status %d","type":"server_error"}}`, rep.Status)
 		}
 		io.WriteString(w, msg)
-		return
+		return true
 	}
 	if rep.Body != "" {
 		io.WriteString(w, rep.Body)
-		return
+		return true
 	}
-	s.writeCompletion(w, &r, rep.Content)
+	return false
 }
 
 // record fills r's Auth, Header and N (how many times its messages have
@@ -221,14 +224,6 @@ func (s *Server) writeCompletion(w io.Writer, r *Request, content string) {
 		"usage": map[string]any{"prompt_tokens": pt, "completion_tokens": ct, "total_tokens": pt + ct},
 	}
 	json.NewEncoder(w).Encode(out)
-}
-
-// ModelRequests returns the number of GET /models requests received (they
-// are not counted by Requests).
-func (s *Server) ModelRequests() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.models
 }
 
 // Requests returns the number of chat completion requests received.
