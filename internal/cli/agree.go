@@ -8,9 +8,6 @@ import (
 	"github.com/sqljudge/sqljudge/internal/agree"
 )
 
-// AgreementFile is the name of agree's output in a run's folder.
-const AgreementFile = agree.File
-
 type agreeFlags struct {
 	labels, results, out string
 	metrics              []string

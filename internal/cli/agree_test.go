@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sqljudge/sqljudge/internal/agree"
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/llm/llmtest"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
@@ -111,7 +112,7 @@ func TestEvalRoseVecThenAgree(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("agree exit %d: %s%s", code, stdout, stderr)
 	}
-	first, _ := os.ReadFile(filepath.Join(out, AgreementFile))
+	first, _ := os.ReadFile(filepath.Join(out, agree.File))
 	var doc struct {
 		Matched   int `json:"matched"`
 		Agreement map[string]struct {
@@ -147,7 +148,7 @@ func TestEvalRoseVecThenAgree(t *testing.T) {
 	if _, _, code := sqljudge(t, "agree", "--labels", rv, "--results", out, "--resamples", "200"); code != 0 {
 		t.Fatal("second agree failed")
 	}
-	again, _ := os.ReadFile(filepath.Join(out, AgreementFile))
+	again, _ := os.ReadFile(filepath.Join(out, agree.File))
 	if !bytes.Equal(first, again) {
 		t.Fatal("agree is not deterministic for a seed")
 	}

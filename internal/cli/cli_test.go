@@ -471,19 +471,23 @@ func TestBadInputFilesExit2(t *testing.T) {
 func spiderSubset(t *testing.T, dir string, n int) (gold, pred, db string) {
 	t.Helper()
 	spider := shareddata.Path(t, "spider")
-	head := func(src, dst string) string {
-		b, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines := strings.SplitAfter(string(b), "\n")
-		p := filepath.Join(dir, dst)
-		if err := os.WriteFile(p, []byte(strings.Join(lines[:n], "")), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
+	return headFile(t, filepath.Join(spider, "dev_gold.sql"), dir, "gold.sql", n),
+		headFile(t, filepath.Join(spider, "predictions", "resdsql.sql"), dir, "pred.sql", n), filepath.Join(spider, "database")
+}
+
+// headFile writes the first n lines of src to dir/dst and returns its path.
+func headFile(t *testing.T, src, dir, dst string, n int) string {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return head(filepath.Join(spider, "dev_gold.sql"), "gold.sql"), head(filepath.Join(spider, "predictions", "resdsql.sql"), "pred.sql"), filepath.Join(spider, "database")
+	lines := strings.SplitAfter(string(b), "\n")
+	p := filepath.Join(dir, dst)
+	if err := os.WriteFile(p, []byte(strings.Join(lines[:n], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // TestResumeUnderOtherSettingsExit2 is issue 10.4 as a user meets it:

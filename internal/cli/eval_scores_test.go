@@ -2,7 +2,6 @@ package cli
 
 import (
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,15 +18,8 @@ import (
 func TestEvalScoreMetrics(t *testing.T) {
 	spider := shareddata.Path(t, "spider")
 	dir := t.TempDir()
-	gold := filepath.Join(dir, "gold.sql")
-	pred := filepath.Join(dir, "pred.sql")
-	g, _ := os.ReadFile(filepath.Join(spider, "dev_gold.sql"))
-	p, _ := os.ReadFile(filepath.Join(spider, "predictions", "c3.sql"))
-	first := func(b []byte, n int) []byte {
-		return []byte(strings.Join(strings.SplitN(string(b), "\n", n+1)[:n], "\n") + "\n")
-	}
-	os.WriteFile(gold, first(g, 12), 0o644)
-	os.WriteFile(pred, first(p, 12), 0o644)
+	gold := headFile(t, filepath.Join(spider, "dev_gold.sql"), dir, "gold.sql", 12)
+	pred := headFile(t, filepath.Join(spider, "predictions", "c3.sql"), dir, "pred.sql", 12)
 	out := filepath.Join(dir, "out")
 	code, stdout, stderr := runMain(t, "eval", "--gold", gold, "--pred", pred, "--db", filepath.Join(spider, "database"),
 		"--tables", filepath.Join(spider, "tables.json"), "--metrics", "ex_bird,soft_f1,ves,rves", "--ves-repeats", "3",

@@ -12,17 +12,26 @@ import (
 	"github.com/sqljudge/sqljudge/internal/shareddata"
 )
 
-func TestGenerateDirectCommand(t *testing.T) {
-	spider := shareddata.Path(t, "spider")
-	dev := filepath.Join(spider, "dev.json")
+// spiderDevGolds returns the shared Spider folder, its dev.json and the
+// first n dev questions' gold queries by item id, for a scripted model that
+// answers each question with its gold.
+func spiderDevGolds(t *testing.T, n int) (spider, dev string, gold map[string]string) {
+	t.Helper()
+	spider = shareddata.Path(t, "spider")
+	dev = filepath.Join(spider, "dev.json")
 	items, err := bench.LoadGold(dev, bench.FormatSpiderJSON)
 	if err != nil {
 		t.Fatal(err)
 	}
-	gold := map[string]string{}
-	for _, it := range items[:4] {
+	gold = map[string]string{}
+	for _, it := range items[:n] {
 		gold[it.ID] = it.Gold[0]
 	}
+	return spider, dev, gold
+}
+
+func TestGenerateDirectCommand(t *testing.T) {
+	spider, dev, gold := spiderDevGolds(t, 4)
 	srv := llmtest.New(t, func(r *llmtest.Request) llmtest.Reply {
 		return llmtest.Reply{Content: "```sql\n" + gold[r.Header.Get(generate.HeaderItem)] + "\n```"}
 	})
@@ -68,16 +77,7 @@ func TestGenerateDirectCommand(t *testing.T) {
 }
 
 func TestGenerateChessCommand(t *testing.T) {
-	spider := shareddata.Path(t, "spider")
-	dev := filepath.Join(spider, "dev.json")
-	items, err := bench.LoadGold(dev, bench.FormatSpiderJSON)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gold := map[string]string{}
-	for _, it := range items[:2] {
-		gold[it.ID] = it.Gold[0]
-	}
+	spider, dev, gold := spiderDevGolds(t, 2)
 	srv := llmtest.New(t, func(r *llmtest.Request) llmtest.Reply {
 		switch r.Header.Get(generate.HeaderStep) {
 		case "extract_keywords":

@@ -63,21 +63,13 @@ func firstItems(t *testing.T, n int) (gold, pred string) {
 	if err := json.Unmarshal(b, &all); err != nil {
 		t.Fatal(err)
 	}
-	p, err := os.ReadFile(filepath.Join(spider, "predictions", "din_sql.sql"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.SplitAfter(string(p), "\n")
 	dir := t.TempDir()
-	gold, pred = filepath.Join(dir, "dev.json"), filepath.Join(dir, "pred.sql")
+	gold = filepath.Join(dir, "dev.json")
 	gb, _ := json.Marshal(all[:n])
 	if err := os.WriteFile(gold, gb, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(pred, []byte(strings.Join(lines[:n], "")), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return gold, pred
+	return gold, headFile(t, filepath.Join(spider, "predictions", "din_sql.sql"), dir, "pred.sql", n)
 }
 
 // A dead endpoint must stop the run in seconds, naming the URL, not cost

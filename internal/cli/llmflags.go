@@ -58,9 +58,3 @@ func (f *llmFlags) judge() eval.Judge {
 		Check: f.check,
 	}
 }
-
-// client returns the LLM judges' client when one of metrics is an LLM
-// judge, else nil (see eval.NewJudgeClient).
-func (f *llmFlags) client(out string, metrics []string) (*llm.Client, error) {
-	return eval.NewJudgeClient(f.judge(), out, metrics)
-}

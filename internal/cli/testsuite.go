@@ -10,6 +10,7 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/eval"
 	"github.com/sqljudge/sqljudge/internal/schema"
 	"github.com/sqljudge/sqljudge/internal/testsuite"
 )
@@ -119,23 +120,18 @@ func runTestsuiteBuild(cmd *cobra.Command, f *tsBuildFlags) error {
 	return nil
 }
 
-// goldsByDB groups the items' gold queries by db_id, checking each db_id
-// once, at its first item: it must be in schemas (when given) and open as
-// a SQLite database under f.db; otherwise a usage error names the item's
-// gold position.
+// goldsByDB groups the items' gold queries by db_id, after checking each
+// db_id as eval does (eval.CheckDatabases): it must be in schemas (when
+// given) and open as a SQLite database under f.db; otherwise a usage error
+// names the item's gold position.
 func goldsByDB(cmd *cobra.Command, f *tsBuildFlags, items []bench.Item, schemas schema.Schemas) (map[string][]string, error) {
 	eng := sqlite.New(f.db, sqlite.Options{})
 	defer eng.Close()
+	if err := eval.CheckDatabases(cmd.Context(), items, eng, schemas, f.tables); err != nil {
+		return nil, err
+	}
 	golds := map[string][]string{}
 	for _, it := range items {
-		if _, ok := golds[it.DBID]; !ok {
-			if schemas != nil && schemas[it.DBID] == nil {
-				return nil, usagef("%s: unknown db_id %q: it is not in %s", it.GoldPos, it.DBID, f.tables)
-			}
-			if err := eng.Check(cmd.Context(), it.DBID); err != nil {
-				return nil, usagef("%s: db_id %q: %v", it.GoldPos, it.DBID, err)
-			}
-		}
 		golds[it.DBID] = append(golds[it.DBID], it.Gold...)
 	}
 	return golds, nil

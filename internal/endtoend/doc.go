@@ -4,10 +4,10 @@
 // outputs: stdout (the console output and exit code of every command),
 // stderr (its messages: warnings, errors with file:line) and out/ (every
 // JSON and JSONL file the commands write under $OUT: results.jsonl,
-// summary.json, agreement.json, suite.json). The test runs the script
-// in-process through cli.Main and compares every output byte for byte,
-// after replacing absolute paths by their variable names and wall times
-// by 0. Refresh the expected files with
+// summary.json, fingerprint.json, agreement.json, suite.json). The test
+// runs the script in-process through cli.Main and compares every output
+// byte for byte, after replacing absolute paths by their variable names
+// and wall times by 0. Refresh the expected files with
 //
 //	go test ./internal/endtoend -update
 //
