@@ -637,3 +637,21 @@ func TestEvalSQLEvalFixed(t *testing.T) {
 		t.Errorf("--sqleval-fixed without sqleval: exit %d, %s", code, stderr)
 	}
 }
+
+// TestResumeUnderOtherSQLEvalModeExit2: --sqleval-fixed changes sqleval's
+// verdicts, so a --resume that adds it is refused like any other grading
+// flag (it used to be accepted, and summary.json then named the fixed mode
+// over official verdicts).
+func TestResumeUnderOtherSQLEvalModeExit2(t *testing.T) {
+	dir := t.TempDir()
+	gold, pred, db := spiderSubset(t, dir, 6)
+	out := filepath.Join(dir, "out")
+	base := []string{"eval", "--gold", gold, "--pred", pred, "--db", db, "--out", out, "--metrics", "ex,sqleval", "--progress", "never"}
+	if code, _, stderr := runMain(t, base...); code != ExitOK {
+		t.Fatalf("first run: exit %d: %s", code, stderr)
+	}
+	code, _, stderr := runMain(t, append(base, "--resume", "--sqleval-fixed")...)
+	if code != ExitUsage || !strings.Contains(stderr, "sqleval_fixed: false -> true") {
+		t.Errorf("resume with --sqleval-fixed: exit %d, stderr %q; want exit 2 naming sqleval_fixed", code, stderr)
+	}
+}

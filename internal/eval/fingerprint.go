@@ -28,6 +28,8 @@ func fingerprint(o *Options) (*run.Fingerprint, error) {
 		"db":                open.Redact(o.DB),
 		"keep_distinct":     strconv.FormatBool(o.KeepDistinct),
 		"em_fixed":          strconv.FormatBool(o.EMFixed),
+		"sqleval_fixed":     strconv.FormatBool(o.SQLEvalFixed),
+		"ves_repeats":       strconv.Itoa(o.VESRepeats),
 		"max_rows":          strconv.Itoa(o.MaxRows),
 		"max_bytes":         strconv.FormatInt(o.MaxBytes, 10),
 		"timeout":           o.Timeout.String(),
