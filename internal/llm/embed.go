@@ -142,7 +142,12 @@ func (c *Client) lookupRaw(key string) (json.RawMessage, bool) {
 }
 
 // postEmbeddings sends one /embeddings request and returns the raw body.
+// It counts toward the circuit breaker (Config.MaxFailures) as a chat
+// request does, and fails at once once the breaker has tripped.
 func (c *Client) postEmbeddings(ctx context.Context, batch []string) (json.RawMessage, error) {
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
 	if err := c.sem.Acquire(ctx, 1); err != nil {
 		return nil, err
 	}
@@ -153,6 +158,7 @@ func (c *Client) postEmbeddings(ctx context.Context, batch []string) (json.RawMe
 		EncodingFormat: openai.EmbeddingNewParamsEncodingFormatFloat,
 	}
 	res, err := c.sdk.Embeddings.New(ctx, p)
+	c.account(ctx, err)
 	if err != nil {
 		return nil, c.requestError(ctx, err, "embeddings")
 	}

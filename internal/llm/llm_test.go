@@ -606,3 +606,27 @@ func TestContextHeadersReachEveryRequest(t *testing.T) {
 		t.Fatalf("chat headers %v: the request's own header wins, the context's others stay", h)
 	}
 }
+
+// Embedding requests count toward the circuit breaker as chat requests
+// do: after MaxFailures of them got no reply, the next fails at once.
+func TestCircuitBreakerCountsEmbeddings(t *testing.T) {
+	c, err := llm.New(llm.Config{BaseURL: refusedURL(t), EmbedModel: "e", MaxFailures: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 4 {
+		_, err := c.Embed(context.Background(), []string{fmt.Sprint("text ", i)})
+		if !errors.Is(err, llm.ErrRequest) {
+			t.Fatalf("embedding %d: %v", i, err)
+		}
+		if i >= 2 && !errors.Is(err, llm.ErrUnreachable) {
+			t.Fatalf("embedding %d after the breaker tripped: %v", i, err)
+		}
+	}
+	if n := c.Usage().HTTPRequests; n != 2 {
+		t.Errorf("%d HTTP attempts; the breaker should stop at 2", n)
+	}
+	if !errors.Is(c.Err(), llm.ErrUnreachable) {
+		t.Errorf("Err %v", c.Err())
+	}
+}
