@@ -404,10 +404,11 @@ func (e *Env) SpiderEqual(ctx context.Context, gold, pred *result.Set, orderMatt
 	return eq, nil
 }
 
-// compareFailed returns the verdict of an item whose comparison did not
-// finish (see Env.SpiderEqual).
-func compareFailed(err error) Verdict {
-	return Verdict{Status: engine.Classify(err, status.PredError), Detail: err.Error()}
+// failure returns the verdict of a query or comparison that failed with
+// err: its status engine.Classify(err, other) (timeout, too_large, else
+// other), its detail err.
+func failure(err error, other status.Status) Verdict {
+	return Verdict{Status: engine.Classify(err, other), Detail: err.Error()}
 }
 
 // failed returns the verdict of an item whose query failed: gold failures
@@ -417,7 +418,7 @@ func failed(goldErr, predErr error) (Verdict, bool) {
 		return Verdict{Status: status.GoldError, Detail: "gold: " + goldErr.Error()}, true
 	}
 	if predErr != nil {
-		return Verdict{Status: engine.Classify(predErr, status.PredError), Detail: predErr.Error()}, true
+		return failure(predErr, status.PredError), true
 	}
 	return Verdict{}, false
 }

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/sqljudge/sqljudge/internal/bench"
-	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/status"
 )
@@ -129,10 +128,6 @@ func timeRatio(ctx context.Context, env *Env, db, gold, pred string, repeats int
 		s += r
 	}
 	return Efficiency{Verdict: Verdict{Status: status.OK}, Equal: true, Ratio: s / float64(len(kept)), Kept: len(kept)}
-}
-
-func failure(err error, other status.Status) Verdict {
-	return Verdict{Status: engine.Classify(err, other), Detail: err.Error()}
 }
 
 // timed runs sql with the per-query timeout and returns its wall time
