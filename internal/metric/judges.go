@@ -46,12 +46,13 @@ func Unjudged(st status.Status) bool {
 	return st.Unjudged()
 }
 
-// Regrade reports whether --resume grades a kept verdict again: a
-// judge_error (the model could not be reached) is asked again; an
-// unparseable reply is not (the same request would be served from the
-// cache with the same reply).
+// Regrade reports whether --resume grades a kept verdict again: an
+// internal_error (the metric panicked) is graded again, and a judge_error
+// (the model could not be reached) is asked again; an unparseable reply
+// is not (the same request would be served from the cache with the same
+// reply).
 func Regrade(v Verdict) bool {
-	return v.Status == status.JudgeError
+	return v.Status == status.InternalError || v.Status == status.JudgeError
 }
 
 // newJudge returns a copy of the judge o of LLM metric name, or says what
