@@ -305,13 +305,19 @@ type goldEntry struct {
 	err  error
 }
 
+// withTimeout returns ctx bounded by the per-query timeout, if there is
+// one, and the function that releases it.
+func (e *Env) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
+	if e.Timeout > 0 {
+		return context.WithTimeout(ctx, e.Timeout)
+	}
+	return ctx, func() {}
+}
+
 // query runs sql with the per-query timeout.
 func (e *Env) query(ctx context.Context, db, sql string) (*result.Set, error) {
-	if e.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, e.Timeout)
-		defer cancel()
-	}
+	ctx, cancel := e.withTimeout(ctx)
+	defer cancel()
 	return e.Engine.Query(ctx, db, sql)
 }
 
@@ -388,12 +394,8 @@ func (x *Exec) Pred(ctx context.Context, db, sql string) (*result.Set, error) {
 // engine.ErrTimeout (its verdict is timeout: the comparison, like a query,
 // ran too long); one cut by ctx returns ctx's error.
 func (e *Env) SpiderEqual(ctx context.Context, gold, pred *result.Set, orderMatters bool) (bool, error) {
-	cctx := ctx
-	if e.Timeout > 0 {
-		var cancel context.CancelFunc
-		cctx, cancel = context.WithTimeout(ctx, e.Timeout)
-		defer cancel()
-	}
+	cctx, cancel := e.withTimeout(ctx)
+	defer cancel()
 	eq, err := result.SpiderEqualContext(cctx, gold, pred, orderMatters)
 	if err != nil {
 		if ctx.Err() != nil {

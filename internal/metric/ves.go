@@ -133,11 +133,8 @@ func timeRatio(ctx context.Context, env *Env, db, gold, pred string, repeats int
 // timed runs sql with the per-query timeout and returns its wall time
 // (execute and fetch), measured with Go's monotonic clock.
 func (e *Env) timed(ctx context.Context, db, sql string) (time.Duration, error) {
-	if e.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, e.Timeout)
-		defer cancel()
-	}
+	ctx, cancel := e.withTimeout(ctx)
+	defer cancel()
 	start := time.Now()
 	_, err := e.Engine.Query(ctx, db, sql)
 	return time.Since(start), err
