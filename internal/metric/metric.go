@@ -61,13 +61,9 @@ func (v Verdict) MarshalJSON() ([]byte, error) {
 		b.Write(d)
 	}
 	if v.Details != nil {
-		db, err := json.Marshal(v.Details)
+		m, err := detailFields(v.Details)
 		if err != nil {
-			return nil, fmt.Errorf("verdict details: %w", err)
-		}
-		var m map[string]json.RawMessage
-		if err := json.Unmarshal(db, &m); err != nil {
-			return nil, fmt.Errorf("verdict details %T: not a JSON object: %w", v.Details, err)
+			return nil, err
 		}
 		for _, k := range slices.Sorted(maps.Keys(m)) {
 			if k == "correct" || k == "status" || k == "detail" {
