@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/judge"
@@ -76,28 +75,13 @@ func newJudge(name string, o judge.Judge) (*judge.Judge, error) {
 // each database, read once per run.
 type judged struct {
 	j       *judge.Judge
-	schemas sync.Map // db -> *schemaEntry
-	infos   sync.Map // db -> *infoEntry
-}
-
-type infoEntry struct {
-	once sync.Once
-	info *judge.DBInfo
-	err  error
+	schemas onceMap[string, string]        // db -> judge.SchemaDDL
+	infos   onceMap[string, *judge.DBInfo] // db -> judge.LoadDBInfo
 }
 
 // dbInfo returns ROSE's database information of db, read once per run.
 func (m *judged) dbInfo(ctx context.Context, x *Exec, db string) (*judge.DBInfo, error) {
-	v, _ := m.infos.LoadOrStore(db, &infoEntry{})
-	e := v.(*infoEntry)
-	e.once.Do(func() { e.info, e.err = judge.LoadDBInfo(ctx, x.Env().Engine, db) })
-	return e.info, e.err
-}
-
-type schemaEntry struct {
-	once sync.Once
-	ddl  string
-	err  error
+	return m.infos.get(db, func() (*judge.DBInfo, error) { return judge.LoadDBInfo(ctx, x.Env().Engine, db) })
 }
 
 // needQuestion is the error of an item without question text.
@@ -113,10 +97,7 @@ func (m *judged) CheckItem(it *bench.Item) error {
 }
 
 func (m *judged) schema(ctx context.Context, x *Exec, db string) (string, error) {
-	v, _ := m.schemas.LoadOrStore(db, &schemaEntry{})
-	e := v.(*schemaEntry)
-	e.once.Do(func() { e.ddl, e.err = judge.SchemaDDL(ctx, x.Env().Engine, db) })
-	return e.ddl, e.err
+	return m.schemas.get(db, func() (string, error) { return judge.SchemaDDL(ctx, x.Env().Engine, db) })
 }
 
 // verdict turns a judge's outcome into a verdict.

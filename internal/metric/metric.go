@@ -290,15 +290,30 @@ type Env struct {
 	// Timeout bounds every query; 0 means none.
 	Timeout time.Duration
 
-	gold sync.Map // goldKey -> *goldEntry
+	gold onceMap[goldKey, *result.Set]
 }
 
 type goldKey struct{ db, sql string }
 
-type goldEntry struct {
+// onceMap computes a value (or its error) once per key, on the first call
+// for that key, and keeps it for the later ones: gold results for the run,
+// predicted results for the item, a database's schema, a gold CSV.
+type onceMap[K comparable, V any] struct {
+	m sync.Map // K -> *onceEntry[V]
+}
+
+type onceEntry[V any] struct {
 	once sync.Once
-	set  *result.Set
+	v    V
 	err  error
+}
+
+// get returns the value of k, computed by f on the first call for k.
+func (c *onceMap[K, V]) get(k K, f func() (V, error)) (V, error) {
+	e, _ := c.m.LoadOrStore(k, &onceEntry[V]{})
+	ent := e.(*onceEntry[V])
+	ent.once.Do(func() { ent.v, ent.err = f() })
+	return ent.v, ent.err
 }
 
 // withTimeout returns ctx bounded by the per-query timeout, if there is
@@ -320,48 +335,29 @@ func (e *Env) query(ctx context.Context, db, sql string) (*result.Set, error) {
 // Gold runs a gold query once per (database, SQL) for the whole run and
 // returns the cached result (or error) afterwards.
 func (e *Env) Gold(ctx context.Context, db, sql string) (*result.Set, error) {
-	v, _ := e.gold.LoadOrStore(goldKey{db, sql}, &goldEntry{})
-	ent := v.(*goldEntry)
-	ent.once.Do(func() { ent.set, ent.err = e.query(ctx, db, sql) })
-	return ent.set, ent.err
+	return e.gold.get(goldKey{db, sql}, func() (*result.Set, error) { return e.query(ctx, db, sql) })
 }
 
 // Exec runs the queries of one item: gold through the run's cache,
 // predictions memoised for the item, so that metrics sharing a query run it
 // once.
 type Exec struct {
-	env   *Env
-	mu    sync.Mutex
-	memo  map[goldKey]*goldEntry
-	share map[string]*shared
-}
-
-// shared is a value computed once per item for several metrics (ves and
-// rves share one timing).
-type shared struct {
-	once sync.Once
-	v    any
+	env  *Env
+	memo onceMap[goldKey, *result.Set]
+	// share holds the values computed once per item for several metrics
+	// (ves and rves share one timing).
+	share onceMap[string, any]
 }
 
 // once returns f's value, computed on the first call with key for this
 // item.
 func (x *Exec) once(key string, f func() any) any {
-	x.mu.Lock()
-	if x.share == nil {
-		x.share = map[string]*shared{}
-	}
-	s, ok := x.share[key]
-	if !ok {
-		s = &shared{}
-		x.share[key] = s
-	}
-	x.mu.Unlock()
-	s.once.Do(func() { s.v = f() })
-	return s.v
+	v, _ := x.share.get(key, func() (any, error) { return f(), nil })
+	return v
 }
 
 // NewExec returns an executor for one item.
-func (e *Env) NewExec() *Exec { return &Exec{env: e, memo: map[goldKey]*goldEntry{}} }
+func (e *Env) NewExec() *Exec { return &Exec{env: e} }
 
 // Env returns the run environment.
 func (x *Exec) Env() *Env { return x.env }
@@ -373,15 +369,7 @@ func (x *Exec) Gold(ctx context.Context, db, sql string) (*result.Set, error) {
 
 // Pred runs a predicted query (memoised for the item).
 func (x *Exec) Pred(ctx context.Context, db, sql string) (*result.Set, error) {
-	x.mu.Lock()
-	ent, ok := x.memo[goldKey{db, sql}]
-	if !ok {
-		ent = &goldEntry{}
-		x.memo[goldKey{db, sql}] = ent
-	}
-	x.mu.Unlock()
-	ent.once.Do(func() { ent.set, ent.err = x.env.query(ctx, db, sql) })
-	return ent.set, ent.err
+	return x.memo.get(goldKey{db, sql}, func() (*result.Set, error) { return x.env.query(ctx, db, sql) })
 }
 
 // SpiderEqual compares a gold and a predicted result with
