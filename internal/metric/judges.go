@@ -102,7 +102,7 @@ func (m *judged) schema(ctx context.Context, x *Exec, db string) (string, error)
 
 // verdict turns a judge's outcome into a verdict.
 func verdict(o judge.Outcome) Verdict {
-	v := Verdict{Correct: o.Correct, Status: status.Status(o.Status), Detail: o.Detail}
+	v := Verdict{Correct: o.Correct, Status: o.Status, Detail: o.Detail}
 	if o.Details != nil {
 		v.Details = *o.Details
 	}
