@@ -74,10 +74,7 @@ func (m *Spider2) Grade(ctx context.Context, x *Exec, it *bench.Item) Verdict {
 	if len(it.GoldResults) == 0 {
 		return Verdict{Status: status.GoldError, Detail: "no gold result CSV: spider2 grades items read with --format spider2", Details: zero}
 	}
-	ps, perr := x.Pred(ctx, it.DBID, ExtractSQL(it.Pred))
-	if perr == nil && ps.InvalidUTF8 {
-		perr = errUTF8
-	}
+	ps, perr := strict(x.Pred(ctx, it.DBID, ExtractSQL(it.Pred)))
 	if v, bad := failed(nil, perr); bad {
 		v.Details = zero
 		return v
