@@ -211,12 +211,8 @@ func (v Verdict) DetailsJSON() (string, error) {
 	if v.Details == nil {
 		return "", nil
 	}
-	b, err := json.Marshal(v.Details)
+	m, err := detailFields(v.Details)
 	if err != nil {
-		return "", err
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
 		return "", err
 	}
 	if len(m) == 0 {
@@ -224,4 +220,18 @@ func (v Verdict) DetailsJSON() (string, error) {
 	}
 	out, err := json.Marshal(m) // map keys are written sorted
 	return string(out), err
+}
+
+// detailFields returns the details as the JSON object results.jsonl holds
+// after the common keys, key by key (Verdict.MarshalJSON, DetailsJSON).
+func detailFields(d Details) (map[string]json.RawMessage, error) {
+	b, err := json.Marshal(d)
+	if err != nil {
+		return nil, fmt.Errorf("verdict details: %w", err)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("verdict details %T: not a JSON object: %w", d, err)
+	}
+	return m, nil
 }

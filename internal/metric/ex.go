@@ -80,7 +80,7 @@ func (m *EX) Grade(ctx context.Context, x *Exec, it *bench.Item) Verdict {
 		}
 		eq, err := x.Env().SpiderEqual(ctx, gs, ps, ordered)
 		if err != nil {
-			last = compareFailed(err)
+			last = failure(err, status.PredError)
 			continue
 		}
 		if eq {

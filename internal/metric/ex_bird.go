@@ -36,19 +36,8 @@ func (m *EXBird) Name() string { return "ex_bird" }
 func (m *EXBird) Grade(ctx context.Context, x *Exec, it *bench.Item) Verdict {
 	var last Verdict
 	for _, gold := range it.Gold {
-		gs, gerr := x.Gold(ctx, it.DBID, gold)
-		if gerr == nil && gs.InvalidUTF8 {
-			gerr = errUTF8
-		}
-		var ps *result.Set
-		var perr error
-		if gerr == nil {
-			ps, perr = x.Pred(ctx, it.DBID, it.Pred)
-			if perr == nil && ps.InvalidUTF8 {
-				perr = errUTF8
-			}
-		}
-		if v, bad := failed(gerr, perr); bad {
+		gs, ps, v, bad := runStrict(ctx, x, it.DBID, gold, it.Pred)
+		if bad {
 			last = v
 			continue
 		}

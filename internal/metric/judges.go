@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/judge"
@@ -46,12 +45,13 @@ func Unjudged(st status.Status) bool {
 	return st.Unjudged()
 }
 
-// Regrade reports whether --resume grades a kept verdict again: a
-// judge_error (the model could not be reached) is asked again; an
-// unparseable reply is not (the same request would be served from the
-// cache with the same reply).
+// Regrade reports whether --resume grades a kept verdict again: an
+// internal_error (the metric panicked) is graded again, and a judge_error
+// (the model could not be reached) is asked again; an unparseable reply
+// is not (the same request would be served from the cache with the same
+// reply).
 func Regrade(v Verdict) bool {
-	return v.Status == status.JudgeError
+	return v.Status == status.InternalError || v.Status == status.JudgeError
 }
 
 // newJudge returns a copy of the judge o of LLM metric name, or says what
@@ -75,28 +75,13 @@ func newJudge(name string, o judge.Judge) (*judge.Judge, error) {
 // each database, read once per run.
 type judged struct {
 	j       *judge.Judge
-	schemas sync.Map // db -> *schemaEntry
-	infos   sync.Map // db -> *infoEntry
-}
-
-type infoEntry struct {
-	once sync.Once
-	info *judge.DBInfo
-	err  error
+	schemas onceMap[string, string]        // db -> judge.SchemaDDL
+	infos   onceMap[string, *judge.DBInfo] // db -> judge.LoadDBInfo
 }
 
 // dbInfo returns ROSE's database information of db, read once per run.
 func (m *judged) dbInfo(ctx context.Context, x *Exec, db string) (*judge.DBInfo, error) {
-	v, _ := m.infos.LoadOrStore(db, &infoEntry{})
-	e := v.(*infoEntry)
-	e.once.Do(func() { e.info, e.err = judge.LoadDBInfo(ctx, x.Env().Engine, db) })
-	return e.info, e.err
-}
-
-type schemaEntry struct {
-	once sync.Once
-	ddl  string
-	err  error
+	return m.infos.get(db, func() (*judge.DBInfo, error) { return judge.LoadDBInfo(ctx, x.Env().Engine, db) })
 }
 
 // needQuestion is the error of an item without question text.
@@ -112,15 +97,12 @@ func (m *judged) CheckItem(it *bench.Item) error {
 }
 
 func (m *judged) schema(ctx context.Context, x *Exec, db string) (string, error) {
-	v, _ := m.schemas.LoadOrStore(db, &schemaEntry{})
-	e := v.(*schemaEntry)
-	e.once.Do(func() { e.ddl, e.err = judge.SchemaDDL(ctx, x.Env().Engine, db) })
-	return e.ddl, e.err
+	return m.schemas.get(db, func() (string, error) { return judge.SchemaDDL(ctx, x.Env().Engine, db) })
 }
 
 // verdict turns a judge's outcome into a verdict.
 func verdict(o judge.Outcome) Verdict {
-	v := Verdict{Correct: o.Correct, Status: status.Status(o.Status), Detail: o.Detail}
+	v := Verdict{Correct: o.Correct, Status: o.Status, Detail: o.Detail}
 	if o.Details != nil {
 		v.Details = *o.Details
 	}

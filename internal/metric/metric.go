@@ -61,13 +61,9 @@ func (v Verdict) MarshalJSON() ([]byte, error) {
 		b.Write(d)
 	}
 	if v.Details != nil {
-		db, err := json.Marshal(v.Details)
+		m, err := detailFields(v.Details)
 		if err != nil {
-			return nil, fmt.Errorf("verdict details: %w", err)
-		}
-		var m map[string]json.RawMessage
-		if err := json.Unmarshal(db, &m); err != nil {
-			return nil, fmt.Errorf("verdict details %T: not a JSON object: %w", v.Details, err)
+			return nil, err
 		}
 		for _, k := range slices.Sorted(maps.Keys(m)) {
 			if k == "correct" || k == "status" || k == "detail" {
@@ -294,72 +290,74 @@ type Env struct {
 	// Timeout bounds every query; 0 means none.
 	Timeout time.Duration
 
-	gold sync.Map // goldKey -> *goldEntry
+	gold onceMap[goldKey, *result.Set]
 }
 
 type goldKey struct{ db, sql string }
 
-type goldEntry struct {
+// onceMap computes a value (or its error) once per key, on the first call
+// for that key, and keeps it for the later ones: gold results for the run,
+// predicted results for the item, a database's schema, a gold CSV.
+type onceMap[K comparable, V any] struct {
+	m sync.Map // K -> *onceEntry[V]
+}
+
+type onceEntry[V any] struct {
 	once sync.Once
-	set  *result.Set
+	v    V
 	err  error
+}
+
+// get returns the value of k, computed by f on the first call for k.
+func (c *onceMap[K, V]) get(k K, f func() (V, error)) (V, error) {
+	e, _ := c.m.LoadOrStore(k, &onceEntry[V]{})
+	ent := e.(*onceEntry[V])
+	ent.once.Do(func() { ent.v, ent.err = f() })
+	return ent.v, ent.err
+}
+
+// withTimeout returns ctx bounded by the per-query timeout, if there is
+// one, and the function that releases it.
+func (e *Env) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
+	if e.Timeout > 0 {
+		return context.WithTimeout(ctx, e.Timeout)
+	}
+	return ctx, func() {}
 }
 
 // query runs sql with the per-query timeout.
 func (e *Env) query(ctx context.Context, db, sql string) (*result.Set, error) {
-	if e.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, e.Timeout)
-		defer cancel()
-	}
+	ctx, cancel := e.withTimeout(ctx)
+	defer cancel()
 	return e.Engine.Query(ctx, db, sql)
 }
 
 // Gold runs a gold query once per (database, SQL) for the whole run and
 // returns the cached result (or error) afterwards.
 func (e *Env) Gold(ctx context.Context, db, sql string) (*result.Set, error) {
-	v, _ := e.gold.LoadOrStore(goldKey{db, sql}, &goldEntry{})
-	ent := v.(*goldEntry)
-	ent.once.Do(func() { ent.set, ent.err = e.query(ctx, db, sql) })
-	return ent.set, ent.err
+	return e.gold.get(goldKey{db, sql}, func() (*result.Set, error) { return e.query(ctx, db, sql) })
 }
 
 // Exec runs the queries of one item: gold through the run's cache,
 // predictions memoised for the item, so that metrics sharing a query run it
 // once.
 type Exec struct {
-	env   *Env
-	mu    sync.Mutex
-	memo  map[goldKey]*goldEntry
-	share map[string]*shared
-}
-
-// shared is a value computed once per item for several metrics (ves and
-// rves share one timing).
-type shared struct {
-	once sync.Once
-	v    any
+	env  *Env
+	memo onceMap[goldKey, *result.Set]
+	// share holds the values computed once per item for several metrics
+	// (ves and rves share one timing).
+	share onceMap[string, any]
 }
 
 // once returns f's value, computed on the first call with key for this
 // item.
 func (x *Exec) once(key string, f func() any) any {
-	x.mu.Lock()
-	if x.share == nil {
-		x.share = map[string]*shared{}
-	}
-	s, ok := x.share[key]
-	if !ok {
-		s = &shared{}
-		x.share[key] = s
-	}
-	x.mu.Unlock()
-	s.once.Do(func() { s.v = f() })
-	return s.v
+	v, _ := x.share.get(key, func() (any, error) { return f(), nil })
+	return v
 }
 
 // NewExec returns an executor for one item.
-func (e *Env) NewExec() *Exec { return &Exec{env: e, memo: map[goldKey]*goldEntry{}} }
+func (e *Env) NewExec() *Exec { return &Exec{env: e} }
 
 // Env returns the run environment.
 func (x *Exec) Env() *Env { return x.env }
@@ -371,15 +369,7 @@ func (x *Exec) Gold(ctx context.Context, db, sql string) (*result.Set, error) {
 
 // Pred runs a predicted query (memoised for the item).
 func (x *Exec) Pred(ctx context.Context, db, sql string) (*result.Set, error) {
-	x.mu.Lock()
-	ent, ok := x.memo[goldKey{db, sql}]
-	if !ok {
-		ent = &goldEntry{}
-		x.memo[goldKey{db, sql}] = ent
-	}
-	x.mu.Unlock()
-	ent.once.Do(func() { ent.set, ent.err = x.env.query(ctx, db, sql) })
-	return ent.set, ent.err
+	return x.memo.get(goldKey{db, sql}, func() (*result.Set, error) { return x.env.query(ctx, db, sql) })
 }
 
 // SpiderEqual compares a gold and a predicted result with
@@ -388,12 +378,8 @@ func (x *Exec) Pred(ctx context.Context, db, sql string) (*result.Set, error) {
 // engine.ErrTimeout (its verdict is timeout: the comparison, like a query,
 // ran too long); one cut by ctx returns ctx's error.
 func (e *Env) SpiderEqual(ctx context.Context, gold, pred *result.Set, orderMatters bool) (bool, error) {
-	cctx := ctx
-	if e.Timeout > 0 {
-		var cancel context.CancelFunc
-		cctx, cancel = context.WithTimeout(ctx, e.Timeout)
-		defer cancel()
-	}
+	cctx, cancel := e.withTimeout(ctx)
+	defer cancel()
 	eq, err := result.SpiderEqualContext(cctx, gold, pred, orderMatters)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -404,10 +390,11 @@ func (e *Env) SpiderEqual(ctx context.Context, gold, pred *result.Set, orderMatt
 	return eq, nil
 }
 
-// compareFailed returns the verdict of an item whose comparison did not
-// finish (see Env.SpiderEqual).
-func compareFailed(err error) Verdict {
-	return Verdict{Status: engine.Classify(err, status.PredError), Detail: err.Error()}
+// failure returns the verdict of a query or comparison that failed with
+// err: its status engine.Classify(err, other) (timeout, too_large, else
+// other), its detail err.
+func failure(err error, other status.Status) Verdict {
+	return Verdict{Status: engine.Classify(err, other), Detail: err.Error()}
 }
 
 // failed returns the verdict of an item whose query failed: gold failures
@@ -417,7 +404,7 @@ func failed(goldErr, predErr error) (Verdict, bool) {
 		return Verdict{Status: status.GoldError, Detail: "gold: " + goldErr.Error()}, true
 	}
 	if predErr != nil {
-		return Verdict{Status: engine.Classify(predErr, status.PredError), Detail: predErr.Error()}, true
+		return failure(predErr, status.PredError), true
 	}
 	return Verdict{}, false
 }

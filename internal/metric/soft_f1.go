@@ -57,17 +57,20 @@ func (m *SoftF1) Grade(ctx context.Context, x *Exec, it *bench.Item) Verdict {
 // not UTF-8 is an error). bad is true, with the failure's verdict, when
 // either fails.
 func runStrict(ctx context.Context, x *Exec, db, gold, pred string) (gs, ps *result.Set, v Verdict, bad bool) {
-	gs, gerr := x.Gold(ctx, db, gold)
-	if gerr == nil && gs.InvalidUTF8 {
-		gerr = errUTF8
-	}
+	gs, gerr := strict(x.Gold(ctx, db, gold))
 	var perr error
 	if gerr == nil {
-		ps, perr = x.Pred(ctx, db, pred)
-		if perr == nil && ps.InvalidUTF8 {
-			perr = errUTF8
-		}
+		ps, perr = strict(x.Pred(ctx, db, pred))
 	}
 	v, bad = failed(gerr, perr)
 	return gs, ps, v, bad
+}
+
+// strict is a query's outcome as Python's sqlite3 with strict UTF-8
+// decoding gives it: errUTF8 when a text cell of s is not UTF-8.
+func strict(s *result.Set, err error) (*result.Set, error) {
+	if err == nil && s.InvalidUTF8 {
+		err = errUTF8
+	}
+	return s, err
 }

@@ -6,7 +6,6 @@ import (
 	"os"
 	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/result"
@@ -37,13 +36,7 @@ func init() {
 // condition_cols that do not fit the gold, is gold_error (the official
 // script's "Python Script Error", score 0).
 type Spider2 struct {
-	golds sync.Map // path -> *goldCSV, read once per run (load_gold_csv is an lru_cache)
-}
-
-type goldCSV struct {
-	once  sync.Once
-	frame *result.Frame
-	err   error
+	golds onceMap[string, *result.Frame] // path -> frame, read once per run (load_gold_csv is an lru_cache)
 }
 
 // Name returns "spider2".
@@ -61,20 +54,18 @@ func ExtractSQL(pred string) string {
 }
 
 func (m *Spider2) gold(path string) (*result.Frame, error) {
-	v, _ := m.golds.LoadOrStore(path, &goldCSV{})
-	g := v.(*goldCSV)
-	g.once.Do(func() {
+	return m.golds.get(path, func() (*result.Frame, error) {
 		f, err := os.Open(path)
 		if err != nil {
-			g.err = err
-			return
+			return nil, err
 		}
 		defer f.Close()
-		if g.frame, err = result.ReadCSVFrame(f); err != nil {
-			g.err = fmt.Errorf("%s: %w", path, err)
+		frame, err := result.ReadCSVFrame(f)
+		if err != nil {
+			return frame, fmt.Errorf("%s: %w", path, err)
 		}
+		return frame, nil
 	})
-	return g.frame, g.err
 }
 
 // Grade runs the prediction and compares its result with the gold CSVs.
@@ -83,10 +74,7 @@ func (m *Spider2) Grade(ctx context.Context, x *Exec, it *bench.Item) Verdict {
 	if len(it.GoldResults) == 0 {
 		return Verdict{Status: status.GoldError, Detail: "no gold result CSV: spider2 grades items read with --format spider2", Details: zero}
 	}
-	ps, perr := x.Pred(ctx, it.DBID, ExtractSQL(it.Pred))
-	if perr == nil && ps.InvalidUTF8 {
-		perr = errUTF8
-	}
+	ps, perr := strict(x.Pred(ctx, it.DBID, ExtractSQL(it.Pred)))
 	if v, bad := failed(nil, perr); bad {
 		v.Details = zero
 		return v

@@ -216,7 +216,7 @@ func (m *TS) grade(ctx context.Context, dbs []string, p, g string, ordered bool)
 		}
 		eq, cerr := m.env.SpiderEqual(ctx, gs, ps, ordered)
 		if cerr != nil {
-			v := compareFailed(cerr)
+			v := failure(cerr, status.PredError)
 			v.Detail = fmt.Sprintf("on %s: %v", filepath.Base(db), cerr)
 			v.Details = TSDetails{Witness: db, Databases: len(dbs)}
 			return v

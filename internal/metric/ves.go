@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/sqljudge/sqljudge/internal/bench"
-	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/status"
 )
@@ -131,18 +130,11 @@ func timeRatio(ctx context.Context, env *Env, db, gold, pred string, repeats int
 	return Efficiency{Verdict: Verdict{Status: status.OK}, Equal: true, Ratio: s / float64(len(kept)), Kept: len(kept)}
 }
 
-func failure(err error, other status.Status) Verdict {
-	return Verdict{Status: engine.Classify(err, other), Detail: err.Error()}
-}
-
 // timed runs sql with the per-query timeout and returns its wall time
 // (execute and fetch), measured with Go's monotonic clock.
 func (e *Env) timed(ctx context.Context, db, sql string) (time.Duration, error) {
-	if e.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, e.Timeout)
-		defer cancel()
-	}
+	ctx, cancel := e.withTimeout(ctx)
+	defer cancel()
 	start := time.Now()
 	_, err := e.Engine.Query(ctx, db, sql)
 	return time.Since(start), err

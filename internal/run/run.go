@@ -36,7 +36,7 @@ type Options struct {
 	Workers int
 	// Resume keeps the records already in OutDir/results.jsonl and grades
 	// only the items (or metrics) they lack, and the verdicts
-	// metric.Regrade asks to grade again (a judge_error).
+	// metric.Regrade asks to grade again (internal_error, judge_error).
 	Resume bool
 	// Overwrite replaces an existing results.jsonl; without it (and without
 	// Resume) an existing file is an error, so no finished run is lost.
@@ -129,7 +129,7 @@ func (r *Runner) Run(ctx context.Context, items []bench.Item) (Stats, error) {
 		p, ok := prev[i]
 		var missing []metric.Metric
 		for _, m := range r.Metrics {
-			if v, have := p.Verdicts[m.Name()]; !ok || !have || v.Status == status.InternalError || metric.Regrade(v) {
+			if v, have := p.Verdicts[m.Name()]; !ok || !have || metric.Regrade(v) {
 				missing = append(missing, m)
 			}
 		}

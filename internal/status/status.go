@@ -85,7 +85,7 @@ var known = map[Status]info{
 
 // All returns every status in report order.
 func All() []Status {
-	return slices.SortedFunc(maps.Keys(known), func(a, b Status) int { return known[a].rank - known[b].rank })
+	return slices.SortedFunc(maps.Keys(known), Compare)
 }
 
 // Known reports whether s is one of the statuses above (a results file
