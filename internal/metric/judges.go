@@ -36,15 +36,6 @@ func init() {
 	})
 }
 
-// Unjudged reports whether a verdict's status says a judge could not judge
-// the item (status.JudgeError: the model unreachable or the item not
-// prepared; status.JudgeUnparseable: no usable reply). Such an item is not
-// a wrong prediction: the summary leaves it out of accuracy and counts it
-// beside it.
-func Unjudged(st status.Status) bool {
-	return st.Unjudged()
-}
-
 // Regrade reports whether --resume grades a kept verdict again: an
 // internal_error (the metric panicked) is graded again, and a judge_error
 // (the model could not be reached) is asked again; an unparseable reply

@@ -34,7 +34,7 @@ type Score struct {
 	// Correct is the number with correct = true.
 	Correct int `json:"correct"`
 	// Unjudged is the number of items an LLM judge could not judge
-	// (judge_error, judge_unparseable: metric.Unjudged); 0 for other
+	// (judge_error, judge_unparseable: status.Status.Unjudged); 0 for other
 	// metrics.
 	Unjudged int `json:"unjudged,omitempty"`
 	// Accuracy is Correct / (Count - Unjudged), the share correct of the
@@ -140,7 +140,7 @@ func (t *scoreTally) add(sc *Score, v verdictView) {
 	if v.correct {
 		sc.Correct++
 	}
-	if metric.Unjudged(v.status) {
+	if v.status.Unjudged() {
 		sc.Unjudged++
 	}
 	sc.Status[v.status]++
