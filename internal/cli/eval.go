@@ -20,6 +20,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/run"
+	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
 type evalFlags struct {
@@ -215,37 +216,37 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	}
 	switch {
 	case f.gold == "":
-		return usagef("--gold is required (or try --demo)")
+		return usage.Errorf("--gold is required (or try --demo)")
 	case f.db == "":
-		return usagef("--db is required: the folder of the benchmark's databases")
+		return usage.Errorf("--db is required: the folder of the benchmark's databases")
 	case f.out == "":
-		return usagef("--out is required: the folder for results.jsonl and summary.json")
+		return usage.Errorf("--out is required: the folder for results.jsonl and summary.json")
 	case f.timeout <= 0:
-		return usagef("--timeout must be positive")
+		return usage.Errorf("--timeout must be positive")
 	case f.workers <= 0:
-		return usagef("--workers must be at least 1")
+		return usage.Errorf("--workers must be at least 1")
 	case f.maxRows <= 0:
-		return usagef("--max-rows must be at least 1")
+		return usage.Errorf("--max-rows must be at least 1")
 	case f.progress != "auto" && f.progress != "always" && f.progress != "never":
-		return usagef("--progress %q: want auto, always or never", f.progress)
+		return usage.Errorf("--progress %q: want auto, always or never", f.progress)
 	}
 	maxBytes, err := parseBytes(f.maxBytes)
 	if err != nil {
-		return usagef("--max-bytes %q: %v", f.maxBytes, err)
+		return usage.Errorf("--max-bytes %q: %v", f.maxBytes, err)
 	}
 	switch {
 	case f.resume && f.overwrite:
-		return usagef("--resume and --overwrite exclude each other")
+		return usage.Errorf("--resume and --overwrite exclude each other")
 	case f.partial && !hasMetric(f.metrics, "em"):
-		return usagef("--partial prints em's partial-matching table: add em to --metrics")
+		return usage.Errorf("--partial prints em's partial-matching table: add em to --metrics")
 	case f.emFixed && !hasMetric(f.metrics, "em"):
-		return usagef("--em-fixed sets how em grades: add em to --metrics")
+		return usage.Errorf("--em-fixed sets how em grades: add em to --metrics")
 	case f.sqlevalFixed && !hasMetric(f.metrics, "sqleval"):
-		return usagef("--sqleval-fixed sets how sqleval grades: add sqleval to --metrics")
+		return usage.Errorf("--sqleval-fixed sets how sqleval grades: add sqleval to --metrics")
 	case f.vesRepeats <= 0:
-		return usagef("--ves-repeats must be at least 1")
+		return usage.Errorf("--ves-repeats must be at least 1")
 	case f.maxPlug < 1:
-		return usagef("--max-plug must be at least 1")
+		return usage.Errorf("--max-plug must be at least 1")
 	}
 	if (hasMetric(f.metrics, "ves") || hasMetric(f.metrics, "rves")) && f.workers != 1 && cmd.Flags().Changed("workers") {
 		fmt.Fprintf(stderr, "eval: ves/rves time queries one item at a time; --workers %d ignored\n", f.workers)
@@ -280,7 +281,7 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 // at it.
 func demoDefaults(cmd *cobra.Command, f *evalFlags) error {
 	if f.gold != "" || f.pred != "" || f.db != "" {
-		return usagef("--demo grades the embedded benchmark: drop --gold, --pred and --db")
+		return usage.Errorf("--demo grades the embedded benchmark: drop --gold, --pred and --db")
 	}
 	tmp, err := os.MkdirTemp("", "sqljudge-demo-")
 	if err != nil {

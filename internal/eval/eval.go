@@ -16,6 +16,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/schema"
 	"github.com/sqljudge/sqljudge/internal/shard"
+	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
 // Options are the inputs of Run: eval's flags, with their defaults
@@ -131,7 +132,7 @@ func Run(ctx context.Context, o Options) (*report.Summary, error) {
 	}
 	stats, err := r.Run(ctx, j.items)
 	if errors.Is(err, run.ErrOutputExists) || errors.Is(err, run.ErrSettingsChanged) || errors.Is(err, run.ErrLocked) {
-		return nil, InputError{err}
+		return nil, InputError{Err: err}
 	}
 	if err != nil {
 		if j.client != nil && j.client.Err() != nil {
@@ -149,31 +150,31 @@ func Run(ctx context.Context, o Options) (*report.Summary, error) {
 func (o *Options) check() error {
 	switch {
 	case o.Gold == "":
-		return inputf("--gold is required (or try --demo)")
+		return usage.Errorf("--gold is required (or try --demo)")
 	case o.DB == "":
-		return inputf("--db is required: the folder of the benchmark's databases")
+		return usage.Errorf("--db is required: the folder of the benchmark's databases")
 	case o.Out == "":
-		return inputf("--out is required: the folder for results.jsonl and summary.json")
+		return usage.Errorf("--out is required: the folder for results.jsonl and summary.json")
 	case o.Timeout <= 0:
-		return inputf("--timeout must be positive")
+		return usage.Errorf("--timeout must be positive")
 	case o.Workers <= 0:
-		return inputf("--workers must be at least 1")
+		return usage.Errorf("--workers must be at least 1")
 	case o.MaxRows <= 0:
-		return inputf("--max-rows must be at least 1")
+		return usage.Errorf("--max-rows must be at least 1")
 	case o.MaxBytes <= 0:
-		return inputf("--max-bytes must be positive")
+		return usage.Errorf("--max-bytes must be positive")
 	case o.Resume && o.Overwrite:
-		return inputf("--resume and --overwrite exclude each other")
+		return usage.Errorf("--resume and --overwrite exclude each other")
 	case o.Partial && !hasMetric(o.Metrics, "em"):
-		return inputf("--partial prints em's partial-matching table: add em to --metrics")
+		return usage.Errorf("--partial prints em's partial-matching table: add em to --metrics")
 	case o.EMFixed && !hasMetric(o.Metrics, "em"):
-		return inputf("--em-fixed sets how em grades: add em to --metrics")
+		return usage.Errorf("--em-fixed sets how em grades: add em to --metrics")
 	case o.SQLEvalFixed && !hasMetric(o.Metrics, "sqleval"):
-		return inputf("--sqleval-fixed sets how sqleval grades: add sqleval to --metrics")
+		return usage.Errorf("--sqleval-fixed sets how sqleval grades: add sqleval to --metrics")
 	case o.VESRepeats <= 0:
-		return inputf("--ves-repeats must be at least 1")
+		return usage.Errorf("--ves-repeats must be at least 1")
 	case o.MaxPlug < 1:
-		return inputf("--max-plug must be at least 1")
+		return usage.Errorf("--max-plug must be at least 1")
 	}
 	return nil
 }
