@@ -137,6 +137,12 @@ func hardnessLabels(stderr io.Writer, items []bench.Item, schemas schema.Schemas
 	return func(it *bench.Item) string { return byIndex[it.Index] }, "spider_hardness"
 }
 
+// Timed reports whether o.Metrics name a metric that times queries (ves,
+// rves): Run then grades one item at a time, whatever o.Workers.
+func (o *Options) Timed() bool {
+	return hasMetric(o.Metrics, "ves") || hasMetric(o.Metrics, "rves")
+}
+
 // hasMetric reports whether the --metrics list names metric.
 func hasMetric(names []string, metric string) bool {
 	for _, n := range names {

@@ -91,13 +91,13 @@ type job struct {
 // a locked Out); an interrupted run or a tripped LLM circuit breaker
 // returns an error saying the finished items are in results.jsonl.
 func Run(ctx context.Context, o Options) (*report.Summary, error) {
-	if err := o.check(); err != nil {
+	if err := o.Check(); err != nil {
 		return nil, err
 	}
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
-	if hasMetric(o.Metrics, "ves") || hasMetric(o.Metrics, "rves") {
+	if o.Timed() {
 		o.Workers = 1 // concurrent items would time each other's load
 	}
 	j, err := setup(ctx, &o)
@@ -146,8 +146,10 @@ func Run(ctx context.Context, o Options) (*report.Summary, error) {
 	return finish(ctx, &o, j, stats, r.Env)
 }
 
-// check rejects options Run cannot use, as eval's flag checks do.
-func (o *Options) check() error {
+// Check rejects options Run cannot use with an InputError naming the flag
+// each comes from, in the order of sqljudge eval's flag checks. Run calls it
+// first; the CLI calls it before it warns about the flags.
+func (o *Options) Check() error {
 	switch {
 	case o.Gold == "":
 		return usage.Errorf("--gold is required (or try --demo)")

@@ -85,7 +85,7 @@ func finish(ctx context.Context, o *Options, j *job, stats run.Stats, env *metri
 	if o.Shard != "" {
 		sum.Run.Shard, sum.Run.ItemsTotal = j.shard.String(), j.total
 	}
-	if hasMetric(o.Metrics, "ves") || hasMetric(o.Metrics, "rves") {
+	if o.Timed() {
 		sum.Run.VESRepeats = o.VESRepeats
 	}
 	if hasMetric(o.Metrics, "sqleval") {
