@@ -19,6 +19,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/stats"
 	"github.com/sqljudge/sqljudge/internal/status"
+	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
 // File is the name of the agreement JSON in a run's folder.
@@ -30,14 +31,7 @@ const Schema = "sqljudge.agreement/v1"
 // InputError marks an error that is the caller's input (a missing or
 // unreadable results file, labels whose ids match no record, an unknown
 // metric), not a failure of the computation. The CLI exits 2 on it.
-type InputError struct{ Err error }
-
-func (e InputError) Error() string { return e.Err.Error() }
-func (e InputError) Unwrap() error { return e.Err }
-
-func inputf(format string, args ...any) error {
-	return InputError{fmt.Errorf(format, args...)}
-}
+type InputError = usage.Error
 
 // Options are the inputs of Compute.
 type Options struct {
@@ -89,11 +83,11 @@ type Doc struct {
 func Compute(o Options) (*Doc, error) {
 	switch {
 	case o.Labels == "":
-		return nil, inputf("--labels is required: a ROSE-VEC JSON or JSONL {id, label} file")
+		return nil, usage.Errorf("--labels is required: a ROSE-VEC JSON or JSONL {id, label} file")
 	case o.Results == "":
-		return nil, inputf("--results is required: the output folder of an eval run")
+		return nil, usage.Errorf("--results is required: the output folder of an eval run")
 	case o.Resamples < 1:
-		return nil, inputf("--resamples must be at least 1")
+		return nil, usage.Errorf("--resamples must be at least 1")
 	}
 	path := o.Results
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
@@ -101,7 +95,7 @@ func Compute(o Options) (*Doc, error) {
 	}
 	recs, _, err := run.ReadRecords(path)
 	if err != nil {
-		return nil, inputf("--results: %v", err)
+		return nil, usage.Errorf("--results: %v", err)
 	}
 	labels, err := bench.ReadLabels(o.Labels)
 	if err != nil {
@@ -110,13 +104,13 @@ func Compute(o Options) (*Doc, error) {
 	doc := &Doc{Schema: Schema, Labels: o.Labels, Results: path, Seed: o.Seed, Resamples: o.Resamples, Agreement: map[string]*MetricAgreement{}}
 	matched, metricSet := doc.match(recs, labels)
 	if len(matched) == 0 {
-		return nil, inputf("no record of %s has a label in %s: the ids do not match (records use question_id, the JSONL id, or the 0-based index)", path, o.Labels)
+		return nil, usage.Errorf("no record of %s has a label in %s: the ids do not match (records use question_id, the JSONL id, or the 0-based index)", path, o.Labels)
 	}
 	doc.Metrics = slices.Sorted(maps.Keys(metricSet))
 	if len(o.Metrics) > 0 {
 		for _, m := range o.Metrics {
 			if !metricSet[m] {
-				return nil, inputf("--metrics: %s is not in the records (they have %v)", m, doc.Metrics)
+				return nil, usage.Errorf("--metrics: %s is not in the records (they have %v)", m, doc.Metrics)
 			}
 		}
 		doc.Metrics = o.Metrics

@@ -14,11 +14,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/sqljudge/sqljudge/internal/agree"
 	"github.com/sqljudge/sqljudge/internal/bench"
-	"github.com/sqljudge/sqljudge/internal/eval"
-	"github.com/sqljudge/sqljudge/internal/generate"
-	"github.com/sqljudge/sqljudge/internal/generate/index"
+	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
 // Version is the release version, set at build time with
@@ -31,16 +28,6 @@ const (
 	ExitError = 1 // the command failed while running
 	ExitUsage = 2 // bad flags or bad input files
 )
-
-// usageError marks errors that are the user's input, not a failure.
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-func usagef(format string, args ...any) error {
-	return usageError{fmt.Errorf(format, args...)}
-}
 
 // Main runs sqljudge with args (without the program name) and returns the
 // exit code. It is the whole program: cmd/sqljudge only calls it.
@@ -60,17 +47,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return ExitError
 }
 
-// isUsage reports whether err is the user's input: a flag error, a bad
-// input file (bench.ErrFormat), or a library's input error
-// (agree.InputError, eval.InputError, generate.InputError,
-// index.InputError).
+// isUsage reports whether err is the user's input: a usage.Error (a flag
+// error, or a library's input error: agree.InputError, eval.InputError,
+// generate.InputError and index.InputError are that type) or a bad input
+// file (bench.ErrFormat).
 func isUsage(err error) bool {
-	var ue usageError
-	var ae agree.InputError
-	var ee eval.InputError
-	var ge generate.InputError
-	var ie index.InputError
-	return errors.As(err, &ue) || errors.As(err, &ae) || errors.As(err, &ee) || errors.As(err, &ge) || errors.As(err, &ie) || errors.Is(err, bench.ErrFormat)
+	var ue usage.Error
+	return errors.As(err, &ue) || errors.Is(err, bench.ErrFormat)
 }
 
 func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -102,7 +85,7 @@ then grade your own predictions, for example on Spider:
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageError{fmt.Errorf("%w (see %s --help)", err, c.CommandPath())}
+		return usage.Errorf("%w (see %s --help)", err, c.CommandPath())
 	})
 	root.AddCommand(newEvalCmd(), newTestsuiteCmd(), newAgreeCmd(), newDBCmd(), newIndexCmd(), newMergeCmd(), newServeCmd(), newReportCmd(), newVersionCmd())
 	root.AddCommand(newGenerateCmd())

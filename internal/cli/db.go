@@ -13,6 +13,7 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/dbload"
 	"github.com/sqljudge/sqljudge/internal/engine/open"
+	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
 func newDBCmd() *cobra.Command {
@@ -73,13 +74,13 @@ sequences and comments are dropped; schemas too, except for DuckDB.`,
 
 func runDBLoad(cmd *cobra.Command, f *dbLoadFlags, args []string) error {
 	if f.dsn == "" {
-		return usagef("--dsn is required: a server (postgres://, mysql://) or a folder (sqlite:DIR, duckdb:DIR)")
+		return usage.Errorf("--dsn is required: a server (postgres://, mysql://) or a folder (sqlite:DIR, duckdb:DIR)")
 	}
 	o := dbload.Options{Replace: f.replace, Prefix: f.prefix, Reader: f.reader, ReaderPassword: os.Getenv(EnvReaderPassword)}
 	if f.now != "" {
 		t, err := time.Parse(time.RFC3339Nano, f.now)
 		if err != nil {
-			return usagef("--now %q: want RFC 3339, like 2024-06-30T12:00:00Z", f.now)
+			return usage.Errorf("--now %q: want RFC 3339, like 2024-06-30T12:00:00Z", f.now)
 		}
 		o.Now = t
 	}
@@ -87,7 +88,7 @@ func runDBLoad(cmd *cobra.Command, f *dbLoadFlags, args []string) error {
 	for _, a := range args {
 		d, err := dbload.ReadDump(a)
 		if err != nil {
-			return usageError{err}
+			return usage.Error{Err: err}
 		}
 		dumps = append(dumps, d)
 	}
@@ -107,7 +108,7 @@ func runDBLoad(cmd *cobra.Command, f *dbLoadFlags, args []string) error {
 	if err != nil {
 		var de *dbload.Error
 		if errors.As(err, &de) || errors.Is(err, dbload.ErrTarget) || errors.Is(err, dbload.ErrExists) {
-			return usageError{fmt.Errorf("db load (--dsn %s): %w", open.Redact(f.dsn), err)}
+			return usage.Errorf("db load (--dsn %s): %w", open.Redact(f.dsn), err)
 		}
 		return fmt.Errorf("db load (--dsn %s): %w", open.Redact(f.dsn), err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/run"
+	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
 type evalFlags struct {
@@ -213,41 +214,27 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 			return err
 		}
 	}
-	switch {
-	case f.gold == "":
-		return usagef("--gold is required (or try --demo)")
-	case f.db == "":
-		return usagef("--db is required: the folder of the benchmark's databases")
-	case f.out == "":
-		return usagef("--out is required: the folder for results.jsonl and summary.json")
-	case f.timeout <= 0:
-		return usagef("--timeout must be positive")
-	case f.workers <= 0:
-		return usagef("--workers must be at least 1")
-	case f.maxRows <= 0:
-		return usagef("--max-rows must be at least 1")
-	case f.progress != "auto" && f.progress != "always" && f.progress != "never":
-		return usagef("--progress %q: want auto, always or never", f.progress)
+	// The flags eval.Options cannot hold are checked here; the others by
+	// Check, before any warning is printed.
+	if f.progress != "auto" && f.progress != "always" && f.progress != "never" {
+		return usage.Errorf("--progress %q: want auto, always or never", f.progress)
 	}
 	maxBytes, err := parseBytes(f.maxBytes)
 	if err != nil {
-		return usagef("--max-bytes %q: %v", f.maxBytes, err)
+		return usage.Errorf("--max-bytes %q: %v", f.maxBytes, err)
 	}
-	switch {
-	case f.resume && f.overwrite:
-		return usagef("--resume and --overwrite exclude each other")
-	case f.partial && !hasMetric(f.metrics, "em"):
-		return usagef("--partial prints em's partial-matching table: add em to --metrics")
-	case f.emFixed && !hasMetric(f.metrics, "em"):
-		return usagef("--em-fixed sets how em grades: add em to --metrics")
-	case f.sqlevalFixed && !hasMetric(f.metrics, "sqleval"):
-		return usagef("--sqleval-fixed sets how sqleval grades: add sqleval to --metrics")
-	case f.vesRepeats <= 0:
-		return usagef("--ves-repeats must be at least 1")
-	case f.maxPlug < 1:
-		return usagef("--max-plug must be at least 1")
+	o := eval.Options{
+		Gold: f.gold, Pred: f.pred, Format: f.format, DB: f.db, Tables: f.tables, Out: f.out,
+		Metrics: f.metrics, Timeout: f.timeout, Workers: f.workers, MaxRows: f.maxRows, MaxBytes: maxBytes,
+		KeepDistinct: f.keepDistinct, EMFixed: f.emFixed, SQLEvalFixed: f.sqlevalFixed, Partial: f.partial,
+		Resume: f.resume, Overwrite: f.overwrite, Suite: f.suite, PlugValue: f.plugValue, MaxPlug: f.maxPlug,
+		VESRepeats: f.vesRepeats, Shard: f.shard, HTML: f.html, AllowSuperuser: f.allowSuperuser,
+		Judge: f.llm.judge(), Version: version(), Progress: newProgress(f.progress, stderr), Log: stderr,
 	}
-	if (hasMetric(f.metrics, "ves") || hasMetric(f.metrics, "rves")) && f.workers != 1 && cmd.Flags().Changed("workers") {
+	if err := o.Check(); err != nil {
+		return err
+	}
+	if o.Timed() && f.workers != 1 && cmd.Flags().Changed("workers") {
 		fmt.Fprintf(stderr, "eval: ves/rves time queries one item at a time; --workers %d ignored\n", f.workers)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
@@ -255,14 +242,7 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		// result leaves behind do not pile up (see --max-bytes).
 		debug.SetMemoryLimit(512 << 20)
 	}
-	sum, err := eval.Run(cmd.Context(), eval.Options{
-		Gold: f.gold, Pred: f.pred, Format: f.format, DB: f.db, Tables: f.tables, Out: f.out,
-		Metrics: f.metrics, Timeout: f.timeout, Workers: f.workers, MaxRows: f.maxRows, MaxBytes: maxBytes,
-		KeepDistinct: f.keepDistinct, EMFixed: f.emFixed, SQLEvalFixed: f.sqlevalFixed, Partial: f.partial,
-		Resume: f.resume, Overwrite: f.overwrite, Suite: f.suite, PlugValue: f.plugValue, MaxPlug: f.maxPlug,
-		VESRepeats: f.vesRepeats, Shard: f.shard, HTML: f.html, AllowSuperuser: f.allowSuperuser,
-		Judge: f.llm.judge(), Version: version(), Progress: newProgress(f.progress, stderr), Log: stderr,
-	})
+	sum, err := eval.Run(cmd.Context(), o)
 	if err != nil {
 		return err
 	}
@@ -280,7 +260,7 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 // at it.
 func demoDefaults(cmd *cobra.Command, f *evalFlags) error {
 	if f.gold != "" || f.pred != "" || f.db != "" {
-		return usagef("--demo grades the embedded benchmark: drop --gold, --pred and --db")
+		return usage.Errorf("--demo grades the embedded benchmark: drop --gold, --pred and --db")
 	}
 	tmp, err := os.MkdirTemp("", "sqljudge-demo-")
 	if err != nil {
@@ -302,16 +282,6 @@ func demoDefaults(cmd *cobra.Command, f *evalFlags) error {
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "demo: bookshop benchmark and database written to %s\n", filepath.Join(tmp, "input"))
 	return nil
-}
-
-// hasMetric reports whether the --metrics list names metric.
-func hasMetric(names []string, metric string) bool {
-	for _, n := range names {
-		if strings.TrimSpace(n) == metric {
-			return true
-		}
-	}
-	return false
 }
 
 // parseBytes reads a byte count: a whole number with an optional unit B,

@@ -12,6 +12,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/report/htmlreport"
 	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/shard"
+	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
 func newMergeCmd() *cobra.Command {
@@ -37,11 +38,11 @@ error (exit 2).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, dirs []string) error {
 			if opts.Out == "" {
-				return usagef("--out is required: the folder for the merged results.jsonl and summary.json")
+				return usage.Errorf("--out is required: the folder for the merged results.jsonl and summary.json")
 			}
 			sum, err := shard.Merge(dirs, opts)
 			if errors.Is(err, shard.ErrMerge) || errors.Is(err, run.ErrOutputExists) {
-				return usageError{err}
+				return usage.Error{Err: err}
 			}
 			if err != nil {
 				return err

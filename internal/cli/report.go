@@ -11,6 +11,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/report/htmlreport"
+	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
 type reportFlags struct {
@@ -48,11 +49,11 @@ OUT/report.html with these diffs.`,
 func runReport(cmd *cobra.Command, out string, f *reportFlags) error {
 	ctx := cmd.Context()
 	if (f.compare != "" || f.db != "") && f.html == "" {
-		return usagef("--compare and --db shape the HTML page: add --html FILE")
+		return usage.Errorf("--compare and --db shape the HTML page: add --html FILE")
 	}
 	r, err := htmlreport.Load(out)
 	if err != nil {
-		return usageError{err}
+		return usage.Error{Err: err}
 	}
 	report.PrintTable(cmd.OutOrStdout(), r.Summary)
 	if f.html == "" {
@@ -61,13 +62,13 @@ func runReport(cmd *cobra.Command, out string, f *reportFlags) error {
 	var opts htmlreport.Options
 	if f.compare != "" {
 		if opts.Compare, err = htmlreport.Load(f.compare); err != nil {
-			return usageError{err}
+			return usage.Error{Err: err}
 		}
 	}
 	if f.db != "" {
 		eng, err := open.Open(f.db, open.Options{})
 		if err != nil {
-			return usageError{err}
+			return usage.Error{Err: err}
 		}
 		defer eng.Close()
 		env := &metric.Env{Engine: eng, Timeout: f.timeout}

@@ -13,6 +13,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/schema"
 	"github.com/sqljudge/sqljudge/internal/serve"
+	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
 type serveFlags struct {
@@ -82,42 +83,42 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 	}
 	switch {
 	case f.db == "":
-		return usagef("--db is required: the benchmark's databases")
+		return usage.Errorf("--db is required: the benchmark's databases")
 	case f.workers <= 0:
-		return usagef("--workers must be at least 1")
+		return usage.Errorf("--workers must be at least 1")
 	case f.timeout <= 0:
-		return usagef("--timeout must be positive")
+		return usage.Errorf("--timeout must be positive")
 	case f.drain < 0:
-		return usagef("--drain must not be negative")
+		return usage.Errorf("--drain must not be negative")
 	case f.maxRows <= 0:
-		return usagef("--max-rows must be at least 1")
+		return usage.Errorf("--max-rows must be at least 1")
 	}
 	opts := metric.Options{EX: metric.EXOptions{KeepDistinct: f.keepDistinct}}
 	if f.tables != "" {
 		s, err := schema.Load(f.tables)
 		if err != nil {
-			return usageError{err}
+			return usage.Error{Err: err}
 		}
 		opts.EM.Schemas = s
 	}
 	if _, err := metric.New([]string{f.metric}, opts); err != nil {
-		return usagef("--metric: %v", err)
+		return usage.Errorf("--metric: %v", err)
 	}
 	var labels map[string]serve.Label
 	if f.labels != "" {
 		var err error
 		if labels, err = serve.ReadLabels(f.labels); err != nil {
-			return usageError{err}
+			return usage.Error{Err: err}
 		}
 	}
 	eng, err := open.Open(f.db, open.Options{MaxRows: f.maxRows, MaxConns: f.workers})
 	if err != nil {
-		return usageError{err}
+		return usage.Error{Err: err}
 	}
 	defer eng.Close()
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
-		return usagef("--addr: %v", err)
+		return usage.Errorf("--addr: %v", err)
 	}
 	s := serve.New(serve.Config{
 		Engine: eng, Timeout: f.timeout, Workers: f.workers, Metric: f.metric,

@@ -13,6 +13,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/eval"
 	"github.com/sqljudge/sqljudge/internal/schema"
 	"github.com/sqljudge/sqljudge/internal/testsuite"
+	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
 func newTestsuiteCmd() *cobra.Command {
@@ -88,7 +89,7 @@ func (f *tsBuildFlags) register(fl *pflag.FlagSet) {
 // errors.
 func runTestsuiteBuild(cmd *cobra.Command, f *tsBuildFlags) error {
 	if f.db == "" || f.gold == "" || f.out == "" {
-		return usagef("--db, --gold and --out are required")
+		return usage.Errorf("--db, --gold and --out are required")
 	}
 	items, err := bench.LoadGold(f.gold, bench.Format(f.format))
 	if err != nil {
@@ -97,7 +98,7 @@ func runTestsuiteBuild(cmd *cobra.Command, f *tsBuildFlags) error {
 	var schemas schema.Schemas
 	if f.tables != "" {
 		if schemas, err = schema.Load(f.tables); err != nil {
-			return usageError{err}
+			return usage.Error{Err: err}
 		}
 	}
 	golds, err := goldsByDB(cmd, f, items, schemas)

@@ -12,6 +12,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/schema"
+	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
 // checkMetrics asks every metric that needs something per database (a
@@ -31,7 +32,7 @@ func checkMetrics(ctx context.Context, items []bench.Item, metrics []metric.Metr
 				}
 			}
 			if bad > 0 {
-				return inputf("%s: %s %v (%d of %d items)", firstAt, m.Name(), first, bad, len(items))
+				return usage.Errorf("%s: %s %v (%d of %d items)", firstAt, m.Name(), first, bad, len(items))
 			}
 		}
 		c, ok := m.(metric.Checker)
@@ -40,7 +41,7 @@ func checkMetrics(ctx context.Context, items []bench.Item, metrics []metric.Metr
 		}
 		err := eachDB(items, func(it *bench.Item) error {
 			if err := c.Check(ctx, it.DBID); err != nil {
-				return inputf("%s: %s: %v", it.GoldPos, m.Name(), err)
+				return usage.Errorf("%s: %s: %v", it.GoldPos, m.Name(), err)
 			}
 			return nil
 		})
@@ -77,9 +78,9 @@ func checkGoldKind(items []bench.Item, metrics []string) error {
 		m = strings.TrimSpace(m)
 		switch {
 		case csvGold && m != "spider2" && m != "":
-			return inputf("%s: the gold is Spider 2.0 result CSVs, which only the spider2 metric grades; drop %s from --metrics", items[0].GoldPos, m)
+			return usage.Errorf("%s: the gold is Spider 2.0 result CSVs, which only the spider2 metric grades; drop %s from --metrics", items[0].GoldPos, m)
 		case !csvGold && m == "spider2":
-			return inputf("spider2 compares with gold result CSVs: give a Spider 2.0 gold file (--format spider2)")
+			return usage.Errorf("spider2 compares with gold result CSVs: give a Spider 2.0 gold file (--format spider2)")
 		}
 	}
 	return nil
@@ -92,11 +93,11 @@ func CheckDatabases(ctx context.Context, items []bench.Item, eng engine.Engine, 
 	return eachDB(items, func(it *bench.Item) error {
 		if schemas != nil {
 			if _, ok := schemas[it.DBID]; !ok {
-				return inputf("%s: unknown db_id %q: it is not in %s", it.GoldPos, it.DBID, tablesPath)
+				return usage.Errorf("%s: unknown db_id %q: it is not in %s", it.GoldPos, it.DBID, tablesPath)
 			}
 		}
 		if err := eng.Check(ctx, it.DBID); err != nil {
-			return inputf("%s: db_id %q: %v", it.GoldPos, it.DBID, err)
+			return usage.Errorf("%s: db_id %q: %v", it.GoldPos, it.DBID, err)
 		}
 		return nil
 	})
@@ -136,6 +137,12 @@ func hardnessLabels(stderr io.Writer, items []bench.Item, schemas schema.Schemas
 	return func(it *bench.Item) string { return byIndex[it.Index] }, "spider_hardness"
 }
 
+// Timed reports whether o.Metrics name a metric that times queries (ves,
+// rves): Run then grades one item at a time, whatever o.Workers.
+func (o *Options) Timed() bool {
+	return hasMetric(o.Metrics, "ves") || hasMetric(o.Metrics, "rves")
+}
+
 // hasMetric reports whether the --metrics list names metric.
 func hasMetric(names []string, metric string) bool {
 	for _, n := range names {
@@ -151,14 +158,14 @@ func hasMetric(names []string, metric string) bool {
 // created or written, is the user's input (exit 2), found before grading.
 func prepareOut(out string) error {
 	if st, err := os.Stat(out); err == nil && !st.IsDir() {
-		return inputf("--out %s: not a folder (it is a file); name a folder for results.jsonl and summary.json", out)
+		return usage.Errorf("--out %s: not a folder (it is a file); name a folder for results.jsonl and summary.json", out)
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return inputf("--out %s: cannot create the folder: %v", out, errors.Unwrap(err))
+		return usage.Errorf("--out %s: cannot create the folder: %v", out, errors.Unwrap(err))
 	}
 	probe, err := os.CreateTemp(out, ".sqljudge-write-test-*")
 	if err != nil {
-		return inputf("--out %s: cannot write in the folder: %v", out, errors.Unwrap(err))
+		return usage.Errorf("--out %s: cannot write in the folder: %v", out, errors.Unwrap(err))
 	}
 	probe.Close()
 	return os.Remove(probe.Name())

@@ -16,6 +16,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/schema"
 	"github.com/sqljudge/sqljudge/internal/shard"
+	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
 // Options are the inputs of Run: eval's flags, with their defaults
@@ -90,13 +91,13 @@ type job struct {
 // a locked Out); an interrupted run or a tripped LLM circuit breaker
 // returns an error saying the finished items are in results.jsonl.
 func Run(ctx context.Context, o Options) (*report.Summary, error) {
-	if err := o.check(); err != nil {
+	if err := o.Check(); err != nil {
 		return nil, err
 	}
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
-	if hasMetric(o.Metrics, "ves") || hasMetric(o.Metrics, "rves") {
+	if o.Timed() {
 		o.Workers = 1 // concurrent items would time each other's load
 	}
 	j, err := setup(ctx, &o)
@@ -131,7 +132,7 @@ func Run(ctx context.Context, o Options) (*report.Summary, error) {
 	}
 	stats, err := r.Run(ctx, j.items)
 	if errors.Is(err, run.ErrOutputExists) || errors.Is(err, run.ErrSettingsChanged) || errors.Is(err, run.ErrLocked) {
-		return nil, InputError{err}
+		return nil, InputError{Err: err}
 	}
 	if err != nil {
 		if j.client != nil && j.client.Err() != nil {
@@ -145,35 +146,37 @@ func Run(ctx context.Context, o Options) (*report.Summary, error) {
 	return finish(ctx, &o, j, stats, r.Env)
 }
 
-// check rejects options Run cannot use, as eval's flag checks do.
-func (o *Options) check() error {
+// Check rejects options Run cannot use with an InputError naming the flag
+// each comes from, in the order of sqljudge eval's flag checks. Run calls it
+// first; the CLI calls it before it warns about the flags.
+func (o *Options) Check() error {
 	switch {
 	case o.Gold == "":
-		return inputf("--gold is required (or try --demo)")
+		return usage.Errorf("--gold is required (or try --demo)")
 	case o.DB == "":
-		return inputf("--db is required: the folder of the benchmark's databases")
+		return usage.Errorf("--db is required: the folder of the benchmark's databases")
 	case o.Out == "":
-		return inputf("--out is required: the folder for results.jsonl and summary.json")
+		return usage.Errorf("--out is required: the folder for results.jsonl and summary.json")
 	case o.Timeout <= 0:
-		return inputf("--timeout must be positive")
+		return usage.Errorf("--timeout must be positive")
 	case o.Workers <= 0:
-		return inputf("--workers must be at least 1")
+		return usage.Errorf("--workers must be at least 1")
 	case o.MaxRows <= 0:
-		return inputf("--max-rows must be at least 1")
+		return usage.Errorf("--max-rows must be at least 1")
 	case o.MaxBytes <= 0:
-		return inputf("--max-bytes must be positive")
+		return usage.Errorf("--max-bytes must be positive")
 	case o.Resume && o.Overwrite:
-		return inputf("--resume and --overwrite exclude each other")
+		return usage.Errorf("--resume and --overwrite exclude each other")
 	case o.Partial && !hasMetric(o.Metrics, "em"):
-		return inputf("--partial prints em's partial-matching table: add em to --metrics")
+		return usage.Errorf("--partial prints em's partial-matching table: add em to --metrics")
 	case o.EMFixed && !hasMetric(o.Metrics, "em"):
-		return inputf("--em-fixed sets how em grades: add em to --metrics")
+		return usage.Errorf("--em-fixed sets how em grades: add em to --metrics")
 	case o.SQLEvalFixed && !hasMetric(o.Metrics, "sqleval"):
-		return inputf("--sqleval-fixed sets how sqleval grades: add sqleval to --metrics")
+		return usage.Errorf("--sqleval-fixed sets how sqleval grades: add sqleval to --metrics")
 	case o.VESRepeats <= 0:
-		return inputf("--ves-repeats must be at least 1")
+		return usage.Errorf("--ves-repeats must be at least 1")
 	case o.MaxPlug < 1:
-		return inputf("--max-plug must be at least 1")
+		return usage.Errorf("--max-plug must be at least 1")
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine/open"
 	"github.com/sqljudge/sqljudge/internal/llm"
 	"github.com/sqljudge/sqljudge/internal/run"
+	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
 // fingerprint names what the verdicts of this run depend on (see
@@ -16,7 +17,7 @@ func fingerprint(o *Options) (*run.Fingerprint, error) {
 	for role, path := range map[string]string{"gold": o.Gold, "pred": o.Pred, "tables": o.Tables} {
 		h, err := run.FileHash(path)
 		if err != nil {
-			return nil, inputf("--%s %s: %v", role, path, err)
+			return nil, usage.Errorf("--%s %s: %v", role, path, err)
 		}
 		if h != "" {
 			fp.Inputs[role] = h

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/llm"
 	"github.com/sqljudge/sqljudge/internal/report"
+	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
 // Judge holds the settings of the LLM judges (xscore, rose, flex), as
@@ -56,11 +57,11 @@ func NewJudgeClient(j Judge, out string, metrics []string) (*llm.Client, error) 
 	cfg := llm.Config{BaseURL: j.BaseURL, Model: j.Model}.FromEnv()
 	switch {
 	case j.Samples < 1:
-		return nil, inputf("--samples must be at least 1")
+		return nil, usage.Errorf("--samples must be at least 1")
 	case j.ParseRetries < 0:
-		return nil, inputf("--llm-parse-retries must not be negative")
+		return nil, usage.Errorf("--llm-parse-retries must not be negative")
 	case j.XScoreMin < 0 || j.XScoreMin > 3:
-		return nil, inputf("--xscore-min must be 0 to 3")
+		return nil, usage.Errorf("--xscore-min must be 0 to 3")
 	}
 	cache := j.Cache
 	if cache == "" {
@@ -73,13 +74,13 @@ func NewJudgeClient(j Judge, out string, metrics []string) (*llm.Client, error) 
 	cfg.MaxFailures = j.MaxFailures
 	switch {
 	case j.MaxFailures < 0:
-		return nil, inputf("--llm-max-failures must not be negative")
+		return nil, usage.Errorf("--llm-max-failures must not be negative")
 	case j.Retries < 0:
-		return nil, inputf("--llm-retries must not be negative")
+		return nil, usage.Errorf("--llm-retries must not be negative")
 	}
 	c, err := llm.New(cfg)
 	if err != nil {
-		return nil, InputError{err}
+		return nil, InputError{Err: err}
 	}
 	return c, nil
 }

@@ -30,19 +30,19 @@ func setup(ctx context.Context, o *Options) (*job, error) {
 	j := &job{total: len(items)}
 	if o.Shard != "" {
 		if j.shard, err = shard.Parse(o.Shard); err != nil {
-			return nil, InputError{err}
+			return nil, InputError{Err: err}
 		}
 		items = j.shard.Select(items)
 	}
 	j.items = items
 	if o.Tables != "" {
 		if j.schemas, err = schema.Load(o.Tables); err != nil {
-			return nil, InputError{err}
+			return nil, InputError{Err: err}
 		}
 	}
 	eng, err := open.Open(o.DB, open.Options{MaxRows: o.MaxRows, MaxBytes: o.MaxBytes, MaxConns: o.Workers, AllowSuperuser: o.AllowSuperuser})
 	if err != nil {
-		return nil, InputError{err}
+		return nil, InputError{Err: err}
 	}
 	j.eng = eng
 	if err := CheckDatabases(ctx, items, eng, j.schemas, o.Tables); err != nil {
@@ -54,7 +54,7 @@ func setup(ctx context.Context, o *Options) (*job, error) {
 	}
 	j.metrics, err = metric.New(o.Metrics, o.metricOptions(j.schemas, j.client))
 	if err != nil {
-		return j, InputError{err}
+		return j, InputError{Err: err}
 	}
 	if err := checkMetrics(ctx, items, j.metrics); err != nil {
 		return j, err
@@ -85,7 +85,7 @@ func finish(ctx context.Context, o *Options, j *job, stats run.Stats, env *metri
 	if o.Shard != "" {
 		sum.Run.Shard, sum.Run.ItemsTotal = j.shard.String(), j.total
 	}
-	if hasMetric(o.Metrics, "ves") || hasMetric(o.Metrics, "rves") {
+	if o.Timed() {
 		sum.Run.VESRepeats = o.VESRepeats
 	}
 	if hasMetric(o.Metrics, "sqleval") {

@@ -18,18 +18,14 @@ import (
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/schema"
+	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
 // InputError marks an error of RunCommand that is the caller's input (a
 // missing or bad option, an unknown configuration, a folder that is not
 // SQLite databases, an output folder in use, a bad question); the CLI maps
-// it to exit code 2, as it does eval.InputError.
-type InputError struct{ Err error }
-
-func (e InputError) Error() string { return e.Err.Error() }
-func (e InputError) Unwrap() error { return e.Err }
-
-func inputf(format string, args ...any) error { return InputError{fmt.Errorf(format, args...)} }
+// it to exit code 2, as it does eval.InputError (the same type).
+type InputError = usage.Error
 
 // CommandOptions are the settings of RunCommand, the sqljudge generate
 // command: file names and flags, from which RunCommand builds the
@@ -104,17 +100,17 @@ func RunCommand(ctx context.Context, o CommandOptions) (*Summary, error) {
 	var schemas schema.Schemas
 	if o.Tables != "" {
 		if schemas, err = schema.Load(o.Tables); err != nil {
-			return nil, InputError{err}
+			return nil, InputError{Err: err}
 		}
 	}
 	eng, err := open.Open(o.DB, open.Options{MaxRows: o.MaxRows, MaxConns: o.Workers})
 	if err != nil {
-		return nil, InputError{err}
+		return nil, InputError{Err: err}
 	}
 	defer eng.Close()
 	files, ok := eng.(sqliteFiles)
 	if !ok {
-		return nil, inputf("--db: generate reads SQLite databases (a folder of <db_id>/<db_id>.sqlite or <db_id>.sqlite files); %s databases are not supported yet", eng.Dialect())
+		return nil, usage.Errorf("--db: generate reads SQLite databases (a folder of <db_id>/<db_id>.sqlite or <db_id>.sqlite files); %s databases are not supported yet", eng.Dialect())
 	}
 	if err := eval.CheckDatabases(ctx, items, eng, schemas, o.Tables); err != nil {
 		return nil, err
@@ -127,7 +123,7 @@ func RunCommand(ctx context.Context, o CommandOptions) (*Summary, error) {
 	sum, err := Run(ctx, opts)
 	switch {
 	case errors.Is(err, ErrOutputExists), errors.Is(err, ErrInput):
-		return nil, InputError{err}
+		return nil, InputError{Err: err}
 	case err != nil && ctx.Err() != nil:
 		return nil, fmt.Errorf("interrupted: the finished questions are in %s; continue with --resume", filepath.Join(o.Out, LedgerFile))
 	case err != nil:
@@ -141,24 +137,24 @@ func RunCommand(ctx context.Context, o CommandOptions) (*Summary, error) {
 func (o CommandOptions) check() (Config, error) {
 	switch {
 	case o.Gold == "":
-		return Config{}, inputf("--gold is required: the question file")
+		return Config{}, usage.Errorf("--gold is required: the question file")
 	case o.DB == "":
-		return Config{}, inputf("--db is required: the folder of the benchmark's databases")
+		return Config{}, usage.Errorf("--db is required: the folder of the benchmark's databases")
 	case o.Out == "":
-		return Config{}, inputf("--out is required: the output folder")
+		return Config{}, usage.Errorf("--out is required: the output folder")
 	case o.Method != MethodChess && o.Method != MethodDirect:
-		return Config{}, inputf("--method %q: want chess or direct", o.Method)
+		return Config{}, usage.Errorf("--method %q: want chess or direct", o.Method)
 	case o.Timeout <= 0 || o.Workers <= 0 || o.MaxRows <= 0 || o.Limit < 0:
-		return Config{}, inputf("--timeout, --workers and --max-rows must be positive, --limit not negative")
+		return Config{}, usage.Errorf("--timeout, --workers and --max-rows must be positive, --limit not negative")
 	case o.Resume && o.Overwrite:
-		return Config{}, inputf("--resume and --overwrite exclude each other")
+		return Config{}, usage.Errorf("--resume and --overwrite exclude each other")
 	}
 	if o.Method != MethodChess {
 		return Config{}, nil
 	}
 	c, err := LookupConfig(o.Config)
 	if err != nil {
-		return Config{}, InputError{err}
+		return Config{}, InputError{Err: err}
 	}
 	return c, nil
 }
@@ -168,7 +164,7 @@ func (o CommandOptions) check() (Config, error) {
 func (o CommandOptions) runOptions(items []bench.Item, eng engine.Engine, files sqliteFiles, cfg Config) (Options, error) {
 	lc := o.llmConfig()
 	if _, err := llm.New(lc); err != nil {
-		return Options{}, InputError{err}
+		return Options{}, InputError{Err: err}
 	}
 	opts := Options{
 		Items: items, Engine: eng, Out: o.Out, Method: o.Method, Config: cfg, LLM: lc,
@@ -222,7 +218,7 @@ func (o CommandOptions) retriever(opts *Options, lc llm.Config, files sqliteFile
 	}
 	emb, err := llm.New(ec)
 	if err != nil {
-		return InputError{err}
+		return InputError{Err: err}
 	}
 	dir := o.IndexDir
 	if dir == "" {

@@ -10,17 +10,13 @@ import (
 	"time"
 
 	"github.com/sqljudge/sqljudge/internal/llm"
+	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
 // InputError marks an error of BuildAll that is the caller's input (a
 // missing folder, an unknown db_id, bad LLM settings, a database that could
 // not be indexed); the CLI maps it to exit code 2.
-type InputError struct{ Err error }
-
-func (e InputError) Error() string { return e.Err.Error() }
-func (e InputError) Unwrap() error { return e.Err }
-
-func inputf(format string, args ...any) error { return InputError{fmt.Errorf(format, args...)} }
+type InputError = usage.Error
 
 // BuildOptions are the settings of BuildAll, the sqljudge index command.
 type BuildOptions struct {
@@ -79,14 +75,14 @@ type BuildReport struct {
 // with a nil report.
 func BuildAll(ctx context.Context, o BuildOptions) (*BuildReport, error) {
 	if o.DB == "" {
-		return nil, inputf("--db is required: the folder of the databases")
+		return nil, usage.Errorf("--db is required: the folder of the databases")
 	}
 	if o.Out == "" {
-		return nil, inputf("--out must name a folder")
+		return nil, usage.Errorf("--out must name a folder")
 	}
 	dbs, err := FindDatabases(o.DB)
 	if err != nil {
-		return nil, InputError{err}
+		return nil, InputError{Err: err}
 	}
 	if dbs, err = selectDatabases(dbs, o.DBIDs, o.DB); err != nil {
 		return nil, err
@@ -122,7 +118,7 @@ func BuildAll(ctx context.Context, o BuildOptions) (*BuildReport, error) {
 	}
 	rep.Seconds = time.Since(start).Seconds()
 	if len(rep.Failed) > 0 {
-		return rep, InputError{fmt.Errorf("%d of %d databases could not be indexed: %w", len(rep.Failed), len(dbs), errors.Join(rep.Failed...))}
+		return rep, InputError{Err: fmt.Errorf("%d of %d databases could not be indexed: %w", len(rep.Failed), len(dbs), errors.Join(rep.Failed...))}
 	}
 	return rep, nil
 }
@@ -151,7 +147,7 @@ func selectDatabases(dbs []string, ids, dir string) ([]string, error) {
 			missing = append(missing, id)
 		}
 		slices.Sort(missing)
-		return nil, inputf("--db-id: no database %s in %s", strings.Join(missing, ", "), dir)
+		return nil, usage.Errorf("--db-id: no database %s in %s", strings.Join(missing, ", "), dir)
 	}
 	return dbs, nil
 }
@@ -173,7 +169,7 @@ func buildEmbedder(o BuildOptions) (*llm.Client, string, error) {
 	cfg.MaxRetries, cfg.MaxFailures = o.Retries, llm.DefaultMaxFailures
 	client, err := llm.New(cfg)
 	if err != nil {
-		return nil, "", InputError{err}
+		return nil, "", InputError{Err: err}
 	}
 	return client, cfg.EmbedModel, nil
 }
