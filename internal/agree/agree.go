@@ -131,12 +131,10 @@ func Compute(o Options) (*Doc, error) {
 // match returns the latest records that have a label, in index order, and
 // the metrics they hold; it sets doc's counts.
 func (doc *Doc) match(recs []run.Record, labels map[string]bench.Label) ([]run.Record, map[string]bool) {
-	latest := run.Latest(recs)
 	metricSet := map[string]bool{}
 	var matched []run.Record
 	used := map[string]bool{}
-	for _, i := range slices.Sorted(maps.Keys(latest)) {
-		r := latest[i]
+	for _, r := range run.LatestInOrder(recs) {
 		if _, ok := labels[r.ID]; !ok {
 			doc.Unlabeled++
 			continue

@@ -128,9 +128,12 @@ func (r *Runner) writeFingerprint() error {
 		return err
 	}
 	path := filepath.Join(r.Opts.OutDir, FingerprintFile)
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+	err = WriteFileAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(append(b, '\n'))
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
-	return os.Rename(tmp, path)
+	return nil
 }

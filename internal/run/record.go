@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/metric"
@@ -132,4 +134,15 @@ func Latest(recs []Record) map[int]Record {
 		m[r.Index] = r
 	}
 	return m
+}
+
+// LatestInOrder returns one record per index, the last read for it (as in
+// Latest), in index order.
+func LatestInOrder(recs []Record) []Record {
+	m := Latest(recs)
+	out := make([]Record, 0, len(m))
+	for _, i := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, m[i])
+	}
+	return out
 }

@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"slices"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -405,30 +404,20 @@ func rewriteInOrder(path string) error {
 	if err != nil {
 		return err
 	}
-	latest := Latest(recs)
-	idx := make([]int, 0, len(latest))
-	for i := range latest {
-		idx = append(idx, i)
-	}
-	slices.Sort(idx)
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(f)
-	for _, i := range idx {
-		if err := writeRecord(w, latest[i]); err != nil {
-			f.Close()
-			return err
+	return WriteRecords(path, LatestInOrder(recs))
+}
+
+// WriteRecords writes recs to path as results.jsonl holds them (one JSON
+// object and a newline each, in the order given), atomically
+// (WriteFileAtomic).
+func WriteRecords(path string, recs []Record) error {
+	return WriteFileAtomic(path, func(f io.Writer) error {
+		w := bufio.NewWriterSize(f, 1<<16)
+		for _, r := range recs {
+			if err := writeRecord(w, r); err != nil {
+				return err
+			}
 		}
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+		return w.Flush()
+	})
 }

@@ -1,11 +1,8 @@
 package shard
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -132,16 +129,16 @@ func (m *merger) addRecords(d string, items int) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrMerge, err)
 	}
-	latest := run.Latest(recs)
+	latest := run.LatestInOrder(recs)
 	if len(latest) != items {
 		return fmt.Errorf("%w: %s has %d items but its summary.json counts %d; the folder was changed after its run", ErrMerge, path, len(latest), items)
 	}
-	for _, idx := range slices.Sorted(maps.Keys(latest)) {
-		if prev, dup := m.seenIndex[idx]; dup {
-			return fmt.Errorf("%w: item %d is in both %s and %s", ErrMerge, idx, prev, d)
+	for _, r := range latest {
+		if prev, dup := m.seenIndex[r.Index]; dup {
+			return fmt.Errorf("%w: item %d is in both %s and %s", ErrMerge, r.Index, prev, d)
 		}
-		m.seenIndex[idx] = d
-		m.all = append(m.all, latest[idx])
+		m.seenIndex[r.Index] = d
+		m.all = append(m.all, r)
 	}
 	return nil
 }
@@ -207,8 +204,9 @@ func mergedRun(sums []*report.Summary, dirs []string) *report.RunInfo {
 	return &out
 }
 
-// writeRecords writes records as the runner does (one JSON object and a
-// newline each), atomically.
+// writeRecords writes records to opts.Out/results.jsonl as the runner
+// does (run.WriteRecords), refusing an earlier run's file without
+// opts.Overwrite.
 func writeRecords(opts MergeOptions, recs []run.Record) error {
 	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
 		return fmt.Errorf("cannot create output folder: %w", err)
@@ -217,27 +215,5 @@ func writeRecords(opts MergeOptions, recs []run.Record) error {
 	if _, err := os.Stat(path); err == nil && !opts.Overwrite {
 		return fmt.Errorf("%w: %s holds an earlier run; use --overwrite to replace it", run.ErrOutputExists, path)
 	}
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(f, 1<<16)
-	for _, r := range recs {
-		b, err := json.Marshal(r)
-		if err != nil {
-			f.Close()
-			return fmt.Errorf("cannot encode record %d: %w", r.Index, err)
-		}
-		w.Write(b)
-		w.WriteByte('\n')
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return run.WriteRecords(path, recs)
 }

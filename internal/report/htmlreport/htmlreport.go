@@ -50,17 +50,7 @@ func Load(dir string) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Run{Dir: dir, Summary: sum, Records: Latest(recs)}, nil
-}
-
-// Latest returns one record per index, the last read, in index order.
-func Latest(recs []run.Record) []run.Record {
-	m := run.Latest(recs)
-	out := make([]run.Record, 0, len(m))
-	for _, i := range slices.Sorted(maps.Keys(m)) {
-		out = append(out, m[i])
-	}
-	return out
+	return &Run{Dir: dir, Summary: sum, Records: run.LatestInOrder(recs)}, nil
 }
 
 // Options configure Write.
