@@ -15,10 +15,12 @@ import (
 	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
-// checkMetrics asks every metric that needs something per database (a
-// test suite) whether each db_id has it, and every metric that needs
-// something per item (a judge: the question) whether each item has it.
-func checkMetrics(ctx context.Context, items []bench.Item, metrics []metric.Metric) error {
+// CheckMetrics asks every metric that needs something per database (a
+// test suite, metric.Checker) whether each db_id has it, and every metric
+// that needs something per item (a judge: the question,
+// metric.ItemChecker) whether each item has it. The first failure is an
+// InputError naming the item's gold position and the metric.
+func CheckMetrics(ctx context.Context, items []bench.Item, metrics []metric.Metric) error {
 	for _, m := range metrics {
 		if c, ok := m.(metric.ItemChecker); ok {
 			var first error
@@ -103,14 +105,14 @@ func CheckDatabases(ctx context.Context, items []bench.Item, eng engine.Engine, 
 	})
 }
 
-// hardnessLabels returns the runner's difficulty labeller and what the
+// HardnessLabels returns the runner's difficulty labeller and what the
 // labels are ("benchmark", "spider_hardness", or "" for none). An item
-// keeps its benchmark's difficulty; when no item has one and tables.json
-// is given, every item is labelled with its gold's Spider hardness,
-// computed here once per item (metric.SpiderHardness). Items whose gold
-// the official parser cannot read are left unlabelled, and said so on
-// stderr.
-func hardnessLabels(stderr io.Writer, items []bench.Item, schemas schema.Schemas) (func(*bench.Item) string, string) {
+// keeps its benchmark's difficulty; when no item has one and schemas
+// (tables.json) are given, every item is labelled with its gold's Spider
+// hardness, computed here once per item (metric.SpiderHardness). Items
+// whose gold the official parser cannot read are left unlabelled, and
+// said so on stderr (io.Discard for silence).
+func HardnessLabels(stderr io.Writer, items []bench.Item, schemas schema.Schemas) (func(*bench.Item) string, string) {
 	for i := range items {
 		if items[i].Difficulty != "" {
 			return nil, "benchmark"

@@ -54,7 +54,6 @@ func NewJudgeClient(j Judge, out string, metrics []string) (*llm.Client, error) 
 	if !slices.ContainsFunc(metrics, func(m string) bool { return judgeMetrics[strings.TrimSpace(m)] }) {
 		return nil, nil
 	}
-	cfg := llm.Config{BaseURL: j.BaseURL, Model: j.Model}.FromEnv()
 	switch {
 	case j.Samples < 1:
 		return nil, usage.Errorf("--samples must be at least 1")
@@ -62,7 +61,23 @@ func NewJudgeClient(j Judge, out string, metrics []string) (*llm.Client, error) 
 		return nil, usage.Errorf("--llm-parse-retries must not be negative")
 	case j.XScoreMin < 0 || j.XScoreMin > 3:
 		return nil, usage.Errorf("--xscore-min must be 0 to 3")
+	case j.MaxFailures < 0:
+		return nil, usage.Errorf("--llm-max-failures must not be negative")
+	case j.Retries < 0:
+		return nil, usage.Errorf("--llm-retries must not be negative")
 	}
+	c, err := llm.New(j.LLMConfig(out))
+	if err != nil {
+		return nil, InputError{Err: err}
+	}
+	return c, nil
+}
+
+// LLMConfig is the llm.Config of j: BaseURL and Model fall back to the
+// environment, and the reply store is OUT/llm-cache (out) unless Cache
+// names one. It does not check the settings (NewJudgeClient and llm.New do).
+func (j Judge) LLMConfig(out string) llm.Config {
+	cfg := llm.Config{BaseURL: j.BaseURL, Model: j.Model}.FromEnv()
 	cache := j.Cache
 	if cache == "" {
 		cache = filepath.Join(out, "llm-cache")
@@ -72,17 +87,7 @@ func NewJudgeClient(j Judge, out string, metrics []string) (*llm.Client, error) 
 	cfg.Schema, cfg.CacheDir = llm.SchemaMode(j.Schema), cache
 	cfg.PricePromptPerM, cfg.PriceCompletionPerM = j.PricePrompt, j.PriceCompletion
 	cfg.MaxFailures = j.MaxFailures
-	switch {
-	case j.MaxFailures < 0:
-		return nil, usage.Errorf("--llm-max-failures must not be negative")
-	case j.Retries < 0:
-		return nil, usage.Errorf("--llm-retries must not be negative")
-	}
-	c, err := llm.New(cfg)
-	if err != nil {
-		return nil, InputError{Err: err}
-	}
-	return c, nil
+	return cfg
 }
 
 // usageSummary is the LLM part of summary.json's run block.

@@ -48,7 +48,7 @@ func setup(ctx context.Context, o *Options) (*job, error) {
 	if err := CheckDatabases(ctx, items, eng, j.schemas, o.Tables); err != nil {
 		return j, err
 	}
-	j.difficulty, j.difficultySource = hardnessLabels(o.Log, items, j.schemas)
+	j.difficulty, j.difficultySource = HardnessLabels(o.Log, items, j.schemas)
 	if j.client, err = NewJudgeClient(o.Judge, o.Out, o.Metrics); err != nil {
 		return j, err
 	}
@@ -56,7 +56,7 @@ func setup(ctx context.Context, o *Options) (*job, error) {
 	if err != nil {
 		return j, InputError{Err: err}
 	}
-	if err := checkMetrics(ctx, items, j.metrics); err != nil {
+	if err := CheckMetrics(ctx, items, j.metrics); err != nil {
 		return j, err
 	}
 	j.names = make([]string, len(j.metrics))

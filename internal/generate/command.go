@@ -189,17 +189,12 @@ func (o CommandOptions) runOptions(items []bench.Item, eng engine.Engine, files 
 	return opts, nil
 }
 
-// llmConfig is the generating LLM's configuration (environment defaults,
-// no JSON schemas, the reply store in Out/llm-cache unless set).
+// llmConfig is the generating LLM's configuration: the judges' (environment
+// defaults, the reply store in Out/llm-cache unless set) without JSON
+// schemas.
 func (o CommandOptions) llmConfig() llm.Config {
-	j := o.LLM
-	lc := llm.Config{BaseURL: j.BaseURL, Model: j.Model}.FromEnv()
-	lc.Temperature, lc.MaxTokens, lc.Timeout, lc.MaxRetries = j.Temperature, j.MaxTokens, j.Timeout, j.Retries
-	lc.Concurrency, lc.RequestsPerSecond, lc.CacheDir, lc.MaxFailures = j.Concurrency, j.RPS, j.Cache, j.MaxFailures
-	lc.PricePromptPerM, lc.PriceCompletionPerM, lc.Schema = j.PricePrompt, j.PriceCompletion, llm.SchemaOff
-	if lc.CacheDir == "" {
-		lc.CacheDir = filepath.Join(o.Out, "llm-cache")
-	}
+	lc := o.LLM.LLMConfig(o.Out)
+	lc.Schema = llm.SchemaOff
 	return lc
 }
 

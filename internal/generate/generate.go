@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,11 +17,11 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/eval"
 	"github.com/sqljudge/sqljudge/internal/llm"
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/run"
-	"github.com/sqljudge/sqljudge/internal/schema"
 )
 
 // Methods of generation.
@@ -538,22 +539,10 @@ func (o *Options) buildMetrics(ctx context.Context) ([]metric.Metric, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInput, err)
 	}
-	for _, m := range metrics {
-		c, ok := m.(metric.Checker)
-		if !ok {
-			continue
-		}
-		checked := map[string]bool{}
-		for i := range o.Items {
-			it := &o.Items[i]
-			if checked[it.DBID] {
-				continue
-			}
-			checked[it.DBID] = true
-			if err := c.Check(ctx, it.DBID); err != nil {
-				return nil, fmt.Errorf("%w: %s: %s: %v", ErrInput, it.GoldPos, m.Name(), err)
-			}
-		}
+	// Every item has its question (checkQuestions), so only the checks
+	// per db_id can fail here.
+	if err := eval.CheckMetrics(ctx, o.Items, metrics); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInput, err)
 	}
 	return metrics, nil
 }
@@ -567,10 +556,7 @@ func (o *Options) grade(ctx context.Context, metrics []metric.Metric, recs map[i
 		items[i].Pred = predLine(r, ok)
 	}
 	dir := filepath.Join(o.Out, "eval")
-	var difficulty func(*bench.Item) string
-	if ss := o.MetricOptions.EM.Schemas; ss != nil && !hasDifficulty(items) {
-		difficulty = hardness(ss, items)
-	}
+	difficulty, _ := eval.HardnessLabels(io.Discard, items, o.MetricOptions.EM.Schemas)
 	rn := &run.Runner{
 		Env:     &metric.Env{Engine: o.Engine, Timeout: o.Timeout},
 		Metrics: metrics,
@@ -594,22 +580,4 @@ func (o *Options) grade(ctx context.Context, metrics []metric.Metric, recs map[i
 		return nil, err
 	}
 	return sum, nil
-}
-
-func hasDifficulty(items []bench.Item) bool {
-	for i := range items {
-		if items[i].Difficulty != "" {
-			return true
-		}
-	}
-	return false
-}
-
-func hardness(s schema.Schemas, items []bench.Item) func(*bench.Item) string {
-	labels, _ := metric.SpiderHardness(s, items)
-	byIndex := map[int]string{}
-	for i := range items {
-		byIndex[items[i].Index] = labels[i]
-	}
-	return func(it *bench.Item) string { return byIndex[it.Index] }
 }
