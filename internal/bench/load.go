@@ -255,6 +255,7 @@ type jsonField struct {
 	Difficulty string
 }
 
+// UnmarshalJSON reads the keys named above, exactly, and ignores others.
 func (f *jsonField) UnmarshalJSON(b []byte) error {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(b, &m); err != nil {

@@ -31,6 +31,7 @@ const (
 var vtypeNames = [...]string{"null", "unknown", "integer", "numeric", "double precision", "text", "boolean",
 	"date", "time", "timestamp", "timestamp with time zone", "interval", "bytea"}
 
+// String returns the PostgreSQL name of t ("integer", "text", ...).
 func (t vtype) String() string { return vtypeNames[t] }
 
 // interval is PostgreSQL's interval: months, days and microseconds kept

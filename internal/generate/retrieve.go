@@ -49,6 +49,7 @@ type indexRetriever struct {
 	emb index.Embedder
 }
 
+// RetrieveEntities implements Retriever over the database's value index.
 func (r *indexRetriever) RetrieveEntities(ctx context.Context, keywords []string) (Entities, error) {
 	e, err := r.ix.RetrieveEntities(ctx, keywords, r.emb)
 	if err != nil {
@@ -57,6 +58,8 @@ func (r *indexRetriever) RetrieveEntities(ctx context.Context, keywords []string
 	return Entities{SimilarColumns: e.SimilarColumns, SimilarValues: e.SimilarValues}, nil
 }
 
+// RetrieveContext implements Retriever over the database's description
+// index.
 func (r *indexRetriever) RetrieveContext(ctx context.Context, keywords []string, question, hint string, topK int) (map[string]map[string]Description, error) {
 	c, err := r.ix.RetrieveContext(ctx, keywords, question, hint, r.emb, topK)
 	if err != nil {
