@@ -146,3 +146,31 @@ func reversed(t *testing.T, path string) string {
 	}
 	return p
 }
+
+// TestReportRefusesStaleSummary is issue 21.2 as a user met it: a
+// folder whose summary.json counts 20 items over 7 records (left by an
+// --overwrite run killed part way) prints no table: report exits 2
+// saying the summary does not match results.jsonl.
+func TestReportRefusesStaleSummary(t *testing.T) {
+	dir := t.TempDir()
+	gold, pred, db := spiderSubset(t, dir, 20)
+	out := filepath.Join(dir, "out")
+	if code, _, stderr := runMain(t, "eval", "--gold", gold, "--pred", pred, "--db", db, "--out", out, "--progress", "never"); code != ExitOK {
+		t.Fatalf("eval: %s", stderr)
+	}
+	old := readFile(t, filepath.Join(out, report.SummaryFile))
+	gold7 := headFile(t, gold, dir, "gold7.sql", 7)
+	pred7 := headFile(t, pred, dir, "pred7.sql", 7)
+	if code, _, stderr := runMain(t, "eval", "--gold", gold7, "--pred", pred7, "--db", db, "--out", out, "--progress", "never", "--overwrite"); code != ExitOK {
+		t.Fatalf("eval --overwrite: %s", stderr)
+	}
+	if code, _, stderr := runMain(t, "report", out); code != ExitOK {
+		t.Fatalf("report of a finished run: exit %d %s", code, stderr)
+	}
+	os.WriteFile(filepath.Join(out, report.SummaryFile), old, 0o644)
+	code, stdout, stderr := runMain(t, "report", out)
+	if code != ExitUsage || stdout != "" || !strings.Contains(stderr, "summary.json does not match results.jsonl: it counts 20 items, results.jsonl holds 7") {
+		t.Errorf("report of a stale summary: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	t.Logf("a user sees:\n%s", stderr)
+}

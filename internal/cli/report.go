@@ -56,9 +56,9 @@ func runReport(cmd *cobra.Command, out string, f *reportFlags) error {
 	if f.db != "" && f.html == "" {
 		return usage.Errorf("--db adds result diffs to the HTML page: add --html FILE")
 	}
-	r, err := htmlreport.Load(out)
+	r, err := loadRun(out)
 	if err != nil {
-		return usage.Error{Err: err}
+		return err
 	}
 	var opts htmlreport.Options
 	if f.compare != "" {
@@ -95,9 +95,9 @@ func runReport(cmd *cobra.Command, out string, f *reportFlags) error {
 // comparison with r (report.CompareRuns), refusing, before printing
 // anything, runs of different benchmark items.
 func compareRuns(w io.Writer, r *htmlreport.Run, dir string) (*htmlreport.Run, error) {
-	other, err := htmlreport.Load(dir)
+	other, err := loadRun(dir)
 	if err != nil {
-		return nil, usage.Error{Err: err}
+		return nil, err
 	}
 	c, err := report.CompareRuns(r.Records, other.Records, r.Summary.Metrics)
 	if errors.Is(err, report.ErrNotComparable) {
@@ -109,4 +109,19 @@ func compareRuns(w io.Writer, r *htmlreport.Run, dir string) (*htmlreport.Run, e
 	report.PrintTable(w, r.Summary)
 	report.PrintComparison(w, c, r.Dir, dir)
 	return other, nil
+}
+
+// loadRun loads the run in dir, refusing (exit 2) one whose summary.json
+// does not match its records (report.CheckFolder).
+func loadRun(dir string) (*htmlreport.Run, error) {
+	r, err := htmlreport.Load(dir)
+	if err != nil {
+		return nil, usage.Error{Err: err}
+	}
+	if err := report.CheckFolder(dir, r.Summary, r.Records); errors.Is(err, report.ErrStale) {
+		return nil, usage.Error{Err: err}
+	} else if err != nil {
+		return nil, err
+	}
+	return r, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/llm"
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/report"
+	"github.com/sqljudge/sqljudge/internal/report/htmlreport"
 	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/schema"
 	"github.com/sqljudge/sqljudge/internal/shard"
@@ -128,6 +129,7 @@ func Run(ctx context.Context, o Options) (*report.Summary, error) {
 		Opts: run.Options{
 			OutDir: o.Out, Workers: o.Workers, Resume: o.Resume, Overwrite: o.Overwrite,
 			Difficulty: j.difficulty, Progress: o.Progress, Fingerprint: fp,
+			Derived: []string{report.SummaryFile, htmlreport.File},
 		},
 	}
 	stats, err := r.Run(ctx, j.items)

@@ -51,6 +51,12 @@ type Options struct {
 	// ErrSettingsChanged before anything is graded, so no results.jsonl
 	// mixes verdicts graded under different settings.
 	Fingerprint *Fingerprint
+	// Derived names files in OutDir computed from results.jsonl (the
+	// summary, the HTML page). Run removes them once it holds the folder
+	// and has accepted its records, before it grades, so that a run cut
+	// short (killed after --overwrite replaced the records) leaves none
+	// that speaks of other records; the caller writes them anew at the end.
+	Derived []string
 }
 
 // Progress is told how far a run has got.
@@ -122,6 +128,11 @@ func (r *Runner) Run(ctx context.Context, items []bench.Item) (Stats, error) {
 	}
 	if err := r.writeFingerprint(); err != nil {
 		return st, err
+	}
+	for _, name := range r.Opts.Derived {
+		if err := os.Remove(filepath.Join(r.Opts.OutDir, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return st, fmt.Errorf("cannot remove the earlier run's %s: %w", name, err)
+		}
 	}
 	var jobs []job
 	for i := range items {
