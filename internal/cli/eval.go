@@ -161,9 +161,9 @@ func (f *evalFlags) registerOutput(fl *pflag.FlagSet) {
 	fl.StringVar(&f.out, "out", "", "output folder for results.jsonl and summary.json")
 	fl.BoolVar(&f.resume, "resume", false, "continue the run in --out: grade only the items results.jsonl lacks")
 	fl.BoolVar(&f.overwrite, "overwrite", false, "replace the results already in --out")
-	fl.BoolVar(&f.html, "html", true, "write OUT/report.html (see `sqljudge report`); --html=false skips it")
+	fl.BoolVar(&f.html, "html", true, "write OUT/report.html (see: sqljudge report --help); --html=false skips it")
 	fl.StringVar(&f.progress, "progress", "auto", "progress bar on stderr: `WHEN` is auto (when a terminal), always or never")
-	fl.StringVar(&f.shard, "shard", "", "grade only the items whose 0-based index mod n is i (i/n, such as 0/4); join the shards' --out folders with `sqljudge merge`")
+	fl.StringVar(&f.shard, "shard", "", "grade only the items whose 0-based index mod n is i (i/n, such as 0/4); join the shards' --out folders with: sqljudge merge")
 }
 
 // registerLimits registers the flags bounding how queries run: time limit,

@@ -69,6 +69,6 @@ the shard folders is an error too (exit 2).`,
 	}
 	cmd.Flags().StringVar(&opts.Out, "out", "", "output folder for the merged results.jsonl and summary.json")
 	cmd.Flags().BoolVar(&opts.Overwrite, "overwrite", false, "replace the results already in --out")
-	cmd.Flags().BoolVar(&html, "html", true, "write OUT/report.html (without result diffs: see `sqljudge report --db`)")
+	cmd.Flags().BoolVar(&html, "html", true, "write OUT/report.html (without result diffs; sqljudge report --db adds them)")
 	return cmd
 }
