@@ -41,6 +41,7 @@ type evalFlags struct {
 	shard                               string
 	html                                bool
 	allowSuperuser                      bool
+	allowGoldErrors                     bool
 	llm                                 llmFlags
 }
 
@@ -173,6 +174,7 @@ func (f *evalFlags) registerLimits(fl *pflag.FlagSet) {
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "items graded at once")
 	fl.IntVar(&f.maxRows, "max-rows", engine.DefaultMaxRows, "row cap of a query result; more rows is too_large")
 	fl.StringVar(&f.maxBytes, "max-bytes", "256MiB", "byte cap of a query result in memory, a `SIZE` such as 256MiB or 1GB; a larger result, or on SQLite a single value over a quarter of it, is too_large")
+	fl.BoolVar(&f.allowGoldErrors, "allow-gold-errors", false, "grade on when most of the first 50 items' gold queries fail (gold_error); by default the run stops with exit 2, as the databases or tables are likely wrong")
 	fl.BoolVar(&f.allowSuperuser, "allow-superuser", false, "PostgreSQL: run predictions under a --db role that may administer the server (superuser, pg_read_server_files, pg_signal_backend...); refused by default")
 }
 
@@ -229,7 +231,8 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		KeepDistinct: f.keepDistinct, EMFixed: f.emFixed, SQLEvalFixed: f.sqlevalFixed, Partial: f.partial,
 		Resume: f.resume, Overwrite: f.overwrite, Suite: f.suite, PlugValue: f.plugValue, MaxPlug: f.maxPlug,
 		VESRepeats: f.vesRepeats, Shard: f.shard, HTML: f.html, AllowSuperuser: f.allowSuperuser,
-		Judge: f.llm.judge(), Version: version(), Progress: newProgress(f.progress, stderr), Log: stderr,
+		AllowGoldErrors: f.allowGoldErrors,
+		Judge:           f.llm.judge(), Version: version(), Progress: newProgress(f.progress, stderr), Log: stderr,
 	}
 	if err := o.Check(); err != nil {
 		return err

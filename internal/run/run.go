@@ -57,6 +57,11 @@ type Options struct {
 	// short (killed after --overwrite replaced the records) leaves none
 	// that speaks of other records; the caller writes them anew at the end.
 	Derived []string
+	// Watch, if set, is told of each record once it is written, in input
+	// order; an error from it stops the run (Run returns that error, and
+	// the records written so far stay), as a check on the first verdicts
+	// (eval's gold-error check) needs.
+	Watch func(Record) error
 }
 
 // Progress is told how far a run has got.
@@ -358,6 +363,15 @@ func (r *Runner) writeInOrder(ctx context.Context, results <-chan done, slots <-
 			<-slots
 			if r.Opts.Progress != nil {
 				r.Opts.Progress.Done()
+			}
+			if r.Opts.Watch == nil {
+				continue
+			}
+			if err := r.Opts.Watch(rec); err != nil {
+				if ferr := w.Flush(); ferr != nil {
+					return fmt.Errorf("cannot write results: %w", ferr)
+				}
+				return err
 			}
 		}
 		if err := w.Flush(); err != nil {
