@@ -69,6 +69,15 @@ func TestMergeRefusesShardsOfOtherRuns(t *testing.T) {
 	if got, want := readFile(t, filepath.Join(merged, run.FingerprintFile)), readFile(t, filepath.Join(s0, run.FingerprintFile)); string(got) != string(want) {
 		t.Errorf("merged fingerprint.json\n%s\nwant the shards'\n%s", got, want)
 	}
+	// Merged again with --overwrite and --html=false: no page of the
+	// replaced merge stays.
+	os.WriteFile(filepath.Join(merged, "report.html"), []byte("<p>an earlier merge</p>"), 0o644)
+	if code, _, stderr := runMain(t, "merge", s0, s1, "--out", merged, "--overwrite", "--html=false"); code != ExitOK {
+		t.Fatalf("merge --overwrite: %s", stderr)
+	}
+	if _, err := os.Stat(filepath.Join(merged, "report.html")); err == nil {
+		t.Errorf("merge --overwrite --html=false left the earlier report.html")
+	}
 	resume := append([]string{"eval", "--resume", "--out", merged}, append(base, std...)...)
 	if code, stdout, stderr := runMain(t, resume...); code != ExitOK {
 		t.Fatalf("eval --resume on the merged folder: exit %d\n%s\n%s", code, stdout, stderr)

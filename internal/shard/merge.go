@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/report"
+	"github.com/sqljudge/sqljudge/internal/report/htmlreport"
 	"github.com/sqljudge/sqljudge/internal/run"
 )
 
@@ -279,7 +280,8 @@ func mergedRun(sums []*report.Summary, dirs []string) *report.RunInfo {
 
 // writeRecords writes records to opts.Out/results.jsonl as the runner
 // does (run.WriteRecords), refusing an earlier run's file without
-// opts.Overwrite.
+// opts.Overwrite, and removes an earlier run's summary.json and
+// report.html.
 func writeRecords(opts MergeOptions, recs []run.Record) error {
 	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
 		return fmt.Errorf("cannot create output folder: %w", err)
@@ -287,6 +289,13 @@ func writeRecords(opts MergeOptions, recs []run.Record) error {
 	path := filepath.Join(opts.Out, run.ResultsFile)
 	if _, err := os.Stat(path); err == nil && !opts.Overwrite {
 		return fmt.Errorf("%w: %s holds an earlier run; use --overwrite to replace it", run.ErrOutputExists, path)
+	}
+	// The replaced run's summary and page speak of other records; the
+	// page is written again only with --html.
+	for _, name := range []string{report.SummaryFile, htmlreport.File} {
+		if err := os.Remove(filepath.Join(opts.Out, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("cannot remove the earlier run's %s: %w", name, err)
+		}
 	}
 	return run.WriteRecords(path, recs)
 }
