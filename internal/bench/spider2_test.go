@@ -79,3 +79,28 @@ func TestSpider2Layouts(t *testing.T) {
 		}
 	}
 }
+
+// TestSpider2GoldListOfOne is issue 21.11: a "gold_result" list of one
+// CSV is one gold file, graded by the single-gold rule as the official
+// evaluator grades one gold file; a list of two is several golds.
+func TestSpider2GoldListOfOne(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "g"), 0o755)
+	for _, n := range []string{"a.csv", "b.csv"} {
+		os.WriteFile(filepath.Join(dir, "g", n), []byte("x\n1\n"), 0o644)
+	}
+	p := filepath.Join(dir, "gold.jsonl")
+	os.WriteFile(p, []byte(`{"id": "1", "db_id": "d", "gold_result": ["g/a.csv"], "condition_cols": [0]}
+{"id": "2", "db_id": "d", "gold_result": ["g/a.csv", "g/b.csv"], "condition_cols": [0]}
+{"id": "3", "db_id": "d", "gold_result": "g/a.csv"}
+`), 0o644)
+	items, err := bench.LoadGold(p, bench.FormatSpider2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, multi := range []bool{false, true, false} {
+		if items[i].GoldResultsMulti != multi {
+			t.Errorf("item %s (%d gold files): GoldResultsMulti %v, want %v", items[i].ID, len(items[i].GoldResults), items[i].GoldResultsMulti, multi)
+		}
+	}
+}

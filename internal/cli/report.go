@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -29,7 +31,10 @@ its accuracy table. --html FILE writes one self-contained page (CSS and JS
 inline, nothing loaded from elsewhere): the summary by metric and
 difficulty, one row per item with filters by metric, status and difficulty,
 and a drill-down per item with question, gold, prediction and verdicts.
---compare OTHER_OUT shows a second run of the same benchmark side by side.
+--compare OTHER_OUT compares a second run of the same benchmark (the same
+items and gold SQL; anything else is exit 2): per metric both accuracies,
+A - B with its paired bootstrap 95% interval, McNemar's exact p-value and
+the items only A / only B gets right; with --html, side by side on the page.
 --db re-reads the results of the items with a wrong result (at most ` + fmt.Sprint(eval.MaxSamples) + `)
 for a diff of gold and predicted rows in the drill-down; eval writes
 OUT/report.html with these diffs.`,
@@ -40,7 +45,7 @@ OUT/report.html with these diffs.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.html, "html", "", "write the HTML page to FILE")
-	fl.StringVar(&f.compare, "compare", "", "a second output folder to show side by side (with --html)")
+	fl.StringVar(&f.compare, "compare", "", "a second output folder of the same benchmark to compare with")
 	fl.StringVar(&f.db, "db", "", "databases, as eval's --db: add result diffs to the HTML page")
 	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time limit of each query run for the diffs")
 	return cmd
@@ -48,22 +53,24 @@ OUT/report.html with these diffs.`,
 
 func runReport(cmd *cobra.Command, out string, f *reportFlags) error {
 	ctx := cmd.Context()
-	if (f.compare != "" || f.db != "") && f.html == "" {
-		return usage.Errorf("--compare and --db shape the HTML page: add --html FILE")
+	if f.db != "" && f.html == "" {
+		return usage.Errorf("--db adds result diffs to the HTML page: add --html FILE")
 	}
-	r, err := htmlreport.Load(out)
+	r, err := loadRun(out)
 	if err != nil {
-		return usage.Error{Err: err}
-	}
-	report.PrintTable(cmd.OutOrStdout(), r.Summary)
-	if f.html == "" {
-		return nil
+		return err
 	}
 	var opts htmlreport.Options
 	if f.compare != "" {
-		if opts.Compare, err = htmlreport.Load(f.compare); err != nil {
-			return usage.Error{Err: err}
+		// Check the pairing before printing anything of either run.
+		if opts.Compare, err = compareRuns(cmd.OutOrStdout(), r, f.compare); err != nil {
+			return err
 		}
+	} else {
+		report.PrintTable(cmd.OutOrStdout(), r.Summary)
+	}
+	if f.html == "" {
+		return nil
 	}
 	if f.db != "" {
 		eng, err := open.Open(f.db, open.Options{})
@@ -82,4 +89,39 @@ func runReport(cmd *cobra.Command, out string, f *reportFlags) error {
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "html: %s\n", f.html)
 	return nil
+}
+
+// compareRuns loads the run in dir and prints r's table and its
+// comparison with r (report.CompareRuns), refusing, before printing
+// anything, runs of different benchmark items.
+func compareRuns(w io.Writer, r *htmlreport.Run, dir string) (*htmlreport.Run, error) {
+	other, err := loadRun(dir)
+	if err != nil {
+		return nil, err
+	}
+	c, err := report.CompareRuns(r.Records, other.Records, r.Summary.Metrics)
+	if errors.Is(err, report.ErrNotComparable) {
+		return nil, usage.Errorf("%s and %s: %v", r.Dir, dir, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	report.PrintTable(w, r.Summary)
+	report.PrintComparison(w, c, r.Dir, dir)
+	return other, nil
+}
+
+// loadRun loads the run in dir, refusing (exit 2) one whose summary.json
+// does not match its records (report.CheckFolder).
+func loadRun(dir string) (*htmlreport.Run, error) {
+	r, err := htmlreport.Load(dir)
+	if err != nil {
+		return nil, usage.Error{Err: err}
+	}
+	if err := report.CheckFolder(dir, r.Summary, r.Records); errors.Is(err, report.ErrStale) {
+		return nil, usage.Error{Err: err}
+	} else if err != nil {
+		return nil, err
+	}
+	return r, nil
 }
