@@ -20,7 +20,7 @@ type generateFlags struct {
 	timeout                                                 time.Duration
 	workers, maxRows, limit                                 int
 	resume, overwrite                                       bool
-	textOnly, foldCase, shortScan                           bool
+	textOnly, textAffinity, foldCase, shortScan             bool
 	keepDistinct, emFixed                                   bool
 	llm                                                     llmFlags
 }
@@ -89,7 +89,8 @@ are read as SQLite (--db DIR/<db_id>/<db_id>.sqlite).`,
 	fl.BoolVar(&f.overwrite, "overwrite", false, "start over in OUT (the LLM cache still answers every earlier request)")
 	fl.StringVar(&f.indexDir, "index", "", "chess: folder of the per-database value and description indexes, built on first use (default OUT/index; see sqljudge index)")
 	fl.StringVar(&f.embedModel, "embed-model", "", "chess: embedding model of retrieve_entity and retrieve_context (default $"+llm.EnvEmbedModel+"; without one, both steps are skipped)")
-	fl.BoolVar(&f.textOnly, "text-type-only", false, `chess: index only columns declared "TEXT", as CHESS does (see sqljudge index)`)
+	fl.BoolVar(&f.textAffinity, "text-affinity", false, `chess: index every column of SQLite TEXT affinity instead of CHESS's columns declared with "TEXT" (an extension; see sqljudge index)`)
+	textTypeOnlyFlag(fl, &f.textOnly)
 	fl.BoolVar(&f.foldCase, "fold-case", false, "chess: value index over lower-cased 3-grams (an extension of CHESS; see README)")
 	fl.BoolVar(&f.shortScan, "short-scan", false, "chess: also compare short search strings with every value of about their length (an extension of CHESS)")
 	fl.StringVar(&f.progress, "progress", "auto", "progress bar on stderr: auto (when a terminal), always, never")
@@ -108,12 +109,15 @@ are read as SQLite (--db DIR/<db_id>/<db_id>.sqlite).`,
 
 func runGenerate(cmd *cobra.Command, f *generateFlags) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	if f.textOnly && f.textAffinity {
+		return errTextTypeOnly
+	}
 	sum, err := generate.RunCommand(cmd.Context(), generate.CommandOptions{
 		Gold: f.gold, Format: f.format, Limit: f.limit, DB: f.db, Out: f.out, Tables: f.tables,
 		Method: f.method, Config: f.config, Timeout: f.timeout, Workers: f.workers, MaxRows: f.maxRows,
 		Resume: f.resume, Overwrite: f.overwrite,
 		LLM: f.llm.judge(), ParseRetriesSet: cmd.Flags().Changed("llm-parse-retries"),
-		IndexDir: f.indexDir, EmbedModel: f.embedModel, TextTypeOnly: f.textOnly, FoldCase: f.foldCase, ShortScan: f.shortScan,
+		IndexDir: f.indexDir, EmbedModel: f.embedModel, TextAffinity: f.textAffinity, FoldCase: f.foldCase, ShortScan: f.shortScan,
 		Metrics: f.metrics, Suite: f.suite, KeepDistinct: f.keepDistinct, EMFixed: f.emFixed,
 		Progress: newProgress(f.progress, stderr), Log: stderr,
 	})

@@ -57,10 +57,10 @@ type CommandOptions struct {
 	// IndexDir is the folder of the CHESS indexes ("" means Out/index);
 	// EmbedModel the embedding model of retrieval ("" means
 	// $SQLJUDGE_EMBED_MODEL; none skips retrieve_entity and
-	// retrieve_context); TextTypeOnly, FoldCase, ShortScan are
-	// index.Options' fields.
+	// retrieve_context); TextAffinity, FoldCase, ShortScan are
+	// index.Options' fields (extensions, off by default).
 	IndexDir, EmbedModel              string
-	TextTypeOnly, FoldCase, ShortScan bool
+	TextAffinity, FoldCase, ShortScan bool
 	// Metrics grade the predictions at the end (as eval's --metrics);
 	// Suite, KeepDistinct and EMFixed configure them as eval's flags do.
 	Metrics               []string
@@ -221,7 +221,7 @@ func (o CommandOptions) retriever(opts *Options, lc llm.Config, files sqliteFile
 	}
 	opts.Embedder = emb
 	opts.Retriever = IndexRetriever(dir, files.Path, index.Options{
-		EmbedModel: ec.EmbedModel, TextTypeOnly: o.TextTypeOnly, FoldCase: o.FoldCase, ShortScan: o.ShortScan,
+		EmbedModel: ec.EmbedModel, TextAffinity: o.TextAffinity, FoldCase: o.FoldCase, ShortScan: o.ShortScan,
 	}, emb)
 	return nil
 }
