@@ -46,8 +46,9 @@ type CommandOptions struct {
 	// row cap of a query result. All must be positive.
 	Timeout          time.Duration
 	Workers, MaxRows int
-	// Resume and Overwrite are Options' fields (they exclude each other).
-	Resume, Overwrite bool
+	// Resume and Overwrite are Options' fields (they exclude each other);
+	// YAMLTemperatures is Options'.
+	Resume, Overwrite, YAMLTemperatures bool
 	// LLM holds the endpoint's settings, shared by the generation steps
 	// and the LLM judges of Metrics (eval.Judge: flags of eval). Its
 	// ParseRetries apply to the generation steps only when
@@ -169,7 +170,7 @@ func (o CommandOptions) runOptions(items []bench.Item, eng engine.Engine, files 
 	opts := Options{
 		Items: items, Engine: eng, Out: o.Out, Method: o.Method, Config: cfg, LLM: lc,
 		Workers: o.Workers, Timeout: o.Timeout, Seed: o.LLM.Seed,
-		Resume: o.Resume, Overwrite: o.Overwrite, Metrics: o.Metrics,
+		Resume: o.Resume, Overwrite: o.Overwrite, Metrics: o.Metrics, YAMLTemperatures: o.YAMLTemperatures,
 		MetricOptions: o.metricOptions(),
 		Progress:      o.Progress,
 	}

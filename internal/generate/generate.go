@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -76,6 +77,16 @@ type Options struct {
 	MetricOptions metric.Options
 	// Progress is told about each finished question.
 	Progress run.Progress
+
+	// YAMLTemperatures sends each CHESS step at its configuration's
+	// temperature as written; by default each step goes out at the
+	// temperature the official code sends (Config.SentTemperatures).
+	YAMLTemperatures bool
+	// Departures names the options in effect, set by the caller, that
+	// depart from the official code outside this package (the index's
+	// "--text-affinity", "--fold-case", "--short-scan", "--no-embeddings");
+	// Run adds its own and copies them into Summary.Departures.
+	Departures []string
 }
 
 // ErrOutputExists is returned when Out holds a ledger and neither Resume
@@ -114,6 +125,10 @@ type Summary struct {
 	HTTP HTTPUsage `json:"http"`
 	// WallSeconds is this run's wall time.
 	WallSeconds float64 `json:"wall_seconds"`
+	// Departures names the options of this run that depart from the
+	// official CHESS code, as the CLI spells them (empty: a run as
+	// published; see docs/generation.md).
+	Departures []string `json:"departures"`
 	// Model, BaseURL, Seed describe the endpoint.
 	Model   string `json:"model"`
 	BaseURL string `json:"base_url"`
@@ -222,6 +237,10 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 		Model: o.LLM.Model, BaseURL: o.LLM.BaseURL, Seed: o.Seed}
 	if o.Method == MethodChess {
 		sum.Config, sum.Settings = o.Config.Name, &o.Config
+		sum.Departures = append(sum.Departures, o.Departures...)
+	}
+	if sum.Departures == nil {
+		sum.Departures = []string{}
 	}
 
 	recs := prev
@@ -348,6 +367,11 @@ func (o *Options) defaults() error {
 				return err
 			}
 			o.Config = c
+		}
+		if o.YAMLTemperatures {
+			o.Departures = slices.Concat(o.Departures, []string{"--yaml-temperatures"})
+		} else {
+			o.Config = o.Config.SentTemperatures()
 		}
 	case MethodDirect:
 	default:
