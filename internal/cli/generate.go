@@ -16,6 +16,8 @@ import (
 type generateFlags struct {
 	gold, format, db, out, method, config, tables, progress string
 	indexDir, embedModel, suite                             string
+	embedEntity, embedContext                               string
+	noEmbeddings                                            bool
 	metrics                                                 []string
 	timeout                                                 time.Duration
 	workers, maxRows, limit                                 int
@@ -89,7 +91,10 @@ are read as SQLite (--db DIR/<db_id>/<db_id>.sqlite).`,
 	fl.BoolVar(&f.resume, "resume", false, "keep the finished questions of OUT/ledger.jsonl and do the rest")
 	fl.BoolVar(&f.overwrite, "overwrite", false, "start over in OUT (the LLM cache still answers every earlier request)")
 	fl.StringVar(&f.indexDir, "index", "", "chess: folder of the per-database value and description indexes, built on first use (default OUT/index; see sqljudge index)")
-	fl.StringVar(&f.embedModel, "embed-model", "", "chess: embedding model of retrieve_entity and retrieve_context (default $"+llm.EnvEmbedModel+"; without one, both steps are skipped)")
+	fl.StringVar(&f.embedEntity, "embed-model-entity", "", "chess: embedding model of retrieve_entity (default --embed-model, $"+llm.EnvEmbedModel+", then CHESS's "+generate.DefaultEmbedModelEntity+")")
+	fl.StringVar(&f.embedContext, "embed-model-context", "", "chess: embedding model of retrieve_context (default --embed-model, $"+llm.EnvEmbedModel+", then CHESS's "+generate.DefaultEmbedModelContext+")")
+	fl.StringVar(&f.embedModel, "embed-model", "", "chess: embedding model of both retrieval steps, unless --embed-model-entity or --embed-model-context says otherwise")
+	fl.BoolVar(&f.noEmbeddings, "no-embeddings", false, "chess: skip retrieve_entity and retrieve_context (no embedding endpoint; a departure from CHESS). Without it, an endpoint that serves no embeddings is an error")
 	fl.BoolVar(&f.textAffinity, "text-affinity", false, `chess: index every column of SQLite TEXT affinity instead of CHESS's columns declared with "TEXT" (an extension; see sqljudge index)`)
 	textTypeOnlyFlag(fl, &f.textOnly)
 	fl.BoolVar(&f.foldCase, "fold-case", false, "chess: value index over lower-cased 3-grams (an extension of CHESS; see README)")
@@ -119,7 +124,7 @@ func runGenerate(cmd *cobra.Command, f *generateFlags) error {
 		Method: f.method, Config: f.config, Timeout: f.timeout, Workers: f.workers, MaxRows: f.maxRows,
 		Resume: f.resume, Overwrite: f.overwrite, YAMLTemperatures: f.yamlTemps,
 		LLM: f.llm.judge(), ParseRetriesSet: cmd.Flags().Changed("llm-parse-retries"),
-		IndexDir: f.indexDir, EmbedModel: f.embedModel, TextAffinity: f.textAffinity, FoldCase: f.foldCase, ShortScan: f.shortScan,
+		IndexDir: f.indexDir, EmbedModel: f.embedModel, EmbedModelEntity: f.embedEntity, EmbedModelContext: f.embedContext, NoEmbeddings: f.noEmbeddings, TextAffinity: f.textAffinity, FoldCase: f.foldCase, ShortScan: f.shortScan,
 		Metrics: f.metrics, Suite: f.suite, KeepDistinct: f.keepDistinct, EMFixed: f.emFixed,
 		Progress: newProgress(f.progress, stderr), Log: stderr,
 	})

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/sqljudge/sqljudge/internal/bench"
@@ -55,13 +57,19 @@ type CommandOptions struct {
 	// ParseRetriesSet; otherwise CHESS's official 12 attempts.
 	LLM             eval.Judge
 	ParseRetriesSet bool
-	// IndexDir is the folder of the CHESS indexes ("" means Out/index);
-	// EmbedModel the embedding model of retrieval ("" means
-	// $SQLJUDGE_EMBED_MODEL; none skips retrieve_entity and
-	// retrieve_context); TextAffinity, FoldCase, ShortScan are
-	// index.Options' fields (extensions, off by default).
-	IndexDir, EmbedModel              string
-	TextAffinity, FoldCase, ShortScan bool
+	// IndexDir is the folder of the CHESS indexes ("" means Out/index).
+	// EmbedModelEntity and EmbedModelContext are the embedding models of
+	// retrieve_entity and retrieve_context; each "" means EmbedModel, then
+	// $SQLJUDGE_EMBED_MODEL, then the official model
+	// (DefaultEmbedModelEntity, DefaultEmbedModelContext). Run probes
+	// both: an endpoint that serves neither is an InputError.
+	// NoEmbeddings skips both retrieval steps instead (an explicit
+	// departure). TextAffinity, FoldCase, ShortScan are index.Options'
+	// fields (extensions, off by default).
+	IndexDir, EmbedModel                string
+	EmbedModelEntity, EmbedModelContext string
+	NoEmbeddings                        bool
+	TextAffinity, FoldCase, ShortScan   bool
 	// Metrics grade the predictions at the end (as eval's --metrics);
 	// Suite, KeepDistinct and EMFixed configure them as eval's flags do.
 	Metrics               []string
@@ -199,31 +207,67 @@ func (o CommandOptions) llmConfig() llm.Config {
 	return lc
 }
 
-// retriever sets opts' Retriever and Embedder from the embedding model of
-// o (or the environment); without one it tells o.Log that retrieval finds
-// nothing.
-func (o CommandOptions) retriever(opts *Options, lc llm.Config, files sqliteFiles) error {
-	ec := lc
-	ec.EmbedModel = o.EmbedModel
-	ec = ec.FromEnv()
-	if ec.EmbedModel == "" {
-		if o.Log != nil {
-			fmt.Fprintf(o.Log, "generate: no --embed-model (or $%s): retrieve_entity and retrieve_context find nothing\n", llm.EnvEmbedModel)
+// The official embedding models: retrieve_entity.py embeds with
+// text-embedding-3-small, db_catalog/preprocess.py (the vector database of
+// retrieve_context) with text-embedding-3-large.
+const (
+	DefaultEmbedModelEntity  = "text-embedding-3-small"
+	DefaultEmbedModelContext = "text-embedding-3-large"
+)
+
+// embedModels returns the embedding models of retrieve_entity and
+// retrieve_context (see CommandOptions).
+func (o CommandOptions) embedModels() (entity, contextModel string) {
+	pick := func(own, def string) string {
+		for _, m := range []string{own, o.EmbedModel, os.Getenv(llm.EnvEmbedModel)} {
+			if m != "" {
+				return m
+			}
 		}
+		return def
+	}
+	return pick(o.EmbedModelEntity, DefaultEmbedModelEntity), pick(o.EmbedModelContext, DefaultEmbedModelContext)
+}
+
+// retriever sets opts' Retriever and embedders from the embedding models
+// of o, and lists the index options that depart from CHESS; with
+// NoEmbeddings it tells o.Log that both retrieval steps are skipped.
+func (o CommandOptions) retriever(opts *Options, lc llm.Config, files sqliteFiles) error {
+	if o.NoEmbeddings {
+		if o.Log != nil {
+			fmt.Fprintln(o.Log, "generate: --no-embeddings: retrieve_entity and retrieve_context are skipped (no example values, no column descriptions)")
+		}
+		opts.Departures = append(opts.Departures, "--no-embeddings")
 		return nil
 	}
-	emb, err := llm.New(ec)
-	if err != nil {
-		return InputError{Err: err}
+	entity, contextModel := o.embedModels()
+	clients := make([]*llm.Client, 2)
+	for i, m := range []string{entity, contextModel} {
+		ec := lc
+		ec.EmbedModel = m
+		c, err := llm.New(ec)
+		if err != nil {
+			return InputError{Err: err}
+		}
+		clients[i] = c
+	}
+	if entity == contextModel {
+		clients[1] = clients[0]
 	}
 	dir := o.IndexDir
 	if dir == "" {
 		dir = filepath.Join(o.Out, "index")
 	}
-	opts.Embedder = emb
+	opts.Embedder, opts.ContextEmbedder, opts.ProbeEmbeddings = clients[0], clients[1], true
 	opts.Retriever = IndexRetriever(dir, files.Path, index.Options{
-		EmbedModel: ec.EmbedModel, TextAffinity: o.TextAffinity, FoldCase: o.FoldCase, ShortScan: o.ShortScan,
-	}, emb)
+		EmbedModel: contextModel, TextAffinity: o.TextAffinity, FoldCase: o.FoldCase, ShortScan: o.ShortScan,
+	}, clients[0], clients[1])
+	for flag, on := range map[string]bool{"--text-affinity": o.TextAffinity, "--fold-case": o.FoldCase, "--short-scan": o.ShortScan} {
+		if on {
+			opts.Departures = append(opts.Departures, flag)
+		}
+	}
+	slices.Sort(opts.Departures)
 	return nil
 }
 

@@ -52,9 +52,15 @@ type Options struct {
 	// retrieve_entity and retrieve_context; nil runs those steps without
 	// one (they then find nothing).
 	Retriever func(ctx context.Context, dbID string) (Retriever, error)
-	// Embedder, if set, is the client behind Retriever's embeddings: its
-	// usage goes into the summary.
-	Embedder *llm.Client
+	// Embedder and ContextEmbedder, if set, are the clients behind
+	// Retriever's embeddings (retrieve_entity's and retrieve_context's;
+	// they may be one): their usage goes into the summary.
+	Embedder, ContextEmbedder *llm.Client
+	// ProbeEmbeddings makes Run send one embedding request ("sqljudge
+	// embedding probe") with each embedder before any question, so that a
+	// run whose endpoint serves no embeddings stops at once with an error
+	// wrapping ErrInput instead of finding nothing question after question.
+	ProbeEmbeddings bool
 	// Workers is the number of questions generated at once; 0 means 2.
 	Workers int
 	// Timeout and MaxRows bound each candidate's execution as eval bounds a
@@ -129,6 +135,10 @@ type Summary struct {
 	// official CHESS code, as the CLI spells them (empty: a run as
 	// published; see docs/generation.md).
 	Departures []string `json:"departures"`
+	// EmbedModels names the embedding model of retrieve_entity and of
+	// retrieve_context (keys are the step names; none when embedding
+	// retrieval is off).
+	EmbedModels map[string]string `json:"embed_models,omitempty"`
 	// Model, BaseURL, Seed describe the endpoint.
 	Model   string `json:"model"`
 	BaseURL string `json:"base_url"`
@@ -226,6 +236,9 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := o.probeEmbeddings(ctx); err != nil {
+		return nil, err
+	}
 	p, err := newPool(o.LLM)
 	if err != nil {
 		return nil, err
@@ -238,6 +251,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	if o.Method == MethodChess {
 		sum.Config, sum.Settings = o.Config.Name, &o.Config
 		sum.Departures = append(sum.Departures, o.Departures...)
+		sum.EmbedModels = o.embedModels()
 	}
 	if sum.Departures == nil {
 		sum.Departures = []string{}
@@ -352,10 +366,53 @@ func (sum *Summary) usage(o *Options, p *pool) {
 	u := p.usage()
 	sum.HTTP = HTTPUsage{Requests: u.Calls - u.CacheHits, CacheHits: u.CacheHits, PromptTokens: u.PromptTokens,
 		CompletionTokens: u.CompletionTokens, Cost: u.Cost}
-	if o.Embedder != nil {
-		eu := o.Embedder.Usage()
-		sum.HTTP.EmbedRequests, sum.HTTP.EmbedTokens = eu.EmbedCalls, eu.EmbedTokens
+	for _, e := range o.embedders() {
+		eu := e.Usage()
+		sum.HTTP.EmbedRequests += eu.EmbedCalls
+		sum.HTTP.EmbedTokens += eu.EmbedTokens
 	}
+}
+
+// embedders returns the distinct embedding clients of o.
+func (o *Options) embedders() []*llm.Client {
+	var out []*llm.Client
+	for _, e := range []*llm.Client{o.Embedder, o.ContextEmbedder} {
+		if e != nil && !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// embedModels names the embedding model of each retrieval step, nil
+// without embedders.
+func (o *Options) embedModels() map[string]string {
+	m := map[string]string{}
+	if o.Embedder != nil {
+		m[StepRetrieveEntity] = o.Embedder.Config().EmbedModel
+	}
+	if o.ContextEmbedder != nil {
+		m[StepRetrieveContext] = o.ContextEmbedder.Config().EmbedModel
+	}
+	if len(m) == 0 {
+		return nil
+	}
+	return m
+}
+
+// probeEmbeddings sends one embedding request with each embedder when
+// ProbeEmbeddings is set; a failure is an ErrInput naming the model.
+func (o *Options) probeEmbeddings(ctx context.Context) error {
+	if !o.ProbeEmbeddings {
+		return nil
+	}
+	for _, e := range o.embedders() {
+		if _, err := e.Embed(ctx, []string{"sqljudge embedding probe"}); err != nil {
+			return fmt.Errorf("%w: embedding model %q at %s: %v (retrieve_entity and retrieve_context need embeddings: give --embed-model-entity and --embed-model-context an endpoint serves, or --no-embeddings to run without them)",
+				ErrInput, e.Config().EmbedModel, e.Config().BaseURL, err)
+		}
+	}
+	return nil
 }
 
 func (o *Options) defaults() error {
