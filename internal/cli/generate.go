@@ -23,7 +23,7 @@ type generateFlags struct {
 	workers, maxRows, limit                                 int
 	resume, overwrite                                       bool
 	textOnly, textAffinity, foldCase, shortScan             bool
-	yamlTemps                                               bool
+	yamlTemps, addConnections                               bool
 	keepDistinct, emFixed                                   bool
 	llm                                                     llmFlags
 }
@@ -100,6 +100,7 @@ are read as SQLite (--db DIR/<db_id>/<db_id>.sqlite).`,
 	fl.BoolVar(&f.foldCase, "fold-case", false, "chess: value index over lower-cased 3-grams (an extension of CHESS; see README)")
 	fl.BoolVar(&f.shortScan, "short-scan", false, "chess: also compare short search strings with every value of about their length (an extension of CHESS)")
 	fl.BoolVar(&f.yamlTemps, "yaml-temperatures", false, "chess: send each step at its configuration file's temperature (default: the temperature the official code sends, where a step at 0 keeps the previous step's; see docs/generation.md)")
+	fl.BoolVar(&f.addConnections, "add-connections", false, "chess: add the key columns of the selected tables to the tentative schema after filter_column and select_tables (the official add_connections_to_tentative_schema changes nothing)")
 	fl.StringVar(&f.progress, "progress", "auto", "progress bar on stderr: auto (when a terminal), always, never")
 	f.llm.register(fl)
 	for name, usage := range map[string]string{
@@ -122,7 +123,7 @@ func runGenerate(cmd *cobra.Command, f *generateFlags) error {
 	sum, err := generate.RunCommand(cmd.Context(), generate.CommandOptions{
 		Gold: f.gold, Format: f.format, Limit: f.limit, DB: f.db, Out: f.out, Tables: f.tables,
 		Method: f.method, Config: f.config, Timeout: f.timeout, Workers: f.workers, MaxRows: f.maxRows,
-		Resume: f.resume, Overwrite: f.overwrite, YAMLTemperatures: f.yamlTemps,
+		Resume: f.resume, Overwrite: f.overwrite, YAMLTemperatures: f.yamlTemps, AddConnections: f.addConnections,
 		LLM: f.llm.judge(), ParseRetriesSet: cmd.Flags().Changed("llm-parse-retries"),
 		IndexDir: f.indexDir, EmbedModel: f.embedModel, EmbedModelEntity: f.embedEntity, EmbedModelContext: f.embedContext, NoEmbeddings: f.noEmbeddings, TextAffinity: f.textAffinity, FoldCase: f.foldCase, ShortScan: f.shortScan,
 		Metrics: f.metrics, Suite: f.suite, KeepDistinct: f.keepDistinct, EMFixed: f.emFixed,

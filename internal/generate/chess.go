@@ -247,7 +247,7 @@ func (r *chessRun) addSimilarColumns() {
 
 // filterColumn asks, for every column of the tentative schema, whether it
 // is relevant (one call per column, template filter_column); the relevant
-// ones, retrieve_entity's similar columns and the connections are kept.
+// ones and retrieve_entity's similar columns are kept (adoptTentative).
 func (r *chessRun) filterColumn(ctx context.Context) error {
 	s := Step{Name: StepFilterColumn}
 	defer func() { r.addStep(s) }()
@@ -322,12 +322,19 @@ func waitCalls(g *errgroup.Group, s *Step, calls [][]Call) error {
 }
 
 // adoptTentative makes sel the tentative schema, widened with
-// retrieve_entity's similar columns (addSimilarColumns) and the connecting
-// columns (catalog.addConnections), and records it as step s's schema.
+// retrieve_entity's similar columns (addSimilarColumns), and records it as
+// step s's schema. The official filter_column and select_tables then call
+// add_connections_to_tentative_schema, which changes nothing
+// (DatabaseManager's version assigns get_schema_with_connections' result
+// to a local and returns None); with Options.AddConnections the
+// connecting columns are added as its docstring says
+// (catalog.addConnections).
 func (r *chessRun) adoptTentative(s *Step, sel *selection) {
 	r.tentative = sel
 	r.addSimilarColumns()
-	r.cat.addConnections(r.tentative)
+	if r.g.opts.AddConnections {
+		r.cat.addConnections(r.tentative)
+	}
 	s.Schema = r.tentative.asMap()
 }
 

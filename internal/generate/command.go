@@ -49,8 +49,8 @@ type CommandOptions struct {
 	Timeout          time.Duration
 	Workers, MaxRows int
 	// Resume and Overwrite are Options' fields (they exclude each other);
-	// YAMLTemperatures is Options'.
-	Resume, Overwrite, YAMLTemperatures bool
+	// YAMLTemperatures and AddConnections are Options'.
+	Resume, Overwrite, YAMLTemperatures, AddConnections bool
 	// LLM holds the endpoint's settings, shared by the generation steps
 	// and the LLM judges of Metrics (eval.Judge: flags of eval). Its
 	// ParseRetries apply to the generation steps only when
@@ -178,7 +178,7 @@ func (o CommandOptions) runOptions(items []bench.Item, eng engine.Engine, files 
 	opts := Options{
 		Items: items, Engine: eng, Out: o.Out, Method: o.Method, Config: cfg, LLM: lc,
 		Workers: o.Workers, Timeout: o.Timeout, Seed: o.LLM.Seed,
-		Resume: o.Resume, Overwrite: o.Overwrite, Metrics: o.Metrics, YAMLTemperatures: o.YAMLTemperatures,
+		Resume: o.Resume, Overwrite: o.Overwrite, Metrics: o.Metrics, YAMLTemperatures: o.YAMLTemperatures, AddConnections: o.AddConnections,
 		MetricOptions: o.metricOptions(),
 		Progress:      o.Progress,
 	}

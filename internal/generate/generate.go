@@ -88,6 +88,12 @@ type Options struct {
 	// temperature as written; by default each step goes out at the
 	// temperature the official code sends (Config.SentTemperatures).
 	YAMLTemperatures bool
+	// AddConnections adds the connecting columns (primary and foreign
+	// keys) of every selected table to the tentative schema after
+	// filter_column and select_tables, as the official
+	// add_connections_to_tentative_schema's docstring says; the official
+	// function changes nothing, so by default nothing is added.
+	AddConnections bool
 	// Departures names the options in effect, set by the caller, that
 	// depart from the official code outside this package (the index's
 	// "--text-affinity", "--fold-case", "--short-scan", "--no-embeddings");
@@ -250,7 +256,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 		Model: o.LLM.Model, BaseURL: o.LLM.BaseURL, Seed: o.Seed}
 	if o.Method == MethodChess {
 		sum.Config, sum.Settings = o.Config.Name, &o.Config
-		sum.Departures = append(sum.Departures, o.Departures...)
+		sum.Departures = slices.Sorted(slices.Values(o.Departures))
 		sum.EmbedModels = o.embedModels()
 	}
 	if sum.Departures == nil {
@@ -424,6 +430,9 @@ func (o *Options) defaults() error {
 				return err
 			}
 			o.Config = c
+		}
+		if o.AddConnections {
+			o.Departures = slices.Concat(o.Departures, []string{"--add-connections"})
 		}
 		if o.YAMLTemperatures {
 			o.Departures = slices.Concat(o.Departures, []string{"--yaml-temperatures"})

@@ -579,9 +579,10 @@ func (c *catalog) columnProfiles(sel *selection, v schemaView) []profile {
 
 type profile struct{ Table, Column, Text string }
 
-// addConnections is the official add_connections_to_tentative_schema
-// (DatabaseSchemaGenerator.get_schema_with_connections): every connection
-// column of each selected table is added.
+// addConnections does what the official add_connections_to_tentative_schema
+// means to do (DatabaseSchemaGenerator.get_schema_with_connections, whose
+// result the official code drops): every connection column of each
+// selected table is added. Used with Options.AddConnections only.
 func (c *catalog) addConnections(sel *selection) {
 	for _, tn := range append([]string{}, sel.order...) {
 		t := c.table(tn)

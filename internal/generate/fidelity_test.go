@@ -1,0 +1,89 @@
+package generate_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sqljudge/sqljudge/internal/bench"
+	"github.com/sqljudge/sqljudge/internal/generate"
+	"github.com/sqljudge/sqljudge/internal/llm/llmtest"
+)
+
+// concertSingerQuestion returns the first Spider dev question on
+// concert_singer and the databases folder.
+func concertSingerQuestion(t *testing.T) ([]bench.Item, string) {
+	t.Helper()
+	all, dbDir := spiderQuestions(t, 1)
+	for _, it := range all {
+		if it.DBID == "concert_singer" {
+			return []bench.Item{it}, dbDir
+		}
+	}
+	t.Fatal("no concert_singer question")
+	return nil, ""
+}
+
+// TestAddConnectionsIsOfficialNoOp: the official filter_column and
+// select_tables call add_connections_to_tentative_schema, which assigns
+// get_schema_with_connections' result to a local (src/runner/
+// database_manager.py) and so changes nothing. With filter_column keeping
+// singer.Name alone, the tentative schema is {singer: [Name]} and every
+// other table empty; with AddConnections the key columns join it
+// (singer.Singer_ID, and the keys of the other tables).
+func TestAddConnectionsIsOfficialNoOp(t *testing.T) {
+	items, dbDir := concertSingerQuestion(t)
+	script := func(r *llmtest.Request) llmtest.Reply {
+		switch r.Header.Get(generate.HeaderStep) {
+		case "extract_keywords":
+			return llmtest.Reply{Content: `["singers"]`}
+		case "filter_column":
+			yes := "No"
+			if strings.Contains(r.User(), "Table name: `singer`\nOriginal column name: `Name`\n") {
+				yes = "Yes"
+			}
+			return llmtest.Reply{Content: `{"chain_of_thought_reasoning": "", "is_column_information_relevant": "` + yes + `"}`}
+		case "select_tables":
+			return llmtest.Reply{Content: `{"chain_of_thought_reasoning": "", "table_names": ["singer"]}`}
+		case "select_columns":
+			return llmtest.Reply{Content: `{"chain_of_thought_reasoning": "", "singer": ["Name"]}`}
+		}
+		return llmtest.Reply{Content: "<FINAL_ANSWER>SELECT count(*) FROM singer</FINAL_ANSWER>"}
+	}
+	for _, add := range []bool{false, true} {
+		srv := llmtest.New(t, script)
+		o := options(t, srv, items, dbDir, generate.MethodChess, "CHESS_IR_SS_CG")
+		o.AddConnections = add
+		sum, err := generate.Run(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.Contains(sum.Departures, "--add-connections") != add {
+			t.Errorf("add=%v: departures %v", add, sum.Departures)
+		}
+		rec := readLedger(t, o.Out)[0]
+		var filter, tables map[string][]string
+		for _, s := range rec.Steps {
+			switch s.Name {
+			case "filter_column":
+				filter = s.Schema
+			case "select_tables":
+				tables = s.Schema
+			}
+		}
+		if !add {
+			if !slices.Equal(filter["singer"], []string{"Name"}) || len(filter["stadium"]) != 0 || len(filter["concert"]) != 0 {
+				t.Errorf("official filter_column schema %v, want singer.Name alone", filter)
+			}
+			if len(tables) != 1 || !slices.Equal(tables["singer"], []string{"Name"}) {
+				t.Errorf("official select_tables schema %v, want {singer: [Name]}", tables)
+			}
+			continue
+		}
+		if !slices.Contains(filter["singer"], "Singer_ID") || !slices.Contains(filter["stadium"], "Stadium_ID") ||
+			!slices.Contains(tables["singer"], "Singer_ID") {
+			t.Errorf("AddConnections: filter_column %v, select_tables %v: key columns missing", filter, tables)
+		}
+	}
+}
