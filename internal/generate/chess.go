@@ -672,6 +672,7 @@ func (r *chessRun) evaluate(ctx context.Context, cands []Candidate, tests []stri
 	if err != nil {
 		return "", err
 	}
+	s.Recovery = evaluateRecovery(matrix, errs, len(cands))
 	scores := tallyUnitTests(&s, matrix, errs, len(cands))
 	s.Scores, s.Matrix = scores, matrix
 	best, why := pickByUnitTests(scores, cl, len(tests))
@@ -713,6 +714,33 @@ func (r *chessRun) askUnitTests(ctx context.Context, s *Step, cands []Candidate,
 	}
 	err = waitCalls(g, s, calls)
 	return matrix, errs, err
+}
+
+// evaluateRecovery says where the official evaluate would fail or score
+// otherwise on these replies ("" where it scores as here): a test whose
+// reply was never read makes it fail (None["scores"]); it scores only as
+// many candidates as the first test's reply has verdicts, and a later
+// reply with fewer verdicts than that makes it fail (IndexError); with no
+// verdict at all pick_the_best_candidate has nothing to pick. sqljudge
+// counts a missing verdict as failed and scores every candidate.
+func evaluateRecovery(matrix [][]int, errs []error, n int) string {
+	for k, err := range errs {
+		if err != nil {
+			return fmt.Sprintf("unit test %d: reply not read; the official evaluate fails (None[\"scores\"]); sqljudge counts the test as passed by none", k+1)
+		}
+	}
+	if len(matrix) == 0 || len(matrix[0]) == 0 {
+		return "no verdict in the first unit test's reply: the official evaluate fails; sqljudge scores the candidates on the other tests"
+	}
+	for k, row := range matrix {
+		if len(row) < len(matrix[0]) {
+			return fmt.Sprintf("unit test %d: %d verdicts, the first test %d: the official evaluate fails (IndexError); sqljudge counts the missing ones as failed", k+1, len(row), len(matrix[0]))
+		}
+	}
+	if len(matrix[0]) < n {
+		return fmt.Sprintf("the first unit test has %d verdicts for %d candidates: the official evaluate scores only the first %d; sqljudge scores all, a missing verdict as failed", len(matrix[0]), n, len(matrix[0]))
+	}
+	return ""
 }
 
 // tallyUnitTests counts the unit tests each of n candidates passes; a test

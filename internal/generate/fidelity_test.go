@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/sqljudge/sqljudge/internal/bench"
@@ -85,5 +86,59 @@ func TestAddConnectionsIsOfficialNoOp(t *testing.T) {
 			!slices.Contains(tables["singer"], "Singer_ID") {
 			t.Errorf("AddConnections: filter_column %v, select_tables %v: key columns missing", filter, tables)
 		}
+	}
+}
+
+// TestOfficialFailuresAndRecoveriesCounted: where the official code fails
+// a step outright, sqljudge asks again or goes on, and says so. A keyword
+// reply with text around the list (eval raises SyntaxError officially) is
+// marked official_fail in the ledger and asked again; an evaluation reply
+// with one verdict for 20 candidates (the official evaluate scores only
+// the first candidate) is recorded as a recovery; the summary counts both.
+func TestOfficialFailuresAndRecoveriesCounted(t *testing.T) {
+	items, dbDir := concertSingerQuestion(t)
+	var mu sync.Mutex
+	keywordCalls := 0
+	srv := llmtest.New(t, func(r *llmtest.Request) llmtest.Reply {
+		switch r.Header.Get(generate.HeaderStep) {
+		case "extract_keywords":
+			mu.Lock()
+			defer mu.Unlock()
+			keywordCalls++
+			if keywordCalls == 1 {
+				return llmtest.Reply{Content: "Here are the keywords:\n[\"singers\"]"}
+			}
+			return llmtest.Reply{Content: `["singers"]`}
+		case "generate_unit_test":
+			return llmtest.Reply{Content: "<Answer>['The answer SQL query should count singers']</Answer>"}
+		case "evaluate":
+			return llmtest.Reply{Content: "<Answer>\nCandidate Response #1: [Passed]\n</Answer>"}
+		}
+		if r.Seed != nil && *r.Seed%2 == 0 { // two result clusters, so unit tests run
+			return llmtest.Reply{Content: "<FINAL_ANSWER>SELECT name FROM stadium</FINAL_ANSWER>"}
+		}
+		return llmtest.Reply{Content: "<FINAL_ANSWER>" + items[0].Gold[0] + "</FINAL_ANSWER>"}
+	})
+	o := options(t, srv, items, dbDir, generate.MethodChess, "CHESS_IR_CG_UT")
+	sum, err := generate.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := readLedger(t, o.Out)[0]
+	kw := rec.Steps[0]
+	if kw.Name != "extract_keywords" || len(kw.Calls) != 2 || !kw.Calls[0].OfficialFail || kw.Calls[1].OfficialFail || len(kw.Keywords) != 1 {
+		t.Errorf("extract_keywords step %+v", kw)
+	}
+	var recovery string
+	for _, s := range rec.Steps {
+		if s.Name == "evaluate" {
+			recovery = s.Recovery
+		}
+	}
+	if !strings.Contains(recovery, "scores only the first 1") {
+		t.Errorf("evaluate recovery %q", recovery)
+	}
+	if sum.OfficialFailures != 1 || sum.Recoveries != 1 || sum.Steps["extract_keywords"].OfficialFailures != 1 || sum.Steps["evaluate"].Recoveries != 1 {
+		t.Errorf("summary: %d official failures, %d recoveries; steps %+v %+v", sum.OfficialFailures, sum.Recoveries, sum.Steps["extract_keywords"], sum.Steps["evaluate"])
 	}
 }

@@ -132,6 +132,10 @@ type Summary struct {
 	// million tokens (0 without prices).
 	Cost  float64   `json:"cost"`
 	Steps StepCount `json:"steps"`
+	// OfficialFailures and Recoveries total the steps' counts: where this
+	// run asked again or went on and the official code fails the step.
+	OfficialFailures int `json:"official_failures"`
+	Recoveries       int `json:"recoveries"`
 	// HTTP is what this run sent: requests made, replies served from the
 	// cache, tokens paid for and their cost (with prices).
 	HTTP HTTPUsage `json:"http"`
@@ -170,6 +174,11 @@ type StepUsage struct {
 	PromptTokens     int64 `json:"prompt_tokens"`
 	CompletionTokens int64 `json:"completion_tokens"`
 	Errors           int   `json:"errors,omitempty"`
+	// OfficialFailures counts the calls whose reply the official code
+	// fails the step on (Call.OfficialFail); Recoveries the steps that went
+	// on where the official code fails (Step.Recovery).
+	OfficialFailures int `json:"official_failures,omitempty"`
+	Recoveries       int `json:"recoveries,omitempty"`
 }
 
 // HTTPUsage is the traffic of one run.
@@ -607,6 +616,14 @@ func (s *Summary) tally(items []bench.Item, recs map[int]Record) {
 			for _, c := range st.Calls {
 				u.PromptTokens += c.PromptTokens
 				u.CompletionTokens += c.CompletionTokens
+				if c.OfficialFail {
+					u.OfficialFailures++
+					s.OfficialFailures++
+				}
+			}
+			if st.Recovery != "" {
+				u.Recoveries++
+				s.Recoveries++
 			}
 			if st.Error != "" {
 				u.Errors++

@@ -3,6 +3,7 @@ package generate
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -18,8 +19,6 @@ import (
 func TestParseKeywords(t *testing.T) {
 	for reply, want := range map[string][]string{
 		"```python\n[\"Winter Olympics\", 'Men\\'s 200', \"1988\"]\n```":    {"Winter Olympics", "Men's 200", "1988"},
-		"Here are the keywords:\n[\"singer\", \"age\"]\nHope it helps":      {"singer", "age"},
-		"```json\n[\"a\", \"b\"]\n```":                                      {"a", "b"},
 		`["Swimming Men's 200 metres Freestyle", "Ian James Thorpe", 1988]`: {"Swimming Men's 200 metres Freestyle", "Ian James Thorpe", "1988"},
 	} {
 		got, err := ParseKeywords(reply)
@@ -27,8 +26,11 @@ func TestParseKeywords(t *testing.T) {
 			t.Errorf("ParseKeywords(%q) = %q, %v; want %q", reply, got, err, want)
 		}
 	}
-	if _, err := ParseKeywords("no list here"); err == nil {
-		t.Error("a reply without a list must be an error")
+	// the official eval raises on these: the step fails there
+	for _, reply := range []string{"no list here", "Here are the keywords:\n[\"singer\", \"age\"]\nHope it helps", "```json\n[\"a\", \"b\"]\n```"} {
+		if _, err := ParseKeywords(reply); !errors.Is(err, errOfficialFail) {
+			t.Errorf("ParseKeywords(%q): %v, want an official failure", reply, err)
+		}
 	}
 }
 
