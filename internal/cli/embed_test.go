@@ -97,3 +97,14 @@ func TestGenerateEmbeddingModels(t *testing.T) {
 		t.Errorf("summary departures %v, embedding models %v", sum.Departures, sum.EmbedModels)
 	}
 }
+
+// TestGenerateChessNeedsSQLite: --method chess on a server engine is exit 2
+// naming --method direct, before any connection or request.
+func TestGenerateChessNeedsSQLite(t *testing.T) {
+	_, dev, _ := spiderDevGolds(t, 1)
+	code, _, stderr := runMain(t, "generate", "--gold", dev, "--db", "postgres://u@127.0.0.1:1/?sslmode=disable", "--method", "chess",
+		"--out", filepath.Join(t.TempDir(), "out"), "--llm-base-url", "http://127.0.0.1:1/v1", "--llm-model", "m")
+	if code != ExitUsage || !strings.Contains(stderr, "--method direct") {
+		t.Errorf("exit %d, %q", code, stderr)
+	}
+}

@@ -23,7 +23,7 @@ type generateFlags struct {
 	workers, maxRows, limit                                 int
 	resume, overwrite                                       bool
 	textOnly, textAffinity, foldCase, shortScan             bool
-	yamlTemps, addConnections                               bool
+	yamlTemps, addConnections, allowSuperuser               bool
 	keepDistinct, emFixed                                   bool
 	llm                                                     llmFlags
 }
@@ -59,8 +59,10 @@ winner won), summary.json (calls, tokens, cost, per-step counts) and, with
 keeps finished questions.
 
 Questions: Spider dev.json, BIRD dev.json (evidence is the hint), a Defog
-SQL-Eval CSV (instructions are the hint) or JSONL with "question". Databases
-are read as SQLite (--db DIR/<db_id>/<db_id>.sqlite).`,
+SQL-Eval CSV (instructions are the hint) or JSONL with "question". CHESS reads
+SQLite databases (--db DIR/<db_id>/<db_id>.sqlite); --method direct runs on
+every engine eval supports (postgres://, mysql://, duckdb:), the schema's
+CREATE statements read from the engine.`,
 		Example: `  # CHESS on the first 50 Spider dev questions, graded by ex
   sqljudge generate --gold dev.json --db database/ --method chess --limit 50 \
       --llm-base-url http://localhost:8000/v1 --llm-model qwen2.5-coder \
@@ -75,7 +77,8 @@ are read as SQLite (--db DIR/<db_id>/<db_id>.sqlite).`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.gold, "gold", "", "question file: Spider or BIRD dev.json, SQL-Eval CSV, JSONL")
 	fl.StringVar(&f.format, "format", "", "question file format (default: detect)")
-	fl.StringVar(&f.db, "db", "", "databases: a SQLite folder DB/<db_id>/<db_id>.sqlite")
+	fl.StringVar(&f.db, "db", "", "databases: a SQLite folder DB/<db_id>/<db_id>.sqlite; with --method direct also postgres://, mysql:// or duckdb: as eval's --db")
+	fl.BoolVar(&f.allowSuperuser, "allow-superuser", false, "PostgreSQL: run queries under a --db role that may administer the server; refused by default")
 	fl.StringVar(&f.out, "out", "", "output folder")
 	fl.StringVar(&f.method, "method", generate.MethodChess, "chess or direct")
 	fl.StringVar(&f.config, "config", generate.DefaultConfig, "CHESS configuration: CHESS_IR_CG_UT or CHESS_IR_SS_CG")
@@ -123,7 +126,7 @@ func runGenerate(cmd *cobra.Command, f *generateFlags) error {
 	sum, err := generate.RunCommand(cmd.Context(), generate.CommandOptions{
 		Gold: f.gold, Format: f.format, Limit: f.limit, DB: f.db, Out: f.out, Tables: f.tables,
 		Method: f.method, Config: f.config, Timeout: f.timeout, Workers: f.workers, MaxRows: f.maxRows,
-		Resume: f.resume, Overwrite: f.overwrite, YAMLTemperatures: f.yamlTemps, AddConnections: f.addConnections,
+		Resume: f.resume, Overwrite: f.overwrite, YAMLTemperatures: f.yamlTemps, AddConnections: f.addConnections, AllowSuperuser: f.allowSuperuser,
 		LLM: f.llm.judge(), ParseRetriesSet: cmd.Flags().Changed("llm-parse-retries"),
 		IndexDir: f.indexDir, EmbedModel: f.embedModel, EmbedModelEntity: f.embedEntity, EmbedModelContext: f.embedContext, NoEmbeddings: f.noEmbeddings, TextAffinity: f.textAffinity, FoldCase: f.foldCase, ShortScan: f.shortScan,
 		Metrics: f.metrics, Suite: f.suite, KeepDistinct: f.keepDistinct, EMFixed: f.emFixed,

@@ -37,9 +37,13 @@ type CommandOptions struct {
 	// bench.LoadGold); Limit > 0 keeps only its first Limit questions.
 	Gold, Format string
 	Limit        int
-	// DB is the folder of the SQLite databases; Out the output folder;
-	// Tables Spider's tables.json ("" for none).
+	// DB names the databases as eval's --db does (open.Open: a SQLite
+	// folder, or postgres://, mysql://, duckdb: for --method direct); Out
+	// is the output folder; Tables Spider's tables.json ("" for none).
 	DB, Out, Tables string
+	// AllowSuperuser lets PostgreSQL run the candidates under a role that
+	// may administer the server (open.Options.AllowSuperuser).
+	AllowSuperuser bool
 	// Method is MethodChess or MethodDirect; Config the name of the CHESS
 	// configuration (see Configs; ignored by MethodDirect).
 	Method, Config string
@@ -88,7 +92,8 @@ type sqliteFiles interface {
 }
 
 // RunCommand does what sqljudge generate does: it checks o, loads the
-// questions, opens the databases (SQLite only), checks every db_id, builds
+// questions, opens the databases (SQLite for --method chess, every engine
+// of eval for --method direct), checks every db_id, builds
 // the LLM client, the CHESS retriever and the judges, and calls Run.
 // Errors: InputError for bad input (including ErrOutputExists and
 // ErrInput), bench.ErrFormat for a bad question file, eval.InputError for
@@ -112,14 +117,14 @@ func RunCommand(ctx context.Context, o CommandOptions) (*Summary, error) {
 			return nil, InputError{Err: err}
 		}
 	}
-	eng, err := open.Open(o.DB, open.Options{MaxRows: o.MaxRows, MaxConns: o.Workers})
+	eng, err := open.Open(o.DB, open.Options{MaxRows: o.MaxRows, MaxConns: o.Workers, AllowSuperuser: o.AllowSuperuser})
 	if err != nil {
 		return nil, InputError{Err: err}
 	}
 	defer eng.Close()
 	files, ok := eng.(sqliteFiles)
-	if !ok {
-		return nil, usage.Errorf("--db: generate reads SQLite databases (a folder of <db_id>/<db_id>.sqlite or <db_id>.sqlite files); %s databases are not supported yet", eng.Dialect())
+	if !ok && o.Method == MethodChess {
+		return nil, usage.Errorf("--db: --method chess reads SQLite databases (a folder of <db_id>/<db_id>.sqlite or <db_id>.sqlite files), as the official code does; %s databases run with --method direct", eng.Dialect())
 	}
 	if err := eval.CheckDatabases(ctx, items, eng, schemas, o.Tables); err != nil {
 		return nil, err

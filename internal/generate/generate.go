@@ -519,11 +519,11 @@ func (g *generator) question(ctx context.Context, it *bench.Item) Record {
 		rec.Config = g.opts.Config.Name
 	}
 	var err error
-	cat, err := g.catalog(ctx, it.DBID)
-	if err == nil {
-		if g.opts.Method == MethodDirect {
-			err = g.direct(ctx, it, cat, &rec)
-		} else {
+	if g.opts.Method == MethodDirect {
+		err = g.direct(ctx, it, &rec)
+	} else {
+		var cat *catalog
+		if cat, err = g.catalog(ctx, it.DBID); err == nil {
 			r := &chessRun{g: g, it: it, cat: cat, rec: &rec, hint: hintOf(it)}
 			err = r.run(ctx)
 		}
