@@ -142,3 +142,49 @@ func TestOfficialFailuresAndRecoveriesCounted(t *testing.T) {
 		t.Errorf("summary: %d official failures, %d recoveries; steps %+v %+v", sum.OfficialFailures, sum.Recoveries, sum.Steps["extract_keywords"], sum.Steps["evaluate"])
 	}
 }
+
+// TestFilterColumnMissingVerdict: a filter_column reply without
+// is_column_information_relevant is read officially (a JSON object), and
+// the KeyError that follows is caught per column in filter_column.py: the
+// column is not chosen and nothing is asked again.
+func TestFilterColumnMissingVerdict(t *testing.T) {
+	items, dbDir := concertSingerQuestion(t)
+	srv := llmtest.New(t, func(r *llmtest.Request) llmtest.Reply {
+		switch r.Header.Get(generate.HeaderStep) {
+		case "extract_keywords":
+			return llmtest.Reply{Content: `["singers"]`}
+		case "filter_column":
+			if strings.Contains(r.User(), "Original column name: `Name`\n") {
+				return llmtest.Reply{Content: `{"chain_of_thought_reasoning": "", "relevant": "Yes"}`}
+			}
+			return llmtest.Reply{Content: `{"chain_of_thought_reasoning": "", "is_column_information_relevant": "Yes"}`}
+		case "select_tables":
+			return llmtest.Reply{Content: `{"chain_of_thought_reasoning": "", "table_names": ["singer"]}`}
+		case "select_columns":
+			return llmtest.Reply{Content: `{"chain_of_thought_reasoning": "", "singer": ["Age"]}`}
+		}
+		return llmtest.Reply{Content: "<FINAL_ANSWER>SELECT count(*) FROM singer</FINAL_ANSWER>"}
+	})
+	o := options(t, srv, items, dbDir, generate.MethodChess, "CHESS_IR_SS_CG")
+	if _, err := generate.Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range readLedger(t, o.Out)[0].Steps {
+		if s.Name != "filter_column" {
+			continue
+		}
+		for _, c := range s.Calls {
+			if c.Attempt > 0 || c.ParseError != "" {
+				t.Errorf("filter_column asked again: %+v", c)
+			}
+		}
+		for tb, cols := range s.Schema {
+			if slices.Contains(cols, "Name") {
+				t.Errorf("%s.Name chosen without a verdict: %v", tb, s.Schema)
+			}
+		}
+		if !slices.Contains(s.Schema["singer"], "Age") {
+			t.Errorf("filter_column schema %v lacks singer.Age", s.Schema)
+		}
+	}
+}
