@@ -17,11 +17,14 @@ import (
 type generateFlags struct {
 	gold, format, db, out, method, config, tables, progress string
 	indexDir, embedModel, suite                             string
+	embedEntity, embedContext                               string
+	noEmbeddings                                            bool
 	metrics                                                 []string
 	timeout                                                 time.Duration
 	workers, maxRows, limit                                 int
 	resume, overwrite                                       bool
-	textOnly, foldCase, shortScan                           bool
+	textOnly, textAffinity, foldCase, shortScan             bool
+	yamlTemps, addConnections, allowSuperuser               bool
 	keepDistinct, emFixed                                   bool
 	llm                                                     llmFlags
 }
@@ -57,8 +60,10 @@ winner won), summary.json (calls, tokens, cost, per-step counts) and, with
 keeps finished questions.
 
 Questions: Spider dev.json, BIRD dev.json (evidence is the hint), a Defog
-SQL-Eval CSV (instructions are the hint) or JSONL with "question". Databases
-are read as SQLite (--db DIR/<db_id>/<db_id>.sqlite).`,
+SQL-Eval CSV (instructions are the hint) or JSONL with "question". CHESS reads
+SQLite databases (--db DIR/<db_id>/<db_id>.sqlite); --method direct runs on
+every engine eval supports (postgres://, mysql://, duckdb:), the schema's
+CREATE statements read from the engine.`,
 		Example: `  # CHESS on the first 50 Spider dev questions, graded by ex
   sqljudge generate --gold dev.json --db database/ --method chess --limit 50 \
       --llm-base-url http://localhost:8000/v1 --llm-model qwen2.5-coder \
@@ -73,7 +78,8 @@ are read as SQLite (--db DIR/<db_id>/<db_id>.sqlite).`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.gold, "gold", "", "question file: Spider or BIRD dev.json, SQL-Eval CSV, JSONL")
 	fl.StringVar(&f.format, "format", "", "question file format (default: detect)")
-	fl.StringVar(&f.db, "db", "", "databases: a SQLite folder DB/<db_id>/<db_id>.sqlite")
+	fl.StringVar(&f.db, "db", "", "databases: a SQLite folder DB/<db_id>/<db_id>.sqlite; with --method direct also postgres://, mysql:// or duckdb: as eval's --db")
+	fl.BoolVar(&f.allowSuperuser, "allow-superuser", false, "PostgreSQL: run queries under a --db role that may administer the server; refused by default")
 	fl.StringVar(&f.out, "out", "", "output folder")
 	fl.StringVar(&f.method, "method", generate.MethodChess, "chess or direct")
 	fl.StringVar(&f.config, "config", generate.DefaultConfig, "CHESS configuration: CHESS_IR_CG_UT or CHESS_IR_SS_CG")
@@ -89,10 +95,16 @@ are read as SQLite (--db DIR/<db_id>/<db_id>.sqlite).`,
 	fl.BoolVar(&f.resume, "resume", false, "keep the finished questions of OUT/ledger.jsonl and do the rest")
 	fl.BoolVar(&f.overwrite, "overwrite", false, "start over in OUT (the LLM cache still answers every earlier request)")
 	fl.StringVar(&f.indexDir, "index", "", "chess: folder of the per-database value and description indexes, built on first use (default OUT/index; see sqljudge index)")
-	fl.StringVar(&f.embedModel, "embed-model", "", "chess: embedding model of retrieve_entity and retrieve_context (default $"+llm.EnvEmbedModel+"; without one, both steps are skipped)")
-	fl.BoolVar(&f.textOnly, "text-type-only", false, `chess: index only columns declared "TEXT", as CHESS does (see sqljudge index)`)
+	fl.StringVar(&f.embedEntity, "embed-model-entity", "", "chess: embedding model of retrieve_entity (default --embed-model, $"+llm.EnvEmbedModel+", then CHESS's "+generate.DefaultEmbedModelEntity+")")
+	fl.StringVar(&f.embedContext, "embed-model-context", "", "chess: embedding model of retrieve_context (default --embed-model, $"+llm.EnvEmbedModel+", then CHESS's "+generate.DefaultEmbedModelContext+")")
+	fl.StringVar(&f.embedModel, "embed-model", "", "chess: embedding model of both retrieval steps, unless --embed-model-entity or --embed-model-context says otherwise")
+	fl.BoolVar(&f.noEmbeddings, "no-embeddings", false, "chess: skip retrieve_entity and retrieve_context (no embedding endpoint; a departure from CHESS). Without it, an endpoint that serves no embeddings is an error")
+	fl.BoolVar(&f.textAffinity, "text-affinity", false, `chess: index every column of SQLite TEXT affinity instead of CHESS's columns declared with "TEXT" (an extension; see sqljudge index)`)
+	textTypeOnlyFlag(fl, &f.textOnly)
 	fl.BoolVar(&f.foldCase, "fold-case", false, "chess: value index over lower-cased 3-grams (an extension of CHESS; see README)")
 	fl.BoolVar(&f.shortScan, "short-scan", false, "chess: also compare short search strings with every value of about their length (an extension of CHESS)")
+	fl.BoolVar(&f.yamlTemps, "yaml-temperatures", false, "chess: send each step at its configuration file's temperature (default: the temperature the official code sends, where a step at 0 keeps the previous step's; see docs/generation.md)")
+	fl.BoolVar(&f.addConnections, "add-connections", false, "chess: add the key columns of the selected tables to the tentative schema after filter_column and select_tables (the official add_connections_to_tentative_schema changes nothing)")
 	fl.StringVar(&f.progress, "progress", "auto", "progress bar on stderr: auto (when a terminal), always, never")
 	f.llm.register(fl)
 	for name, usage := range map[string]string{
@@ -109,12 +121,15 @@ are read as SQLite (--db DIR/<db_id>/<db_id>.sqlite).`,
 
 func runGenerate(cmd *cobra.Command, f *generateFlags) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	if f.textOnly && f.textAffinity {
+		return errTextTypeOnly
+	}
 	sum, err := generate.RunCommand(cmd.Context(), generate.CommandOptions{
 		Gold: f.gold, Format: f.format, Limit: f.limit, DB: f.db, Out: f.out, Tables: f.tables,
 		Method: f.method, Config: f.config, Timeout: f.timeout, Workers: f.workers, MaxRows: f.maxRows,
-		Resume: f.resume, Overwrite: f.overwrite,
+		Resume: f.resume, Overwrite: f.overwrite, YAMLTemperatures: f.yamlTemps, AddConnections: f.addConnections, AllowSuperuser: f.allowSuperuser,
 		LLM: f.llm.judge(), ParseRetriesSet: cmd.Flags().Changed("llm-parse-retries"),
-		IndexDir: f.indexDir, EmbedModel: f.embedModel, TextTypeOnly: f.textOnly, FoldCase: f.foldCase, ShortScan: f.shortScan,
+		IndexDir: f.indexDir, EmbedModel: f.embedModel, EmbedModelEntity: f.embedEntity, EmbedModelContext: f.embedContext, NoEmbeddings: f.noEmbeddings, TextAffinity: f.textAffinity, FoldCase: f.foldCase, ShortScan: f.shortScan,
 		Metrics: f.metrics, Suite: f.suite, KeepDistinct: f.keepDistinct, EMFixed: f.emFixed,
 		Progress: newProgress(f.progress, stderr), Log: stderr,
 	})

@@ -8,9 +8,11 @@ import (
 	"github.com/jedib0t/go-pretty/v6/table"
 	"github.com/jedib0t/go-pretty/v6/text"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/sqljudge/sqljudge/internal/generate/index"
 	"github.com/sqljudge/sqljudge/internal/llm"
+	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
 type indexFlags struct {
@@ -19,6 +21,7 @@ type indexFlags struct {
 	timeout                      time.Duration
 	retries, concurrency         int
 	rebuild, textOnly, noValDesc bool
+	textAffinity                 bool
 }
 
 func newIndexCmd() *cobra.Command {
@@ -57,16 +60,20 @@ embedded.`,
 	fl.IntVar(&f.retries, "llm-retries", llm.DefaultMaxRetries, "retries of a request on 408/409/429/5xx or a connection error")
 	fl.IntVar(&f.concurrency, "llm-concurrency", 4, "requests in flight at once")
 	fl.BoolVar(&f.rebuild, "rebuild", false, "build even when the cache is current")
-	fl.BoolVar(&f.textOnly, "text-type-only", false, `index only columns declared with "TEXT" in their type, as CHESS does (default: every column of SQLite TEXT affinity)`)
+	fl.BoolVar(&f.textAffinity, "text-affinity", false, `index every column of SQLite TEXT affinity (CHAR, VARCHAR, any-case text; an extension) instead of CHESS's columns declared with "TEXT"`)
+	textTypeOnlyFlag(fl, &f.textOnly)
 	fl.BoolVar(&f.noValDesc, "no-value-description", false, "leave value_description out of the descriptions (CHESS's use_value_description=False)")
 	return cmd
 }
 
 func runIndex(cmd *cobra.Command, f *indexFlags) error {
+	if f.textOnly && f.textAffinity {
+		return errTextTypeOnly
+	}
 	rep, err := index.BuildAll(cmd.Context(), index.BuildOptions{
 		DB: f.db, Out: f.out, DBIDs: f.dbIDs, BaseURL: f.baseURL, EmbedModel: f.embedModel, Cache: f.cache,
 		Timeout: f.timeout, Retries: f.retries, Concurrency: f.concurrency,
-		Rebuild: f.rebuild, TextTypeOnly: f.textOnly, NoValueDescription: f.noValDesc,
+		Rebuild: f.rebuild, TextAffinity: f.textAffinity, NoValueDescription: f.noValDesc,
 	})
 	if rep == nil {
 		return err
@@ -109,4 +116,15 @@ func printIndexReport(w io.Writer, rep *index.BuildReport, out string) {
 		fmt.Fprintf(w, "embeddings: %d requests (%d from the store), %d tokens, model %s\n", u.EmbedCalls, u.CacheHits, u.EmbedTokens, rep.EmbedModel)
 	}
 	fmt.Fprintf(w, "index cache: %s\n", out)
+}
+
+// errTextTypeOnly is the error of --text-type-only with --text-affinity.
+var errTextTypeOnly = usage.Errorf("--text-type-only and --text-affinity contradict each other: CHESS's rule (columns declared with \"TEXT\") is the default now; --text-affinity indexes every column of TEXT affinity")
+
+// textTypeOnlyFlag registers the retired --text-type-only: CHESS's column
+// rule is now the default, so the flag changes nothing; cobra prints a
+// deprecation notice when it is used.
+func textTypeOnlyFlag(fl *pflag.FlagSet, v *bool) {
+	fl.BoolVar(v, "text-type-only", false, `retired: CHESS's rule (columns declared with "TEXT") is the default`)
+	_ = fl.MarkDeprecated("text-type-only", "CHESS's column rule is now the default; use --text-affinity for every column of TEXT affinity")
 }

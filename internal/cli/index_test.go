@@ -75,3 +75,46 @@ func TestIndexCommand(t *testing.T) {
 		t.Errorf("broken database: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
+
+// TestIndexColumnRule checks the columns indexed by default on Spider's
+// pets_1, whose text columns are all declared VARCHAR: CHESS's rule
+// (declared type containing "TEXT", case-sensitive) indexes none of them
+// (the official _get_unique_values,
+// internal/generate/index/testdata/unique_values.json); --text-affinity
+// indexes 5; the retired --text-type-only is accepted and changes
+// nothing, and contradicts --text-affinity.
+func TestIndexColumnRule(t *testing.T) {
+	dbs := t.TempDir()
+	b, err := os.ReadFile(shareddata.Path(t, "spider", "database", "pets_1", "pets_1.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(dbs, "pets_1"), 0o755)
+	os.WriteFile(filepath.Join(dbs, "pets_1", "pets_1.sqlite"), b, 0o644)
+	columns := func(args ...string) (string, string) {
+		code, stdout, stderr := runMain(t, append([]string{"index", "--db", dbs, "--out", t.TempDir()}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s%s", args, code, stdout, stderr)
+		}
+		for _, line := range strings.Split(stdout, "\n") {
+			if f := strings.Fields(line); len(f) > 6 && f[1] == "pets_1" {
+				return f[5], stderr
+			}
+		}
+		t.Fatalf("no pets_1 row:\n%s", stdout)
+		return "", ""
+	}
+	if got, _ := columns(); got != "0" {
+		t.Errorf("default: %s columns indexed, CHESS 0", got)
+	}
+	if got, _ := columns("--text-affinity"); got != "5" {
+		t.Errorf("--text-affinity: %s columns indexed, want 5", got)
+	}
+	if got, _ := columns("--text-type-only"); got != "0" {
+		t.Errorf("--text-type-only: %s columns indexed, want 0", got)
+	}
+	code, _, stderr := runMain(t, "index", "--db", dbs, "--out", t.TempDir(), "--text-type-only", "--text-affinity")
+	if code != ExitUsage || !strings.Contains(stderr, "contradict") {
+		t.Errorf("both flags: exit %d, %q", code, stderr)
+	}
+}

@@ -247,7 +247,7 @@ func (r *chessRun) addSimilarColumns() {
 
 // filterColumn asks, for every column of the tentative schema, whether it
 // is relevant (one call per column, template filter_column); the relevant
-// ones, retrieve_entity's similar columns and the connections are kept.
+// ones and retrieve_entity's similar columns are kept (adoptTentative).
 func (r *chessRun) filterColumn(ctx context.Context) error {
 	s := Step{Name: StepFilterColumn}
 	defer func() { r.addStep(s) }()
@@ -277,10 +277,10 @@ func (r *chessRun) filterColumn(ctx context.Context) error {
 				if err != nil {
 					return err
 				}
+				// officially a missing or non-string verdict raises inside
+				// filter_column's try: the column is not chosen, no retry
 				var v string
-				if err := json.Unmarshal(m["is_column_information_relevant"], &v); err != nil {
-					return parseErrorf("is_column_information_relevant: %v", err)
-				}
+				_ = json.Unmarshal(m["is_column_information_relevant"], &v)
 				ok = strings.ToLower(v) == "yes"
 				return nil
 			})
@@ -322,12 +322,19 @@ func waitCalls(g *errgroup.Group, s *Step, calls [][]Call) error {
 }
 
 // adoptTentative makes sel the tentative schema, widened with
-// retrieve_entity's similar columns (addSimilarColumns) and the connecting
-// columns (catalog.addConnections), and records it as step s's schema.
+// retrieve_entity's similar columns (addSimilarColumns), and records it as
+// step s's schema. The official filter_column and select_tables then call
+// add_connections_to_tentative_schema, which changes nothing
+// (DatabaseManager's version assigns get_schema_with_connections' result
+// to a local and returns None); with Options.AddConnections the
+// connecting columns are added as its docstring says
+// (catalog.addConnections).
 func (r *chessRun) adoptTentative(s *Step, sel *selection) {
 	r.tentative = sel
 	r.addSimilarColumns()
-	r.cat.addConnections(r.tentative)
+	if r.g.opts.AddConnections {
+		r.cat.addConnections(r.tentative)
+	}
 	s.Schema = r.tentative.asMap()
 }
 
@@ -665,6 +672,7 @@ func (r *chessRun) evaluate(ctx context.Context, cands []Candidate, tests []stri
 	if err != nil {
 		return "", err
 	}
+	s.Recovery = evaluateRecovery(matrix, errs, len(cands))
 	scores := tallyUnitTests(&s, matrix, errs, len(cands))
 	s.Scores, s.Matrix = scores, matrix
 	best, why := pickByUnitTests(scores, cl, len(tests))
@@ -706,6 +714,33 @@ func (r *chessRun) askUnitTests(ctx context.Context, s *Step, cands []Candidate,
 	}
 	err = waitCalls(g, s, calls)
 	return matrix, errs, err
+}
+
+// evaluateRecovery says where the official evaluate would fail or score
+// otherwise on these replies ("" where it scores as here): a test whose
+// reply was never read makes it fail (None["scores"]); it scores only as
+// many candidates as the first test's reply has verdicts, and a later
+// reply with fewer verdicts than that makes it fail (IndexError); with no
+// verdict at all pick_the_best_candidate has nothing to pick. sqljudge
+// counts a missing verdict as failed and scores every candidate.
+func evaluateRecovery(matrix [][]int, errs []error, n int) string {
+	for k, err := range errs {
+		if err != nil {
+			return fmt.Sprintf("unit test %d: reply not read; the official evaluate fails (None[\"scores\"]); sqljudge counts the test as passed by none", k+1)
+		}
+	}
+	if len(matrix) == 0 || len(matrix[0]) == 0 {
+		return "no verdict in the first unit test's reply: the official evaluate fails; sqljudge scores the candidates on the other tests"
+	}
+	for k, row := range matrix {
+		if len(row) < len(matrix[0]) {
+			return fmt.Sprintf("unit test %d: %d verdicts, the first test %d: the official evaluate fails (IndexError); sqljudge counts the missing ones as failed", k+1, len(row), len(matrix[0]))
+		}
+	}
+	if len(matrix[0]) < n {
+		return fmt.Sprintf("the first unit test has %d verdicts for %d candidates: the official evaluate scores only the first %d; sqljudge scores all, a missing verdict as failed", len(matrix[0]), n, len(matrix[0]))
+	}
+	return ""
 }
 
 // tallyUnitTests counts the unit tests each of n candidates passes; a test

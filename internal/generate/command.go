@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/sqljudge/sqljudge/internal/bench"
@@ -35,9 +37,13 @@ type CommandOptions struct {
 	// bench.LoadGold); Limit > 0 keeps only its first Limit questions.
 	Gold, Format string
 	Limit        int
-	// DB is the folder of the SQLite databases; Out the output folder;
-	// Tables Spider's tables.json ("" for none).
+	// DB names the databases as eval's --db does (open.Open: a SQLite
+	// folder, or postgres://, mysql://, duckdb: for --method direct); Out
+	// is the output folder; Tables Spider's tables.json ("" for none).
 	DB, Out, Tables string
+	// AllowSuperuser lets PostgreSQL run the candidates under a role that
+	// may administer the server (open.Options.AllowSuperuser).
+	AllowSuperuser bool
 	// Method is MethodChess or MethodDirect; Config the name of the CHESS
 	// configuration (see Configs; ignored by MethodDirect).
 	Method, Config string
@@ -46,21 +52,28 @@ type CommandOptions struct {
 	// row cap of a query result. All must be positive.
 	Timeout          time.Duration
 	Workers, MaxRows int
-	// Resume and Overwrite are Options' fields (they exclude each other).
-	Resume, Overwrite bool
+	// Resume and Overwrite are Options' fields (they exclude each other);
+	// YAMLTemperatures and AddConnections are Options'.
+	Resume, Overwrite, YAMLTemperatures, AddConnections bool
 	// LLM holds the endpoint's settings, shared by the generation steps
 	// and the LLM judges of Metrics (eval.Judge: flags of eval). Its
 	// ParseRetries apply to the generation steps only when
 	// ParseRetriesSet; otherwise CHESS's official 12 attempts.
 	LLM             eval.Judge
 	ParseRetriesSet bool
-	// IndexDir is the folder of the CHESS indexes ("" means Out/index);
-	// EmbedModel the embedding model of retrieval ("" means
-	// $SQLJUDGE_EMBED_MODEL; none skips retrieve_entity and
-	// retrieve_context); TextTypeOnly, FoldCase, ShortScan are
-	// index.Options' fields.
-	IndexDir, EmbedModel              string
-	TextTypeOnly, FoldCase, ShortScan bool
+	// IndexDir is the folder of the CHESS indexes ("" means Out/index).
+	// EmbedModelEntity and EmbedModelContext are the embedding models of
+	// retrieve_entity and retrieve_context; each "" means EmbedModel, then
+	// $SQLJUDGE_EMBED_MODEL, then the official model
+	// (DefaultEmbedModelEntity, DefaultEmbedModelContext). Run probes
+	// both: an endpoint that serves neither is an InputError.
+	// NoEmbeddings skips both retrieval steps instead (an explicit
+	// departure). TextAffinity, FoldCase, ShortScan are index.Options'
+	// fields (extensions, off by default).
+	IndexDir, EmbedModel                string
+	EmbedModelEntity, EmbedModelContext string
+	NoEmbeddings                        bool
+	TextAffinity, FoldCase, ShortScan   bool
 	// Metrics grade the predictions at the end (as eval's --metrics);
 	// Suite, KeepDistinct and EMFixed configure them as eval's flags do.
 	Metrics               []string
@@ -79,7 +92,8 @@ type sqliteFiles interface {
 }
 
 // RunCommand does what sqljudge generate does: it checks o, loads the
-// questions, opens the databases (SQLite only), checks every db_id, builds
+// questions, opens the databases (SQLite for --method chess, every engine
+// of eval for --method direct), checks every db_id, builds
 // the LLM client, the CHESS retriever and the judges, and calls Run.
 // Errors: InputError for bad input (including ErrOutputExists and
 // ErrInput), bench.ErrFormat for a bad question file, eval.InputError for
@@ -106,14 +120,14 @@ func RunCommand(ctx context.Context, o CommandOptions) (*Summary, error) {
 			return nil, InputError{Err: err}
 		}
 	}
-	eng, err := open.Open(o.DB, open.Options{MaxRows: o.MaxRows, MaxConns: o.Workers})
+	eng, err := open.Open(o.DB, open.Options{MaxRows: o.MaxRows, MaxConns: o.Workers, AllowSuperuser: o.AllowSuperuser})
 	if err != nil {
 		return nil, InputError{Err: err}
 	}
 	defer eng.Close()
 	files, ok := eng.(sqliteFiles)
-	if !ok {
-		return nil, usage.Errorf("--db: generate reads SQLite databases (a folder of <db_id>/<db_id>.sqlite or <db_id>.sqlite files); %s databases are not supported yet", eng.Dialect())
+	if !ok && o.Method == MethodChess {
+		return nil, usage.Errorf("--db: --method chess reads SQLite databases (a folder of <db_id>/<db_id>.sqlite or <db_id>.sqlite files), as the official code does; %s databases run with --method direct", eng.Dialect())
 	}
 	if err := eval.CheckDatabases(ctx, items, eng, schemas, o.Tables); err != nil {
 		return nil, err
@@ -175,7 +189,7 @@ func (o CommandOptions) runOptions(items []bench.Item, eng engine.Engine, files 
 	opts := Options{
 		Items: items, Engine: eng, Out: o.Out, Method: o.Method, Config: cfg, LLM: lc,
 		Workers: o.Workers, Timeout: o.Timeout, Seed: o.LLM.Seed,
-		Resume: o.Resume, Overwrite: o.Overwrite, Metrics: o.Metrics,
+		Resume: o.Resume, Overwrite: o.Overwrite, Metrics: o.Metrics, YAMLTemperatures: o.YAMLTemperatures, AddConnections: o.AddConnections,
 		MetricOptions: o.metricOptions(),
 		Progress:      o.Progress,
 	}
@@ -204,31 +218,67 @@ func (o CommandOptions) llmConfig() llm.Config {
 	return lc
 }
 
-// retriever sets opts' Retriever and Embedder from the embedding model of
-// o (or the environment); without one it tells o.Log that retrieval finds
-// nothing.
-func (o CommandOptions) retriever(opts *Options, lc llm.Config, files sqliteFiles) error {
-	ec := lc
-	ec.EmbedModel = o.EmbedModel
-	ec = ec.FromEnv()
-	if ec.EmbedModel == "" {
-		if o.Log != nil {
-			fmt.Fprintf(o.Log, "generate: no --embed-model (or $%s): retrieve_entity and retrieve_context find nothing\n", llm.EnvEmbedModel)
+// The official embedding models: retrieve_entity.py embeds with
+// text-embedding-3-small, db_catalog/preprocess.py (the vector database of
+// retrieve_context) with text-embedding-3-large.
+const (
+	DefaultEmbedModelEntity  = "text-embedding-3-small"
+	DefaultEmbedModelContext = "text-embedding-3-large"
+)
+
+// embedModels returns the embedding models of retrieve_entity and
+// retrieve_context (see CommandOptions).
+func (o CommandOptions) embedModels() (entity, contextModel string) {
+	pick := func(own, def string) string {
+		for _, m := range []string{own, o.EmbedModel, os.Getenv(llm.EnvEmbedModel)} {
+			if m != "" {
+				return m
+			}
 		}
+		return def
+	}
+	return pick(o.EmbedModelEntity, DefaultEmbedModelEntity), pick(o.EmbedModelContext, DefaultEmbedModelContext)
+}
+
+// retriever sets opts' Retriever and embedders from the embedding models
+// of o, and lists the index options that depart from CHESS; with
+// NoEmbeddings it tells o.Log that both retrieval steps are skipped.
+func (o CommandOptions) retriever(opts *Options, lc llm.Config, files sqliteFiles) error {
+	if o.NoEmbeddings {
+		if o.Log != nil {
+			fmt.Fprintln(o.Log, "generate: --no-embeddings: retrieve_entity and retrieve_context are skipped (no example values, no column descriptions)")
+		}
+		opts.Departures = append(opts.Departures, "--no-embeddings")
 		return nil
 	}
-	emb, err := llm.New(ec)
-	if err != nil {
-		return InputError{Err: err}
+	entity, contextModel := o.embedModels()
+	clients := make([]*llm.Client, 2)
+	for i, m := range []string{entity, contextModel} {
+		ec := lc
+		ec.EmbedModel = m
+		c, err := llm.New(ec)
+		if err != nil {
+			return InputError{Err: err}
+		}
+		clients[i] = c
+	}
+	if entity == contextModel {
+		clients[1] = clients[0]
 	}
 	dir := o.IndexDir
 	if dir == "" {
 		dir = filepath.Join(o.Out, "index")
 	}
-	opts.Embedder = emb
+	opts.Embedder, opts.ContextEmbedder, opts.ProbeEmbeddings = clients[0], clients[1], true
 	opts.Retriever = IndexRetriever(dir, files.Path, index.Options{
-		EmbedModel: ec.EmbedModel, TextTypeOnly: o.TextTypeOnly, FoldCase: o.FoldCase, ShortScan: o.ShortScan,
-	}, emb)
+		EmbedModel: contextModel, TextAffinity: o.TextAffinity, FoldCase: o.FoldCase, ShortScan: o.ShortScan,
+	}, clients[0], clients[1])
+	for flag, on := range map[string]bool{"--text-affinity": o.TextAffinity, "--fold-case": o.FoldCase, "--short-scan": o.ShortScan} {
+		if on {
+			opts.Departures = append(opts.Departures, flag)
+		}
+	}
+	slices.Sort(opts.Departures)
 	return nil
 }
 

@@ -9,14 +9,15 @@ import (
 
 // direct is --method direct: one call per question with a Defog-style
 // prompt (templates/direct.txt) holding the question, its instructions or
-// evidence, and the CREATE statements of its database as stored; the SQL is
-// the reply's fenced block, or the reply.
-func (g *generator) direct(ctx context.Context, it *bench.Item, cat *catalog, rec *Record) error {
+// evidence, the engine's dialect and the CREATE statements of its database
+// (schemaDDL: as stored on SQLite, rebuilt from information_schema on the
+// server engines); the SQL is the reply's fenced block, or the reply.
+func (g *generator) direct(ctx context.Context, it *bench.Item, rec *Record) error {
 	s := Step{Name: StepDirect}
 	defer func() { rec.Steps = append(rec.Steps, s) }()
-	ddl := make([]string, 0, len(cat.Tables))
-	for _, t := range cat.Tables {
-		ddl = append(ddl, strings.TrimSpace(t.DDL)+";")
+	ddl, err := schemaDDL(ctx, g.opts.Engine, it.DBID)
+	if err != nil {
+		return err
 	}
 	instr := hintOf(it)
 	if instr == "" {

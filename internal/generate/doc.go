@@ -22,6 +22,17 @@
 // prompts; and the unit tests judge every candidate, the clusters only
 // break ties.
 //
+// By default a run sends what the official code sends: each step at the
+// temperature the official get_llm_chain leaves in the shared engine
+// parameters (Config.SentTemperatures; Options.YAMLTemperatures sends the
+// YAML values), embeddings from the two official models
+// (CommandOptions.EmbedModelEntity, EmbedModelContext), no connection
+// columns added to the tentative schema (add_connections_to_tentative_schema
+// is a no-op officially; Options.AddConnections adds them), a key column
+// shown only as a connection printed without examples or statistics.
+// Summary.Departures names every option of a run that departs from it
+// (docs/generation.md lists them).
+//
 // Where this package differs from the official code, on purpose:
 //
 //   - No orchestration loop: the official agents ask an LLM which tool to
@@ -45,14 +56,24 @@
 //     (testdata/schema_strings.json, from testdata/oracle/schema_string.py).
 //   - The schema of the unit-test prompts (get_database_schema_for_queries)
 //     holds the columns the candidates use, read with package sqlast where
-//     the official code uses sqlglot's qualify; an unqualified column goes
-//     to the first table of the query that has it, where sqlglot resolves
-//     it within its own subquery.
-//   - A reply that cannot be parsed is asked again as the official
-//     call_llm_chain does (up to 12 attempts, Options.ParseAttempts); each
-//     attempt is a new cache entry. An evaluation reply with fewer verdicts
-//     than candidates counts the missing ones as failed (the official code
-//     raises an IndexError and loses the step).
+//     the official code uses sqlglot's qualify; an unqualified column is
+//     resolved in its own SELECT first, then the enclosing ones, to the
+//     first table of that SELECT's FROM that has it.
+//   - Replies are read as the official parsers read them (a 50-reply
+//     table checked against them, testdata/oracle/parsers.py), but where
+//     the official code fails a step outright on a reply (the keywords'
+//     eval raising, a JSON reply that is not an object) the step asks
+//     again, up to 12 attempts as for a parse error (Options.ParseAttempts;
+//     each attempt is a new cache entry); the ledger marks such a call
+//     official_fail and summary.json counts them (official_failures).
+//     Keywords that eval would give as a string or a nested list are
+//     refused the same way.
+//   - Evaluate: where the official code fails or scores fewer candidates
+//     (a unit test whose reply was never read, a reply with fewer verdicts
+//     than the first one, the first reply's verdict count bounding the
+//     candidates scored, no verdict at all), a missing verdict counts as
+//     failed and every candidate is scored; the step's recovery says so
+//     and summary.json counts it (recoveries).
 //   - An unreachable LLM (after the client's retries) fails the question,
 //     which --resume redoes; the official Tool.__call__ logs the error and
 //     goes on with an empty step.

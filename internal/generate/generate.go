@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -51,9 +52,15 @@ type Options struct {
 	// retrieve_entity and retrieve_context; nil runs those steps without
 	// one (they then find nothing).
 	Retriever func(ctx context.Context, dbID string) (Retriever, error)
-	// Embedder, if set, is the client behind Retriever's embeddings: its
-	// usage goes into the summary.
-	Embedder *llm.Client
+	// Embedder and ContextEmbedder, if set, are the clients behind
+	// Retriever's embeddings (retrieve_entity's and retrieve_context's;
+	// they may be one): their usage goes into the summary.
+	Embedder, ContextEmbedder *llm.Client
+	// ProbeEmbeddings makes Run send one embedding request ("sqljudge
+	// embedding probe") with each embedder before any question, so that a
+	// run whose endpoint serves no embeddings stops at once with an error
+	// wrapping ErrInput instead of finding nothing question after question.
+	ProbeEmbeddings bool
 	// Workers is the number of questions generated at once; 0 means 2.
 	Workers int
 	// Timeout and MaxRows bound each candidate's execution as eval bounds a
@@ -76,6 +83,22 @@ type Options struct {
 	MetricOptions metric.Options
 	// Progress is told about each finished question.
 	Progress run.Progress
+
+	// YAMLTemperatures sends each CHESS step at its configuration's
+	// temperature as written; by default each step goes out at the
+	// temperature the official code sends (Config.SentTemperatures).
+	YAMLTemperatures bool
+	// AddConnections adds the connecting columns (primary and foreign
+	// keys) of every selected table to the tentative schema after
+	// filter_column and select_tables, as the official
+	// add_connections_to_tentative_schema's docstring says; the official
+	// function changes nothing, so by default nothing is added.
+	AddConnections bool
+	// Departures names the options in effect, set by the caller, that
+	// depart from the official code outside this package (the index's
+	// "--text-affinity", "--fold-case", "--short-scan", "--no-embeddings");
+	// Run adds its own and copies them into Summary.Departures.
+	Departures []string
 }
 
 // ErrOutputExists is returned when Out holds a ledger and neither Resume
@@ -109,11 +132,23 @@ type Summary struct {
 	// million tokens (0 without prices).
 	Cost  float64   `json:"cost"`
 	Steps StepCount `json:"steps"`
+	// OfficialFailures and Recoveries total the steps' counts: where this
+	// run asked again or went on and the official code fails the step.
+	OfficialFailures int `json:"official_failures"`
+	Recoveries       int `json:"recoveries"`
 	// HTTP is what this run sent: requests made, replies served from the
 	// cache, tokens paid for and their cost (with prices).
 	HTTP HTTPUsage `json:"http"`
 	// WallSeconds is this run's wall time.
 	WallSeconds float64 `json:"wall_seconds"`
+	// Departures names the options of this run that depart from the
+	// official CHESS code, as the CLI spells them (empty: a run as
+	// published; see docs/generation.md).
+	Departures []string `json:"departures"`
+	// EmbedModels names the embedding model of retrieve_entity and of
+	// retrieve_context (keys are the step names; none when embedding
+	// retrieval is off).
+	EmbedModels map[string]string `json:"embed_models,omitempty"`
 	// Model, BaseURL, Seed describe the endpoint.
 	Model   string `json:"model"`
 	BaseURL string `json:"base_url"`
@@ -139,6 +174,11 @@ type StepUsage struct {
 	PromptTokens     int64 `json:"prompt_tokens"`
 	CompletionTokens int64 `json:"completion_tokens"`
 	Errors           int   `json:"errors,omitempty"`
+	// OfficialFailures counts the calls whose reply the official code
+	// fails the step on (Call.OfficialFail); Recoveries the steps that went
+	// on where the official code fails (Step.Recovery).
+	OfficialFailures int `json:"official_failures,omitempty"`
+	Recoveries       int `json:"recoveries,omitempty"`
 }
 
 // HTTPUsage is the traffic of one run.
@@ -211,6 +251,9 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := o.probeEmbeddings(ctx); err != nil {
+		return nil, err
+	}
 	p, err := newPool(o.LLM)
 	if err != nil {
 		return nil, err
@@ -222,6 +265,11 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 		Model: o.LLM.Model, BaseURL: o.LLM.BaseURL, Seed: o.Seed}
 	if o.Method == MethodChess {
 		sum.Config, sum.Settings = o.Config.Name, &o.Config
+		sum.Departures = slices.Sorted(slices.Values(o.Departures))
+		sum.EmbedModels = o.embedModels()
+	}
+	if sum.Departures == nil {
+		sum.Departures = []string{}
 	}
 
 	recs := prev
@@ -333,10 +381,53 @@ func (sum *Summary) usage(o *Options, p *pool) {
 	u := p.usage()
 	sum.HTTP = HTTPUsage{Requests: u.Calls - u.CacheHits, CacheHits: u.CacheHits, PromptTokens: u.PromptTokens,
 		CompletionTokens: u.CompletionTokens, Cost: u.Cost}
-	if o.Embedder != nil {
-		eu := o.Embedder.Usage()
-		sum.HTTP.EmbedRequests, sum.HTTP.EmbedTokens = eu.EmbedCalls, eu.EmbedTokens
+	for _, e := range o.embedders() {
+		eu := e.Usage()
+		sum.HTTP.EmbedRequests += eu.EmbedCalls
+		sum.HTTP.EmbedTokens += eu.EmbedTokens
 	}
+}
+
+// embedders returns the distinct embedding clients of o.
+func (o *Options) embedders() []*llm.Client {
+	var out []*llm.Client
+	for _, e := range []*llm.Client{o.Embedder, o.ContextEmbedder} {
+		if e != nil && !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// embedModels names the embedding model of each retrieval step, nil
+// without embedders.
+func (o *Options) embedModels() map[string]string {
+	m := map[string]string{}
+	if o.Embedder != nil {
+		m[StepRetrieveEntity] = o.Embedder.Config().EmbedModel
+	}
+	if o.ContextEmbedder != nil {
+		m[StepRetrieveContext] = o.ContextEmbedder.Config().EmbedModel
+	}
+	if len(m) == 0 {
+		return nil
+	}
+	return m
+}
+
+// probeEmbeddings sends one embedding request with each embedder when
+// ProbeEmbeddings is set; a failure is an ErrInput naming the model.
+func (o *Options) probeEmbeddings(ctx context.Context) error {
+	if !o.ProbeEmbeddings {
+		return nil
+	}
+	for _, e := range o.embedders() {
+		if _, err := e.Embed(ctx, []string{"sqljudge embedding probe"}); err != nil {
+			return fmt.Errorf("%w: embedding model %q at %s: %v (retrieve_entity and retrieve_context need embeddings: give --embed-model-entity and --embed-model-context an endpoint serves, or --no-embeddings to run without them)",
+				ErrInput, e.Config().EmbedModel, e.Config().BaseURL, err)
+		}
+	}
+	return nil
 }
 
 func (o *Options) defaults() error {
@@ -348,6 +439,14 @@ func (o *Options) defaults() error {
 				return err
 			}
 			o.Config = c
+		}
+		if o.AddConnections {
+			o.Departures = slices.Concat(o.Departures, []string{"--add-connections"})
+		}
+		if o.YAMLTemperatures {
+			o.Departures = slices.Concat(o.Departures, []string{"--yaml-temperatures"})
+		} else {
+			o.Config = o.Config.SentTemperatures()
 		}
 	case MethodDirect:
 	default:
@@ -420,11 +519,11 @@ func (g *generator) question(ctx context.Context, it *bench.Item) Record {
 		rec.Config = g.opts.Config.Name
 	}
 	var err error
-	cat, err := g.catalog(ctx, it.DBID)
-	if err == nil {
-		if g.opts.Method == MethodDirect {
-			err = g.direct(ctx, it, cat, &rec)
-		} else {
+	if g.opts.Method == MethodDirect {
+		err = g.direct(ctx, it, &rec)
+	} else {
+		var cat *catalog
+		if cat, err = g.catalog(ctx, it.DBID); err == nil {
 			r := &chessRun{g: g, it: it, cat: cat, rec: &rec, hint: hintOf(it)}
 			err = r.run(ctx)
 		}
@@ -517,6 +616,14 @@ func (s *Summary) tally(items []bench.Item, recs map[int]Record) {
 			for _, c := range st.Calls {
 				u.PromptTokens += c.PromptTokens
 				u.CompletionTokens += c.CompletionTokens
+				if c.OfficialFail {
+					u.OfficialFailures++
+					s.OfficialFailures++
+				}
+			}
+			if st.Recovery != "" {
+				u.Recoveries++
+				s.Recoveries++
 			}
 			if st.Error != "" {
 				u.Errors++

@@ -306,7 +306,7 @@ func TestChessIRSSCG(t *testing.T) {
 			if len(order) == 0 || order[len(order)-1] != step {
 				order = append(order, step)
 			}
-			if step == "generate_candidate" && *r.Temperature != 0.01 || step == "filter_column" && *r.Temperature != 0 {
+			if step == "generate_candidate" && *r.Temperature != 0.01 || step == "filter_column" && *r.Temperature != 0.2 {
 				t.Fatalf("%s at temperature %v", step, *r.Temperature)
 			}
 		}

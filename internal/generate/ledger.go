@@ -60,6 +60,11 @@ type Call struct {
 	Cached    bool    `json:"cached,omitempty"`
 	// ParseError says why the reply could not be read ("" when it could).
 	ParseError string `json:"parse_error,omitempty"`
+	// OfficialFail marks an unreadable reply on which the official code
+	// fails the step outright instead of asking again (an eval error of
+	// the keywords, a JSON reply that is not an object): the next attempt
+	// is sqljudge's recovery (see docs/generation.md).
+	OfficialFail bool `json:"official_fail,omitempty"`
 }
 
 // Candidate is one candidate SQL with its execution.
@@ -113,7 +118,12 @@ type Step struct {
 	Winner *int    `json:"winner,omitempty"`
 	Reason string  `json:"reason,omitempty"`
 	// Note says what a step did when it made no call.
-	Note string `json:"note,omitempty"`
+	// Recovery, when set, says how sqljudge went on where the official
+	// code fails the step (evaluate: unit tests whose replies were not
+	// read, verdict counts that differ from the candidates'); the summary
+	// counts these.
+	Recovery string `json:"recovery,omitempty"`
+	Note     string `json:"note,omitempty"`
 	// Error is a step failure; like the official Tool.__call__, the
 	// pipeline goes on with what earlier steps produced.
 	Error string `json:"error,omitempty"`

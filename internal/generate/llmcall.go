@@ -134,6 +134,7 @@ func (p *pool) ask(ctx context.Context, r request, attempts int, parse func(stri
 			return calls, rep.Content, nil
 		}
 		call.ParseError = lastErr.Error()
+		call.OfficialFail = errors.Is(lastErr, errOfficialFail)
 		calls = append(calls, call)
 	}
 	return calls, "", lastErr

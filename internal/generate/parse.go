@@ -16,6 +16,20 @@ func parseErrorf(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", errParse, fmt.Sprintf(format, args...))
 }
 
+// errOfficialFail marks a reply on which the official code fails the step
+// outright, with no new request: an exception other than
+// OutputParserException (the keywords' eval raising SyntaxError or
+// NameError), or a parser result the tool cannot use (None from
+// parse_partial_json on a mismatched bracket, a JSON array where an object
+// is read). Such errors also wrap errParse: the pipeline asks again, which
+// the official code does not; the ledger marks the call (Call.OfficialFail)
+// and the summary counts it.
+var errOfficialFail = errors.New("the official code fails the step here")
+
+func officialFailf(format string, args ...any) error {
+	return fmt.Errorf("%w: %w: %s", errParse, errOfficialFail, fmt.Sprintf(format, args...))
+}
+
 // between returns the text between the first open and the following close
 // marker, and whether both were found.
 func between(s, open, close string) (string, bool) {
@@ -31,88 +45,67 @@ func between(s, open, close string) (string, bool) {
 	return rest[:j], true
 }
 
+// pySplitBetween is Python's s.split(open)[1].split(close)[0], guarded as
+// the official parsers guard it (both markers anywhere in s): the text
+// after the first open marker up to the next open marker, cut at its
+// first close marker.
+func pySplitBetween(s, open, close string) (string, bool) {
+	if !strings.Contains(s, open) || !strings.Contains(s, close) {
+		return "", false
+	}
+	seg := strings.SplitN(s, open, 3)[1]
+	return strings.SplitN(seg, close, 2)[0], true
+}
+
 // ParseKeywords reads extract_keywords' reply as the official
-// PythonListOutputParser does: the text inside a ```python fence when there
-// is one, else the whole reply, read as a Python list of strings. Where the
-// official parser calls eval, this reads a list literal only, and it is
-// tolerant of other fences and of text around the list (the outermost
-// brackets are taken).
+// PythonListOutputParser does: the text between the first "```python" and
+// the next "```" when there is one, its leading whitespace removed, then
+// eval'd, here read by parsePyLiteral (Python literals only). A list or a
+// tuple of strings, numbers, booleans and None is accepted, its items as
+// Python's str() renders them. What eval refuses (text around the list,
+// another fence, bare names) fails the step officially (a SyntaxError or
+// NameError is not an OutputParserException): the error wraps
+// errOfficialFail. A string or a nested list, which eval accepts and the
+// official retrieval then iterates or cannot use, is refused here the same
+// way.
 func ParseKeywords(reply string) ([]string, error) {
 	s := reply
-	if in, ok := between(s, "```python", "```"); ok {
-		s = in
-	} else if strings.Contains(s, "```python") {
-		s = strings.SplitN(s, "```python", 2)[1]
+	if strings.Contains(s, "```python") {
+		s = strings.SplitN(strings.SplitN(s, "```python", 3)[1], "```", 2)[0]
 	}
-	return parsePyList(s)
+	s = strings.TrimLeft(s, " \t\n\r\f\v")
+	v, err := parsePyLiteral(s)
+	if err != nil {
+		return nil, officialFailf("keywords: %v", err)
+	}
+	out, err := pyStrings(v)
+	if err != nil {
+		return nil, officialFailf("keywords: %v", err)
+	}
+	return out, nil
 }
 
-// parsePyList reads the first Python list literal of s: its string items
-// (single, double or triple quoted, with backslash escapes) and its bare
-// items (numbers, names) as text.
-func parsePyList(s string) ([]string, error) {
-	start := strings.IndexByte(s, '[')
-	if start < 0 {
-		return nil, parseErrorf("no Python list in the reply")
+// pyStrings returns the items of a Python list or tuple of scalars as
+// Python's str() renders them.
+func pyStrings(v any) ([]string, error) {
+	var items []any
+	switch x := v.(type) {
+	case []any:
+		items = x
+	case pyTup:
+		items = x
+	default:
+		return nil, fmt.Errorf("not a list but %T", v)
 	}
-	var out []string
-	i := start + 1
-	for i < len(s) {
-		c := s[i]
-		switch {
-		case c == ']':
-			return out, nil
-		case c == ',' || c == ' ' || c == '\n' || c == '\t' || c == '\r':
-			i++
-		case c == '\'' || c == '"':
-			str, n, err := pyString(s[i:])
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, str)
-			i += n
-		default:
-			j := i
-			for j < len(s) && s[j] != ',' && s[j] != ']' {
-				j++
-			}
-			if item := strings.TrimSpace(s[i:j]); item != "" {
-				out = append(out, item)
-			}
-			i = j
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		s, ok := pyStr(it)
+		if !ok {
+			return nil, fmt.Errorf("item %v is not a string or a number", it)
 		}
+		out = append(out, s)
 	}
-	return nil, parseErrorf("the Python list is not closed")
-}
-
-// pyString reads one Python string literal at the start of s and returns
-// its value and length.
-func pyString(s string) (string, int, error) {
-	q := s[:1]
-	if strings.HasPrefix(s, q+q+q) {
-		q = q + q + q
-	}
-	var b strings.Builder
-	for i := len(q); i < len(s); i++ {
-		if strings.HasPrefix(s[i:], q) {
-			return b.String(), i + len(q), nil
-		}
-		c := s[i]
-		if c == '\\' && i+1 < len(s) {
-			i++
-			switch s[i] {
-			case 'n':
-				b.WriteByte('\n')
-			case 't':
-				b.WriteByte('\t')
-			default:
-				b.WriteByte(s[i])
-			}
-			continue
-		}
-		b.WriteByte(c)
-	}
-	return "", 0, parseErrorf("unterminated string in the Python list")
+	return out, nil
 }
 
 // ParseCandidate reads a generate_candidate reply as the official
@@ -155,22 +148,34 @@ func cleanSQL(s string) string {
 
 // ParseUnitTests reads a generate_unit_test reply as the official
 // TestCaseGenerationOutput does: the text inside <Answer>...</Answer>
-// (required) read as a Python list of strings.
+// (both required; pySplitBetween) read by ast.literal_eval, here
+// parsePyLiteral; either failing is an OutputParserException officially,
+// so a new request (errParse). A result that is not a list or tuple of
+// strings wraps errOfficialFail.
 func ParseUnitTests(reply string) ([]string, error) {
-	in, ok := between(reply, "<Answer>", "</Answer>")
+	in, ok := pySplitBetween(reply, "<Answer>", "</Answer>")
 	if !ok {
 		return nil, parseErrorf("no <Answer>...</Answer> in the unit-test reply")
 	}
-	return parsePyList(in)
+	v, err := parsePyLiteral(in)
+	if err != nil {
+		return nil, parseErrorf("unit tests: %v", err)
+	}
+	out, err := pyStrings(v)
+	if err != nil {
+		return nil, officialFailf("unit tests: %v", err)
+	}
+	return out, nil
 }
 
 // ParseEvaluation reads an evaluate reply as the official
-// UnitTestEvaluationOutput does: inside <Answer>...</Answer> (required),
-// every line with a colon is one verdict, 1 when the text after the colon
-// contains "passed" (any case), else 0. A line with more than one colon is
-// an error there (a Python unpacking error) and here.
+// UnitTestEvaluationOutput does: inside <Answer>...</Answer> (both
+// required; pySplitBetween), stripped, every line with a colon is one
+// verdict, 1 when the text after the colon contains "passed" (any case),
+// else 0. A line with more than one colon is an error there (a Python
+// unpacking error turned into an OutputParserException) and here.
 func ParseEvaluation(reply string) ([]int, error) {
-	in, ok := between(reply, "<Answer>", "</Answer>")
+	in, ok := pySplitBetween(reply, "<Answer>", "</Answer>")
 	if !ok {
 		return nil, parseErrorf("no <Answer>...</Answer> in the evaluation reply")
 	}
@@ -193,25 +198,50 @@ func ParseEvaluation(reply string) ([]int, error) {
 }
 
 // ParseJSONObject reads a schema-selector reply as langchain's
-// JsonOutputParser (parse_json_markdown) does: the content of a ```json
-// fence when there is one, else the reply, from its first "{" to its last
-// "}", decoded as JSON.
+// JsonOutputParser does (parse_result: the reply stripped, then
+// parse_json_markdown, langchain_core/utils/json.py): the reply, stripped
+// of spaces, newlines and backquotes, read by parse_partial_json
+// (parsePartialJSON); if that fails, the text after the first "```" (and
+// an optional "json") read the same way. A decoding failure is an
+// OutputParserException officially (errParse); a None result (a
+// mismatched bracket) or a value that is not an object makes the official
+// tool fail (errOfficialFail).
 func ParseJSONObject(reply string) (map[string]json.RawMessage, error) {
-	s := reply
-	if in, ok := between(s, "```json", "```"); ok {
-		s = in
-	} else if in, ok := between(s, "```", "```"); ok {
-		s = in
+	text := strings.TrimSpace(reply)
+	v, err := parseJSONStripped(text)
+	if err != nil {
+		after := text
+		if _, rest, ok := strings.Cut(text, "```"); ok {
+			after = strings.TrimPrefix(rest, "json")
+		}
+		v, err = parseJSONStripped(after)
 	}
-	i, j := strings.IndexByte(s, '{'), strings.LastIndexByte(s, '}')
-	if i < 0 || j < i {
-		return nil, parseErrorf("no JSON object in the reply")
+	if err != nil {
+		return nil, parseErrorf("invalid JSON output: %v", err)
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(s[i:j+1]), &m); err != nil {
-		return nil, parseErrorf("JSON object: %v", err)
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, officialFailf("the JSON reply is %s, not an object", jsonKind(v))
+	}
+	m := make(map[string]json.RawMessage, len(obj))
+	for k, x := range obj {
+		b, err := json.Marshal(x)
+		if err != nil {
+			return nil, parseErrorf("JSON object: %v", err)
+		}
+		m[k] = b
 	}
 	return m, nil
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "None (a mismatched bracket)"
+	case []any:
+		return "an array"
+	}
+	return fmt.Sprintf("a %T", v)
 }
 
 // ParseDirect extracts the SQL of a --method direct reply: the first

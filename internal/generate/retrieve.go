@@ -11,11 +11,15 @@ import (
 // IndexRetriever returns an Options.Retriever over package index: the
 // value and description index of each database, built on first use (or
 // read from its cache in dir) from the SQLite file dbPath gives for its
-// db_id (the SQLite engine's Path), queried with emb's embeddings (CHESS's text-embedding-3-small
-// through any OpenAI-compatible /embeddings endpoint). emb may be nil: the
-// entity retrieval then stops short of its embedding filter with an error
-// noted in the ledger when values pass the edit-distance filter.
-func IndexRetriever(dir string, dbPath func(dbID string) (string, error), opts index.Options, emb index.Embedder) func(ctx context.Context, dbID string) (Retriever, error) {
+// db_id (the SQLite engine's Path). retrieve_entity embeds with entityEmb
+// (officially text-embedding-3-small, retrieve_entity.py) and
+// retrieve_context with contextEmb (officially text-embedding-3-large,
+// db_catalog/preprocess.py), through any OpenAI-compatible /embeddings
+// endpoint; opts.EmbedModel should name contextEmb's model, under which the
+// description embeddings are cached. entityEmb may be nil: the entity
+// retrieval then stops short of its embedding filter with an error noted
+// in the ledger when values pass the edit-distance filter.
+func IndexRetriever(dir string, dbPath func(dbID string) (string, error), opts index.Options, entityEmb, contextEmb index.Embedder) func(ctx context.Context, dbID string) (Retriever, error) {
 	var open sync.Map // db_id -> *indexOnce
 	return func(ctx context.Context, dbID string) (Retriever, error) {
 		v, _ := open.LoadOrStore(dbID, &indexOnce{})
@@ -31,7 +35,7 @@ func IndexRetriever(dir string, dbPath func(dbID string) (string, error), opts i
 				o.err = fmt.Errorf("index of %s: %w", dbID, err)
 				return
 			}
-			o.r = &indexRetriever{ix: ix, emb: emb}
+			o.r = &indexRetriever{ix: ix, entity: entityEmb, context: contextEmb}
 		})
 		return o.r, o.err
 	}
@@ -43,15 +47,16 @@ type indexOnce struct {
 	err  error
 }
 
-// indexRetriever adapts *index.Index to Retriever.
+// indexRetriever adapts *index.Index to Retriever, with the embedders of
+// entity and context retrieval.
 type indexRetriever struct {
-	ix  *index.Index
-	emb index.Embedder
+	ix              *index.Index
+	entity, context index.Embedder
 }
 
 // RetrieveEntities implements Retriever over the database's value index.
 func (r *indexRetriever) RetrieveEntities(ctx context.Context, keywords []string) (Entities, error) {
-	e, err := r.ix.RetrieveEntities(ctx, keywords, r.emb)
+	e, err := r.ix.RetrieveEntities(ctx, keywords, r.entity)
 	if err != nil {
 		return Entities{}, err
 	}
@@ -61,7 +66,7 @@ func (r *indexRetriever) RetrieveEntities(ctx context.Context, keywords []string
 // RetrieveContext implements Retriever over the database's description
 // index.
 func (r *indexRetriever) RetrieveContext(ctx context.Context, keywords []string, question, hint string, topK int) (map[string]map[string]Description, error) {
-	c, err := r.ix.RetrieveContext(ctx, keywords, question, hint, r.emb, topK)
+	c, err := r.ix.RetrieveContext(ctx, keywords, question, hint, r.context, topK)
 	if err != nil {
 		return nil, err
 	}

@@ -365,7 +365,14 @@ func (c *catalog) schemaString(sel *selection, v schemaView, rng *rand.Rand) str
 			}
 			name := defColumnName(def)
 			if slices.Contains(sel.cols[targeted], name) || c.isConnection(sel, t.Name, name) {
-				lines = append(lines, "\t"+def+","+c.columnComment(sel, v, t, name))
+				// the official comment reads the column from the selected
+				// schema (get_column_info, case-insensitive): a key column
+				// shown only as a connection has none
+				comment := ""
+				if slices.ContainsFunc(sel.cols[targeted], func(x string) bool { return strings.EqualFold(x, name) }) {
+					comment = c.columnComment(sel, v, t, name)
+				}
+				lines = append(lines, "\t"+def+","+comment)
 			} else if strings.HasPrefix(low, "unique") {
 				lines = append(lines, "\t"+def+",")
 			}
@@ -579,9 +586,10 @@ func (c *catalog) columnProfiles(sel *selection, v schemaView) []profile {
 
 type profile struct{ Table, Column, Text string }
 
-// addConnections is the official add_connections_to_tentative_schema
-// (DatabaseSchemaGenerator.get_schema_with_connections): every connection
-// column of each selected table is added.
+// addConnections does what the official add_connections_to_tentative_schema
+// means to do (DatabaseSchemaGenerator.get_schema_with_connections, whose
+// result the official code drops): every connection column of each
+// selected table is added. Used with Options.AddConnections only.
 func (c *catalog) addConnections(sel *selection) {
 	for _, tn := range append([]string{}, sel.order...) {
 		t := c.table(tn)
@@ -613,84 +621,161 @@ func (c *catalog) forQueries(queries []string) *selection {
 }
 
 // queryColumns returns the (table, column) pairs one query uses, in the
-// order first met, with the catalogue's spelling.
+// order first met, with the catalogue's spelling. A qualified column goes
+// to the table its qualifier names (in its own SELECT or an enclosing
+// one); an unqualified one is resolved in its own SELECT first, its
+// enclosing SELECTs after, to the first table of that SELECT's FROM that
+// has it, as sqlglot's qualify scopes it and get_sql_columns_dict then
+// falls back to the tables of the same subquery (src/database_utils/
+// sql_parser.py). A query that does not parse gives nothing.
 func (c *catalog) queryColumns(sql string) [][2]string {
 	q, err := sqlast.Parse(sql)
 	if err != nil {
 		return nil
 	}
-	var tables []*table
-	alias := map[string]*table{}
-	skip := map[*sqlast.Ident]bool{}
-	var quals []*sqlast.QualifiedRef
-	var bare []*sqlast.Ident
-	sqlast.Walk(q.Stmt, func(n sqlast.Node) bool {
-		switch x := n.(type) {
+	r := &colResolver{c: c, skip: map[*sqlast.Ident]bool{}, seen: map[[2]string]bool{}}
+	r.collect(q.Stmt, nil)
+	for _, u := range r.quals {
+		n := len(u.ref.Parts)
+		r.add(u.scope.lookupAlias(r.c, u.ref.Parts[n-2].Name), u.ref.Parts[n-1].Name)
+	}
+	for _, u := range r.bare {
+		if !r.skip[u.id] {
+			r.add(u.scope.lookupColumn(u.id.Name), u.id.Name)
+		}
+	}
+	return r.out
+}
+
+// colScope is the tables of one SELECT (its FROM, not its subqueries'),
+// chained to the enclosing SELECT's scope.
+type colScope struct {
+	tables []*table
+	alias  map[string]*table
+	outer  *colScope
+}
+
+// lookupColumn returns the first table of the innermost scope that has a
+// column name, nil if none has.
+func (s *colScope) lookupColumn(name string) *table {
+	for ; s != nil; s = s.outer {
+		for _, t := range s.tables {
+			if t.col(name) != nil {
+				return t
+			}
+		}
+	}
+	return nil
+}
+
+// lookupAlias returns the table a qualifier names in the innermost scope
+// that knows it, or the catalogue's table of that name.
+func (s *colScope) lookupAlias(c *catalog, q string) *table {
+	for ; s != nil; s = s.outer {
+		if t := s.alias[strings.ToLower(q)]; t != nil {
+			return t
+		}
+	}
+	return c.table(q)
+}
+
+type scopedIdent struct {
+	id    *sqlast.Ident
+	scope *colScope
+}
+
+type scopedQual struct {
+	ref   *sqlast.QualifiedRef
+	scope *colScope
+}
+
+// colResolver collects a query's column references with their scopes and
+// the identifiers that are not columns (table names, aliases, function
+// names), then resolves them.
+type colResolver struct {
+	c     *catalog
+	skip  map[*sqlast.Ident]bool
+	quals []scopedQual
+	bare  []scopedIdent
+	seen  map[[2]string]bool
+	out   [][2]string
+}
+
+// collect walks n within scope; each SELECT met opens a scope of its own.
+func (r *colResolver) collect(n sqlast.Node, scope *colScope) {
+	sqlast.Walk(n, func(m sqlast.Node) bool {
+		switch x := m.(type) {
+		case *sqlast.SelectQuery:
+			if m != n {
+				r.collect(x, r.scopeOf(x, scope))
+				return false
+			}
 		case *sqlast.TableRef:
 			if x.Name != nil {
-				skip[x.Name.Name] = true
+				r.skip[x.Name.Name] = true
 				if x.Name.Schema != nil {
-					skip[x.Name.Schema] = true
-				}
-				if t := c.table(x.Name.Name.Name); t != nil {
-					tables = append(tables, t)
-					alias[strings.ToLower(t.Name)] = t
-					if x.Alias != nil {
-						alias[strings.ToLower(x.Alias.Name)] = t
-					}
+					r.skip[x.Name.Schema] = true
 				}
 			}
 			if x.Alias != nil {
-				skip[x.Alias] = true
+				r.skip[x.Alias] = true
 			}
 		case *sqlast.FuncCall:
-			skip[x.Name] = true
+			r.skip[x.Name] = true
 		case *sqlast.ResultColumn:
 			if x.Alias != nil {
-				skip[x.Alias] = true
+				r.skip[x.Alias] = true
 			}
 		case *sqlast.CTE:
-			skip[x.Name] = true
+			r.skip[x.Name] = true
 		case *sqlast.QualifiedRef:
 			for _, p := range x.Parts {
-				skip[p] = true
+				r.skip[p] = true
 			}
-			quals = append(quals, x)
+			r.quals = append(r.quals, scopedQual{x, scope})
 		case *sqlast.Ident:
-			bare = append(bare, x)
+			r.bare = append(r.bare, scopedIdent{x, scope})
 		}
 		return true
 	})
-	var out [][2]string
-	seen := map[[2]string]bool{}
-	add := func(t *table, col string) {
-		if t == nil {
-			return
-		}
-		cc := t.col(col)
-		if cc == nil {
-			return
-		}
-		k := [2]string{t.Name, cc.Name}
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, k)
-		}
-	}
-	for _, r := range quals {
-		n := len(r.Parts)
-		add(alias[strings.ToLower(r.Parts[n-2].Name)], r.Parts[n-1].Name)
-	}
-	for _, id := range bare {
-		if skip[id] {
-			continue
-		}
-		for _, t := range tables {
-			if t.col(id.Name) != nil {
-				add(t, id.Name)
-				break
+}
+
+// scopeOf is the scope of a SELECT: the catalogue tables of its FROM
+// clause (joins and parenthesised lists included, subqueries not).
+func (r *colResolver) scopeOf(q *sqlast.SelectQuery, outer *colScope) *colScope {
+	s := &colScope{alias: map[string]*table{}, outer: outer}
+	var from func(refs []*sqlast.TableRef)
+	from = func(refs []*sqlast.TableRef) {
+		for _, x := range refs {
+			from(x.List)
+			if x.Name == nil {
+				continue
+			}
+			if t := r.c.table(x.Name.Name.Name); t != nil {
+				s.tables = append(s.tables, t)
+				s.alias[strings.ToLower(t.Name)] = t
+				if x.Alias != nil {
+					s.alias[strings.ToLower(x.Alias.Name)] = t
+				}
 			}
 		}
 	}
-	return out
+	from(q.From)
+	return s
+}
+
+// add records (t, col) once, when t has col.
+func (r *colResolver) add(t *table, col string) {
+	if t == nil {
+		return
+	}
+	cc := t.col(col)
+	if cc == nil {
+		return
+	}
+	k := [2]string{t.Name, cc.Name}
+	if !r.seen[k] {
+		r.seen[k] = true
+		r.out = append(r.out, k)
+	}
 }

@@ -63,7 +63,7 @@ func BenchmarkOpenCachedSpiderDev(b *testing.B) {
 // keyword of the recall test, embeddings computed locally) on the Spider
 // dev indexes.
 func BenchmarkRetrieveEntities(b *testing.B) {
-	idx := openDevIndexes(b, Options{})
+	idx := openDevIndexes(b, Options{TextAffinity: true})
 	cases := recallCases(b, idx)
 	emb := &localEmbedder{}
 	i := 0

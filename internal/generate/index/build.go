@@ -35,8 +35,8 @@ type BuildOptions struct {
 	// failed request (0: none); Concurrency the requests in flight.
 	Timeout              time.Duration
 	Retries, Concurrency int
-	// Rebuild, TextTypeOnly and NoValueDescription are Options' fields.
-	Rebuild, TextTypeOnly, NoValueDescription bool
+	// Rebuild, TextAffinity and NoValueDescription are Options' fields.
+	Rebuild, TextAffinity, NoValueDescription bool
 }
 
 // BuildRow is one database's line of BuildAll's report.
@@ -87,7 +87,7 @@ func BuildAll(ctx context.Context, o BuildOptions) (*BuildReport, error) {
 	if dbs, err = selectDatabases(dbs, o.DBIDs, o.DB); err != nil {
 		return nil, err
 	}
-	opts := Options{Rebuild: o.Rebuild, TextTypeOnly: o.TextTypeOnly, NoValueDescription: o.NoValueDescription}
+	opts := Options{Rebuild: o.Rebuild, TextAffinity: o.TextAffinity, NoValueDescription: o.NoValueDescription}
 	rep := &BuildReport{Databases: len(dbs)}
 	if rep.Embedder, rep.EmbedModel, err = buildEmbedder(o); err != nil {
 		return nil, err

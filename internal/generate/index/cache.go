@@ -15,7 +15,7 @@ import (
 
 // cacheVersion changes whenever the cache's layout or the way an index is
 // built changes, so that old caches are rebuilt.
-const cacheVersion = 1
+const cacheVersion = 2
 
 // cacheParams are the options that change what is built.
 type cacheParams struct {
@@ -23,7 +23,7 @@ type cacheParams struct {
 	NGram              int     `json:"n_gram"`
 	Threshold          float64 `json:"threshold"`
 	Seed               int64   `json:"seed"`
-	TextTypeOnly       bool    `json:"text_type_only"`
+	TextAffinity       bool    `json:"text_affinity"`
 	NoValueDescription bool    `json:"no_value_description"`
 }
 
@@ -56,7 +56,7 @@ type cacheData struct {
 func (ix *Index) params() cacheParams {
 	return cacheParams{
 		SignatureSize: SignatureSize, NGram: NGram, Threshold: LSHThreshold, Seed: ix.opts.Seed,
-		TextTypeOnly: ix.opts.TextTypeOnly, NoValueDescription: ix.opts.NoValueDescription,
+		TextAffinity: ix.opts.TextAffinity, NoValueDescription: ix.opts.NoValueDescription,
 	}
 }
 
@@ -113,7 +113,7 @@ func (ix *Index) load(ctx context.Context) error {
 			return nil
 		}
 	}
-	schema, tables, err := readSchema(ctx, ix.dbPath, ix.opts.TextTypeOnly)
+	schema, tables, err := readSchema(ctx, ix.dbPath, ix.opts.TextAffinity)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

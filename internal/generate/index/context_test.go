@@ -213,7 +213,7 @@ func TestRebuiltWhenDatabaseChanges(t *testing.T) {
 		t.Fatalf("new value not found: %+v %v", ents, err)
 	}
 	// Options that change the build are part of the cache's identity.
-	if ix, _ = Open(ctx, cache, db, Options{TextTypeOnly: true}); !ix.Built() {
-		t.Error("TextTypeOnly reused a cache built without it")
+	if ix, _ = Open(ctx, cache, db, Options{TextAffinity: true}); !ix.Built() {
+		t.Error("TextAffinity reused a cache built without it")
 	}
 }

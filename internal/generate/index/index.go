@@ -55,9 +55,12 @@ type Options struct {
 	// cached with the model that made them and used only by an Open with
 	// the same EmbedModel; with "" they are not cached.
 	EmbedModel string
-	// TextTypeOnly indexes only columns whose declared type contains
-	// "TEXT", as CHESS does, instead of every column of TEXT affinity.
-	TextTypeOnly bool
+	// TextAffinity indexes every column of SQLite TEXT affinity (declared
+	// type containing CHAR, CLOB or TEXT, any case, and not INT) instead of
+	// CHESS's rule, columns whose declared type contains "TEXT"
+	// (case-sensitive; _get_unique_values). An extension, off by default:
+	// on Spider it adds the CHAR, VARCHAR and lower-case text columns.
+	TextAffinity bool
 	// NoValueDescription leaves the value_description column of the
 	// description files out (CHESS's use_value_description=False).
 	NoValueDescription bool

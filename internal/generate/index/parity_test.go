@@ -127,7 +127,7 @@ func entityCases(t *testing.T, idx map[string]*Index) []entityCase {
 // as sets per column (we list a value once, CHESS once per substring that
 // found it); columns as sets (CHESS's order is a set's).
 func TestRetrieveEntitiesMatchesOfficial(t *testing.T) {
-	idx := openDevIndexes(t, Options{})
+	idx := openDevIndexes(t, Options{TextAffinity: true})
 	cases := entityCases(t, idx)
 	if *writeEntityCases {
 		b, err := json.Marshal(cases)
@@ -193,7 +193,7 @@ func TestRetrieveEntitiesMatchesOfficial(t *testing.T) {
 }
 
 // TestValuesMatchOfficial compares the indexed values of the 20 Spider dev
-// databases, with Options.TextTypeOnly (CHESS's own column rule), with
+// databases, with the default Options (CHESS's own column rule), with
 // those of the official _get_unique_values (testdata/unique_values.json,
 // made by testdata/oracle/unique_values.py): the same columns, and per
 // column the same count and SHA-256 of the sorted distinct values. It also
@@ -210,12 +210,12 @@ func TestValuesMatchOfficial(t *testing.T) {
 	if err := json.Unmarshal(b, &want); err != nil {
 		t.Fatal(err)
 	}
-	literal := openDevIndexes(t, Options{TextTypeOnly: true})
-	affinity := openDevIndexes(t, Options{})
+	literal := openDevIndexes(t, Options{})
+	affinity := openDevIndexes(t, Options{TextAffinity: true})
 	if len(literal) != len(want) {
 		t.Fatalf("%d databases, official %d", len(literal), len(want))
 	}
-	cols, extra := 0, 0
+	cols, values, extra, extraValues := 0, 0, 0, 0
 	for db, ix := range literal {
 		got := map[string]bool{}
 		for _, tb := range ix.data.Tables {
@@ -232,6 +232,7 @@ func TestValuesMatchOfficial(t *testing.T) {
 					t.Errorf("%s: %s has %d values, CHESS %d (or other values)", db, key, len(c.Values), w.Count)
 				}
 				cols++
+				values += len(c.Values)
 			}
 		}
 		for key := range want[db] {
@@ -240,8 +241,9 @@ func TestValuesMatchOfficial(t *testing.T) {
 			}
 		}
 		extra += affinity[db].Stats().Columns - ix.Stats().Columns
+		extraValues += affinity[db].Stats().Values - ix.Stats().Values
 	}
-	t.Logf("%d columns as CHESS indexes them; the TEXT-affinity rule adds %d (CHAR, VARCHAR, lower-case text)", cols, extra)
+	t.Logf("%d columns and %d values as CHESS indexes them; the TEXT-affinity rule adds %d columns and %d values (CHAR, VARCHAR, lower-case text)", cols, values, extra, extraValues)
 	if cols < 50 {
 		t.Errorf("only %d columns compared", cols)
 	}

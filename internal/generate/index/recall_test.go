@@ -174,15 +174,15 @@ func TestValueRecallMisspelled(t *testing.T) {
 		opts  Options
 		floor float64 // measured 0.770 and 0.946 (296 cases, seed 13)
 	}{
-		{"chess", Options{}, 0.75},
-		{"foldcase+shortscan", Options{FoldCase: true, ShortScan: true}, 0.93},
-		// CHESS's literal column rule misses Spider's CHAR and VARCHAR
-		// columns: measured 0.382
-		{"chess-text-type-only", Options{TextTypeOnly: true}, 0.35},
+		{"chess-text-affinity", Options{TextAffinity: true}, 0.75},
+		{"foldcase+shortscan", Options{TextAffinity: true, FoldCase: true, ShortScan: true}, 0.93},
+		// CHESS's own column rule (the default) misses Spider's CHAR and
+		// VARCHAR columns: measured 0.382
+		{"chess", Options{}, 0.35},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			idx := openDevIndexes(t, tc.opts)
-			cases := recallCases(t, openDevIndexes(t, Options{}))
+			cases := recallCases(t, openDevIndexes(t, Options{TextAffinity: true}))
 			if len(cases) < 250 {
 				t.Fatalf("only %d cases", len(cases))
 			}

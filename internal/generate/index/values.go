@@ -84,11 +84,12 @@ func skippedName(column string) bool {
 }
 
 // textType tells whether a declared type is text: it contains "TEXT"
-// (CHESS's literal rule) or, unless literal, has SQLite's TEXT affinity
-// (contains CHAR, CLOB or TEXT in any case; SQLite's rule 2 of section
-// 3.1 of its datatype documentation, after rule 1, INT, which wins).
-func textType(decl string, literal bool) bool {
-	if literal {
+// (CHESS's rule, case-sensitive) or, with affinity, has SQLite's TEXT
+// affinity (contains CHAR, CLOB or TEXT in any case; SQLite's rule 2 of
+// section 3.1 of its datatype documentation, after rule 1, INT, which
+// wins).
+func textType(decl string, affinity bool) bool {
+	if !affinity {
 		return strings.Contains(decl, "TEXT")
 	}
 	u := strings.ToUpper(decl)
@@ -100,7 +101,7 @@ func textType(decl string, literal bool) bool {
 
 // readSchema reads the tables and columns of the database and the distinct
 // values of the columns CHESS indexes (_get_unique_values).
-func readSchema(ctx context.Context, dbPath string, textOnly bool) ([]schemaTable, []valueTable, error) {
+func readSchema(ctx context.Context, dbPath string, affinity bool) ([]schemaTable, []valueTable, error) {
 	db, err := openRO(dbPath)
 	if err != nil {
 		return nil, nil, err
@@ -145,7 +146,7 @@ func readSchema(ctx context.Context, dbPath string, textOnly bool) ([]schemaTabl
 		vt := valueTable{Name: t}
 		for _, c := range cols[i] {
 			st.Columns = append(st.Columns, strings.NewReplacer(`"`, "", "`", "").Replace(c.name))
-			if !textType(c.typ, textOnly) || pkNames[strings.ToLower(c.name)] || skippedName(c.name) {
+			if !textType(c.typ, affinity) || pkNames[strings.ToLower(c.name)] || skippedName(c.name) {
 				continue
 			}
 			vals, err := columnValues(ctx, db, t, c.name)

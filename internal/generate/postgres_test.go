@@ -1,0 +1,81 @@
+package generate_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sqljudge/sqljudge/internal/bench"
+	"github.com/sqljudge/sqljudge/internal/dbload"
+	"github.com/sqljudge/sqljudge/internal/engine/postgres"
+	"github.com/sqljudge/sqljudge/internal/generate"
+	"github.com/sqljudge/sqljudge/internal/llm"
+	"github.com/sqljudge/sqljudge/internal/llm/llmtest"
+	"github.com/sqljudge/sqljudge/internal/shareddata"
+	"github.com/sqljudge/sqljudge/internal/testserver"
+)
+
+// TestDirectDefogOnPostgres generates Defog SQL-Eval's restaurants
+// questions (questions_gen_postgres.csv) on the PostgreSQL test server, the
+// dump loaded by dbload as `sqljudge db load` does, and grades them with
+// sqleval there, end to end: the direct prompt holds the CREATE TABLE
+// statements read from information_schema (every table of the dump, with
+// its columns) and the question's instructions, and the scripted model's
+// gold replies grade correct.
+func TestDirectDefogOnPostgres(t *testing.T) {
+	server := testserver.Postgres(t)
+	defog := shareddata.Path(t, "defog")
+	dump, err := dbload.ReadDump(filepath.Join(defog, "defog_data", "restaurants", "restaurants.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefix := testserver.Name("sjt_gen_")
+	t.Cleanup(func() { testserver.DropPostgresDB(t, server, prefix+dump.Name) })
+	if _, err := dbload.Load(context.Background(), server, []*dbload.Dump{dump}, dbload.Options{Prefix: prefix}); err != nil {
+		t.Fatal(err)
+	}
+	eng, err := postgres.New(server, postgres.Options{DBPrefix: prefix, AllowSuperuser: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	all, err := bench.LoadGold(filepath.Join(defog, "questions", "questions_gen_postgres.csv"), bench.FormatSQLEval)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var items []bench.Item
+	for _, it := range all {
+		if it.DBID == "restaurants" && !strings.Contains(it.Gold[0], "{") {
+			items = append(items, it)
+		}
+	}
+	if len(items) < 10 {
+		t.Fatalf("%d restaurants questions", len(items))
+	}
+	byID := map[string]*bench.Item{}
+	for i := range items {
+		byID[items[i].ID] = &items[i]
+	}
+	srv := llmtest.New(t, func(r *llmtest.Request) llmtest.Reply {
+		it := byID[r.Header.Get(generate.HeaderItem)]
+		p := r.User()
+		for _, want := range []string{"on a postgres database", "CREATE TABLE location (", "CREATE TABLE restaurant (", "  food_type text", it.Instructions} {
+			if !strings.Contains(p, want) {
+				t.Errorf("question %s: the prompt lacks %q:\n%s", it.ID, want, p)
+			}
+		}
+		return llmtest.Reply{Content: "```sql\n" + it.Gold[0] + "\n```"}
+	})
+	o := generate.Options{
+		Items: items, Engine: eng, Out: filepath.Join(t.TempDir(), "out"), Method: generate.MethodDirect,
+		LLM: llm.Config{BaseURL: srv.BaseURL(), Model: "scripted-1"}, Seed: 1, Metrics: []string{"sqleval"},
+	}
+	sum, err := generate.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Failed != 0 || sum.Eval.Overall["sqleval"].Accuracy != 1 {
+		t.Fatalf("%d failed, sqleval %.3f on %d questions, want 1", sum.Failed, sum.Eval.Overall["sqleval"].Accuracy, len(items))
+	}
+}
