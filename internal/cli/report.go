@@ -30,9 +30,9 @@ inline, nothing loaded from elsewhere): the summary by metric and
 difficulty, one row per item with filters by metric, status and difficulty,
 and a drill-down per item with question, gold, prediction and verdicts.
 --compare OTHER_OUT shows a second run of the same benchmark side by side.
---db re-reads the results of the items with a wrong result (at most ` + fmt.Sprint(eval.MaxSamples) + `)
-for a diff of gold and predicted rows in the drill-down; eval writes
-OUT/report.html with these diffs.`,
+Each item with a wrong result shows a diff of gold and predicted rows that
+eval kept while grading (at most ` + fmt.Sprint(eval.MaxSamples) + ` items); --db reads them for the
+records of a run made before records kept them.`,
 		Example: `  sqljudge report out/spider --html spider.html
   sqljudge report out/din --compare out/c3 --db database/ --html din-vs-c3.html`,
 		Args: cobra.ExactArgs(1),
@@ -72,9 +72,9 @@ func runReport(cmd *cobra.Command, out string, f *reportFlags) error {
 		}
 		defer eng.Close()
 		env := &metric.Env{Engine: eng, Timeout: f.timeout}
-		r.Samples = htmlreport.Samples(ctx, env, r.Records, eval.MaxSamples)
+		htmlreport.Samples(ctx, env, r.Records, eval.MaxSamples)
 		if opts.Compare != nil {
-			opts.Compare.Samples = htmlreport.Samples(ctx, env, opts.Compare.Records, eval.MaxSamples)
+			htmlreport.Samples(ctx, env, opts.Compare.Records, eval.MaxSamples)
 		}
 	}
 	if err := eval.WriteHTML(f.html, r, opts); err != nil {

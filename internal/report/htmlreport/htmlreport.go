@@ -6,7 +6,7 @@
 // run side by side. CSS and JS are inline; the page loads nothing.
 //
 // It reads only what a run wrote (results.jsonl, summary.json) plus the
-// result samples the caller computed (Samples).
+// result samples the records keep (run.Record.Sample).
 package htmlreport
 
 import (
@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/report"
+	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/run"
 )
 
@@ -36,8 +37,6 @@ type Run struct {
 	Summary *report.Summary
 	// Records are its records, one per item (the latest), in index order.
 	Records []run.Record
-	// Samples are the result diffs by item index (nil: none).
-	Samples map[int]*Sample
 }
 
 // Load reads a run's output folder: summary.json and results.jsonl.
@@ -119,7 +118,7 @@ type itemView struct {
 	Question, Evidence, Gold, Pred string
 	Verdicts                       []verdictView
 	VAttr                          string
-	Sample                         *Sample
+	Sample                         *result.Sample
 	Cmp                            *cmpView
 	Differs                        bool
 }
@@ -128,7 +127,7 @@ type cmpView struct {
 	Pred     string
 	Verdicts []verdictView
 	VAttr    string
-	Sample   *Sample
+	Sample   *result.Sample
 }
 
 type verdictView struct {
@@ -166,13 +165,11 @@ func buildView(r *Run, o Options) view {
 			it.Gold = strings.Join(rec.GoldAlternatives, ";\n\n")
 		}
 		it.Verdicts, it.VAttr = verdicts(rec, sum.Metrics, statuses)
-		it.Sample = r.Samples[rec.Index]
+		it.Sample = rec.Sample
 		if c, ok := cmpByIndex[rec.Index]; ok {
 			cv := &cmpView{Pred: c.Pred}
 			cv.Verdicts, cv.VAttr = verdicts(c, sum.Metrics, statuses)
-			if o.Compare.Samples != nil {
-				cv.Sample = o.Compare.Samples[c.Index]
-			}
+			cv.Sample = c.Sample
 			for k := range cv.Verdicts {
 				if cv.Verdicts[k].Correct != it.Verdicts[k].Correct || cv.Verdicts[k].Present != it.Verdicts[k].Present {
 					it.Differs = true
