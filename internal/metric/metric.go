@@ -205,9 +205,13 @@ var (
 // Figure says how a metric's official headline number is computed from
 // its verdicts' numeric "score" field where that number is not accuracy:
 // Scale x the mean score over the items (BIRD's compute_ves: 100 x the
-// mean of sqrt(ratio) or sqrt(reward)), with a bootstrap 95% interval over
-// the items when Bootstrap is set.
+// mean of sqrt(ratio) or sqrt(reward); mini-dev's Soft-F1: the mean
+// calculate_f1_score), with a bootstrap 95% interval over the items when
+// Bootstrap is set. For such a metric the share of items whose verdict is
+// correct (accuracy) is a secondary, all-or-nothing figure.
 type Figure struct {
+	// Name is how reports label the figure ("Soft-F1", "VES x100").
+	Name      string
 	Scale     float64
 	Bootstrap bool
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/run"
@@ -56,6 +57,27 @@ type Score struct {
 	// items ([lo, hi]; 1000 resamples, seed 1, see
 	// stats.BootstrapMeanCI95), where the metric asks for one.
 	FigureCI95 []float64 `json:"figure_ci95,omitempty"`
+	// Headline is the number to quote for the metric, its official
+	// figure: Figure where the metric has one (soft_f1: Soft-F1, the mean
+	// score, BIRD mini-dev evaluation_f1.py; ves, rves: VES / R-VES x100,
+	// evaluation_ves.py), else Accuracy. For a metric with a Figure,
+	// Accuracy is the secondary all-or-nothing share (items scoring 1).
+	Headline float64 `json:"headline"`
+	// HeadlineName says what Headline is: "accuracy" or the figure's
+	// name (metric.Figure.Name: "Soft-F1", "VES x100", "R-VES x100").
+	HeadlineName string `json:"headline_name"`
+}
+
+// AccuracyName is HeadlineName when the headline is the accuracy.
+const AccuracyName = "accuracy"
+
+// setHeadline sets sc's Headline and HeadlineName from its Figure, if
+// it has one, else its Accuracy.
+func setHeadline(sc *Score, m string) {
+	sc.Headline, sc.HeadlineName = sc.Accuracy, AccuracyName
+	if fig, ok := metric.FigureOf(m); ok && sc.Figure != nil {
+		sc.Headline, sc.HeadlineName = *sc.Figure, fig.Name
+	}
 }
 
 // figureResamples and figureSeed make the bootstrap intervals of figures
@@ -110,8 +132,51 @@ func Summarize(recs []run.Record, metrics []string) *Summary {
 	levels := tallyScores(s, recs, metrics)
 	s.Difficulties = orderLevels(levels)
 	addFigures(s, recs, metrics)
+	s.eachScore(setHeadline)
+	s.Notes = append(s.Notes, figureNotes(s, metrics)...)
 	s.Notes = append(s.Notes, unjudgedNotes(s, metrics)...)
 	return s
+}
+
+// eachScore calls f on every score of s with its metric's name.
+func (s *Summary) eachScore(f func(sc *Score, metric string)) {
+	for m, sc := range s.Overall {
+		f(sc, m)
+	}
+	for _, level := range s.ByDifficulty {
+		for m, sc := range level {
+			f(sc, m)
+		}
+	}
+}
+
+// figureNotes is a note per metric whose headline is a figure, saying
+// what the headline is and that accuracy is the secondary all-or-nothing
+// share.
+func figureNotes(s *Summary, metrics []string) []string {
+	var notes []string
+	for _, m := range metrics {
+		sc := s.Overall[m]
+		if sc == nil || sc.HeadlineName == AccuracyName || sc.HeadlineName == "" {
+			continue
+		}
+		mean := "the mean score"
+		if fig, _ := metric.FigureOf(m); fig.Scale != 1 {
+			mean = fmt.Sprintf("%g x the mean score", fig.Scale)
+		}
+		notes = append(notes, fmt.Sprintf("%s: the headline is %s = %s, the official figure: %s over the %d items; accuracy %.4f is the secondary all-or-nothing share of items scoring exactly 1",
+			m, sc.HeadlineName, fmtFigure(sc.HeadlineName, sc.Headline), mean, sc.Count, sc.Accuracy))
+	}
+	return notes
+}
+
+// fmtFigure prints a headline figure: x100 figures with 2 decimals,
+// others (shares, means in [0, 1]) with 4.
+func fmtFigure(name string, x float64) string {
+	if strings.HasSuffix(name, "x100") {
+		return fmt.Sprintf("%.2f", x)
+	}
+	return fmt.Sprintf("%.4f", x)
 }
 
 // recordMetrics is the sorted names of the metrics some record has a

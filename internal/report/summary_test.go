@@ -86,13 +86,22 @@ func TestSummarizeFigures(t *testing.T) {
 	if s.Overall["ex"].Figure != nil || s.Overall["ex"].FigureCI95 != nil {
 		t.Error("ex has no figure")
 	}
+	if ex := s.Overall["ex"]; ex.Headline != 0.75 || ex.HeadlineName != "accuracy" {
+		t.Errorf("ex headline %v %q, want its accuracy", ex.Headline, ex.HeadlineName)
+	}
+	if m := s.ByDifficulty["moderate"]["ves"]; ves.Headline != 75 || ves.HeadlineName != "VES x100" || m.Headline != *m.Figure {
+		t.Errorf("ves headline %v %q (moderate %v), want the VES figure", ves.Headline, ves.HeadlineName, m.Headline)
+	}
+	if len(s.Notes) != 1 || !strings.Contains(s.Notes[0], "ves: the headline is VES x100 = 75.00") || !strings.Contains(s.Notes[0], "accuracy 0.7500 is the secondary all-or-nothing share") {
+		t.Errorf("notes %q should say what the headline is", s.Notes)
+	}
 	again := Summarize(recs, []string{"ex", "ves"})
 	if again.Overall["ves"].FigureCI95[0] != ves.FigureCI95[0] {
 		t.Error("the bootstrap interval must be deterministic")
 	}
 	var b bytes.Buffer
 	PrintTable(&b, s)
-	for _, want := range []string{"ves x100", "75.00", "95% bootstrap interval over 8 items"} {
+	for _, want := range []string{"ves VES x100  ", "75.00", "ves accuracy (all-or-nothing)", "ves VES x100: 75.00, 95% bootstrap interval over 8 items"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, b.String())
 		}
