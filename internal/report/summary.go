@@ -102,6 +102,14 @@ type Summary struct {
 	Overall map[string]*Score `json:"overall"`
 	// ByDifficulty maps level, then metric name, to a score.
 	ByDifficulty map[string]map[string]*Score `json:"by_difficulty"`
+	// Categories are the benchmark's item categories present (SQL-Eval's
+	// query_category, run.Record.Category), sorted; absent when no item
+	// has one.
+	Categories []string `json:"categories,omitempty"`
+	// ByCategory maps category, then metric name, to a score, as
+	// ByDifficulty does for levels; items without a category are only in
+	// Overall.
+	ByCategory map[string]map[string]*Score `json:"by_category,omitempty"`
 	// WallSeconds is the wall time of the run that wrote the records (of
 	// its last part, when resumed).
 	WallSeconds float64 `json:"wall_seconds"`
@@ -128,9 +136,13 @@ func Summarize(recs []run.Record, metrics []string) *Summary {
 		metrics = recordMetrics(recs)
 	}
 	s := &Summary{Schema: SummarySchema, Items: len(recs), Metrics: metrics,
-		Overall: map[string]*Score{}, ByDifficulty: map[string]map[string]*Score{}}
-	levels := tallyScores(s, recs, metrics)
+		Overall: map[string]*Score{}, ByDifficulty: map[string]map[string]*Score{}, ByCategory: map[string]map[string]*Score{}}
+	levels, cats := tallyScores(s, recs, metrics)
 	s.Difficulties = orderLevels(levels)
+	s.Categories = slices.Sorted(slices.Values(cats))
+	if len(s.Categories) == 0 {
+		s.ByCategory = nil
+	}
 	addFigures(s, recs, metrics)
 	s.eachScore(setHeadline)
 	s.Notes = append(s.Notes, figureNotes(s, metrics)...)
@@ -143,9 +155,11 @@ func (s *Summary) eachScore(f func(sc *Score, metric string)) {
 	for m, sc := range s.Overall {
 		f(sc, m)
 	}
-	for _, level := range s.ByDifficulty {
-		for m, sc := range level {
-			f(sc, m)
+	for _, g := range []map[string]map[string]*Score{s.ByDifficulty, s.ByCategory} {
+		for _, level := range g {
+			for m, sc := range level {
+				f(sc, m)
+			}
 		}
 	}
 }
@@ -242,18 +256,24 @@ func scoreOf(m map[string]*Score, name string) *Score {
 	return sc
 }
 
-// tallyScores fills s.Overall and s.ByDifficulty with the verdicts of
-// metrics in recs, and returns the difficulty levels seen (unordered).
-func tallyScores(s *Summary, recs []run.Record, metrics []string) []string {
+// tallyScores fills s.Overall, s.ByDifficulty and s.ByCategory with the
+// verdicts of metrics in recs, and returns the difficulty levels and the
+// categories seen (unordered).
+func tallyScores(s *Summary, recs []run.Record, metrics []string) (levels, cats []string) {
 	t := &scoreTally{sums: map[*Score]map[string]float64{}, counts: map[*Score]map[string]int{}}
-	levels := map[string]bool{}
-	for _, r := range recs {
-		if r.Difficulty != "" {
-			levels[r.Difficulty] = true
-			if s.ByDifficulty[r.Difficulty] == nil {
-				s.ByDifficulty[r.Difficulty] = map[string]*Score{}
-			}
+	group := func(m map[string]map[string]*Score, key string, seen *[]string) map[string]*Score {
+		if key == "" {
+			return nil
 		}
+		if m[key] == nil {
+			m[key] = map[string]*Score{}
+			*seen = append(*seen, key)
+		}
+		return m[key]
+	}
+	for _, r := range recs {
+		byLevel := group(s.ByDifficulty, r.Difficulty, &levels)
+		byCat := group(s.ByCategory, r.Category, &cats)
 		for _, m := range metrics {
 			v, ok := r.Verdicts[m]
 			if !ok {
@@ -261,20 +281,16 @@ func tallyScores(s *Summary, recs []run.Record, metrics []string) []string {
 			}
 			vv := view(v)
 			t.add(scoreOf(s.Overall, m), vv)
-			if r.Difficulty != "" {
-				t.add(scoreOf(s.ByDifficulty[r.Difficulty], m), vv)
+			if byLevel != nil {
+				t.add(scoreOf(byLevel, m), vv)
+			}
+			if byCat != nil {
+				t.add(scoreOf(byCat, m), vv)
 			}
 		}
 	}
-	for _, sc := range s.Overall {
-		t.finish(sc)
-	}
-	for _, m := range s.ByDifficulty {
-		for _, sc := range m {
-			t.finish(sc)
-		}
-	}
-	return slices.Collect(maps.Keys(levels))
+	s.eachScore(func(sc *Score, _ string) { t.finish(sc) })
+	return levels, cats
 }
 
 // unjudgedNotes is a note per metric with unjudged verdicts, saying what
@@ -291,16 +307,16 @@ func unjudgedNotes(s *Summary, metrics []string) []string {
 }
 
 // addFigures sets Figure (and FigureCI95) of the metrics that declare a
-// headline figure, overall and per difficulty, from each verdict's
-// "score" (a verdict without one counts 0, as the official scripts count
-// a failed item).
+// headline figure, overall, per difficulty and per category, from each
+// verdict's "score" (a verdict without one counts 0, as the official
+// scripts count a failed item).
 func addFigures(s *Summary, recs []run.Record, metrics []string) {
 	for _, m := range metrics {
 		fig, ok := metric.FigureOf(m)
 		if !ok {
 			continue
 		}
-		scores := map[string][]float64{}
+		scores := map[*Score][]float64{}
 		for _, r := range recs {
 			v, ok := r.Verdicts[m]
 			if !ok {
@@ -310,27 +326,34 @@ func addFigures(s *Summary, recs []run.Record, metrics []string) {
 			if v.Details != nil {
 				x = v.Details.Numbers()["score"]
 			}
-			scores[All] = append(scores[All], x)
+			scores[s.Overall[m]] = append(scores[s.Overall[m]], x)
 			if r.Difficulty != "" {
-				scores[r.Difficulty] = append(scores[r.Difficulty], x)
+				sc := s.ByDifficulty[r.Difficulty][m]
+				scores[sc] = append(scores[sc], x)
+			}
+			if r.Category != "" {
+				sc := s.ByCategory[r.Category][m]
+				scores[sc] = append(scores[sc], x)
 			}
 		}
-		for level, xs := range scores {
-			sc := s.Overall[m]
-			if level != All {
-				sc = s.ByDifficulty[level][m]
-			}
-			sum := 0.0
-			for _, x := range xs {
-				sum += x
-			}
-			f := fig.Scale * sum / float64(len(xs))
-			sc.Figure = &f
-			if fig.Bootstrap {
-				iv := stats.BootstrapMeanCI95(xs, figureResamples, figureSeed)
-				sc.FigureCI95 = []float64{fig.Scale * iv.Lo, fig.Scale * iv.Hi}
-			}
+		for sc, xs := range scores {
+			setFigure(sc, fig, xs)
 		}
+	}
+}
+
+// setFigure sets sc's Figure to fig.Scale x the mean of xs and, when fig
+// asks for one, its bootstrap interval.
+func setFigure(sc *Score, fig metric.Figure, xs []float64) {
+	sum := 0.0
+	for _, x := range xs {
+		sum += x
+	}
+	f := fig.Scale * sum / float64(len(xs))
+	sc.Figure = &f
+	if fig.Bootstrap {
+		iv := stats.BootstrapMeanCI95(xs, figureResamples, figureSeed)
+		sc.FigureCI95 = []float64{fig.Scale * iv.Lo, fig.Scale * iv.Hi}
 	}
 }
 

@@ -141,3 +141,38 @@ func TestUnjudgedItemsAreNotWrong(t *testing.T) {
 		}
 	}
 }
+
+// TestSummarizeByCategory checks the breakdown by a benchmark's category
+// (SQL-Eval's query_category): every metric per category beside
+// difficulty, items without a category only overall, and the console's
+// category table.
+func TestSummarizeByCategory(t *testing.T) {
+	ok := func(c bool) metric.Verdict { return metric.Verdict{Correct: c, Status: "ok", Details: metric.SQLEvalDetails{Exact: c}} }
+	recs := []run.Record{
+		{Category: "group_by", Verdicts: map[string]metric.Verdict{"sqleval": ok(true), "ex": ok(true)}},
+		{Category: "group_by", Verdicts: map[string]metric.Verdict{"sqleval": ok(false), "ex": ok(true)}},
+		{Category: "order_by", Difficulty: "easy", Verdicts: map[string]metric.Verdict{"sqleval": ok(true), "ex": ok(false)}},
+		{Verdicts: map[string]metric.Verdict{"sqleval": ok(false), "ex": ok(false)}},
+	}
+	s := Summarize(recs, []string{"sqleval", "ex"})
+	if strings.Join(s.Categories, ",") != "group_by,order_by" {
+		t.Fatalf("categories %v", s.Categories)
+	}
+	if g := s.ByCategory["group_by"]; g["sqleval"].Count != 2 || g["sqleval"].Accuracy != 0.5 || g["ex"].Accuracy != 1 || g["sqleval"].Fields["exact"] != 0.5 {
+		t.Errorf("group_by %+v %+v", g["sqleval"], g["ex"])
+	}
+	if o := s.ByCategory["order_by"]; o["ex"].Count != 1 || o["ex"].Correct != 0 || o["ex"].HeadlineName != "accuracy" {
+		t.Errorf("order_by ex %+v", o["ex"])
+	}
+	if s.Overall["ex"].Count != 4 || s.ByDifficulty["easy"]["ex"].Count != 1 {
+		t.Error("categories must not change the overall and difficulty scores")
+	}
+	var b bytes.Buffer
+	PrintTable(&b, s)
+	if !strings.Contains(b.String(), "category") || !strings.Contains(b.String(), "group_by") {
+		t.Errorf("console lacks the category table:\n%s", b.String())
+	}
+	if none := Summarize(recs[3:], nil); none.Categories != nil || none.ByCategory != nil {
+		t.Errorf("no category: %v %v", none.Categories, none.ByCategory)
+	}
+}

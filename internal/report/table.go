@@ -15,7 +15,8 @@ import (
 )
 
 // PrintTable writes the console report: per metric by difficulty level
-// (with "all" last) its headline (accuracy, or the official figure of a
+// (with "all" last; then the same by category when items have one) its
+// headline (accuracy, or the official figure of a
 // score metric, Soft-F1 or VES / R-VES x100, followed by its accuracy
 // labelled as the all-or-nothing share), the count of unjudged items of a
 // judge, the extra rates of metrics that have them (for example sqleval's
@@ -25,7 +26,14 @@ import (
 // wall time.
 func PrintTable(w io.Writer, s *Summary) {
 	levels := append(slices.Clone(s.Difficulties), All)
-	printScoreTable(w, s, levels)
+	printScoreTable(w, s, levels, "")
+	if len(s.Categories) > 0 {
+		// The same rows by the benchmark's category (SQL-Eval's
+		// query_category) instead of difficulty.
+		byCat := *s
+		byCat.ByDifficulty = s.ByCategory
+		printScoreTable(w, &byCat, append(slices.Clone(s.Categories), All), "category")
+	}
 	for _, m := range s.Metrics {
 		if sc := s.Overall[m]; sc != nil && sc.Figure != nil && len(sc.FigureCI95) == 2 {
 			fmt.Fprintf(w, "%s %s: %s, 95%% bootstrap interval over %d items [%s, %s]\n", m, sc.HeadlineName,
@@ -53,12 +61,12 @@ func NewConsoleTable(w io.Writer) table.Writer {
 	return t
 }
 
-// printScoreTable renders the score table: a column per difficulty level,
-// a count row, then per metric its accuracy row and, when present, its
-// unjudged, per-field and x100 figure rows.
-func printScoreTable(w io.Writer, s *Summary, levels []string) {
+// printScoreTable renders the score table: a column per difficulty level
+// (s.ByDifficulty), a count row, then per metric its rows
+// (appendMetricRows); corner heads the first column.
+func printScoreTable(w io.Writer, s *Summary, levels []string, corner string) {
 	t := NewConsoleTable(w)
-	header := table.Row{""}
+	header := table.Row{corner}
 	for _, l := range levels {
 		header = append(header, l)
 	}
