@@ -147,7 +147,9 @@ func TestUnjudgedItemsAreNotWrong(t *testing.T) {
 // difficulty, items without a category only overall, and the console's
 // category table.
 func TestSummarizeByCategory(t *testing.T) {
-	ok := func(c bool) metric.Verdict { return metric.Verdict{Correct: c, Status: "ok", Details: metric.SQLEvalDetails{Exact: c}} }
+	ok := func(c bool) metric.Verdict {
+		return metric.Verdict{Correct: c, Status: "ok", Details: metric.SQLEvalDetails{Exact: c}}
+	}
 	recs := []run.Record{
 		{Category: "group_by", Verdicts: map[string]metric.Verdict{"sqleval": ok(true), "ex": ok(true)}},
 		{Category: "group_by", Verdicts: map[string]metric.Verdict{"sqleval": ok(false), "ex": ok(true)}},
