@@ -42,8 +42,8 @@ type Item struct {
 	Turn        int `json:"turn,omitempty"`
 	// GoldResults are Spider 2.0's gold result CSV files (FormatSpider2),
 	// in place of gold SQL: Gold is empty then. GoldResultsMulti says they
-	// are compared as compare_multi_pandas_table does (a list of golds),
-	// not as compare_pandas_table (one gold); ConditionCols is the
+	// are compared as compare_multi_pandas_table does (several gold
+	// files), not as compare_pandas_table (one gold file); ConditionCols is the
 	// instance's condition_cols as decoded from JSON (nil, a number, a list
 	// of numbers or of lists) and IgnoreOrder its ignore_order.
 	GoldResults      []string `json:"-"`

@@ -20,9 +20,13 @@ import (
 //   - sqljudge's JSONL, one instance per line: {"id", "db_id",
 //     "gold_result": "gold/x.csv" or ["gold/x_a.csv", "gold/x_b.csv"],
 //     "condition_cols": [0, 2] or [[0], [0, 1]], "ignore_order": true},
-//     paths relative to the gold file. A string is one gold compared as
-//     compare_pandas_table does; a list is compared as
-//     compare_multi_pandas_table does, even with one element.
+//     paths relative to the gold file. One gold file (a string, or a list
+//     of one) is compared as compare_pandas_table does, with
+//     condition_cols as given; several are compared as
+//     compare_multi_pandas_table does. The official evaluate.py decides
+//     the same way by the gold files it finds: one file <id>.csv is a
+//     single gold (resolve_gold_paths; len(csv_files) == 1 in the older
+//     evaluate_spider2sql), several are a list.
 //   - the official spider2lite_eval.jsonl ({"instance_id",
 //     "condition_cols", "ignore_order"}) with its exec_result/ folder beside
 //     it. Gold files are found as resolve_gold_paths finds them
@@ -186,12 +190,9 @@ func relGoldText(dir string, paths []string) string {
 func goldResultField(raw json.RawMessage, dir string) ([]string, bool, error) {
 	var one string
 	var many []string
-	multi := false
 	if json.Unmarshal(raw, &one) == nil {
 		many = []string{one}
-	} else if json.Unmarshal(raw, &many) == nil && len(many) > 0 {
-		multi = true
-	} else {
+	} else if json.Unmarshal(raw, &many) != nil || len(many) == 0 {
 		return nil, false, fmt.Errorf("\"gold_result\" must be a path or a non-empty list of paths to result CSVs")
 	}
 	out := make([]string, len(many))
@@ -204,7 +205,10 @@ func goldResultField(raw json.RawMessage, dir string) ([]string, bool, error) {
 		}
 		out[k] = p
 	}
-	return out, multi, nil
+	// One gold file is the single-gold rule however it is written: a list
+	// of one read by the multi-gold rule would take condition_cols [0] as
+	// its first gold's entry 0, which is falsy, and compare every column.
+	return out, len(out) > 1, nil
 }
 
 // resolveGoldPaths is the official resolve_gold_paths: <id>.csv alone

@@ -41,6 +41,7 @@ type evalFlags struct {
 	shard                               string
 	html                                bool
 	allowSuperuser                      bool
+	allowGoldErrors                     bool
 	llm                                 llmFlags
 }
 
@@ -161,9 +162,9 @@ func (f *evalFlags) registerOutput(fl *pflag.FlagSet) {
 	fl.StringVar(&f.out, "out", "", "output folder for results.jsonl and summary.json")
 	fl.BoolVar(&f.resume, "resume", false, "continue the run in --out: grade only the items results.jsonl lacks")
 	fl.BoolVar(&f.overwrite, "overwrite", false, "replace the results already in --out")
-	fl.BoolVar(&f.html, "html", true, "write OUT/report.html (see `sqljudge report`); --html=false skips it")
+	fl.BoolVar(&f.html, "html", true, "write OUT/report.html (see: sqljudge report --help); --html=false skips it")
 	fl.StringVar(&f.progress, "progress", "auto", "progress bar on stderr: `WHEN` is auto (when a terminal), always or never")
-	fl.StringVar(&f.shard, "shard", "", "grade only the items whose 0-based index mod n is i (i/n, such as 0/4); join the shards' --out folders with `sqljudge merge`")
+	fl.StringVar(&f.shard, "shard", "", "grade only the items whose 0-based index mod n is i (i/n, such as 0/4); join the shards' --out folders with: sqljudge merge")
 }
 
 // registerLimits registers the flags bounding how queries run: time limit,
@@ -173,6 +174,7 @@ func (f *evalFlags) registerLimits(fl *pflag.FlagSet) {
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "items graded at once")
 	fl.IntVar(&f.maxRows, "max-rows", engine.DefaultMaxRows, "row cap of a query result; more rows is too_large")
 	fl.StringVar(&f.maxBytes, "max-bytes", "256MiB", "byte cap of a query result in memory, a `SIZE` such as 256MiB or 1GB; a larger result, or on SQLite a single value over a quarter of it, is too_large")
+	fl.BoolVar(&f.allowGoldErrors, "allow-gold-errors", false, "grade on when most of the first 50 items' gold queries fail (gold_error); by default the run stops with exit 2, as the databases or tables are likely wrong")
 	fl.BoolVar(&f.allowSuperuser, "allow-superuser", false, "PostgreSQL: run predictions under a --db role that may administer the server (superuser, pg_read_server_files, pg_signal_backend...); refused by default")
 }
 
@@ -229,7 +231,8 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		KeepDistinct: f.keepDistinct, EMFixed: f.emFixed, SQLEvalFixed: f.sqlevalFixed, Partial: f.partial,
 		Resume: f.resume, Overwrite: f.overwrite, Suite: f.suite, PlugValue: f.plugValue, MaxPlug: f.maxPlug,
 		VESRepeats: f.vesRepeats, Shard: f.shard, HTML: f.html, AllowSuperuser: f.allowSuperuser,
-		Judge: f.llm.judge(), Version: version(), Progress: newProgress(f.progress, stderr), Log: stderr,
+		AllowGoldErrors: f.allowGoldErrors,
+		Judge:           f.llm.judge(), Version: version(), Progress: newProgress(f.progress, stderr), Log: stderr,
 	}
 	if err := o.Check(); err != nil {
 		return err

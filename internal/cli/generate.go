@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -117,7 +118,7 @@ func runGenerate(cmd *cobra.Command, f *generateFlags) error {
 		Metrics: f.metrics, Suite: f.suite, KeepDistinct: f.keepDistinct, EMFixed: f.emFixed,
 		Progress: newProgress(f.progress, stderr), Log: stderr,
 	})
-	if err != nil {
+	if err != nil && !errors.Is(err, generate.ErrQuestionsFailed) {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s %s: %d questions (%d generated, %d resumed, %d failed); %.1f LLM calls, %.0f prompt and %.0f completion tokens per question; %d requests sent, %d from the cache\n",
@@ -128,5 +129,5 @@ func runGenerate(cmd *cobra.Command, f *generateFlags) error {
 	}
 	fmt.Fprintf(stdout, "predictions: %s\nledger: %s\nsummary: %s\n", filepath.Join(f.out, generate.PredictionsFile),
 		filepath.Join(f.out, generate.LedgerFile), filepath.Join(f.out, generate.SummaryFile))
-	return nil
+	return err // ErrQuestionsFailed: exit 1 after the summary
 }

@@ -25,11 +25,16 @@ func newMergeCmd() *cobra.Command {
 (any number, in any order) into OUT: one results.jsonl in index order,
 record for record as a single run writes it, and a summary.json computed
 from those records, whose counts and accuracies equal a single run's
-(wall_seconds is the longest shard's), and OUT/report.html.
+(wall_seconds is the longest shard's), OUT/fingerprint.json (so that
+eval --resume works on OUT) and OUT/report.html.
 
-Every folder must hold a finished run (its summary.json). A missing shard,
-an item in two folders, or folders graded with different metrics is an
-error (exit 2).`,
+Every folder must hold a finished run (its summary.json, records and
+fingerprint.json), and every shard must have been graded from the same
+gold, predictions and tables under the same options (--keep-distinct,
+--em-fixed, --max-rows, --timeout...): otherwise merge lists what differs,
+as eval --resume does, and exits 2. A missing shard, an item in two
+folders, folders graded with different metrics, or an OUT that is one of
+the shard folders is an error too (exit 2).`,
 		Example: `  for i in 0 1 2 3; do
     sqljudge eval --gold dev_gold.sql --pred pred.sql --db database/ \
         --shard $i/4 --out out/shard$i &
@@ -64,6 +69,6 @@ error (exit 2).`,
 	}
 	cmd.Flags().StringVar(&opts.Out, "out", "", "output folder for the merged results.jsonl and summary.json")
 	cmd.Flags().BoolVar(&opts.Overwrite, "overwrite", false, "replace the results already in --out")
-	cmd.Flags().BoolVar(&html, "html", true, "write OUT/report.html (without result diffs: see `sqljudge report --db`)")
+	cmd.Flags().BoolVar(&html, "html", true, "write OUT/report.html (without result diffs; sqljudge report --db adds them)")
 	return cmd
 }

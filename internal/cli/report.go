@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -29,10 +31,14 @@ its accuracy table. --html FILE writes one self-contained page (CSS and JS
 inline, nothing loaded from elsewhere): the summary by metric and
 difficulty, one row per item with filters by metric, status and difficulty,
 and a drill-down per item with question, gold, prediction and verdicts.
---compare OTHER_OUT shows a second run of the same benchmark side by side.
-Each item with a wrong result shows a diff of gold and predicted rows that
-eval kept while grading (at most ` + fmt.Sprint(eval.MaxSamples) + ` items); --db reads them for the
-records of a run made before records kept them.`,
+--compare OTHER_OUT compares a second run of the same benchmark (the same
+items and gold SQL; anything else is exit 2): per metric both accuracies,
+A - B with its paired bootstrap 95% interval, McNemar's exact p-value and
+the items only A / only B gets right; with --html, the same figures and
+per-run filters on the page, the runs side by side. Each item with a wrong
+result shows a diff of gold and predicted rows that eval kept while grading
+(at most ` + fmt.Sprint(eval.MaxSamples) + ` items); --db reads them for the records of a run
+made before records kept them.`,
 		Example: `  sqljudge report out/spider --html spider.html
   sqljudge report out/din --compare out/c3 --db database/ --html din-vs-c3.html`,
 		Args: cobra.ExactArgs(1),
@@ -40,7 +46,7 @@ records of a run made before records kept them.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.html, "html", "", "write the HTML page to FILE")
-	fl.StringVar(&f.compare, "compare", "", "a second output folder to show side by side (with --html)")
+	fl.StringVar(&f.compare, "compare", "", "a second output folder of the same benchmark to compare with")
 	fl.StringVar(&f.db, "db", "", "databases, as eval's --db: add result diffs to the HTML page")
 	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time limit of each query run for the diffs")
 	return cmd
@@ -48,22 +54,24 @@ records of a run made before records kept them.`,
 
 func runReport(cmd *cobra.Command, out string, f *reportFlags) error {
 	ctx := cmd.Context()
-	if (f.compare != "" || f.db != "") && f.html == "" {
-		return usage.Errorf("--compare and --db shape the HTML page: add --html FILE")
+	if f.db != "" && f.html == "" {
+		return usage.Errorf("--db adds result diffs to the HTML page: add --html FILE")
 	}
-	r, err := htmlreport.Load(out)
+	r, err := loadRun(out)
 	if err != nil {
-		return usage.Error{Err: err}
-	}
-	report.PrintTable(cmd.OutOrStdout(), r.Summary)
-	if f.html == "" {
-		return nil
+		return err
 	}
 	var opts htmlreport.Options
 	if f.compare != "" {
-		if opts.Compare, err = htmlreport.Load(f.compare); err != nil {
-			return usage.Error{Err: err}
+		// Check the pairing before printing anything of either run.
+		if opts.Compare, opts.Comparison, err = compareRuns(cmd.OutOrStdout(), r, f.compare); err != nil {
+			return err
 		}
+	} else {
+		report.PrintTable(cmd.OutOrStdout(), r.Summary)
+	}
+	if f.html == "" {
+		return nil
 	}
 	if f.db != "" {
 		eng, err := open.Open(f.db, open.Options{})
@@ -82,4 +90,40 @@ func runReport(cmd *cobra.Command, out string, f *reportFlags) error {
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "html: %s\n", f.html)
 	return nil
+}
+
+// compareRuns loads the run in dir and prints r's table and its
+// comparison with r (report.CompareRuns), refusing, before printing
+// anything, runs of different benchmark items; it returns the other run
+// and the comparison for the page.
+func compareRuns(w io.Writer, r *htmlreport.Run, dir string) (*htmlreport.Run, *report.Comparison, error) {
+	other, err := loadRun(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := report.CompareRuns(r.Records, other.Records, r.Summary.Metrics)
+	if errors.Is(err, report.ErrNotComparable) {
+		return nil, nil, usage.Errorf("%s and %s: %v", r.Dir, dir, err)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	report.PrintTable(w, r.Summary)
+	report.PrintComparison(w, c, r.Dir, dir)
+	return other, c, nil
+}
+
+// loadRun loads the run in dir, refusing (exit 2) one whose summary.json
+// does not match its records (report.CheckFolder).
+func loadRun(dir string) (*htmlreport.Run, error) {
+	r, err := htmlreport.Load(dir)
+	if err != nil {
+		return nil, usage.Error{Err: err}
+	}
+	if err := report.CheckFolder(dir, r.Summary, r.Records); errors.Is(err, report.ErrStale) {
+		return nil, usage.Error{Err: err}
+	} else if err != nil {
+		return nil, err
+	}
+	return r, nil
 }

@@ -102,7 +102,34 @@ func TestHTMLReport(t *testing.T) {
 	if code != ExitOK || !strings.Contains(stdout, "easy") {
 		t.Fatalf("report: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	checkPage(t, parsePage(t, cmpPath), main, other)
+	cmpDoc := parsePage(t, cmpPath)
+	checkPage(t, cmpDoc, main, other)
+	c, err := report.CompareRuns(main.Records, other.Records, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range c.Metrics {
+		var row *html.Node
+		walk(cmpDoc, func(n *html.Node) {
+			if v, ok := attr(n, "data-compare-metric"); ok && v == m.Metric {
+				row = n
+			}
+		})
+		if row == nil {
+			t.Errorf("the page has no comparison row for %s", m.Metric)
+			continue
+		}
+		want := fmt.Sprintf("%.4f%.4f%+.4f [%+.4f, %+.4f]%.3g%d%d", m.AccuracyA, m.AccuracyB, m.Diff.Value, m.Diff.CI.Lo, m.Diff.CI.Hi, m.McNemarP, m.OnlyA, m.OnlyB)
+		var got strings.Builder
+		for td := row.FirstChild; td != nil; td = td.NextSibling {
+			if td.Type == html.ElementNode && td.Data == "td" && td != row.FirstChild.NextSibling {
+				got.WriteString(nodeText(td))
+			}
+		}
+		if g := strings.ReplaceAll(got.String(), " ", ""); g != strings.ReplaceAll(want, " ", "") {
+			t.Errorf("comparison row %s: %q, want %q", m.Metric, g, want)
+		}
+	}
 
 	if code, _, stderr := runMain(t, "report", filepath.Join(tmp, "nowhere"), "--html", cmpPath); code != ExitUsage || !strings.Contains(stderr, "no finished run") {
 		t.Errorf("report of a missing folder: exit %d %s", code, stderr)

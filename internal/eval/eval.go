@@ -13,6 +13,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/llm"
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/report"
+	"github.com/sqljudge/sqljudge/internal/report/htmlreport"
 	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/schema"
 	"github.com/sqljudge/sqljudge/internal/shard"
@@ -57,6 +58,9 @@ type Options struct {
 	HTML bool
 	// AllowSuperuser lets PostgreSQL predictions run under an admin role.
 	AllowSuperuser bool
+	// AllowGoldErrors grades on when most of the first items' gold
+	// queries fail (see ErrGoldErrors), instead of stopping.
+	AllowGoldErrors bool
 	// Judge are the LLM judges' settings (used when a judge is in Metrics).
 	Judge Judge
 	// Version is sqljudge's version, recorded in the fingerprint and the
@@ -129,10 +133,14 @@ func Run(ctx context.Context, o Options) (*report.Summary, error) {
 			OutDir: o.Out, Workers: o.Workers, Resume: o.Resume, Overwrite: o.Overwrite,
 			Difficulty: j.difficulty, Progress: o.Progress, Fingerprint: fp,
 			Samples: MaxSamples,
+			Derived: []string{report.SummaryFile, htmlreport.File},
 		},
 	}
+	if !o.AllowGoldErrors {
+		r.Opts.Watch = newGoldCheck(len(j.items)).watch
+	}
 	stats, err := r.Run(ctx, j.items)
-	if errors.Is(err, run.ErrOutputExists) || errors.Is(err, run.ErrSettingsChanged) || errors.Is(err, run.ErrLocked) {
+	if errors.Is(err, run.ErrOutputExists) || errors.Is(err, run.ErrSettingsChanged) || errors.Is(err, run.ErrLocked) || errors.Is(err, ErrGoldErrors) {
 		return nil, InputError{Err: err}
 	}
 	if err != nil {

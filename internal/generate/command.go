@@ -84,7 +84,10 @@ type sqliteFiles interface {
 // Errors: InputError for bad input (including ErrOutputExists and
 // ErrInput), bench.ErrFormat for a bad question file, eval.InputError for
 // an unknown db_id or bad judge settings; an interrupted run's error names
-// the ledger to resume from.
+// the ledger to resume from. Before any question it checks the endpoint
+// (unless o.LLM.Check is false): one that does not answer is an error
+// naming its URL. A finished run in which questions failed returns its
+// summary and an error wrapping ErrQuestionsFailed that says how many.
 func RunCommand(ctx context.Context, o CommandOptions) (*Summary, error) {
 	cfg, err := o.check()
 	if err != nil {
@@ -120,6 +123,9 @@ func RunCommand(ctx context.Context, o CommandOptions) (*Summary, error) {
 		return nil, err
 	}
 	opts.MetricOptions.EM.Schemas = schemas
+	if err := checkEndpoint(ctx, opts.LLM, o.LLM.Check); err != nil {
+		return nil, err
+	}
 	sum, err := Run(ctx, opts)
 	switch {
 	case errors.Is(err, ErrOutputExists), errors.Is(err, ErrInput):
@@ -129,7 +135,7 @@ func RunCommand(ctx context.Context, o CommandOptions) (*Summary, error) {
 	case err != nil:
 		return nil, err
 	}
-	return sum, nil
+	return sum, failedError(sum, o.Out)
 }
 
 // check validates o's options and returns the CHESS configuration (zero

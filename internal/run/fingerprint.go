@@ -95,7 +95,7 @@ func (r *Runner) checkFingerprint() error {
 		return nil
 	}
 	dir := r.Opts.OutDir
-	b, err := os.ReadFile(filepath.Join(dir, FingerprintFile))
+	old, err := ReadFingerprint(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		if _, err := os.Stat(filepath.Join(dir, ResultsFile)); err != nil {
 			return nil // nothing to resume: a fresh run
@@ -106,11 +106,7 @@ func (r *Runner) checkFingerprint() error {
 	if err != nil {
 		return fmt.Errorf("cannot resume: %w", err)
 	}
-	var old Fingerprint
-	if err := json.Unmarshal(b, &old); err != nil {
-		return fmt.Errorf("cannot resume: %s: %v", filepath.Join(dir, FingerprintFile), err)
-	}
-	if d := fp.Diff(&old); len(d) > 0 {
+	if d := fp.Diff(old); len(d) > 0 {
 		return fmt.Errorf("%w since the run in %s:\n  %s\nuse --overwrite to grade every item again under the new settings, or a new --out",
 			ErrSettingsChanged, dir, strings.Join(d, "\n  "))
 	}
@@ -119,15 +115,35 @@ func (r *Runner) checkFingerprint() error {
 
 // writeFingerprint writes OUT/fingerprint.json atomically.
 func (r *Runner) writeFingerprint() error {
-	fp := r.Opts.Fingerprint
-	if fp == nil {
+	if r.Opts.Fingerprint == nil {
 		return nil
 	}
+	return WriteFingerprint(r.Opts.OutDir, r.Opts.Fingerprint)
+}
+
+// ReadFingerprint reads dir/fingerprint.json. A missing file is an error
+// wrapping os.ErrNotExist; a malformed one an error naming the file.
+func ReadFingerprint(dir string) (*Fingerprint, error) {
+	path := filepath.Join(dir, FingerprintFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var fp Fingerprint
+	if err := json.Unmarshal(b, &fp); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return &fp, nil
+}
+
+// WriteFingerprint writes fp to dir/fingerprint.json atomically, as the
+// runner does.
+func WriteFingerprint(dir string, fp *Fingerprint) error {
 	b, err := json.MarshalIndent(fp, "", "  ")
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(r.Opts.OutDir, FingerprintFile)
+	path := filepath.Join(dir, FingerprintFile)
 	err = WriteFileAtomic(path, func(w io.Writer) error {
 		_, err := w.Write(append(b, '\n'))
 		return err

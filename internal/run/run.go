@@ -56,6 +56,17 @@ type Options struct {
 	// wrong result (Record.Sample), the first in input order; records kept
 	// by --resume count first. 0 keeps none.
 	Samples int
+	// Derived names files in OutDir computed from results.jsonl (the
+	// summary, the HTML page). Run removes them once it holds the folder
+	// and has accepted its records, before it grades, so that a run cut
+	// short (killed after --overwrite replaced the records) leaves none
+	// that speaks of other records; the caller writes them anew at the end.
+	Derived []string
+	// Watch, if set, is told of each record once it is written, in input
+	// order; an error from it stops the run (Run returns that error, and
+	// the records written so far stay), as a check on the first verdicts
+	// (eval's gold-error check) needs.
+	Watch func(Record) error
 }
 
 // Progress is told how far a run has got.
@@ -129,6 +140,11 @@ func (r *Runner) Run(ctx context.Context, items []bench.Item) (Stats, error) {
 	}
 	if err := r.writeFingerprint(); err != nil {
 		return st, err
+	}
+	for _, name := range r.Opts.Derived {
+		if err := os.Remove(filepath.Join(r.Opts.OutDir, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return st, fmt.Errorf("cannot remove the earlier run's %s: %w", name, err)
+		}
 	}
 	var jobs []job
 	for i := range items {
@@ -362,6 +378,15 @@ func (r *Runner) writeInOrder(ctx context.Context, results <-chan done, slots <-
 			<-slots
 			if r.Opts.Progress != nil {
 				r.Opts.Progress.Done()
+			}
+			if r.Opts.Watch == nil {
+				continue
+			}
+			if err := r.Opts.Watch(rec); err != nil {
+				if ferr := w.Flush(); ferr != nil {
+					return fmt.Errorf("cannot write results: %w", ferr)
+				}
+				return err
 			}
 		}
 		if err := w.Flush(); err != nil {

@@ -50,9 +50,16 @@ type rawDatabase struct {
 	ColumnTypes         []string          `json:"column_types"`
 	PrimaryKeys         []json.RawMessage `json:"primary_keys"`
 	ForeignKeys         [][2]int          `json:"foreign_keys"`
+	// Query is set in a questions file (Spider's dev.json), never in a
+	// tables file: it tells the one from the other in Load's error.
+	Query *string `json:"query"`
 }
 
-// Load reads a tables.json file. Errors name the file and the entry.
+// Load reads a tables.json file. Errors name the file and the entry; an
+// entry without table_names_original and column_names_original (every
+// Spider schema has at least the column "*") is an error, so that a
+// questions file given as --tables is refused, not read as databases
+// without tables.
 func Load(path string) (Schemas, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -73,6 +80,13 @@ func Load(path string) (Schemas, error) {
 		}
 		if len(r.ColumnNames) != len(r.ColumnNamesOriginal) || len(r.ColumnNames) != len(r.ColumnTypes) {
 			return nil, fmt.Errorf("%s: %s: column_names, column_names_original and column_types differ in length", path, r.DBID)
+		}
+		if r.TableNamesOriginal == nil || len(r.ColumnNamesOriginal) == 0 {
+			hint := ""
+			if r.Query != nil {
+				hint = " (it holds a \"query\": this is a questions file such as dev.json, not tables.json)"
+			}
+			return nil, fmt.Errorf("%s: entry %d (%s) has no table_names_original or column_names_original: not a Spider tables.json entry%s", path, i, r.DBID, hint)
 		}
 		d := &Database{DBID: r.DBID, Tables: r.TableNames, TablesOriginal: r.TableNamesOriginal, ForeignKeys: r.ForeignKeys}
 		for j := range r.ColumnNames {

@@ -59,3 +59,15 @@ func TestLoadErrors(t *testing.T) {
 		t.Errorf("length mismatch: %v", err)
 	}
 }
+
+// TestLoadQuestionsFileRefused is issue 21.9: Spider's dev.json given as
+// --tables was read as 20 databases without tables (em then graded every
+// item gold_error); it is an error naming the file, the entry and what
+// the file is.
+func TestLoadQuestionsFileRefused(t *testing.T) {
+	dev := filepath.Join(shareddata.Path(t, "spider"), "dev.json")
+	_, err := Load(dev)
+	if err == nil || !strings.Contains(err.Error(), dev+": entry 0 (concert_singer)") || !strings.Contains(err.Error(), "questions file such as dev.json") {
+		t.Fatalf("Load(dev.json): %v", err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/run"
@@ -35,13 +36,23 @@ type MergeOptions struct {
 // longest shard's; run.graded and run.resumed are sums; run.merged_from
 // lists the folders.
 //
-// Each folder must hold a finished run (a summary.json). It is an error
-// (wrapping ErrMerge) when shards disagree on n or on the metrics, when a
-// shard number or an item index appears twice, or when a shard of 0..n-1
-// or an item of the benchmark is missing.
+// Merge also writes opts.Out/fingerprint.json, the shards' common
+// fingerprint, so that eval --resume on opts.Out works.
+//
+// Each folder must hold a finished run: a summary.json naming its
+// metrics, a results.jsonl with records and a fingerprint.json. It is an
+// error (wrapping ErrMerge) when opts.Out is one of the folders, when the
+// shards' fingerprints differ (other gold, predictions or tables, other
+// grading options: the error lists the differences as eval --resume
+// does), when shards disagree on n or on the metrics, when a shard number
+// or an item index appears twice, or when a shard of 0..n-1 or an item of
+// the benchmark is missing.
 func Merge(dirs []string, opts MergeOptions) (*report.Summary, error) {
 	if len(dirs) == 0 {
 		return nil, fmt.Errorf("%w: no shard folder given", ErrMerge)
+	}
+	if err := checkOut(dirs, opts.Out); err != nil {
+		return nil, err
 	}
 	m := &merger{seenShard: map[int]string{}, seenIndex: map[int]string{}, n: -1, total: -1}
 	for _, d := range dirs {
@@ -53,6 +64,9 @@ func Merge(dirs []string, opts MergeOptions) (*report.Summary, error) {
 		return nil, err
 	}
 	if err := writeRecords(opts, m.all); err != nil {
+		return nil, err
+	}
+	if err := run.WriteFingerprint(opts.Out, m.fp); err != nil {
 		return nil, err
 	}
 	sum, err := m.summary(dirs)
@@ -73,6 +87,7 @@ type merger struct {
 	seenIndex map[int]string    // item index -> its folder
 	n         int               // the shards' n, -1 before one names it
 	total     int               // the benchmark's item count, -1 when no summary gives it
+	fp        *run.Fingerprint  // the first folder's fingerprint, the shards' common one
 }
 
 // add reads folder d's summary.json and results.jsonl, checking that it
@@ -80,8 +95,14 @@ type merger struct {
 // others, and that it holds no item another folder holds.
 func (m *merger) add(d, first string) error {
 	sum, err := report.ReadSummary(filepath.Join(d, report.SummaryFile))
+	if err == nil && (sum.Schema == "" || len(sum.Metrics) == 0) {
+		err = fmt.Errorf("%s names no metric", report.SummaryFile)
+	}
 	if err != nil {
 		return fmt.Errorf("%w: %s: no finished run (%v); run or --resume its eval first", ErrMerge, d, err)
+	}
+	if err := m.addFingerprint(d, first); err != nil {
+		return err
 	}
 	if len(m.sums) > 0 && !slices.Equal(sum.Metrics, m.sums[0].Metrics) {
 		return fmt.Errorf("%w: %s graded metrics %v, but %s graded %v", ErrMerge, d, sum.Metrics, first, m.sums[0].Metrics)
@@ -99,6 +120,55 @@ func (m *merger) add(d, first string) error {
 	}
 	m.sums = append(m.sums, sum)
 	return nil
+}
+
+// addFingerprint reads folder d's fingerprint.json and checks that it
+// equals the first folder's on every input and setting (a shard index,
+// were one recorded there, aside): the shards were graded from the same
+// gold, predictions and tables under the same options. An error lists
+// what differs, as eval --resume does (run.Fingerprint.Diff).
+func (m *merger) addFingerprint(d, first string) error {
+	fp, err := run.ReadFingerprint(d)
+	if errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("%w: %s has no %s (written by an older sqljudge), so its inputs and settings are unknown; grade it again with eval --overwrite", ErrMerge, d, run.FingerprintFile)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrMerge, err)
+	}
+	delete(fp.Settings, "shard")
+	if m.fp == nil {
+		m.fp = fp
+		return nil
+	}
+	if diff := fp.Diff(m.fp); len(diff) > 0 {
+		return fmt.Errorf("%w: %s was graded from other inputs or under other settings than %s:\n  %s\nshards must differ only in --shard; grade them again alike",
+			ErrMerge, d, first, strings.Join(diff, "\n  "))
+	}
+	return nil
+}
+
+// checkOut refuses an output folder that is one of the shard folders
+// (compared as absolute paths with symbolic links resolved).
+func checkOut(dirs []string, out string) error {
+	o := resolve(out)
+	for _, d := range dirs {
+		if resolve(d) == o {
+			return fmt.Errorf("%w: --out %s is the shard folder %s; merge into a new folder", ErrMerge, out, d)
+		}
+	}
+	return nil
+}
+
+// resolve is path made absolute and clean, with symbolic links resolved
+// when it exists.
+func resolve(path string) string {
+	if p, err := filepath.EvalSymlinks(path); err == nil {
+		path = p
+	}
+	if p, err := filepath.Abs(path); err == nil {
+		return p
+	}
+	return filepath.Clean(path)
 }
 
 // addShard records that folder d is shard spec ("i/n"): an error when spec
@@ -130,6 +200,9 @@ func (m *merger) addRecords(d string, items int) error {
 		return fmt.Errorf("%w: %v", ErrMerge, err)
 	}
 	latest := run.LatestInOrder(recs)
+	if len(latest) == 0 {
+		return fmt.Errorf("%w: %s holds no record, so %s is not a shard's output; run or --resume its eval first", ErrMerge, path, d)
+	}
 	if len(latest) != items {
 		return fmt.Errorf("%w: %s has %d items but its summary.json counts %d; the folder was changed after its run", ErrMerge, path, len(latest), items)
 	}

@@ -123,7 +123,11 @@ func shownCount(ctx context.Context, t *testing.T) string {
 func TestPageInBrowser(t *testing.T) {
 	ctx := browser(t)
 	a, b := evalRun(t, "din_sql", "ex", "em"), evalRun(t, "c3", "ex", "em")
-	url := writePage(t, a, htmlreport.Options{Compare: b})
+	c, cerr := report.CompareRuns(a.Records, b.Records, a.Summary.Metrics)
+	if cerr != nil {
+		t.Fatal(cerr)
+	}
+	url := writePage(t, a, htmlreport.Options{Compare: b, Comparison: c})
 	load(ctx, t, url)
 	rows, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#list .item[data-index]").length`))
 	if err != nil {
@@ -178,6 +182,10 @@ func checkRunFilter(ctx context.Context, t *testing.T, url string, a, b *htmlrep
 		load(ctx, t, url+"#metric="+m+"&cmp=a")
 		if got := shownCount(ctx, t); got != fmt.Sprintf("%d of 1034 items shown", want) {
 			t.Errorf("%s, A right and B wrong: %q, want %d", m, got, want)
+		}
+		cell := evalString(ctx, t, `document.querySelector('#comparison tr[data-compare-metric="`+m+`"] td:nth-of-type(6)').textContent`)
+		if cell != fmt.Sprint(want) {
+			t.Errorf("%s: the comparison table says only A right %q, the records %d", m, cell, want)
 		}
 	}
 }

@@ -68,6 +68,11 @@ type Options struct {
 	// index), with filters on how the two runs' verdicts of the chosen
 	// metric differ.
 	Compare *Run
+	// Comparison, with Compare, is the paired comparison of the two runs
+	// (report.CompareRuns) shown as a table: per metric both accuracies,
+	// A - B with its paired bootstrap 95% interval, McNemar's exact
+	// p-value and the items only A / only B gets right.
+	Comparison *report.Comparison
 }
 
 //go:embed page.html.tmpl
@@ -142,6 +147,30 @@ type view struct {
 	Partial     *report.PartialTable
 	Notes       []string
 	HasCmp      bool
+	Comparison  []cmpRow
+}
+
+// cmpRow is one metric of the paired comparison table.
+type cmpRow struct {
+	Metric                    string
+	N, OnlyA, OnlyB, Excluded int
+	AccA, AccB, Diff, CI, P   string
+}
+
+// comparisonRows formats c for the page: accuracies and A - B to 4
+// decimals, the interval, McNemar's p to 3 significant digits.
+func comparisonRows(c *report.Comparison) []cmpRow {
+	if c == nil {
+		return nil
+	}
+	var out []cmpRow
+	for _, m := range c.Metrics {
+		out = append(out, cmpRow{Metric: m.Metric, N: m.N, OnlyA: m.OnlyA, OnlyB: m.OnlyB, Excluded: m.Excluded,
+			AccA: fmt.Sprintf("%.4f", m.AccuracyA), AccB: fmt.Sprintf("%.4f", m.AccuracyB),
+			Diff: fmt.Sprintf("%+.4f", m.Diff.Value), CI: fmt.Sprintf("[%+.4f, %+.4f]", m.Diff.CI.Lo, m.Diff.CI.Hi),
+			P: fmt.Sprintf("%.3g", m.McNemarP)})
+	}
+	return out
 }
 
 type kv struct{ K, V string }
@@ -198,6 +227,9 @@ func buildView(r *Run, o Options) view {
 		v.CmpLevels = levels(cs, sum.Metrics, cs.Difficulties, cs.ByDifficulty)
 	}
 	v.StatusCols, v.StatusRows = statusTable(sum)
+	if o.Compare != nil {
+		v.Comparison = comparisonRows(o.Comparison)
+	}
 	return v
 }
 

@@ -86,8 +86,10 @@
   };
   // wantCmp is whether verdict codes x (first run) and y (second run, -1
   // without) pass the runs filter c.
+  var unjudged = function (x) { return x >= 0 && (ST[x >> 1] === "judge_error" || ST[x >> 1] === "judge_unparseable"); };
   var wantCmp = function (x, y, c) {
     var a = x >= 0 && (x & 1) === 1, b = y >= 0 && (y & 1) === 1;
+    if (c !== "differs" && (x < 0 || y < 0 || unjudged(x) || unjudged(y))) return false; // as report.CompareRuns pairs them
     switch (c) {
       case "differs": return x !== y;
       case "a": return a && !b;
@@ -291,6 +293,11 @@
   Object.keys(ids).forEach(function (k) {
     var e = $(ids[k]);
     if (e) e.addEventListener("input", function () { filter(); writeHash(); });
+  });
+  window.addEventListener("hashchange", function () {
+    var o = readHash();
+    filter();
+    if (o === null && openK >= 0) closeItem();
   });
   var open = readHash();
   filter();
