@@ -24,7 +24,7 @@
       sel.appendChild(o);
     });
   };
-  addOptions($("f-status"), ST.map(function (s) { return "s:" + s; }), ST.map(function (s) { return "status " + s; }));
+  addOptions($("f-status"), ST.map(function (s) { return "s:" + s; }));
   addOptions($("f-diff"), D.levels.concat([""]), D.levels.concat(["(none)"]));
   addOptions($("f-cat"), D.categories.concat([""]), D.categories.concat(["(none)"]));
   var val = function (k) { var e = $(ids[k]); return e ? e.value : "any"; };
