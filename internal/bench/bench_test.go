@@ -1,9 +1,12 @@
 package bench
 
 import (
+	"cmp"
+	"encoding/csv"
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -230,4 +233,75 @@ func TestJSONL(t *testing.T) {
 	nopred := write(t, "nopred.jsonl", `{"id": "a", "db_id": "x", "gold": "SELECT 1"}`+"\n")
 	_, err = Load(Options{Gold: nopred})
 	wantInputError(t, err, nopred, 1, "has no prediction")
+}
+
+// TestSQLEvalResultsCSV reads sql-eval's own results CSV (the questions'
+// columns plus generated_query, exact_match, correct, error_msg, sorted by
+// db_name, query_category and question as eval/api_runner.py writes it):
+// as --gold alone its generated_query is each row's prediction; as --pred
+// it is paired by row, and a file whose rows are not the gold's (sorted
+// otherwise) is refused at the first row that differs.
+func TestSQLEvalResultsCSV(t *testing.T) {
+	questions := shareddata.Path(t, "defog", "questions", "questions_gen_postgres.csv")
+	if _, err := Load(Options{Gold: questions, Pred: questions}); err == nil || !strings.Contains(err.Error(), `no "generated_query" column`) {
+		t.Fatalf("a questions CSV as predictions: %v", err)
+	}
+	items, err := LoadGold(questions, FormatSQLEval)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items = items[:30]
+	rows := make([]Item, len(items))
+	copy(rows, items)
+	for i := range rows {
+		rows[i].Pred = "SELECT " + strconv.Itoa(i)
+	}
+	dir := t.TempDir()
+	write := func(name string, rs []Item) string {
+		var b strings.Builder
+		w := csv.NewWriter(&b)
+		head := []string{"db_name", "db_type", "query_category", "query", "question", "instructions"}
+		if rs[0].Pred != "" {
+			head = append(head, "generated_query", "exact_match", "correct", "error_msg")
+		}
+		w.Write(head)
+		for _, r := range rs {
+			w.Write([]string{r.DBID, "postgres", r.Category, r.GoldText, r.Question, r.Instructions, r.Pred, "0", "0", ""}[:len(head)])
+		}
+		w.Flush()
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	sorted := slices.Clone(rows)
+	slices.SortStableFunc(sorted, func(a, b Item) int {
+		return cmp.Or(cmp.Compare(a.DBID, b.DBID), cmp.Compare(a.Category, b.Category), cmp.Compare(a.Question, b.Question))
+	})
+	results := write("results.csv", sorted)
+	got, err := Load(Options{Gold: results})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, it := range got {
+		if it.Pred != sorted[k].Pred || it.Question != sorted[k].Question || it.Category != sorted[k].Category || it.GoldText != sorted[k].GoldText {
+			t.Errorf("row %d: %q %q, want %q %q", k, it.Question, it.Pred, sorted[k].Question, sorted[k].Pred)
+		}
+	}
+	inOrder := write("in_order.csv", rows)
+	questions30 := write("questions.csv", items)
+	got, err = Load(Options{Gold: questions30, Pred: inOrder})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, it := range got {
+		if it.Pred != rows[k].Pred {
+			t.Errorf("row %d paired with %q, want %q", k, it.Pred, rows[k].Pred)
+		}
+	}
+	_, err = Load(Options{Gold: questions30, Pred: results})
+	if err == nil || !strings.Contains(err.Error(), "sorted by db_name, query_category and question") || !strings.Contains(err.Error(), "results.csv:") {
+		t.Errorf("sorted results paired by row with the questions: %v", err)
+	}
 }

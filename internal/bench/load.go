@@ -35,7 +35,9 @@ type Options struct {
 	// Gold is the gold file.
 	Gold string
 	// Pred is the prediction file; "" when the gold file carries the
-	// predictions (JSONL with a "pred" field).
+	// predictions (JSONL with a "pred" field, sql-eval's results CSV with
+	// its generated_query column). A .csv prediction file is sql-eval's
+	// results CSV, its generated_query paired with the gold by row.
 	Pred string
 	// Format is the gold format; FormatAuto detects it.
 	Format Format
@@ -482,6 +484,10 @@ type prediction struct {
 	sql string
 	pos Pos
 	sep bool // a blank separator line (text files): an interaction boundary
+	// question is the row's question in a sql-eval results CSV
+	// (hasQuestion), checked against the gold item it is paired with.
+	question    string
+	hasQuestion bool
 }
 
 // readPredictions reads a prediction file: BIRD's predict_dev.json
@@ -498,6 +504,8 @@ func readPredictions(path string) ([]prediction, error) {
 	trim := bytes.TrimLeft(head, " \t\r\n\ufeff")
 	ext := strings.ToLower(filepath.Ext(path))
 	switch {
+	case ext == ".csv":
+		return readSQLEvalPreds(path)
 	case ext == ".jsonl" || ext == ".ndjson":
 		return readJSONLPreds(path)
 	case ext == ".json" || len(trim) > 0 && trim[0] == '{' && !bytes.Contains(bytes.SplitN(trim, []byte("\n"), 2)[0], []byte(`"pred"`)):
@@ -662,6 +670,10 @@ func pair(items []Item, preds []prediction, goldPath, predPath string) error {
 		return errAt(at, "%d predictions for %d gold items in %s: the files must have one line per item", len(ps), len(items), goldPath)
 	}
 	for i := range items {
+		if ps[i].hasQuestion && ps[i].question != items[i].Question {
+			return errAt(ps[i].pos, "this row's question %q is not the question of gold item %d (%s): sql-eval's results CSV is sorted by db_name, query_category and question; give it as --gold alone (it holds the gold and the generated_query of each row)",
+				ps[i].question, i, items[i].GoldPos)
+		}
 		items[i].Pred = ps[i].sql
 		items[i].PredPos = ps[i].pos
 	}

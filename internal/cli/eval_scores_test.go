@@ -30,7 +30,7 @@ func TestEvalScoreMetrics(t *testing.T) {
 	if !strings.Contains(stderr, "--workers 2 ignored") {
 		t.Errorf("stderr should say --workers is ignored: %q", stderr)
 	}
-	for _, want := range []string{"soft_f1 score", "ves x100", "rves x100", "rves reward", "95% bootstrap interval over 12 items"} {
+	for _, want := range []string{"soft_f1 Soft-F1", "soft_f1 accuracy (all-or-nothing)", "ves VES x100", "rves R-VES x100", "rves reward", "95% bootstrap interval over 12 items"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("console lacks %q:\n%s", want, stdout)
 		}
@@ -46,8 +46,11 @@ func TestEvalScoreMetrics(t *testing.T) {
 	if rv.Figure == nil || len(rv.FigureCI95) != 2 || math.Abs(*rv.Figure-100*rv.Fields["score"]) > 1e-9 {
 		t.Errorf("rves overall %+v: figure should be 100 x the mean score, with an interval", rv)
 	}
-	if sum.Overall["soft_f1"].Figure != nil || sum.Overall["soft_f1"].Fields["score"] <= 0 {
-		t.Errorf("soft_f1 overall %+v", sum.Overall["soft_f1"])
+	if sf := sum.Overall["soft_f1"]; sf.Figure == nil || sf.Headline != *sf.Figure || sf.Headline != sf.Fields["score"] || sf.HeadlineName != "Soft-F1" {
+		t.Errorf("soft_f1 overall %+v: the headline should be Soft-F1, the mean score", sf)
+	}
+	if rv.Headline != *rv.Figure || rv.HeadlineName != "R-VES x100" || sum.Overall["ex_bird"].HeadlineName != "accuracy" {
+		t.Errorf("headlines: rves %v %q, ex_bird %q", rv.Headline, rv.HeadlineName, sum.Overall["ex_bird"].HeadlineName)
 	}
 	recs, _, err := run.ReadRecords(filepath.Join(out, run.ResultsFile))
 	if err != nil || len(recs) != 12 {
@@ -73,6 +76,49 @@ func TestEvalScoreMetrics(t *testing.T) {
 	}
 	if sp := sum.Overall["spider2"]; sp.Count != 28 || sp.Correct != 18 || sp.Status["pred_error"] != 1 || sp.Status["gold_error"] != 1 {
 		t.Errorf("spider2 overall %+v; the official evaluator scores 18 of 28", sp)
+	}
+}
+
+// TestSoftF1HeadlineIsTheMeanScore grades DIN-SQL's Spider dev predictions
+// with soft_f1: the headline in summary.json, the console and the page is
+// BIRD's Soft-F1, the mean score (0.8480 by the official mini-dev
+// functions, testdata/oracle/soft_f1_din_sql.jsonl), and the share of items
+// scoring 1 (0.8133) comes second, labelled all-or-nothing.
+func TestSoftF1HeadlineIsTheMeanScore(t *testing.T) {
+	spider := shareddata.Path(t, "spider")
+	out := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr := runMain(t, "eval", "--gold", filepath.Join(spider, "dev_gold.sql"),
+		"--pred", filepath.Join(spider, "predictions", "din_sql.sql"), "--db", filepath.Join(spider, "database"),
+		"--metrics", "soft_f1", "--out", out, "--progress", "never")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	sum, err := report.ReadSummary(filepath.Join(out, report.SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sf := sum.Overall["soft_f1"]
+	if math.Abs(sf.Headline-0.8480) > 5e-5 || sf.HeadlineName != "Soft-F1" || math.Abs(sf.Accuracy-0.8133) > 5e-5 {
+		t.Errorf("soft_f1 headline %s %.4f, accuracy %.4f; want Soft-F1 0.8480 (official mean), accuracy 0.8133", sf.HeadlineName, sf.Headline, sf.Accuracy)
+	}
+	if len(sf.FigureCI95) != 2 || !(sf.FigureCI95[0] < sf.Headline && sf.Headline < sf.FigureCI95[1]) {
+		t.Errorf("soft_f1 interval %v around %v", sf.FigureCI95, sf.Headline)
+	}
+	lines := strings.Split(stdout, "\n")
+	first, second := -1, -1
+	for k, l := range lines {
+		if strings.Contains(l, "soft_f1 Soft-F1 ") && first < 0 {
+			first = k
+		}
+		if strings.Contains(l, "soft_f1 accuracy (all-or-nothing)") {
+			second = k
+		}
+	}
+	if first < 0 || second != first+1 || !strings.Contains(lines[first], "0.848") || !strings.Contains(lines[second], "0.813") {
+		t.Errorf("console: want the Soft-F1 row (0.848) first, then the all-or-nothing row (0.813):\n%s", stdout)
+	}
+	if !strings.Contains(stdout, "soft_f1 Soft-F1: 0.8480, 95% bootstrap interval over 1034 items") {
+		t.Errorf("console lacks the Soft-F1 interval line:\n%s", stdout)
 	}
 }
 

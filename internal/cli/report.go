@@ -34,10 +34,11 @@ and a drill-down per item with question, gold, prediction and verdicts.
 --compare OTHER_OUT compares a second run of the same benchmark (the same
 items and gold SQL; anything else is exit 2): per metric both accuracies,
 A - B with its paired bootstrap 95% interval, McNemar's exact p-value and
-the items only A / only B gets right; with --html, side by side on the page.
---db re-reads the results of the items with a wrong result (at most ` + fmt.Sprint(eval.MaxSamples) + `)
-for a diff of gold and predicted rows in the drill-down; eval writes
-OUT/report.html with these diffs.`,
+the items only A / only B gets right; with --html, the same figures and
+per-run filters on the page, the runs side by side. Each item with a wrong
+result shows a diff of gold and predicted rows that eval kept while grading
+(at most ` + fmt.Sprint(eval.MaxSamples) + ` items); --db reads them for the records of a run
+made before records kept them.`,
 		Example: `  sqljudge report out/spider --html spider.html
   sqljudge report out/din --compare out/c3 --db database/ --html din-vs-c3.html`,
 		Args: cobra.ExactArgs(1),
@@ -63,7 +64,7 @@ func runReport(cmd *cobra.Command, out string, f *reportFlags) error {
 	var opts htmlreport.Options
 	if f.compare != "" {
 		// Check the pairing before printing anything of either run.
-		if opts.Compare, err = compareRuns(cmd.OutOrStdout(), r, f.compare); err != nil {
+		if opts.Compare, opts.Comparison, err = compareRuns(cmd.OutOrStdout(), r, f.compare); err != nil {
 			return err
 		}
 	} else {
@@ -79,9 +80,9 @@ func runReport(cmd *cobra.Command, out string, f *reportFlags) error {
 		}
 		defer eng.Close()
 		env := &metric.Env{Engine: eng, Timeout: f.timeout}
-		r.Samples = htmlreport.Samples(ctx, env, r.Records, eval.MaxSamples)
+		htmlreport.Samples(ctx, env, r.Records, eval.MaxSamples)
 		if opts.Compare != nil {
-			opts.Compare.Samples = htmlreport.Samples(ctx, env, opts.Compare.Records, eval.MaxSamples)
+			htmlreport.Samples(ctx, env, opts.Compare.Records, eval.MaxSamples)
 		}
 	}
 	if err := eval.WriteHTML(f.html, r, opts); err != nil {
@@ -93,22 +94,23 @@ func runReport(cmd *cobra.Command, out string, f *reportFlags) error {
 
 // compareRuns loads the run in dir and prints r's table and its
 // comparison with r (report.CompareRuns), refusing, before printing
-// anything, runs of different benchmark items.
-func compareRuns(w io.Writer, r *htmlreport.Run, dir string) (*htmlreport.Run, error) {
+// anything, runs of different benchmark items; it returns the other run
+// and the comparison for the page.
+func compareRuns(w io.Writer, r *htmlreport.Run, dir string) (*htmlreport.Run, *report.Comparison, error) {
 	other, err := loadRun(dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	c, err := report.CompareRuns(r.Records, other.Records, r.Summary.Metrics)
 	if errors.Is(err, report.ErrNotComparable) {
-		return nil, usage.Errorf("%s and %s: %v", r.Dir, dir, err)
+		return nil, nil, usage.Errorf("%s and %s: %v", r.Dir, dir, err)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	report.PrintTable(w, r.Summary)
 	report.PrintComparison(w, c, r.Dir, dir)
-	return other, nil
+	return other, c, nil
 }
 
 // loadRun loads the run in dir, refusing (exit 2) one whose summary.json

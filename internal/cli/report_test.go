@@ -1,10 +1,10 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -68,7 +68,8 @@ func parsePage(t *testing.T, path string) *html.Node {
 // TestHTMLReport checks the page eval writes for DIN-SQL's Spider dev
 // predictions (ex and em by hardness) and the page report --compare
 // writes against C3's: self-contained, summary cells equal to
-// summary.json, one data-index row per item with its drill-down.
+// summary.json, one item per record in the page's blob with its verdicts
+// and result sample.
 func TestHTMLReport(t *testing.T) {
 	spider := shareddata.Path(t, "spider")
 	tmp := t.TempDir()
@@ -101,11 +102,89 @@ func TestHTMLReport(t *testing.T) {
 	if code != ExitOK || !strings.Contains(stdout, "easy") {
 		t.Fatalf("report: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	checkPage(t, parsePage(t, cmpPath), main, other)
+	cmpDoc := parsePage(t, cmpPath)
+	checkPage(t, cmpDoc, main, other)
+	c, err := report.CompareRuns(main.Records, other.Records, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range c.Metrics {
+		var row *html.Node
+		walk(cmpDoc, func(n *html.Node) {
+			if v, ok := attr(n, "data-compare-metric"); ok && v == m.Metric {
+				row = n
+			}
+		})
+		if row == nil {
+			t.Errorf("the page has no comparison row for %s", m.Metric)
+			continue
+		}
+		want := fmt.Sprintf("%.4f%.4f%+.4f [%+.4f, %+.4f]%.3g%d%d", m.AccuracyA, m.AccuracyB, m.Diff.Value, m.Diff.CI.Lo, m.Diff.CI.Hi, m.McNemarP, m.OnlyA, m.OnlyB)
+		var got strings.Builder
+		for td := row.FirstChild; td != nil; td = td.NextSibling {
+			if td.Type == html.ElementNode && td.Data == "td" && td != row.FirstChild.NextSibling {
+				got.WriteString(nodeText(td))
+			}
+		}
+		if g := strings.ReplaceAll(got.String(), " ", ""); g != strings.ReplaceAll(want, " ", "") {
+			t.Errorf("comparison row %s: %q, want %q", m.Metric, g, want)
+		}
+	}
 
 	if code, _, stderr := runMain(t, "report", filepath.Join(tmp, "nowhere"), "--html", cmpPath); code != ExitUsage || !strings.Contains(stderr, "no finished run") {
 		t.Errorf("report of a missing folder: exit %d %s", code, stderr)
 	}
+}
+
+// pageBlob is the page's JSON blob (htmlreport's pageData).
+type pageBlob struct {
+	Runs       []string            `json:"runs"`
+	Metrics    []string            `json:"metrics"`
+	Statuses   []string            `json:"statuses"`
+	Levels     []string            `json:"levels"`
+	Categories []string            `json:"categories"`
+	Items      [][]json.RawMessage `json:"items"`
+}
+
+// readBlob decodes the page's <script id="sj-data"> blob.
+func readBlob(t *testing.T, doc *html.Node) *pageBlob {
+	t.Helper()
+	var b *pageBlob
+	walk(doc, func(n *html.Node) {
+		if n.Type == html.ElementNode && n.Data == "script" && attrOr(n, "id") == "sj-data" {
+			b = &pageBlob{}
+			if err := json.Unmarshal([]byte(nodeText(n)), b); err != nil {
+				t.Fatalf("sj-data: %v", err)
+			}
+		}
+	})
+	if b == nil {
+		t.Fatal("the page has no sj-data blob")
+	}
+	return b
+}
+
+// blobVerdict is the status and correctness of metric m in an item's
+// verdicts array ("" when the item has none).
+func blobVerdict(t *testing.T, b *pageBlob, raw json.RawMessage, m int) (string, bool) {
+	t.Helper()
+	var vs []int
+	if err := json.Unmarshal(raw, &vs); err != nil || len(vs) != len(b.Metrics) {
+		t.Fatalf("verdicts %s: %v", raw, err)
+	}
+	if vs[m] < 0 {
+		return "", false
+	}
+	return b.Statuses[vs[m]>>1], vs[m]&1 == 1
+}
+
+func blobString(t *testing.T, raw json.RawMessage) string {
+	t.Helper()
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		t.Fatalf("%s: %v", raw, err)
+	}
+	return s
 }
 
 func checkPage(t *testing.T, doc *html.Node, main, other *htmlreport.Run) {
@@ -113,7 +192,6 @@ func checkPage(t *testing.T, doc *html.Node, main, other *htmlreport.Run) {
 	sum := main.Summary
 	cells := map[string]*html.Node{}
 	cmpCells := map[string]*html.Node{}
-	rows := map[int]*html.Node{}
 	var external []string
 	walk(doc, func(n *html.Node) {
 		if n.Type != html.ElementNode {
@@ -144,18 +222,8 @@ func checkPage(t *testing.T, doc *html.Node, main, other *htmlreport.Run) {
 			d, _ := attr(n, "data-cmp-difficulty")
 			cmpCells[m+"/"+d] = n
 		}
-		if v, ok := attr(n, "data-index"); ok {
-			i, err := strconv.Atoi(v)
-			if err != nil || n.Data != "tr" || !strings.Contains(attrOr(n, "class"), "item") {
-				t.Fatalf("data-index=%q on <%s class=%q>", v, n.Data, attrOr(n, "class"))
-			}
-			if _, hidden := attr(n, "hidden"); hidden {
-				t.Errorf("row %d is hidden when the page loads", i)
-			}
-			if rows[i] != nil {
-				t.Errorf("two rows with data-index %d", i)
-			}
-			rows[i] = n
+		if _, ok := attr(n, "data-index"); ok {
+			t.Errorf("<%s> has data-index in the page as written: rows are rendered by the script from the blob", n.Data)
 		}
 	})
 	if len(external) > 0 {
@@ -194,8 +262,28 @@ func checkPage(t *testing.T, doc *html.Node, main, other *htmlreport.Run) {
 	if other != nil {
 		checkCells(other.Summary, cmpCells, other.Dir)
 	}
-	if len(rows) != len(main.Records) || len(rows) != 1034 {
-		t.Fatalf("%d item rows, want %d", len(rows), len(main.Records))
+	checkBlob(t, readBlob(t, doc), main, other)
+	for _, id := range []string{"f-metric", "f-status", "f-diff", "f-text", "list", "detail"} {
+		var el *html.Node
+		walk(doc, func(n *html.Node) {
+			if v, _ := attr(n, "id"); v == id {
+				el = n
+			}
+		})
+		if el == nil {
+			t.Errorf("no element #%s", id)
+		}
+	}
+}
+
+// checkBlob checks the page's items against the records: one per record
+// in order, with its index, difficulty, gold, prediction and verdicts, a
+// result sample for each wrong ex result, and the compared run's
+// prediction and verdicts.
+func checkBlob(t *testing.T, b *pageBlob, main, other *htmlreport.Run) {
+	t.Helper()
+	if len(b.Items) != len(main.Records) || len(b.Items) != 1034 {
+		t.Fatalf("%d items in the blob, want %d", len(b.Items), len(main.Records))
 	}
 	byIndex := map[int]run.Record{}
 	if other != nil {
@@ -204,62 +292,47 @@ func checkPage(t *testing.T, doc *html.Node, main, other *htmlreport.Run) {
 		}
 	}
 	diffs, differs := 0, 0
-	for _, rec := range main.Records {
-		tr := rows[rec.Index]
-		if tr == nil {
-			t.Fatalf("no row for item %d", rec.Index)
+	for k, rec := range main.Records {
+		it := b.Items[k]
+		var idx, lvl int
+		if json.Unmarshal(it[0], &idx) != nil || idx != rec.Index || json.Unmarshal(it[3], &lvl) != nil {
+			t.Fatalf("item %d: index %s, level %s", k, it[0], it[3])
 		}
-		if d, _ := attr(tr, "data-difficulty"); d != rec.Difficulty {
-			t.Errorf("row %d: difficulty %q, record %q", rec.Index, d, rec.Difficulty)
+		if lvl < 0 || b.Levels[lvl] != rec.Difficulty {
+			t.Errorf("item %d: level %d, record %q", rec.Index, lvl, rec.Difficulty)
 		}
-		det := nextElement(tr)
-		if det == nil || attrOr(det, "class") != "detail" {
-			t.Fatalf("row %d has no drill-down row after it", rec.Index)
+		if blobString(t, it[7]) != rec.Gold || blobString(t, it[8]) != rec.Pred {
+			t.Errorf("item %d lacks the gold or the prediction", rec.Index)
 		}
-		body := nodeText(det)
-		if !strings.Contains(body, rec.Gold) || !strings.Contains(body, rec.Pred) {
-			t.Errorf("drill-down %d lacks the gold or the prediction", rec.Index)
+		for m, name := range b.Metrics {
+			st, ok := blobVerdict(t, b, it[9], m)
+			if v := rec.Verdicts[name]; st != string(v.Status) || ok != v.Correct {
+				t.Errorf("item %d %s: page %s/%v, record %+v", rec.Index, name, st, ok, v)
+			}
 		}
 		ex := rec.Verdicts["ex"]
 		if !ex.Correct && ex.Status == "ok" {
-			hasDiff := false
-			walk(det, func(n *html.Node) {
-				if n.Type == html.ElementNode && n.Data == "table" && attrOr(n, "class") == "diff" {
-					hasDiff = true
-				}
-			})
-			if !hasDiff {
-				t.Errorf("drill-down %d (wrong result) has no result diff", rec.Index)
+			if string(it[11]) == "null" {
+				t.Errorf("item %d (wrong result) has no result sample", rec.Index)
 			}
 			diffs++
 		}
 		if other != nil {
 			o := byIndex[rec.Index]
-			want := o.Verdicts["ex"].Correct != ex.Correct || o.Verdicts["em"].Correct != rec.Verdicts["em"].Correct
-			if _, got := attr(tr, "data-differs"); got != want {
-				t.Errorf("row %d: data-differs %v, want %v", rec.Index, got, want)
+			var c []json.RawMessage
+			if err := json.Unmarshal(it[12], &c); err != nil || len(c) != 4 || blobString(t, c[0]) != o.Pred {
+				t.Fatalf("item %d: compared run %s", rec.Index, it[12])
 			}
-			if want {
+			if _, ok := blobVerdict(t, b, c[1], 0); ok != o.Verdicts["ex"].Correct {
+				t.Errorf("item %d: compared ex %v, record %v", rec.Index, ok, o.Verdicts["ex"].Correct)
+			}
+			if o.Verdicts["ex"].Correct != ex.Correct {
 				differs++
-				if !strings.Contains(body, o.Pred) {
-					t.Errorf("drill-down %d lacks the compared run's prediction", rec.Index)
-				}
 			}
 		}
 	}
 	if diffs == 0 || (other != nil && differs == 0) {
 		t.Errorf("%d wrong results with a diff, %d items differing between runs", diffs, differs)
-	}
-	for _, id := range []string{"f-metric", "f-status", "f-diff"} {
-		var sel *html.Node
-		walk(doc, func(n *html.Node) {
-			if v, _ := attr(n, "id"); v == id {
-				sel = n
-			}
-		})
-		if sel == nil {
-			t.Errorf("no filter %s", id)
-		}
 	}
 }
 

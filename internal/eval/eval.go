@@ -132,6 +132,7 @@ func Run(ctx context.Context, o Options) (*report.Summary, error) {
 		Opts: run.Options{
 			OutDir: o.Out, Workers: o.Workers, Resume: o.Resume, Overwrite: o.Overwrite,
 			Difficulty: j.difficulty, Progress: o.Progress, Fingerprint: fp,
+			Samples: MaxSamples,
 			Derived: []string{report.SummaryFile, htmlreport.File},
 		},
 	}
@@ -151,7 +152,7 @@ func Run(ctx context.Context, o Options) (*report.Summary, error) {
 		}
 		return nil, err
 	}
-	return finish(ctx, &o, j, stats, r.Env)
+	return finish(&o, j, stats)
 }
 
 // Check rejects options Run cannot use with an InputError naming the flag

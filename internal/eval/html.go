@@ -1,19 +1,18 @@
 package eval
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"path/filepath"
 
-	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/report/htmlreport"
 	"github.com/sqljudge/sqljudge/internal/run"
 )
 
-// MaxSamples bounds how many items' results the HTML page re-reads for
-// its diffs.
+// MaxSamples bounds how many records of a run keep a sample of their wrong
+// result (run.Options.Samples) for the HTML page's diffs, and how many
+// items report --db reads results for.
 const MaxSamples = 2000
 
 // WriteHTML writes the HTML report of r to path atomically (a temporary
@@ -28,10 +27,10 @@ func WriteHTML(path string, r *htmlreport.Run, opts htmlreport.Options) error {
 	return nil
 }
 
-// writeRunHTML writes OUT/report.html after a run, with result diffs read
-// through the run's environment (gold results from its cache).
-func writeRunHTML(ctx context.Context, out string, sum *report.Summary, recs []run.Record, env *metric.Env) error {
+// writeRunHTML writes OUT/report.html after a run from its records alone:
+// the result diffs are the samples the runner kept while grading
+// (run.Record.Sample), so no query runs again.
+func writeRunHTML(out string, sum *report.Summary, recs []run.Record) error {
 	r := &htmlreport.Run{Dir: out, Summary: sum, Records: run.LatestInOrder(recs)}
-	r.Samples = htmlreport.Samples(ctx, env, r.Records, MaxSamples)
 	return WriteHTML(filepath.Join(out, htmlreport.File), r, htmlreport.Options{})
 }

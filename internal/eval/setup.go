@@ -68,7 +68,7 @@ func setup(ctx context.Context, o *Options) (*job, error) {
 
 // finish summarizes the run's records and writes summary.json and, when
 // o.HTML, report.html.
-func finish(ctx context.Context, o *Options, j *job, stats run.Stats, env *metric.Env) (*report.Summary, error) {
+func finish(o *Options, j *job, stats run.Stats) (*report.Summary, error) {
 	recs, _, err := run.ReadRecords(filepath.Join(o.Out, run.ResultsFile))
 	if err != nil {
 		return nil, err
@@ -106,7 +106,7 @@ func finish(ctx context.Context, o *Options, j *job, stats run.Stats, env *metri
 		return nil, err
 	}
 	if o.HTML {
-		if err := writeRunHTML(ctx, o.Out, sum, recs, env); err != nil {
+		if err := writeRunHTML(o.Out, sum, recs); err != nil {
 			return nil, err
 		}
 	}

@@ -205,9 +205,13 @@ var (
 // Figure says how a metric's official headline number is computed from
 // its verdicts' numeric "score" field where that number is not accuracy:
 // Scale x the mean score over the items (BIRD's compute_ves: 100 x the
-// mean of sqrt(ratio) or sqrt(reward)), with a bootstrap 95% interval over
-// the items when Bootstrap is set.
+// mean of sqrt(ratio) or sqrt(reward); mini-dev's Soft-F1: the mean
+// calculate_f1_score), with a bootstrap 95% interval over the items when
+// Bootstrap is set. For such a metric the share of items whose verdict is
+// correct (accuracy) is a secondary, all-or-nothing figure.
 type Figure struct {
+	// Name is how reports label the figure ("Soft-F1", "VES x100").
+	Name      string
 	Scale     float64
 	Bootstrap bool
 }
@@ -344,6 +348,10 @@ func (e *Env) Gold(ctx context.Context, db, sql string) (*result.Set, error) {
 type Exec struct {
 	env  *Env
 	memo onceMap[goldKey, *result.Set]
+	// seen holds the first gold and predicted results read on the item's
+	// database, for Sample.
+	seenMu           sync.Mutex
+	seenGold, seenPd *result.Set
 	// share holds the values computed once per item for several metrics
 	// (ves and rves share one timing).
 	share onceMap[string, any]
@@ -364,12 +372,42 @@ func (x *Exec) Env() *Env { return x.env }
 
 // Gold runs a gold query (cached for the run).
 func (x *Exec) Gold(ctx context.Context, db, sql string) (*result.Set, error) {
-	return x.env.Gold(ctx, db, sql)
+	s, err := x.env.Gold(ctx, db, sql)
+	x.see(&x.seenGold, s, err)
+	return s, err
 }
 
 // Pred runs a predicted query (memoised for the item).
 func (x *Exec) Pred(ctx context.Context, db, sql string) (*result.Set, error) {
-	return x.memo.get(goldKey{db, sql}, func() (*result.Set, error) { return x.env.query(ctx, db, sql) })
+	s, err := x.memo.get(goldKey{db, sql}, func() (*result.Set, error) { return x.env.query(ctx, db, sql) })
+	x.see(&x.seenPd, s, err)
+	return s, err
+}
+
+// see keeps s in *slot when it is the first result read without error.
+func (x *Exec) see(slot **result.Set, s *result.Set, err error) {
+	if err != nil || s == nil {
+		return
+	}
+	x.seenMu.Lock()
+	if *slot == nil {
+		*slot = s
+	}
+	x.seenMu.Unlock()
+}
+
+// Sample is the diff (result.Diff) of the first gold and the first
+// predicted result the item's metrics read, or nil when they did not read
+// both. The runner keeps it in the record of an item with a wrong result,
+// so that a report shows the rows without running the queries again.
+func (x *Exec) Sample() *result.Sample {
+	x.seenMu.Lock()
+	g, p := x.seenGold, x.seenPd
+	x.seenMu.Unlock()
+	if g == nil || p == nil {
+		return nil
+	}
+	return result.Diff(g, p)
 }
 
 // SpiderEqual compares a gold and a predicted result with

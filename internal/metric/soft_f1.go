@@ -12,6 +12,10 @@ func init() {
 	Register("soft_f1", "BIRD mini-dev Soft-F1 (evaluation_f1.py calculate_f1_score): score in [0, 1], correct iff 1", func(o Options) (Metric, error) {
 		return &SoftF1{}, nil
 	})
+	// BIRD mini-dev reports Soft-F1 as the mean score (evaluation_f1.py
+	// prints the mean of calculate_f1_score per level), not the share of
+	// items scoring 1.
+	RegisterFigure("soft_f1", Figure{Name: "Soft-F1", Scale: 1, Bootstrap: true})
 }
 
 // SoftF1 is BIRD mini-dev's Soft-F1 (bird-bench/mini_dev,
@@ -24,7 +28,9 @@ func init() {
 // returns too many rows scores 0 with the failure's status, and so does a
 // text cell that is not valid UTF-8 (the official sqlite3 connection
 // decodes strictly). With several gold alternatives the best score counts.
-// The summary's mean of "score" is the official Soft-F1 (x100 there).
+// The summary's headline for soft_f1 is the mean of "score", the official
+// Soft-F1 (see Figure); its accuracy, the share of items scoring exactly 1,
+// is secondary.
 type SoftF1 struct{}
 
 // Name returns "soft_f1".

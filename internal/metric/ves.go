@@ -25,8 +25,8 @@ func init() {
 		}
 		return &RVES{Repeats: o.VES.Repeats}, nil
 	})
-	RegisterFigure("ves", Figure{Scale: 100, Bootstrap: true})
-	RegisterFigure("rves", Figure{Scale: 100, Bootstrap: true})
+	RegisterFigure("ves", Figure{Name: "VES x100", Scale: 100, Bootstrap: true})
+	RegisterFigure("rves", Figure{Name: "R-VES x100", Scale: 100, Bootstrap: true})
 }
 
 // DefaultVESRepeats is mini-dev's iterate_num: how many times each query

@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/run"
@@ -56,6 +57,27 @@ type Score struct {
 	// items ([lo, hi]; 1000 resamples, seed 1, see
 	// stats.BootstrapMeanCI95), where the metric asks for one.
 	FigureCI95 []float64 `json:"figure_ci95,omitempty"`
+	// Headline is the number to quote for the metric, its official
+	// figure: Figure where the metric has one (soft_f1: Soft-F1, the mean
+	// score, BIRD mini-dev evaluation_f1.py; ves, rves: VES / R-VES x100,
+	// evaluation_ves.py), else Accuracy. For a metric with a Figure,
+	// Accuracy is the secondary all-or-nothing share (items scoring 1).
+	Headline float64 `json:"headline"`
+	// HeadlineName says what Headline is: "accuracy" or the figure's
+	// name (metric.Figure.Name: "Soft-F1", "VES x100", "R-VES x100").
+	HeadlineName string `json:"headline_name"`
+}
+
+// AccuracyName is HeadlineName when the headline is the accuracy.
+const AccuracyName = "accuracy"
+
+// setHeadline sets sc's Headline and HeadlineName from its Figure, if
+// it has one, else its Accuracy.
+func setHeadline(sc *Score, m string) {
+	sc.Headline, sc.HeadlineName = sc.Accuracy, AccuracyName
+	if fig, ok := metric.FigureOf(m); ok && sc.Figure != nil {
+		sc.Headline, sc.HeadlineName = *sc.Figure, fig.Name
+	}
 }
 
 // figureResamples and figureSeed make the bootstrap intervals of figures
@@ -80,6 +102,14 @@ type Summary struct {
 	Overall map[string]*Score `json:"overall"`
 	// ByDifficulty maps level, then metric name, to a score.
 	ByDifficulty map[string]map[string]*Score `json:"by_difficulty"`
+	// Categories are the benchmark's item categories present (SQL-Eval's
+	// query_category, run.Record.Category), sorted; absent when no item
+	// has one.
+	Categories []string `json:"categories,omitempty"`
+	// ByCategory maps category, then metric name, to a score, as
+	// ByDifficulty does for levels; items without a category are only in
+	// Overall.
+	ByCategory map[string]map[string]*Score `json:"by_category,omitempty"`
 	// WallSeconds is the wall time of the run that wrote the records (of
 	// its last part, when resumed).
 	WallSeconds float64 `json:"wall_seconds"`
@@ -106,12 +136,61 @@ func Summarize(recs []run.Record, metrics []string) *Summary {
 		metrics = recordMetrics(recs)
 	}
 	s := &Summary{Schema: SummarySchema, Items: len(recs), Metrics: metrics,
-		Overall: map[string]*Score{}, ByDifficulty: map[string]map[string]*Score{}}
-	levels := tallyScores(s, recs, metrics)
+		Overall: map[string]*Score{}, ByDifficulty: map[string]map[string]*Score{}, ByCategory: map[string]map[string]*Score{}}
+	levels, cats := tallyScores(s, recs, metrics)
 	s.Difficulties = orderLevels(levels)
+	s.Categories = slices.Sorted(slices.Values(cats))
+	if len(s.Categories) == 0 {
+		s.ByCategory = nil
+	}
 	addFigures(s, recs, metrics)
+	s.eachScore(setHeadline)
+	s.Notes = append(s.Notes, figureNotes(s, metrics)...)
 	s.Notes = append(s.Notes, unjudgedNotes(s, metrics)...)
 	return s
+}
+
+// eachScore calls f on every score of s with its metric's name.
+func (s *Summary) eachScore(f func(sc *Score, metric string)) {
+	for m, sc := range s.Overall {
+		f(sc, m)
+	}
+	for _, g := range []map[string]map[string]*Score{s.ByDifficulty, s.ByCategory} {
+		for _, level := range g {
+			for m, sc := range level {
+				f(sc, m)
+			}
+		}
+	}
+}
+
+// figureNotes is a note per metric whose headline is a figure, saying
+// what the headline is and that accuracy is the secondary all-or-nothing
+// share.
+func figureNotes(s *Summary, metrics []string) []string {
+	var notes []string
+	for _, m := range metrics {
+		sc := s.Overall[m]
+		if sc == nil || sc.HeadlineName == AccuracyName || sc.HeadlineName == "" {
+			continue
+		}
+		mean := "the mean score"
+		if fig, _ := metric.FigureOf(m); fig.Scale != 1 {
+			mean = fmt.Sprintf("%g x the mean score", fig.Scale)
+		}
+		notes = append(notes, fmt.Sprintf("%s: the headline is %s = %s, the official figure: %s over the %d items; accuracy %.4f is the secondary all-or-nothing share of items scoring exactly 1",
+			m, sc.HeadlineName, fmtFigure(sc.HeadlineName, sc.Headline), mean, sc.Count, sc.Accuracy))
+	}
+	return notes
+}
+
+// fmtFigure prints a headline figure: x100 figures with 2 decimals,
+// others (shares, means in [0, 1]) with 4.
+func fmtFigure(name string, x float64) string {
+	if strings.HasSuffix(name, "x100") {
+		return fmt.Sprintf("%.2f", x)
+	}
+	return fmt.Sprintf("%.4f", x)
 }
 
 // recordMetrics is the sorted names of the metrics some record has a
@@ -177,18 +256,24 @@ func scoreOf(m map[string]*Score, name string) *Score {
 	return sc
 }
 
-// tallyScores fills s.Overall and s.ByDifficulty with the verdicts of
-// metrics in recs, and returns the difficulty levels seen (unordered).
-func tallyScores(s *Summary, recs []run.Record, metrics []string) []string {
+// tallyScores fills s.Overall, s.ByDifficulty and s.ByCategory with the
+// verdicts of metrics in recs, and returns the difficulty levels and the
+// categories seen (unordered).
+func tallyScores(s *Summary, recs []run.Record, metrics []string) (levels, cats []string) {
 	t := &scoreTally{sums: map[*Score]map[string]float64{}, counts: map[*Score]map[string]int{}}
-	levels := map[string]bool{}
-	for _, r := range recs {
-		if r.Difficulty != "" {
-			levels[r.Difficulty] = true
-			if s.ByDifficulty[r.Difficulty] == nil {
-				s.ByDifficulty[r.Difficulty] = map[string]*Score{}
-			}
+	group := func(m map[string]map[string]*Score, key string, seen *[]string) map[string]*Score {
+		if key == "" {
+			return nil
 		}
+		if m[key] == nil {
+			m[key] = map[string]*Score{}
+			*seen = append(*seen, key)
+		}
+		return m[key]
+	}
+	for _, r := range recs {
+		byLevel := group(s.ByDifficulty, r.Difficulty, &levels)
+		byCat := group(s.ByCategory, r.Category, &cats)
 		for _, m := range metrics {
 			v, ok := r.Verdicts[m]
 			if !ok {
@@ -196,20 +281,16 @@ func tallyScores(s *Summary, recs []run.Record, metrics []string) []string {
 			}
 			vv := view(v)
 			t.add(scoreOf(s.Overall, m), vv)
-			if r.Difficulty != "" {
-				t.add(scoreOf(s.ByDifficulty[r.Difficulty], m), vv)
+			if byLevel != nil {
+				t.add(scoreOf(byLevel, m), vv)
+			}
+			if byCat != nil {
+				t.add(scoreOf(byCat, m), vv)
 			}
 		}
 	}
-	for _, sc := range s.Overall {
-		t.finish(sc)
-	}
-	for _, m := range s.ByDifficulty {
-		for _, sc := range m {
-			t.finish(sc)
-		}
-	}
-	return slices.Collect(maps.Keys(levels))
+	s.eachScore(func(sc *Score, _ string) { t.finish(sc) })
+	return levels, cats
 }
 
 // unjudgedNotes is a note per metric with unjudged verdicts, saying what
@@ -226,16 +307,16 @@ func unjudgedNotes(s *Summary, metrics []string) []string {
 }
 
 // addFigures sets Figure (and FigureCI95) of the metrics that declare a
-// headline figure, overall and per difficulty, from each verdict's
-// "score" (a verdict without one counts 0, as the official scripts count
-// a failed item).
+// headline figure, overall, per difficulty and per category, from each
+// verdict's "score" (a verdict without one counts 0, as the official
+// scripts count a failed item).
 func addFigures(s *Summary, recs []run.Record, metrics []string) {
 	for _, m := range metrics {
 		fig, ok := metric.FigureOf(m)
 		if !ok {
 			continue
 		}
-		scores := map[string][]float64{}
+		scores := map[*Score][]float64{}
 		for _, r := range recs {
 			v, ok := r.Verdicts[m]
 			if !ok {
@@ -245,27 +326,34 @@ func addFigures(s *Summary, recs []run.Record, metrics []string) {
 			if v.Details != nil {
 				x = v.Details.Numbers()["score"]
 			}
-			scores[All] = append(scores[All], x)
+			scores[s.Overall[m]] = append(scores[s.Overall[m]], x)
 			if r.Difficulty != "" {
-				scores[r.Difficulty] = append(scores[r.Difficulty], x)
+				sc := s.ByDifficulty[r.Difficulty][m]
+				scores[sc] = append(scores[sc], x)
+			}
+			if r.Category != "" {
+				sc := s.ByCategory[r.Category][m]
+				scores[sc] = append(scores[sc], x)
 			}
 		}
-		for level, xs := range scores {
-			sc := s.Overall[m]
-			if level != All {
-				sc = s.ByDifficulty[level][m]
-			}
-			sum := 0.0
-			for _, x := range xs {
-				sum += x
-			}
-			f := fig.Scale * sum / float64(len(xs))
-			sc.Figure = &f
-			if fig.Bootstrap {
-				iv := stats.BootstrapMeanCI95(xs, figureResamples, figureSeed)
-				sc.FigureCI95 = []float64{fig.Scale * iv.Lo, fig.Scale * iv.Hi}
-			}
+		for sc, xs := range scores {
+			setFigure(sc, fig, xs)
 		}
+	}
+}
+
+// setFigure sets sc's Figure to fig.Scale x the mean of xs and, when fig
+// asks for one, its bootstrap interval.
+func setFigure(sc *Score, fig metric.Figure, xs []float64) {
+	sum := 0.0
+	for _, x := range xs {
+		sum += x
+	}
+	f := fig.Scale * sum / float64(len(xs))
+	sc.Figure = &f
+	if fig.Bootstrap {
+		iv := stats.BootstrapMeanCI95(xs, figureResamples, figureSeed)
+		sc.FigureCI95 = []float64{fig.Scale * iv.Lo, fig.Scale * iv.Hi}
 	}
 }
 

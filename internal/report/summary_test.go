@@ -86,13 +86,22 @@ func TestSummarizeFigures(t *testing.T) {
 	if s.Overall["ex"].Figure != nil || s.Overall["ex"].FigureCI95 != nil {
 		t.Error("ex has no figure")
 	}
+	if ex := s.Overall["ex"]; ex.Headline != 0.75 || ex.HeadlineName != "accuracy" {
+		t.Errorf("ex headline %v %q, want its accuracy", ex.Headline, ex.HeadlineName)
+	}
+	if m := s.ByDifficulty["moderate"]["ves"]; ves.Headline != 75 || ves.HeadlineName != "VES x100" || m.Headline != *m.Figure {
+		t.Errorf("ves headline %v %q (moderate %v), want the VES figure", ves.Headline, ves.HeadlineName, m.Headline)
+	}
+	if len(s.Notes) != 1 || !strings.Contains(s.Notes[0], "ves: the headline is VES x100 = 75.00") || !strings.Contains(s.Notes[0], "accuracy 0.7500 is the secondary all-or-nothing share") {
+		t.Errorf("notes %q should say what the headline is", s.Notes)
+	}
 	again := Summarize(recs, []string{"ex", "ves"})
 	if again.Overall["ves"].FigureCI95[0] != ves.FigureCI95[0] {
 		t.Error("the bootstrap interval must be deterministic")
 	}
 	var b bytes.Buffer
 	PrintTable(&b, s)
-	for _, want := range []string{"ves x100", "75.00", "95% bootstrap interval over 8 items"} {
+	for _, want := range []string{"ves VES x100  ", "75.00", "ves accuracy (all-or-nothing)", "ves VES x100: 75.00, 95% bootstrap interval over 8 items"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, b.String())
 		}
@@ -130,5 +139,42 @@ func TestUnjudgedItemsAreNotWrong(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, b.String())
 		}
+	}
+}
+
+// TestSummarizeByCategory checks the breakdown by a benchmark's category
+// (SQL-Eval's query_category): every metric per category beside
+// difficulty, items without a category only overall, and the console's
+// category table.
+func TestSummarizeByCategory(t *testing.T) {
+	ok := func(c bool) metric.Verdict {
+		return metric.Verdict{Correct: c, Status: "ok", Details: metric.SQLEvalDetails{Exact: c}}
+	}
+	recs := []run.Record{
+		{Category: "group_by", Verdicts: map[string]metric.Verdict{"sqleval": ok(true), "ex": ok(true)}},
+		{Category: "group_by", Verdicts: map[string]metric.Verdict{"sqleval": ok(false), "ex": ok(true)}},
+		{Category: "order_by", Difficulty: "easy", Verdicts: map[string]metric.Verdict{"sqleval": ok(true), "ex": ok(false)}},
+		{Verdicts: map[string]metric.Verdict{"sqleval": ok(false), "ex": ok(false)}},
+	}
+	s := Summarize(recs, []string{"sqleval", "ex"})
+	if strings.Join(s.Categories, ",") != "group_by,order_by" {
+		t.Fatalf("categories %v", s.Categories)
+	}
+	if g := s.ByCategory["group_by"]; g["sqleval"].Count != 2 || g["sqleval"].Accuracy != 0.5 || g["ex"].Accuracy != 1 || g["sqleval"].Fields["exact"] != 0.5 {
+		t.Errorf("group_by %+v %+v", g["sqleval"], g["ex"])
+	}
+	if o := s.ByCategory["order_by"]; o["ex"].Count != 1 || o["ex"].Correct != 0 || o["ex"].HeadlineName != "accuracy" {
+		t.Errorf("order_by ex %+v", o["ex"])
+	}
+	if s.Overall["ex"].Count != 4 || s.ByDifficulty["easy"]["ex"].Count != 1 {
+		t.Error("categories must not change the overall and difficulty scores")
+	}
+	var b bytes.Buffer
+	PrintTable(&b, s)
+	if !strings.Contains(b.String(), "category") || !strings.Contains(b.String(), "group_by") {
+		t.Errorf("console lacks the category table:\n%s", b.String())
+	}
+	if none := Summarize(recs[3:], nil); none.Categories != nil || none.ByCategory != nil {
+		t.Errorf("no category: %v %v", none.Categories, none.ByCategory)
 	}
 }

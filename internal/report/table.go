@@ -5,6 +5,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/jedib0t/go-pretty/v6/table"
@@ -13,18 +14,30 @@ import (
 	"github.com/sqljudge/sqljudge/internal/status"
 )
 
-// PrintTable writes the console report: accuracy per metric by difficulty
-// level (with "all" last), the count of unjudged items of a judge beside
-// its accuracy and the summary's notes, the extra rates of metrics that have them (for
-// example sqleval's exact), em's partial-matching table when the summary
-// has one (see PrintPartial), then the count of each verdict status per
-// metric, then the wall time.
+// PrintTable writes the console report: per metric by difficulty level
+// (with "all" last; then the same by category when items have one) its
+// headline (accuracy, or the official figure of a
+// score metric, Soft-F1 or VES / R-VES x100, followed by its accuracy
+// labelled as the all-or-nothing share), the count of unjudged items of a
+// judge, the extra rates of metrics that have them (for example sqleval's
+// exact), then the bootstrap intervals of the figures and the summary's
+// notes, em's partial-matching table when the summary has one (see
+// PrintPartial), the count of each verdict status per metric, and the
+// wall time.
 func PrintTable(w io.Writer, s *Summary) {
 	levels := append(slices.Clone(s.Difficulties), All)
-	printScoreTable(w, s, levels)
+	printScoreTable(w, s, levels, "")
+	if len(s.Categories) > 0 {
+		// The same rows by the benchmark's category (SQL-Eval's
+		// query_category) instead of difficulty.
+		byCat := *s
+		byCat.ByDifficulty = s.ByCategory
+		printScoreTable(w, &byCat, append(slices.Clone(s.Categories), All), "category")
+	}
 	for _, m := range s.Metrics {
 		if sc := s.Overall[m]; sc != nil && sc.Figure != nil && len(sc.FigureCI95) == 2 {
-			fmt.Fprintf(w, "%s x100: %.2f, 95%% bootstrap interval over %d items [%.2f, %.2f]\n", m, *sc.Figure, sc.Count, sc.FigureCI95[0], sc.FigureCI95[1])
+			fmt.Fprintf(w, "%s %s: %s, 95%% bootstrap interval over %d items [%s, %s]\n", m, sc.HeadlineName,
+				fmtFigure(sc.HeadlineName, *sc.Figure), sc.Count, fmtFigure(sc.HeadlineName, sc.FigureCI95[0]), fmtFigure(sc.HeadlineName, sc.FigureCI95[1]))
 		}
 	}
 	for _, n := range s.Notes {
@@ -48,12 +61,12 @@ func NewConsoleTable(w io.Writer) table.Writer {
 	return t
 }
 
-// printScoreTable renders the score table: a column per difficulty level,
-// a count row, then per metric its accuracy row and, when present, its
-// unjudged, per-field and x100 figure rows.
-func printScoreTable(w io.Writer, s *Summary, levels []string) {
+// printScoreTable renders the score table: a column per difficulty level
+// (s.ByDifficulty), a count row, then per metric its rows
+// (appendMetricRows); corner heads the first column.
+func printScoreTable(w io.Writer, s *Summary, levels []string, corner string) {
 	t := NewConsoleTable(w)
-	header := table.Row{""}
+	header := table.Row{corner}
 	for _, l := range levels {
 		header = append(header, l)
 	}
@@ -75,16 +88,33 @@ func printScoreTable(w io.Writer, s *Summary, levels []string) {
 	t.Render()
 }
 
-// appendMetricRows appends metric m's rows to the score table: accuracy
-// per level, then the unjudged count when some verdict is unjudged, one
-// row per numeric field, and the x100 figure when the metric has one.
+// appendMetricRows appends metric m's rows to the score table: its
+// headline per level (for a metric with a figure: the figure's row, then
+// accuracy labelled as the all-or-nothing share), then the unjudged count
+// when some verdict is unjudged, and one row per numeric field (but the
+// "score" a figure is the mean of).
 func appendMetricRows(t table.Writer, s *Summary, levels []string, m string) {
-	row := table.Row{m}
-	for _, l := range levels {
-		row = append(row, fmtScore(scoreAt(s, l, m), func(sc *Score) (float64, bool) { return sc.Accuracy, sc.Count > sc.Unjudged }))
+	accuracy := func(sc *Score) (float64, bool) { return sc.Accuracy, sc.Count > sc.Unjudged }
+	over := s.Overall[m]
+	hasFigure := over != nil && over.Figure != nil
+	if hasFigure {
+		row := table.Row{m + " " + over.HeadlineName}
+		for _, l := range levels {
+			sc := scoreAt(s, l, m)
+			if sc == nil || sc.Figure == nil {
+				row = append(row, "-")
+				continue
+			}
+			row = append(row, fmtCell(over.HeadlineName, *sc.Figure))
+		}
+		t.AppendRow(row)
 	}
-	t.AppendRow(row)
-	if sc := s.Overall[m]; sc != nil && sc.Unjudged > 0 {
+	label := m
+	if hasFigure {
+		label = m + " accuracy (all-or-nothing)"
+	}
+	appendLevelRow(t, s, levels, m, label, accuracy)
+	if over != nil && over.Unjudged > 0 {
 		row := table.Row{m + " unjudged"}
 		for _, l := range levels {
 			n := 0
@@ -95,28 +125,34 @@ func appendMetricRows(t table.Writer, s *Summary, levels []string, m string) {
 		}
 		t.AppendRow(row)
 	}
-	for _, f := range fieldNames(s.Overall[m]) {
-		row := table.Row{m + " " + f}
-		for _, l := range levels {
-			row = append(row, fmtScore(scoreAt(s, l, m), func(sc *Score) (float64, bool) {
-				x, ok := sc.Fields[f]
-				return x, ok
-			}))
+	for _, f := range fieldNames(over) {
+		if hasFigure && f == "score" {
+			continue
 		}
-		t.AppendRow(row)
+		appendLevelRow(t, s, levels, m, m+" "+f, func(sc *Score) (float64, bool) {
+			x, ok := sc.Fields[f]
+			return x, ok
+		})
 	}
-	if sc := s.Overall[m]; sc != nil && sc.Figure != nil {
-		row := table.Row{m + " x100"}
-		for _, l := range levels {
-			sc := scoreAt(s, l, m)
-			if sc == nil || sc.Figure == nil {
-				row = append(row, "-")
-				continue
-			}
-			row = append(row, fmt.Sprintf("%.2f", *sc.Figure))
-		}
-		t.AppendRow(row)
+}
+
+// fmtCell prints a figure in the score table: x100 figures with 2
+// decimals, others with 3 as accuracy is.
+func fmtCell(name string, x float64) string {
+	if strings.HasSuffix(name, "x100") {
+		return fmt.Sprintf("%.2f", x)
 	}
+	return fmt.Sprintf("%.3f", x)
+}
+
+// appendLevelRow appends a row labelled label with get's value of metric
+// m's score at each level (fmtScore).
+func appendLevelRow(t table.Writer, s *Summary, levels []string, m, label string, get func(*Score) (float64, bool)) {
+	row := table.Row{label}
+	for _, l := range levels {
+		row = append(row, fmtScore(scoreAt(s, l, m), get))
+	}
+	t.AppendRow(row)
 }
 
 // printStatusTable renders the count of each verdict status per metric.

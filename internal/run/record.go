@@ -9,9 +9,12 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/metric"
+	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/status"
 )
 
 // ResultsFile is the name of the per-item record file in an output folder.
@@ -43,6 +46,21 @@ type Record struct {
 	GoldAlternatives []string                  `json:"gold_alternatives,omitempty"`
 	Pred             string                    `json:"pred"`
 	Verdicts         map[string]metric.Verdict `json:"verdicts"`
+	Sample           *result.Sample            `json:"sample,omitempty"`
+}
+
+// WrongResult reports whether some verdict of r found a wrong result: its
+// status is ok, it is not correct, and the prediction is not empty.
+func (r *Record) WrongResult() bool {
+	if strings.TrimSpace(r.Pred) == "" {
+		return false
+	}
+	for _, v := range r.Verdicts {
+		if !v.Correct && v.Status == status.OK {
+			return true
+		}
+	}
+	return false
 }
 
 // UnmarshalJSON reads a record, each verdict's details into its metric's

@@ -23,6 +23,7 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/metric"
+	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/status"
 )
 
@@ -51,6 +52,10 @@ type Options struct {
 	// ErrSettingsChanged before anything is graded, so no results.jsonl
 	// mixes verdicts graded under different settings.
 	Fingerprint *Fingerprint
+	// Samples is the most records of the run that keep a Sample of their
+	// wrong result (Record.Sample), the first in input order; records kept
+	// by --resume count first. 0 keeps none.
+	Samples int
 	// Derived names files in OutDir computed from results.jsonl (the
 	// summary, the HTML page). Run removes them once it holds the folder
 	// and has accepted its records, before it grades, so that a run cut
@@ -102,6 +107,8 @@ type job struct {
 	idx     int
 	metrics []metric.Metric
 	prev    map[string]metric.Verdict
+	// sample is the kept record's sample, if any.
+	sample *result.Sample
 }
 
 type done struct {
@@ -152,7 +159,7 @@ func (r *Runner) Run(ctx context.Context, items []bench.Item) (Stats, error) {
 			st.Resumed++
 			continue
 		}
-		jobs = append(jobs, job{idx: i, metrics: missing, prev: p.Verdicts})
+		jobs = append(jobs, job{idx: i, metrics: missing, prev: p.Verdicts, sample: p.Sample})
 	}
 	// Records already on disk stay; new ones are appended. If the kept
 	// records are not a prefix of the items, or some are updated, the file
@@ -172,7 +179,7 @@ func (r *Runner) Run(ctx context.Context, items []bench.Item) (Stats, error) {
 		return st, fmt.Errorf("cannot open %s: %w", path, err)
 	}
 	w := bufio.NewWriterSize(f, 1<<16)
-	writeErr := r.grade(ctx, items, jobs, w)
+	writeErr := r.grade(ctx, items, jobs, w, keptSamples(prev))
 	if err := w.Flush(); err != nil && writeErr == nil {
 		writeErr = err
 	}
@@ -260,7 +267,7 @@ func jsonRoundTrip(s string) string {
 // the others, and no goroutine waits on a channel without also watching
 // that context, so the run cannot hang. A metric that panics does not fail
 // the run: its verdict for that item is internal_error (see gradeOne).
-func (r *Runner) grade(ctx context.Context, items []bench.Item, jobs []job, w *bufio.Writer) error {
+func (r *Runner) grade(ctx context.Context, items []bench.Item, jobs []job, w *bufio.Writer, samples int) error {
 	workers := r.Opts.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -286,7 +293,7 @@ func (r *Runner) grade(ctx context.Context, items []bench.Item, jobs []job, w *b
 			return r.work(gctx, items, jobs, feed, results)
 		})
 	}
-	g.Go(func() error { return r.writeInOrder(gctx, results, slots, w) })
+	g.Go(func() error { return r.writeInOrder(gctx, results, slots, w, samples) })
 	return g.Wait()
 }
 
@@ -334,8 +341,9 @@ func (r *Runner) work(ctx context.Context, items []bench.Item, jobs []job, feed 
 // holding back those that come early, freeing a slot and ticking the
 // progress bar per record written, and flushing w after each batch. It
 // returns when results is closed or ctx ends, or with the first write
-// error.
-func (r *Runner) writeInOrder(ctx context.Context, results <-chan done, slots <-chan struct{}, w *bufio.Writer) error {
+// error. samples counts the records that keep their Sample, up to
+// Options.Samples (later ones are written without).
+func (r *Runner) writeInOrder(ctx context.Context, results <-chan done, slots <-chan struct{}, w *bufio.Writer, samples int) error {
 	pending := map[int]Record{}
 	next := 0
 	for {
@@ -356,6 +364,13 @@ func (r *Runner) writeInOrder(ctx context.Context, results <-chan done, slots <-
 				break
 			}
 			delete(pending, next)
+			if rec.Sample != nil {
+				if samples >= r.Opts.Samples {
+					rec.Sample = nil
+				} else {
+					samples++
+				}
+			}
 			if err := writeRecord(w, rec); err != nil {
 				return err
 			}
@@ -394,7 +409,24 @@ func (r *Runner) gradeOne(ctx context.Context, it *bench.Item, j job) Record {
 	for _, m := range j.metrics {
 		rec.Verdicts[m.Name()] = gradeSafe(ctx, m, x, it)
 	}
+	if rec.WrongResult() {
+		rec.Sample = j.sample
+		if s := x.Sample(); s != nil {
+			rec.Sample = s
+		}
+	}
 	return rec
+}
+
+// keptSamples is the number of kept records (prev) with a Sample.
+func keptSamples(prev map[int]Record) int {
+	n := 0
+	for _, r := range prev {
+		if r.Sample != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // gradeSafe is m.Grade with a panic turned into the item's verdict:

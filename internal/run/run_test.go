@@ -6,14 +6,17 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/sqljudge/sqljudge/internal/bench"
+	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/metric"
+	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
 )
@@ -370,5 +373,86 @@ func TestOneRunPerOutputFolder(t *testing.T) {
 	// Once the first run is over, the folder is free.
 	if _, err := newRunner(t, db, out, run.Options{Resume: true}).Run(context.Background(), items); err != nil {
 		t.Fatalf("run after the first ended: %v", err)
+	}
+}
+
+// countingEngine counts the queries run through it.
+type countingEngine struct {
+	engine.Engine
+	n atomic.Int64
+}
+
+func (c *countingEngine) Query(ctx context.Context, db, sql string) (*result.Set, error) {
+	c.n.Add(1)
+	return c.Engine.Query(ctx, db, sql)
+}
+
+// TestRecordsKeepSamplesOfWrongResults checks that a wrong result's record
+// carries the diff of the rows its metrics read (the HTML page's drill-down)
+// with no query run beyond grading, that the diff agrees with running the
+// queries, and that Options.Samples bounds the records keeping one, the
+// first in input order.
+func TestRecordsKeepSamplesOfWrongResults(t *testing.T) {
+	items, db := spiderItems(t, "din_sql", 200)
+	eng := &countingEngine{Engine: sqlite.New(db, sqlite.Options{})}
+	t.Cleanup(func() { eng.Close() })
+	ms, err := metric.New([]string{"ex"}, metric.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	r := &run.Runner{Env: &metric.Env{Engine: eng, Timeout: 30 * time.Second}, Metrics: ms, Opts: run.Options{OutDir: out, Workers: 2, Samples: 1000}}
+	if _, err := r.Run(context.Background(), items); err != nil {
+		t.Fatal(err)
+	}
+	recs, _, err := run.ReadRecords(filepath.Join(out, run.ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// ex runs each prediction once and each distinct gold query once.
+	golds := map[string]bool{}
+	for _, it := range items {
+		_, g, _ := metric.NewEX(metric.EXOptions{}).Prepare(it.Pred, it.Gold[0])
+		golds[it.DBID+"\x00"+g] = true
+	}
+	if got, want := eng.n.Load(), int64(len(items)+len(golds)); got != want {
+		t.Errorf("%d queries run, want %d (one per prediction and per distinct gold)", got, want)
+	}
+	var wrong []int
+	for _, rec := range recs {
+		if rec.WrongResult() != (rec.Sample != nil) {
+			t.Errorf("item %d: wrong result %v, sample %v", rec.Index, rec.WrongResult(), rec.Sample != nil)
+		}
+		if rec.Sample == nil {
+			continue
+		}
+		wrong = append(wrong, rec.Index)
+		p, g, _ := metric.NewEX(metric.EXOptions{}).Prepare(rec.Pred, rec.Gold)
+		gs, err1 := eng.Engine.Query(context.Background(), rec.DBID, g)
+		ps, err2 := eng.Engine.Query(context.Background(), rec.DBID, p)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("item %d: %v %v", rec.Index, err1, err2)
+		}
+		if want := result.Diff(gs, ps); !reflect.DeepEqual(rec.Sample, want) {
+			t.Errorf("item %d: sample %+v, running the queries gives %+v", rec.Index, rec.Sample, want)
+		}
+	}
+	if len(wrong) < 10 {
+		t.Fatalf("only %d wrong results among %d items", len(wrong), len(items))
+	}
+	out2 := t.TempDir()
+	r.Opts = run.Options{OutDir: out2, Workers: 2, Samples: 3}
+	if _, err := r.Run(context.Background(), items); err != nil {
+		t.Fatal(err)
+	}
+	recs, _, _ = run.ReadRecords(filepath.Join(out2, run.ResultsFile))
+	var kept []int
+	for _, rec := range recs {
+		if rec.Sample != nil {
+			kept = append(kept, rec.Index)
+		}
+	}
+	if !reflect.DeepEqual(kept, wrong[:3]) {
+		t.Errorf("Samples 3 kept the samples of items %v, want the first three wrong ones %v", kept, wrong[:3])
 	}
 }

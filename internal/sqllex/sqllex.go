@@ -207,18 +207,21 @@ func SplitStatements(q string) []string {
 // and comments follows it. Python's sqlite3 refuses such a string with "You
 // can only execute one statement at a time", and so do sqljudge's engines.
 func FirstStatement(q string) (end int, more bool) {
-	pos := 0
-	toks := Tokenize(q)
-	for i, t := range toks {
-		pos += len(t.Text)
-		if t.Kind == Punct && t.Text == ";" {
-			for _, r := range toks[i+1:] {
-				if r.Kind != Space && r.Kind != Comment {
-					return pos, true
+	// One pass with scan, no token slice: the engines call this on every
+	// query they run (engine.CheckStatement), thousands of times a run.
+	for i := 0; i < len(q); {
+		j, k := scan(q, i)
+		if k == Punct && q[i:j] == ";" {
+			for r := j; r < len(q); {
+				e, rk := scan(q, r)
+				if rk != Space && rk != Comment {
+					return j, true
 				}
+				r = e
 			}
-			return pos, false
+			return j, false
 		}
+		i = j
 	}
 	return len(q), false
 }
@@ -227,16 +230,18 @@ func FirstStatement(q string) (end int, more bool) {
 // and semicolons. Python's sqlite3 runs such a string as a no-op that
 // returns no rows.
 func IsBlank(q string) bool {
-	for _, t := range Tokenize(q) {
-		switch t.Kind {
+	for i := 0; i < len(q); {
+		j, k := scan(q, i)
+		switch k {
 		case Space, Comment:
 		case Punct:
-			if t.Text != ";" {
+			if q[i:j] != ";" {
 				return false
 			}
 		default:
 			return false
 		}
+		i = j
 	}
 	return true
 }

@@ -1,15 +1,22 @@
 // Package htmlreport writes a run's report as one self-contained HTML page
-// (OUT/report.html, `sqljudge report OUT --html FILE`): the summary table
-// by metric and difficulty, one row per item with filters by metric,
-// status and difficulty, a drill-down per item (question, gold,
-// prediction, verdicts, a diff of result samples), and optionally a second
-// run side by side. CSS and JS are inline; the page loads nothing.
+// (OUT/report.html, `sqljudge report OUT --html FILE`): the headline of
+// every metric by difficulty and by category (a score metric's official
+// figure with its bootstrap interval, then its all-or-nothing accuracy),
+// the count of each verdict status, em's partial-matching table, then the
+// items, filtered by metric, status, difficulty, category, the verdicts of
+// a second run and text, with an item view per item (id, question, gold,
+// prediction, verdicts, a diff of result samples). CSS and JS are inline;
+// the page loads nothing.
 //
-// It reads only what a run wrote (results.jsonl, summary.json) plus the
-// result samples the caller computed (Samples).
+// The items are one compact JSON blob (see pageData) that the page's
+// script renders a screen at a time (virtualised rows), so a run of
+// 50,000 items stays interactive. It reads only what a run wrote
+// (results.jsonl, summary.json), the result samples included
+// (run.Record.Sample); it runs no query.
 package htmlreport
 
 import (
+	"bufio"
 	"bytes"
 	_ "embed"
 	"encoding/json"
@@ -23,6 +30,7 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/run"
+	"github.com/sqljudge/sqljudge/internal/status"
 )
 
 // File is the name of the page eval writes into its output folder.
@@ -36,8 +44,6 @@ type Run struct {
 	Summary *report.Summary
 	// Records are its records, one per item (the latest), in index order.
 	Records []run.Record
-	// Samples are the result diffs by item index (nil: none).
-	Samples map[int]*Sample
 }
 
 // Load reads a run's output folder: summary.json and results.jsonl.
@@ -59,45 +65,117 @@ type Options struct {
 	Title string
 	// Compare, if set, is a second run shown beside the first: its
 	// summary, and per item its prediction and verdicts (matched by
-	// index), with a filter for the items whose verdicts differ.
+	// index), with filters on how the two runs' verdicts of the chosen
+	// metric differ.
 	Compare *Run
+	// Comparison, with Compare, is the paired comparison of the two runs
+	// (report.CompareRuns) shown as a table: per metric both accuracies,
+	// A - B with its paired bootstrap 95% interval, McNemar's exact
+	// p-value and the items only A / only B gets right.
+	Comparison *report.Comparison
 }
 
 //go:embed page.html.tmpl
 var pageTmpl string
 
+//go:embed page.js
+var pageJS string
+
 var page = template.Must(template.New("page").Funcs(template.FuncMap{
-	"base": filepath.Base,
+	"base":   filepath.Base,
+	"plural": plural,
+	"inc":    func(n int) int { return n + 1 },
+	"list":   func(xs ...string) []string { return xs },
+	"dict":   dict,
 }).Parse(pageTmpl))
+
+// dict builds a map from key, value pairs, to pass several values to a
+// sub-template.
+func dict(kv ...any) map[string]any {
+	m := make(map[string]any, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i].(string)] = kv[i+1]
+	}
+	return m
+}
 
 // Write renders the page of r to w.
 //
 // The summary table has one row per difficulty level and one "all" row;
 // each cell (<td data-metric="ex" data-difficulty="easy"
-// data-accuracy="0.8230...">) shows the accuracy of summary.json with its
-// correct and graded counts. Items are <tr class="item" data-index="N">
-// rows, N the item's index (no other element has data-index), each
-// followed by its drill-down row; the filters only hide rows.
+// data-accuracy="0.8230..." data-headline="0.8230...">) shows the
+// headline of summary.json: for accuracy "0.8230 (851/1034)", for a
+// metric with a figure the figure, its interval and the accuracy labelled
+// all-or-nothing. The category table has data-category cells alike. The
+// items are the JSON of pageData in <script id="sj-data"
+// type="application/json">; the script renders the rows on screen as
+// <div class="item" data-index="N"> elements.
 func Write(w io.Writer, r *Run, o Options) error {
-	v := buildView(r, o)
-	return page.Execute(w, v)
+	bw := bufio.NewWriterSize(w, 1<<16)
+	if err := page.ExecuteTemplate(bw, "head", buildView(r, o)); err != nil {
+		return err
+	}
+	bw.WriteString(`<script id="sj-data" type="application/json">`)
+	if err := json.NewEncoder(bw).Encode(buildData(r, o)); err != nil {
+		return err
+	}
+	bw.WriteString("</script>\n<script>\n")
+	bw.WriteString(pageJS)
+	bw.WriteString("</script>\n</body>\n</html>\n")
+	return bw.Flush()
+}
+
+// plural is "1 item", "2 items".
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
 
 type view struct {
 	Title       string
 	Dir, CmpDir string
+	Items       int
 	RunInfo     []kv
-	Metrics     []string
+	Metrics     []metricHead
 	Levels      []levelView
+	Categories  []levelView
 	CmpLevels   []levelView
-	Statuses    []string
-	Difficulty  []string
-	Items       []itemView
+	StatusCols  []string
+	StatusRows  []statusRow
+	Partial     *report.PartialTable
+	Notes       []string
 	HasCmp      bool
-	Cols        int
+	Comparison  []cmpRow
+}
+
+// cmpRow is one metric of the paired comparison table.
+type cmpRow struct {
+	Metric                    string
+	N, OnlyA, OnlyB, Excluded int
+	AccA, AccB, Diff, CI, P   string
+}
+
+// comparisonRows formats c for the page: accuracies and A - B to 4
+// decimals, the interval, McNemar's p to 3 significant digits.
+func comparisonRows(c *report.Comparison) []cmpRow {
+	if c == nil {
+		return nil
+	}
+	var out []cmpRow
+	for _, m := range c.Metrics {
+		out = append(out, cmpRow{Metric: m.Metric, N: m.N, OnlyA: m.OnlyA, OnlyB: m.OnlyB, Excluded: m.Excluded,
+			AccA: fmt.Sprintf("%.4f", m.AccuracyA), AccB: fmt.Sprintf("%.4f", m.AccuracyB),
+			Diff: fmt.Sprintf("%+.4f", m.Diff.Value), CI: fmt.Sprintf("[%+.4f, %+.4f]", m.Diff.CI.Lo, m.Diff.CI.Hi),
+			P: fmt.Sprintf("%.3g", m.McNemarP)})
+	}
+	return out
 }
 
 type kv struct{ K, V string }
+
+type metricHead struct{ Name, Headline string }
 
 type levelView struct {
 	Name  string
@@ -107,38 +185,22 @@ type levelView struct {
 type cellView struct {
 	Metric, Level string
 	Has           bool
-	Accuracy      string // %.4f
-	Exact         string // full precision
-	Correct       int
-	Count         int
+	// Accuracy is %.4f of the accuracy; Exact its full precision.
+	Accuracy, Exact string
+	Correct, Count  int
+	// Figure is the headline figure where the metric has one ("" else),
+	// CI its interval, HeadlineExact the headline at full precision.
+	Figure, CI, HeadlineExact string
 }
 
-type itemView struct {
-	Index                          int
-	ID, DBID, Difficulty           string
-	Question, Evidence, Gold, Pred string
-	Verdicts                       []verdictView
-	VAttr                          string
-	Sample                         *Sample
-	Cmp                            *cmpView
-	Differs                        bool
-}
-
-type cmpView struct {
-	Pred     string
-	Verdicts []verdictView
-	VAttr    string
-	Sample   *Sample
-}
-
-type verdictView struct {
-	Metric, Status, Detail, Fields string
-	Correct, Present               bool
+type statusRow struct {
+	Metric string
+	Counts []int
 }
 
 func buildView(r *Run, o Options) view {
 	sum := r.Summary
-	v := view{Title: o.Title, Dir: r.Dir, Metrics: sum.Metrics, Difficulty: sum.Difficulties, HasCmp: o.Compare != nil}
+	v := view{Title: o.Title, Dir: r.Dir, Items: len(r.Records), HasCmp: o.Compare != nil, Notes: sum.Notes, Partial: sum.Partial}
 	if v.Title == "" {
 		v.Title = "sqljudge report"
 	}
@@ -148,96 +210,101 @@ func buildView(r *Run, o Options) view {
 		}
 	}
 	v.RunInfo = append(v.RunInfo, kv{"items", fmt.Sprint(sum.Items)}, kv{"wall_seconds", fmt.Sprintf("%.2f", sum.WallSeconds)})
-	v.Levels = levels(sum, sum.Metrics)
-	statuses := map[string]bool{}
-	var cmpByIndex map[int]run.Record
+	for _, m := range sum.Metrics {
+		h := metricHead{Name: m}
+		if sc := sum.Overall[m]; sc != nil && sc.Figure != nil {
+			h.Headline = sc.HeadlineName
+		}
+		v.Metrics = append(v.Metrics, h)
+	}
+	v.Levels = levels(sum, sum.Metrics, sum.Difficulties, sum.ByDifficulty)
+	if len(sum.Categories) > 0 {
+		v.Categories = levels(sum, sum.Metrics, sum.Categories, sum.ByCategory)
+	}
 	if o.Compare != nil {
 		v.CmpDir = o.Compare.Dir
-		v.CmpLevels = levels(o.Compare.Summary, sum.Metrics)
-		cmpByIndex = map[int]run.Record{}
-		for _, c := range o.Compare.Records {
-			cmpByIndex[c.Index] = c
-		}
+		cs := o.Compare.Summary
+		v.CmpLevels = levels(cs, sum.Metrics, cs.Difficulties, cs.ByDifficulty)
 	}
-	for _, rec := range r.Records {
-		it := itemView{Index: rec.Index, ID: rec.ID, DBID: rec.DBID, Difficulty: rec.Difficulty,
-			Question: rec.Question, Evidence: rec.Evidence, Gold: rec.Gold, Pred: rec.Pred}
-		if len(rec.GoldAlternatives) > 0 {
-			it.Gold = strings.Join(rec.GoldAlternatives, ";\n\n")
-		}
-		it.Verdicts, it.VAttr = verdicts(rec, sum.Metrics, statuses)
-		it.Sample = r.Samples[rec.Index]
-		if c, ok := cmpByIndex[rec.Index]; ok {
-			cv := &cmpView{Pred: c.Pred}
-			cv.Verdicts, cv.VAttr = verdicts(c, sum.Metrics, statuses)
-			if o.Compare.Samples != nil {
-				cv.Sample = o.Compare.Samples[c.Index]
-			}
-			for k := range cv.Verdicts {
-				if cv.Verdicts[k].Correct != it.Verdicts[k].Correct || cv.Verdicts[k].Present != it.Verdicts[k].Present {
-					it.Differs = true
-				}
-			}
-			it.Cmp = cv
-		} else if o.Compare != nil {
-			it.Differs = true
-		}
-		v.Items = append(v.Items, it)
-	}
-	v.Statuses = slices.Sorted(maps.Keys(statuses))
-	v.Cols = 5 + len(sum.Metrics)
-	if v.HasCmp {
-		v.Cols += len(sum.Metrics)
+	v.StatusCols, v.StatusRows = statusTable(sum)
+	if o.Compare != nil {
+		v.Comparison = comparisonRows(o.Comparison)
 	}
 	return v
 }
 
-// levels builds the summary table rows: "all", then each difficulty level.
-func levels(sum *report.Summary, metrics []string) []levelView {
+// levels builds the rows of a summary table: "all", then each group
+// (difficulty level or category) of by.
+func levels(sum *report.Summary, metrics, groups []string, by map[string]map[string]*report.Score) []levelView {
 	var out []levelView
 	row := func(name string, scores map[string]*report.Score) {
 		lv := levelView{Name: name}
 		for _, m := range metrics {
-			c := cellView{Metric: m, Level: name}
-			if sc, ok := scores[m]; ok && sc != nil {
-				c.Has, c.Correct, c.Count = true, sc.Correct, sc.Count
-				c.Accuracy = fmt.Sprintf("%.4f", sc.Accuracy)
-				c.Exact = fmt.Sprint(sc.Accuracy)
-			}
-			lv.Cells = append(lv.Cells, c)
+			lv.Cells = append(lv.Cells, cell(m, name, scores[m]))
 		}
 		out = append(out, lv)
 	}
 	row(report.All, sum.Overall)
-	for _, l := range sum.Difficulties {
-		row(l, sum.ByDifficulty[l])
+	for _, g := range groups {
+		row(g, by[g])
 	}
 	return out
 }
 
-// verdicts renders a record's verdicts for metrics, and the row's
-// data-v attribute "metric=status:0|1;..." the filters read.
-func verdicts(rec run.Record, metrics []string, statuses map[string]bool) ([]verdictView, string) {
-	var out []verdictView
-	var attr []string
-	for _, m := range metrics {
-		v, ok := rec.Verdicts[m]
-		vv := verdictView{Metric: m, Present: ok}
-		if ok {
-			vv.Correct, vv.Status, vv.Detail = v.Correct, string(v.Status), v.Detail
-			if d, err := v.DetailsJSON(); err == nil {
-				vv.Fields = d
-			}
-			statuses[vv.Status] = true
-			c := "0"
-			if v.Correct {
-				c = "1"
-			}
-			attr = append(attr, m+"="+vv.Status+":"+c)
-		}
-		out = append(out, vv)
+// cell is one summary cell: accuracy, and the figure of a score metric.
+func cell(m, level string, sc *report.Score) cellView {
+	c := cellView{Metric: m, Level: level}
+	if sc == nil {
+		return c
 	}
-	return out, strings.Join(attr, ";")
+	c.Has, c.Correct, c.Count = true, sc.Correct, sc.Count
+	c.Accuracy, c.Exact = fmt.Sprintf("%.4f", sc.Accuracy), fmt.Sprint(sc.Accuracy)
+	c.HeadlineExact = fmt.Sprint(sc.Headline)
+	if sc.HeadlineName == "" {
+		c.HeadlineExact = c.Exact
+	}
+	if sc.Figure != nil {
+		digits := "%.4f"
+		if strings.HasSuffix(sc.HeadlineName, "x100") {
+			digits = "%.2f"
+		}
+		c.Figure = fmt.Sprintf(digits, *sc.Figure)
+		if len(sc.FigureCI95) == 2 {
+			c.CI = fmt.Sprintf("["+digits+", "+digits+"]", sc.FigureCI95[0], sc.FigureCI95[1])
+		}
+	}
+	return c
+}
+
+// statusTable is the count of each verdict status per metric, over the
+// statuses some metric has (and those always shown).
+func statusTable(sum *report.Summary) ([]string, []statusRow) {
+	seen := map[status.Status]bool{}
+	for _, sc := range sum.Overall {
+		for k, n := range sc.Status {
+			if n > 0 {
+				seen[k] = true
+			}
+		}
+	}
+	cols := status.Sort(seen)
+	var names []string
+	for _, c := range cols {
+		names = append(names, string(c))
+	}
+	var rows []statusRow
+	for _, m := range sum.Metrics {
+		r := statusRow{Metric: m}
+		for _, c := range cols {
+			n := 0
+			if sc := sum.Overall[m]; sc != nil {
+				n = sc.Status[c]
+			}
+			r.Counts = append(r.Counts, n)
+		}
+		rows = append(rows, r)
+	}
+	return names, rows
 }
 
 // runEntries lists the run block as its JSON names and values, by name,

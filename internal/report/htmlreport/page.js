@@ -1,0 +1,312 @@
+// sqljudge report page: renders the items of the JSON blob #sj-data (see
+// pageData in data.go) a screen at a time, filters them, and opens an
+// item view. Filters and the open item live in the URL fragment:
+// #metric=ex&status=wrong&diff=hard&cat=&cmp=a&q=order&open=16
+(function () {
+  "use strict";
+  var D = JSON.parse(document.getElementById("sj-data").textContent);
+  var M = D.metrics, ST = D.statuses, items = D.items, cmp = D.runs.length > 1;
+  var IDX = 0, ID = 1, DB = 2, LVL = 3, CAT = 4, Q = 5, EV = 6, GOLD = 7, PRED = 8, V = 9, VD = 10, SMP = 11, CMP = 12;
+  var ROW = 30, OVER = 8, CLAMP_CHARS = 600, CLAMP_LINES = 8, CELL = 80;
+  var $ = function (id) { return document.getElementById(id); };
+  var list = $("list"), head = $("ihead"), detail = $("detail");
+  var ESC = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" };
+  var esc = function (s) { return String(s).replace(/[&<>"']/g, function (c) { return ESC[c]; }); };
+  var plural = function (n, w) { return n + " " + w + (n === 1 ? "" : "s"); };
+
+  // Filters: the select and input elements, by fragment key.
+  var ids = { metric: "f-metric", status: "f-status", diff: "f-diff", cat: "f-cat", cmp: "f-cmp", q: "f-text" };
+  var addOptions = function (sel, values, labels) {
+    if (!sel) return;
+    values.forEach(function (v, k) {
+      var o = document.createElement("option");
+      o.value = v; o.textContent = labels ? labels[k] : v;
+      sel.appendChild(o);
+    });
+  };
+  addOptions($("f-status"), ST.map(function (s) { return "s:" + s; }));
+  addOptions($("f-diff"), D.levels.concat([""]), D.levels.concat(["(none)"]));
+  addOptions($("f-cat"), D.categories.concat([""]), D.categories.concat(["(none)"]));
+  var val = function (k) { var e = $(ids[k]); return e ? e.value : "any"; };
+
+  // Columns: #, id, db_id, difficulty, question / prediction, a badge per metric (and per metric of the second run).
+  var cols = "4.5em 7em 12em 7em minmax(12em, 1fr)";
+  M.forEach(function () { cols += " 6.5em"; });
+  if (cmp) M.forEach(function () { cols += " 6.5em"; });
+  document.documentElement.style.setProperty("--cols", cols);
+  var hcells = ["#", "id", "db_id", "difficulty", "question / prediction"].concat(M);
+  if (cmp) hcells = hcells.concat(M.map(function (m) { return m + " \u00b7 " + D.runs[1]; }));
+  head.innerHTML = hcells.map(function (h) { return "<span>" + esc(h) + "</span>"; }).join("");
+  if (cmp) head.children[5].title = D.runs[0];
+
+  var verdict = function (vs, m) {
+    var x = vs[m];
+    return x < 0 ? null : { status: ST[x >> 1], correct: (x & 1) === 1 };
+  };
+  var badge = function (v, detail) {
+    if (!v) return '<span class="v n" title="not graded">&ndash;</span>';
+    if (v.correct) return '<span class="v c" title="' + esc(v.status) + '">&#10003;</span>';
+    if (v.status === "ok") return '<span class="v w" title="wrong result">&#10007;</span>';
+    return '<span class="v e" title="' + esc(detail || v.status) + '">' + esc(v.status) + "</span>";
+  };
+
+  // Search covers what the page shows of an item: id, db_id, question,
+  // evidence, gold and predicted SQL (not verdict fields).
+  var hay = null;
+  var haystack = function (it) {
+    var s = it[ID] + "\n" + it[DB] + "\n" + it[Q] + "\n" + it[EV] + "\n" + it[GOLD] + "\n" + it[PRED];
+    if (it[CMP]) s += "\n" + it[CMP][0];
+    return s.toLowerCase();
+  };
+
+  // Build the search text in slices once the page is ready, so that the
+  // first keystroke does not pay for it (filter builds what is left).
+  var buildHay = function (upTo) {
+    if (!hay) hay = [];
+    for (var k = hay.length; k < upTo; k++) hay.push(haystack(items[k]));
+  };
+  var idleHay = function () {
+    if (hay && hay.length === items.length) {
+      window.sjSearchReadyAt = performance.now();
+      return;
+    }
+    buildHay(Math.min(items.length, (hay ? hay.length : 0) + 5000));
+    setTimeout(idleHay, 0);
+  };
+
+  var shown = [];
+  // wantV is whether verdict code x (see pageData) passes the status
+  // filter s.
+  var wantV = function (x, s) {
+    if (s === "any") return true;
+    if (x < 0) return false;
+    if (s === "correct") return (x & 1) === 1;
+    if (s === "wrong") return (x & 1) === 0;
+    return ST[x >> 1] === s.slice(2);
+  };
+  // wantCmp is whether verdict codes x (first run) and y (second run, -1
+  // without) pass the runs filter c.
+  var unjudged = function (x) { return x >= 0 && (ST[x >> 1] === "judge_error" || ST[x >> 1] === "judge_unparseable"); };
+  var wantCmp = function (x, y, c) {
+    var a = x >= 0 && (x & 1) === 1, b = y >= 0 && (y & 1) === 1;
+    if (c !== "differs" && (x < 0 || y < 0 || unjudged(x) || unjudged(y))) return false; // as report.CompareRuns pairs them
+    switch (c) {
+      case "differs": return x !== y;
+      case "a": return a && !b;
+      case "b": return !a && b;
+      case "both": return a && b;
+      case "neither": return !a && !b;
+    }
+    return true;
+  };
+  var last = null;
+  var filter = function () {
+    var f = { m: Math.max(0, M.indexOf(val("metric"))), status: val("status"), diff: val("diff"), cat: val("cat"), cmp: val("cmp") };
+    var text = ($("f-text").value || "").toLowerCase();
+    var lvl = f.diff === "any" ? -2 : f.diff === "" ? -1 : D.levels.indexOf(f.diff);
+    var cat = f.cat === "any" ? -2 : f.cat === "" ? -1 : D.categories.indexOf(f.cat);
+    if (text) buildHay(items.length);
+    // A longer search with the same filters narrows the last result.
+    var key = [f.m, f.status, f.diff, f.cat, f.cmp].join("\u0000");
+    var from = null;
+    if (last && last.key === key && text && text.indexOf(last.text) === 0) from = shown;
+    var out = [], n = from ? from.length : items.length;
+    for (var j = 0; j < n; j++) {
+      var k = from ? from[j] : j, it = items[k];
+      if (lvl !== -2 && it[LVL] !== lvl) continue;
+      if (cat !== -2 && it[CAT] !== cat) continue;
+      var x = it[V][f.m];
+      if (!wantV(x, f.status)) continue;
+      if (f.cmp !== "any" && !wantCmp(x, it[CMP] ? it[CMP][1][f.m] : -1, f.cmp)) continue;
+      if (text && hay[k].indexOf(text) < 0) continue;
+      out.push(k);
+    }
+    shown = out;
+    last = { key: key, text: text };
+    $("count").textContent = shown.length + " of " + plural(items.length, "item") + " shown";
+    $("empty").hidden = shown.length > 0;
+    list.style.height = shown.length * ROW + "px";
+    rendered = null;
+    render();
+  };
+
+  var openK = -1, rendered = null;
+  var rowHTML = function (pos) {
+    var k = shown[pos], it = items[k];
+    var h = '<div class="item grid-row' + (k === openK ? " open" : "") + '" role="row" tabindex="0" data-index="' + it[IDX] +
+      '" data-pos="' + pos + '" style="top:' + pos * ROW + 'px"><span>' + it[IDX] + "</span><span>" + esc(it[ID]) +
+      "</span><span>" + esc(it[DB]) + "</span><span>" + (it[LVL] < 0 ? "" : esc(D.levels[it[LVL]])) + '</span><span class="q">' +
+      (it[Q] ? esc(it[Q]) : "<code>" + esc(it[PRED]) + "</code>") + "</span>";
+    for (var m = 0; m < M.length; m++) h += "<span>" + badge(verdict(it[V], m), it[VD] && it[VD][m] && it[VD][m][0]) + "</span>";
+    if (cmp) {
+      var c = it[CMP];
+      for (m = 0; m < M.length; m++) h += "<span>" + (c ? badge(verdict(c[1], m), c[2] && c[2][m] && c[2][m][0]) : '<span class="muted">&ndash;</span>') + "</span>";
+    }
+    return h + "</div>";
+  };
+  // render draws the rows on screen (and a few either side), only when
+  // that range changed.
+  var render = function () {
+    var top = list.getBoundingClientRect().top;
+    var first = Math.max(0, Math.floor(-top / ROW) - OVER);
+    var last = Math.min(shown.length, Math.ceil((window.innerHeight - top) / ROW) + OVER);
+    if (first > last) first = last;
+    var key = first + ":" + last;
+    if (rendered === key) return;
+    rendered = key;
+    var h = "";
+    for (var p = first; p < last; p++) h += rowHTML(p);
+    list.innerHTML = h;
+  };
+  var frame = 0;
+  window.addEventListener("scroll", function () {
+    if (!frame) frame = requestAnimationFrame(function () { frame = 0; render(); });
+  }, { passive: true });
+  window.addEventListener("resize", function () { rendered = null; render(); });
+
+  // The item view.
+  var clampPre = function (text) {
+    var s = String(text), long = s.length > CLAMP_CHARS || s.split("\n").length > CLAMP_LINES;
+    return '<pre' + (long ? ' class="clamped"' : "") + ">" + esc(s) + "</pre>" +
+      (long ? '<button class="more" type="button">show all (' + plural(s.length, "character") + ")</button>" : "");
+  };
+  var cellHTML = function (s) {
+    s = String(s);
+    if (s.length <= CELL) return "<td>" + esc(s) + "</td>";
+    return '<td class="cut" title="click to expand or shorten"><span class="s">' + esc(s.slice(0, CELL)) + '&hellip;</span><span class="f">' + esc(s) + "</span></td>";
+  };
+  var sampleHTML = function (s) {
+    if (!s) return "";
+    var h = "<h3>result sample (gold &minus; / prediction +)</h3>";
+    if (s[5]) return h + '<div class="muted">' + esc(s[5]) + "</div>";
+    h += '<div class="muted">gold (' + esc(s[0].join(", ")) + "): " + plural(s[2], "row") + " &middot; prediction (" + esc(s[1].join(", ")) + "): " + plural(s[3], "row");
+    var n = s[4].length;
+    h += (n < s[2] + s[3] ? " &middot; first rows shown" : "") + '</div><table class="diff">';
+    s[4].forEach(function (r) {
+      var cls = r[0] === "-" ? "op-minus" : r[0] === "+" ? "op-plus" : "";
+      h += '<tr class="' + cls + '"><td class="op">' + esc(r[0]) + "</td>" + r.slice(1).map(cellHTML).join("") + "</tr>";
+    });
+    return h + "</table>";
+  };
+  var verdictsHTML = function (vs, vd) {
+    var h = "<h3>verdicts</h3><table><tr><th>metric</th><th>correct</th><th>status</th><th>detail</th></tr>";
+    M.forEach(function (m, k) {
+      var v = verdict(vs, k);
+      if (!v) return;
+      var d = vd && vd[k];
+      h += "<tr><td>" + esc(m) + "</td><td>" + (v.correct ? "yes" : "no") + "</td><td>" + esc(v.status) + "</td><td>" +
+        (d && d[0] ? clampPre(d[0]) : "") + (d && d[1] ? '<details class="fields"><summary>fields</summary><pre>' + esc(d[1]) + "</pre></details>" : "") + "</td></tr>";
+    });
+    return h + "</table>";
+  };
+  var runPanel = function (name, pred, vs, vd, s) {
+    return '<div class="panel"><h3>prediction' + (cmp ? " &middot; " + esc(name) : "") + "</h3>" + clampPre(pred) + verdictsHTML(vs, vd) + sampleHTML(s) + "</div>";
+  };
+  var openItem = function (k, focus) {
+    openK = k;
+    var it = items[k];
+    var h = '<div class="dhead"><b>item #' + it[IDX] + '</b><span>id <code class="item-id">' + esc(it[ID]) + "</code></span><span>db_id <code>" + esc(it[DB]) + "</code></span>" +
+      (it[LVL] >= 0 ? "<span>difficulty " + esc(D.levels[it[LVL]]) + "</span>" : "") +
+      (it[CAT] >= 0 ? "<span>category " + esc(D.categories[it[CAT]]) + "</span>" : "") +
+      '<button type="button" class="close" title="close (Esc)">close</button></div>';
+    if (it[Q]) h += '<div class="panel"><h3>question</h3><div>' + esc(it[Q]) + "</div>" + (it[EV] ? '<div class="muted">evidence: ' + esc(it[EV]) + "</div>" : "") + "</div>";
+    h += '<div class="panel"><h3>gold</h3>' + clampPre(it[GOLD]) + "</div>";
+    var a = runPanel(D.runs[0], it[PRED], it[V], it[VD], it[SMP]);
+    if (cmp) {
+      var c = it[CMP];
+      h += '<div class="two">' + a + (c ? runPanel(D.runs[1], c[0], c[1], c[2], c[3]) : '<div class="panel muted">not in ' + esc(D.runs[1]) + "</div>") + "</div>";
+    } else h += a;
+    detail.innerHTML = h;
+    detail.hidden = false;
+    detail.scrollTop = 0;
+    rendered = null; render(); writeHash();
+    if (focus) detail.focus();
+  };
+  var closeItem = function () {
+    var k = openK;
+    openK = -1; detail.hidden = true; rendered = null; render(); writeHash();
+    var row = list.querySelector('.item[data-index="' + (k >= 0 ? items[k][IDX] : -1) + '"]');
+    if (row) row.focus();
+  };
+  detail.addEventListener("click", function (e) {
+    var t = e.target;
+    if (t.closest(".close")) { closeItem(); return; }
+    if (t.classList.contains("more")) {
+      var pre = t.previousElementSibling;
+      var clamped = pre.classList.toggle("clamped");
+      t.textContent = clamped ? "show all" : "show less";
+      return;
+    }
+    var td = t.closest("td.cut");
+    if (td) td.classList.toggle("full");
+  });
+
+  // Rows open on click, Enter or Space; arrow keys move between rows.
+  var posOf = function (el) { return +el.getAttribute("data-pos"); };
+  list.addEventListener("click", function (e) {
+    var row = e.target.closest(".item");
+    if (row) openItem(shown[posOf(row)], false);
+  });
+  var focusPos = function (p) {
+    if (p < 0 || p >= shown.length) return;
+    var y = list.getBoundingClientRect().top + p * ROW;
+    if (y < 60) window.scrollBy(0, y - 60);
+    else if (y + ROW > window.innerHeight) window.scrollBy(0, y + ROW - window.innerHeight);
+    render();
+    var row = list.querySelector('.item[data-pos="' + p + '"]');
+    if (row) row.focus();
+  };
+  list.addEventListener("keydown", function (e) {
+    var row = e.target.closest(".item");
+    if (!row) return;
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); openItem(shown[posOf(row)], false); }
+    else if (e.key === "ArrowDown") { e.preventDefault(); focusPos(posOf(row) + 1); }
+    else if (e.key === "ArrowUp") { e.preventDefault(); focusPos(posOf(row) - 1); }
+  });
+  document.addEventListener("keydown", function (e) {
+    if (e.key === "Escape" && !detail.hidden) closeItem();
+  });
+
+  // The fragment holds the filters and the open item.
+  var writeHash = function () {
+    var parts = [];
+    Object.keys(ids).forEach(function (k) {
+      var e = $(ids[k]);
+      if (!e) return;
+      var dflt = k === "metric" ? M[0] : k === "q" ? "" : "any";
+      if (e.value !== dflt) parts.push(k + "=" + encodeURIComponent(e.value));
+    });
+    if (openK >= 0) parts.push("open=" + items[openK][IDX]);
+    var h = parts.length ? "#" + parts.join("&") : "";
+    if (h !== location.hash) history.replaceState(null, "", h || location.pathname + location.search);
+  };
+  var readHash = function () {
+    var open = null;
+    (location.hash || "").slice(1).split("&").forEach(function (p) {
+      if (!p) return;
+      var eq = p.indexOf("="), k = decodeURIComponent(eq < 0 ? p : p.slice(0, eq)), v = eq < 0 ? "" : decodeURIComponent(p.slice(eq + 1));
+      if (k === "open") open = v;
+      else if (ids[k] && $(ids[k])) $(ids[k]).value = v;
+    });
+    return open;
+  };
+  Object.keys(ids).forEach(function (k) {
+    var e = $(ids[k]);
+    if (e) e.addEventListener("input", function () { filter(); writeHash(); });
+  });
+  window.addEventListener("hashchange", function () {
+    var o = readHash();
+    filter();
+    if (o === null && openK >= 0) closeItem();
+  });
+  var open = readHash();
+  filter();
+  if (open !== null) {
+    for (var k = 0; k < items.length; k++) {
+      if (String(items[k][IDX]) === open) { openItem(k, false); break; }
+    }
+  }
+  setTimeout(idleHay, 0);
+  window.sjReadyAt = performance.now();
+  document.documentElement.setAttribute("data-ready", "1");
+})();
