@@ -80,6 +80,10 @@ func (s *Server) handleOpenRLHF(w http.ResponseWriter, r *http.Request) {
 		}
 		g.Items = append(g.Items, it)
 	}
+	if msg := s.checkDBIDs(g.Items, "labels[%d].db_id"); msg != "" {
+		writeError(w, http.StatusBadRequest, msg)
+		return
+	}
 	res := s.Grade(g)
 	out := OpenRLHFResponse{ExtraLogs: map[string][]float64{"correct": nil, "executed": nil}}
 	for i, x := range res {

@@ -219,6 +219,10 @@ func (s *Server) handleGrade(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, `no "items" to grade`)
 		return
 	}
+	if msg := s.checkDBIDs(req.Items, "items[%d].db_id"); msg != "" {
+		writeError(w, http.StatusBadRequest, msg)
+		return
+	}
 	res := s.Grade(req)
 	writeJSON(w, http.StatusOK, GradeResponse{Results: res, ElapsedMS: time.Since(start).Milliseconds()})
 }
@@ -364,6 +368,27 @@ func (s *Server) metric(name string) (metric.Metric, error) {
 		s.metrics[name] = e
 	}
 	return e.m, e.err
+}
+
+// checkDBIDs returns why a request must be refused for one of its items'
+// db_id ("" when none): the db_id is not a database name, or its file lies
+// outside --db (engine.ErrBadDBID). field is the item's field, with %d for
+// its index. An unknown database is left to the item (verdict error).
+func (s *Server) checkDBIDs(items []GradeItem, field string) string {
+	for i := range items {
+		db := items[i].DBID
+		if db == "" {
+			continue
+		}
+		err := engine.CheckDBID(db)
+		if err == nil {
+			err = s.checkDB(db)
+		}
+		if errors.Is(err, engine.ErrBadDBID) {
+			return fmt.Sprintf(field+": %v", i, err)
+		}
+	}
+	return ""
 }
 
 // checkDB checks once that a database exists (a missing one is checked

@@ -30,6 +30,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"unsafe"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
@@ -104,6 +105,7 @@ type Engine struct {
 	lim   engine.Limits
 	conns int
 	pools *engine.Pools[*sql.DB]
+	found sync.Map // db_id -> its file, symlinks resolved (Path)
 }
 
 var _ engine.Engine = (*Engine)(nil)
@@ -124,7 +126,13 @@ func New(root string, opts Options) *Engine {
 func (e *Engine) Dialect() engine.Dialect { return engine.SQLite }
 
 // Path returns the file of database db, or an error wrapping
-// engine.ErrNoDatabase that lists where it looked.
+// engine.ErrNoDatabase that lists where it looked. With a root, db must be
+// a name (engine.CheckDBID) and its file, symlinks resolved, must lie
+// inside root (engine.FileWithin): anything else is an error wrapping
+// engine.ErrBadDBID. The path returned then has its symlinks resolved, so
+// aliases of one file share one connection pool; it is remembered for the
+// engine's life. With root "", db is a file path (internal callers only:
+// test-suite databases).
 func (e *Engine) Path(db string) (string, error) {
 	if e.root == "" {
 		if fileExists(db) {
@@ -132,8 +140,24 @@ func (e *Engine) Path(db string) (string, error) {
 		}
 		return "", fmt.Errorf("%w: no file %s", engine.ErrNoDatabase, db)
 	}
+	if err := engine.CheckDBID(db); err != nil {
+		return "", err
+	}
+	if p, ok := e.found.Load(db); ok {
+		return p.(string), nil
+	}
+	p, err := e.find(db)
+	if err != nil {
+		return "", err
+	}
+	e.found.Store(db, p)
+	return p, nil
+}
+
+// find looks for the file of db under the root (see Path).
+func (e *Engine) find(db string) (string, error) {
 	if fileExists(e.root) {
-		return e.root, nil
+		return filepath.EvalSymlinks(e.root)
 	}
 	cands := []string{
 		filepath.Join(e.root, db, db+".sqlite"),
@@ -143,7 +167,7 @@ func (e *Engine) Path(db string) (string, error) {
 	}
 	for _, c := range cands {
 		if fileExists(c) {
-			return c, nil
+			return engine.FileWithin(e.root, c, db)
 		}
 	}
 	return "", fmt.Errorf("%w: %q: no file %s", engine.ErrNoDatabase, db, cands[0])
