@@ -49,6 +49,10 @@ type Config struct {
 	Metric string
 	// MetricOptions build the metrics (tables.json for em, KeepDistinct).
 	MetricOptions metric.Options
+	// GoldCache bounds the gold results kept across requests, in bytes
+	// (least recently used go first; see goldCache); 0 means
+	// DefaultGoldCache.
+	GoldCache int64
 	// Labels map an OpenRLHF prompt to its label, for requests that send
 	// no labels (--labels FILE); nil when none.
 	Labels map[string]Label
@@ -62,6 +66,7 @@ type Config struct {
 type Server struct {
 	cfg    Config
 	env    *metric.Env
+	golds  *goldCache
 	slots  chan struct{}
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -87,12 +92,17 @@ func New(cfg Config) *Server {
 	if cfg.Metric == "" {
 		cfg.Metric = "ex"
 	}
+	if cfg.GoldCache <= 0 {
+		cfg.GoldCache = DefaultGoldCache
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Server{
-		cfg: cfg, env: &metric.Env{Engine: cfg.Engine, Timeout: cfg.Timeout},
+	s := &Server{
+		cfg: cfg, golds: newGoldCache(cfg.GoldCache),
 		slots: make(chan struct{}, cfg.Workers), ctx: ctx, cancel: cancel,
 		metrics: map[string]metricEntry{},
 	}
+	s.env = &metric.Env{Engine: cfg.Engine, Timeout: cfg.Timeout, Golds: s.golds}
+	return s
 }
 
 // Close stops grading: items still running end with their queries

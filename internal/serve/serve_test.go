@@ -31,11 +31,19 @@ type countingEngine struct {
 	mu      sync.Mutex
 	n       map[string]int
 	started chan string
+	// timeouts[sql] is how many more times sql fails with
+	// engine.ErrTimeout without running.
+	timeouts map[string]int
 }
 
 func (c *countingEngine) Query(ctx context.Context, db, sql string) (*result.Set, error) {
 	c.mu.Lock()
 	c.n[sql]++
+	if c.timeouts[sql] > 0 {
+		c.timeouts[sql]--
+		c.mu.Unlock()
+		return nil, &engine.QueryError{DB: db, Err: engine.ErrTimeout}
+	}
 	c.mu.Unlock()
 	if c.started != nil {
 		select {
