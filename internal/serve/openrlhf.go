@@ -84,7 +84,7 @@ func (s *Server) handleOpenRLHF(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
-	res := s.Grade(g)
+	res := s.Grade(r.Context(), g)
 	out := OpenRLHFResponse{ExtraLogs: map[string][]float64{"correct": nil, "executed": nil}}
 	for i, x := range res {
 		if msg, ok := bad[i]; ok && x.Verdict == Error {

@@ -41,6 +41,10 @@ type Config struct {
 	Engine engine.Engine
 	// Timeout bounds each query, as eval's --timeout; 0 means none.
 	Timeout time.Duration
+	// MaxItemTime bounds all the work of one item once it has a worker
+	// (its prediction and every gold alternative, --max-item-time); 0
+	// means twice Timeout (none when Timeout is 0).
+	MaxItemTime time.Duration
 	// Workers is the number of items graded at once across all requests;
 	// 0 means the number of CPUs.
 	Workers int
@@ -82,15 +86,18 @@ type metricEntry struct {
 	err error
 }
 
-// New returns a server over cfg.Engine. Grading runs under a context of
-// its own, so a client that hangs up does not cut a gold query short
-// (and so poison the gold cache); Close cancels it.
+// New returns a server over cfg.Engine. An item is graded under its
+// request's context (a client that hangs up cancels its queries; the gold
+// cache keeps no cancellation) and the server's, which Close cancels.
 func New(cfg Config) *Server {
 	if cfg.Workers <= 0 {
 		cfg.Workers = runtime.NumCPU()
 	}
 	if cfg.Metric == "" {
 		cfg.Metric = "ex"
+	}
+	if cfg.MaxItemTime <= 0 {
+		cfg.MaxItemTime = 2 * cfg.Timeout
 	}
 	if cfg.GoldCache <= 0 {
 		cfg.GoldCache = DefaultGoldCache
@@ -233,15 +240,20 @@ func (s *Server) handleGrade(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, msg)
 		return
 	}
-	res := s.Grade(req)
+	res := s.Grade(r.Context(), req)
 	writeJSON(w, http.StatusOK, GradeResponse{Results: res, ElapsedMS: time.Since(start).Milliseconds()})
 }
 
 // Grade grades a request's items concurrently (at most Workers items at
-// once across the server) and returns their results in order. Items that
+// once across the server) and returns their results in order. Items run
+// under ctx (the request's) and the server's context: when either ends,
+// items not yet graded end as errors saying why. Items that
 // are the same (db_id, gold, pred or completion, metric and preset: an RL
 // group often samples one completion several times) are graded once.
-func (s *Server) Grade(req GradeRequest) []GradeResult {
+func (s *Server) Grade(ctx context.Context, req GradeRequest) []GradeResult {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(s.ctx, cancel)()
 	out := make([]GradeResult, len(req.Items))
 	same := make([]int, len(req.Items))
 	first := map[string]int{}
@@ -253,7 +265,7 @@ func (s *Server) Grade(req GradeRequest) []GradeResult {
 			continue
 		}
 		first[k], same[i] = i, i
-		wg.Go(func() { out[i] = s.gradeItem(req, &req.Items[i]) })
+		wg.Go(func() { out[i] = s.gradeItem(ctx, req, &req.Items[i]) })
 	}
 	wg.Wait()
 	for i, j := range same {
@@ -274,7 +286,7 @@ func itemKey(req GradeRequest, it *GradeItem) string {
 }
 
 // gradeItem grades one item under its preset and metric.
-func (s *Server) gradeItem(req GradeRequest, it *GradeItem) GradeResult {
+func (s *Server) gradeItem(ctx context.Context, req GradeRequest, it *GradeItem) GradeResult {
 	p, err := PresetByName(cmp.Or(it.Preset, req.Preset, "binary"))
 	if err != nil {
 		return errorResult(err.Error())
@@ -298,7 +310,7 @@ func (s *Server) gradeItem(req GradeRequest, it *GradeItem) GradeResult {
 	case parsed.SQL == "":
 		o.Verdict, res.Error = Invalid, "no SQL found"
 	default:
-		o.Verdict, res.Error = s.run(m, it, parsed.SQL)
+		o.Verdict, res.Error = s.run(ctx, m, it, parsed.SQL)
 	}
 	res.Verdict, res.Correct, res.Reward = o.Verdict, o.Verdict == Correct, p.Reward(o)
 	return res
@@ -329,12 +341,13 @@ func (s *Server) unusable(it *GradeItem, p *Preset, metricErr error) string {
 	return ""
 }
 
-// run grades sql against the item's gold with metric m on a worker slot.
-func (s *Server) run(m metric.Metric, it *GradeItem, sql string) (v Verdict, detail string) {
+// run grades sql against the item's gold with metric m on a worker slot,
+// under ctx bounded by MaxItemTime from the moment it has the slot.
+func (s *Server) run(ctx context.Context, m metric.Metric, it *GradeItem, sql string) (v Verdict, detail string) {
 	select {
 	case s.slots <- struct{}{}:
-	case <-s.ctx.Done():
-		return Error, "server shutting down"
+	case <-ctx.Done():
+		return Error, s.stopReason()
 	}
 	defer func() { <-s.slots }()
 	defer func() {
@@ -342,9 +355,33 @@ func (s *Server) run(m metric.Metric, it *GradeItem, sql string) (v Verdict, det
 			v, detail = Error, fmt.Sprintf("internal error: %v", p)
 		}
 	}()
+	ictx, cancel := ctx, context.CancelFunc(func() {})
+	if s.cfg.MaxItemTime > 0 {
+		ictx, cancel = context.WithTimeout(ctx, s.cfg.MaxItemTime)
+	}
+	defer cancel()
 	item := bench.Item{ID: string(it.ID), DBID: it.DBID, Gold: it.Gold, GoldText: strings.Join(it.Gold, ";\n"), Pred: sql}
-	mv := m.Grade(s.ctx, s.env.NewExec(), &item)
-	return classify(mv)
+	mv := m.Grade(ictx, s.env.NewExec(), &item)
+	v, detail = classify(mv)
+	switch {
+	case ctx.Err() != nil:
+		return Error, s.stopReason()
+	case ictx.Err() != nil:
+		if v != Timeout {
+			v = Error
+		}
+		return v, fmt.Sprintf("the item ran past --max-item-time (%s): %s", s.cfg.MaxItemTime, detail)
+	}
+	return v, detail
+}
+
+// stopReason says why the items of a request whose context ended were not
+// graded: the server stopped, or the client went away.
+func (s *Server) stopReason() string {
+	if s.ctx.Err() != nil {
+		return "not graded: the server is shutting down"
+	}
+	return "not graded: the request was cancelled (the client went away)"
 }
 
 // classify maps a metric verdict onto the service's verdicts.

@@ -31,6 +31,8 @@ type countingEngine struct {
 	mu      sync.Mutex
 	n       map[string]int
 	started chan string
+	// finished, if set, receives each query's SQL when it returns.
+	finished chan string
 	// timeouts[sql] is how many more times sql fails with
 	// engine.ErrTimeout without running.
 	timeouts map[string]int
@@ -51,7 +53,11 @@ func (c *countingEngine) Query(ctx context.Context, db, sql string) (*result.Set
 		default:
 		}
 	}
-	return c.Engine.Query(ctx, db, sql)
+	set, err := c.Engine.Query(ctx, db, sql)
+	if c.finished != nil {
+		c.finished <- sql
+	}
+	return set, err
 }
 
 // total is the number of queries that reached the engine.
