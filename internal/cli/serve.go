@@ -18,8 +18,9 @@ import (
 
 type serveFlags struct {
 	db, addr, tables, labels, metric string
-	workers, maxRows                 int
-	timeout, drain                   time.Duration
+	maxBody, goldCache               string
+	workers, maxRows, maxBatch       int
+	timeout, drain, maxItemTime      time.Duration
 	keepDistinct, listPresets        bool
 }
 
@@ -59,6 +60,10 @@ flight finish for at most --drain, and exits 0.`,
 	fl.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on, HOST:PORT (port 0 picks a free one)")
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "items graded at once, across all requests")
 	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time limit of each query")
+	fl.DurationVar(&f.maxItemTime, "max-item-time", 0, "time limit of all the work of one item, every gold alternative included (default 2x --timeout)")
+	fl.StringVar(&f.maxBody, "max-body", "64MiB", "largest request body, a `SIZE` such as 64MiB; a larger one is HTTP 413")
+	fl.IntVar(&f.maxBatch, "max-batch", serve.DefaultMaxBatch, "most items (or OpenRLHF queries) in one request; more is HTTP 413")
+	fl.StringVar(&f.goldCache, "gold-cache", "256MiB", "memory the cached gold results may hold, a `SIZE`; least recently used go first")
 	fl.DurationVar(&f.drain, "drain", 30*time.Second, "on SIGTERM, how long requests in flight may take to finish")
 	fl.IntVar(&f.maxRows, "max-rows", engine.DefaultMaxRows, "row cap of a query result; more rows is a wrong prediction")
 	fl.StringVar(&f.tables, "tables", "", "Spider tables.json (needed by the em metric)")
@@ -92,6 +97,18 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 		return usage.Errorf("--drain must not be negative")
 	case f.maxRows <= 0:
 		return usage.Errorf("--max-rows must be at least 1")
+	case f.maxItemTime < 0:
+		return usage.Errorf("--max-item-time must not be negative")
+	case f.maxBatch <= 0:
+		return usage.Errorf("--max-batch must be at least 1")
+	}
+	maxBody, err := parseBytes(f.maxBody)
+	if err != nil {
+		return usage.Errorf("--max-body %q: %v", f.maxBody, err)
+	}
+	goldCache, err := parseBytes(f.goldCache)
+	if err != nil {
+		return usage.Errorf("--gold-cache %q: %v", f.goldCache, err)
 	}
 	opts := metric.Options{EX: metric.EXOptions{KeepDistinct: f.keepDistinct}}
 	if f.tables != "" {
@@ -106,7 +123,6 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 	}
 	var labels map[string]serve.Label
 	if f.labels != "" {
-		var err error
 		if labels, err = serve.ReadLabels(f.labels); err != nil {
 			return usage.Error{Err: err}
 		}
@@ -121,8 +137,8 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 		return usage.Errorf("--addr: %v", err)
 	}
 	s := serve.New(serve.Config{
-		Engine: eng, Timeout: f.timeout, Workers: f.workers, Metric: f.metric,
-		MetricOptions: opts, Labels: labels, Log: stderr,
+		Engine: eng, Timeout: f.timeout, MaxItemTime: f.maxItemTime, Workers: f.workers, Metric: f.metric,
+		MetricOptions: opts, Labels: labels, Log: stderr, MaxBody: maxBody, MaxBatch: f.maxBatch, GoldCache: goldCache,
 	})
 	fmt.Fprintf(stderr, "sqljudge serve: listening on http://%s (%s, %d workers)\n", ln.Addr(), eng.Dialect(), f.workers)
 	if err := s.Serve(cmd.Context(), ln, f.drain); err != nil {

@@ -42,8 +42,9 @@ type OpenRLHFResponse struct {
 }
 
 func (s *Server) handleOpenRLHF(w http.ResponseWriter, r *http.Request) {
-	var req OpenRLHFRequest
-	if !decode(w, r, &req) {
+	req, rerr := s.decodeOpenRLHF(w, r)
+	if rerr != nil {
+		writeError(w, rerr.code, rerr.msg)
 		return
 	}
 	if len(req.Query) == 0 {

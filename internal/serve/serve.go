@@ -30,10 +30,6 @@ import (
 	"github.com/sqljudge/sqljudge/internal/status"
 )
 
-// MaxBody is the largest request body read, in bytes; a larger one is
-// answered with HTTP 413.
-const MaxBody = 256 << 20
-
 // Config configures a Server.
 type Config struct {
 	// Engine runs every query (read-only, as in eval); the caller closes
@@ -53,6 +49,12 @@ type Config struct {
 	Metric string
 	// MetricOptions build the metrics (tables.json for em, KeepDistinct).
 	MetricOptions metric.Options
+	// MaxBody is the largest request body read, in bytes (HTTP 413
+	// beyond); 0 means DefaultMaxBody.
+	MaxBody int64
+	// MaxBatch is the most items one request may hold (HTTP 413 beyond);
+	// 0 means DefaultMaxBatch.
+	MaxBatch int
 	// GoldCache bounds the gold results kept across requests, in bytes
 	// (least recently used go first; see goldCache); 0 means
 	// DefaultGoldCache.
@@ -98,6 +100,12 @@ func New(cfg Config) *Server {
 	}
 	if cfg.MaxItemTime <= 0 {
 		cfg.MaxItemTime = 2 * cfg.Timeout
+	}
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = DefaultMaxBody
+	}
+	if cfg.MaxBatch <= 0 {
+		cfg.MaxBatch = DefaultMaxBatch
 	}
 	if cfg.GoldCache <= 0 {
 		cfg.GoldCache = DefaultGoldCache
@@ -228,8 +236,9 @@ type GradeResponse struct {
 
 func (s *Server) handleGrade(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	var req GradeRequest
-	if !decode(w, r, &req) {
+	req, rerr := s.decodeGrade(w, r)
+	if rerr != nil {
+		writeError(w, rerr.code, rerr.msg)
 		return
 	}
 	if len(req.Items) == 0 {
@@ -460,27 +469,6 @@ func (s *Server) logf(format string, args ...any) {
 	s.logMu.Lock()
 	defer s.logMu.Unlock()
 	fmt.Fprintf(s.cfg.Log, "serve: "+format+"\n", args...)
-}
-
-// decode reads a JSON body into v, answering 400 (or 413) itself when it
-// cannot.
-func decode(w http.ResponseWriter, r *http.Request, v any) bool {
-	body := http.MaxBytesReader(w, r.Body, MaxBody)
-	dec := json.NewDecoder(body)
-	if err := dec.Decode(v); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes", MaxBody))
-			return false
-		}
-		writeError(w, http.StatusBadRequest, "malformed JSON body: "+err.Error())
-		return false
-	}
-	if dec.More() {
-		writeError(w, http.StatusBadRequest, "malformed JSON body: more than one JSON value")
-		return false
-	}
-	return true
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
