@@ -31,6 +31,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 	"unsafe"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
@@ -96,7 +97,20 @@ type Options struct {
 	// MaxConns is the number of connections kept open per database; 0
 	// means 4.
 	MaxConns int
+	// MaxPools is the number of databases kept open at once; past it the
+	// least recently used one that no query is using is closed (and opened
+	// again when needed); 0 means DefaultMaxPools.
+	MaxPools int
 }
+
+// DefaultMaxPools is the number of databases an engine keeps open at once
+// when Options.MaxPools is 0: more than any benchmark's databases graded
+// together (Spider's 166 training databases come and go).
+const DefaultMaxPools = 64
+
+// connMaxIdle is how long an idle connection stays open: a database no
+// item has used for a while holds no file descriptor.
+const connMaxIdle = time.Minute
 
 // Engine is the SQLite engine. Databases are named by db_id and found under
 // a root folder (Spider's and BIRD's layouts), or named by file path.
@@ -118,8 +132,13 @@ func New(root string, opts Options) *Engine {
 	if opts.MaxConns <= 0 {
 		opts.MaxConns = 4
 	}
+	if opts.MaxPools <= 0 {
+		opts.MaxPools = DefaultMaxPools
+	}
 	lim := engine.Limits{MaxRows: opts.MaxRows, MaxBytes: opts.MaxBytes}.WithDefaults()
-	return &Engine{root: root, lim: lim, conns: opts.MaxConns, pools: engine.NewPools(engine.CloseDB, nil)}
+	pools := engine.NewPools(engine.CloseDB, nil)
+	pools.SetMaxOpen(opts.MaxPools)
+	return &Engine{root: root, lim: lim, conns: opts.MaxConns, pools: pools}
 }
 
 // Dialect returns engine.SQLite.
@@ -184,8 +203,10 @@ func (e *Engine) Check(ctx context.Context, db string) error {
 	return err
 }
 
-func (e *Engine) pool(path string) (*sql.DB, error) {
-	return e.pools.Get(path, func() (*sql.DB, error) {
+// pool returns the connection pool of the file at path and the function
+// that releases it (see engine.Pools.Acquire).
+func (e *Engine) pool(path string) (*sql.DB, func(), error) {
+	return e.pools.Acquire(path, func() (*sql.DB, error) {
 		abs, err := filepath.Abs(path)
 		if err != nil {
 			return nil, err
@@ -197,6 +218,7 @@ func (e *Engine) pool(path string) (*sql.DB, error) {
 		}
 		p.SetMaxOpenConns(e.conns)
 		p.SetMaxIdleConns(e.conns)
+		p.SetConnMaxIdleTime(connMaxIdle)
 		return p, nil
 	})
 }
@@ -219,10 +241,11 @@ func (e *Engine) QueryFile(ctx context.Context, path, q string) (*result.Set, er
 	if blank {
 		return &result.Set{}, nil
 	}
-	p, err := e.pool(path)
+	p, release, err := e.pool(path)
 	if err != nil {
 		return nil, &engine.QueryError{DB: path, Err: err}
 	}
+	defer release()
 	return engine.RawQuery(ctx, p, path, func(c *sqlite3.SQLiteConn) (*result.Set, error) {
 		return e.run(ctx, c, q)
 	})
@@ -306,6 +329,9 @@ func value(c *engine.Collector, _ int, v driver.Value) result.Value {
 // later query opens them again). Suite builders call it for databases they
 // delete.
 func (e *Engine) Release(path string) error { return e.pools.Release(path) }
+
+// OpenPools returns the number of databases with a connection pool open.
+func (e *Engine) OpenPools() int { return e.pools.Len() }
 
 // Close closes every connection pool.
 func (e *Engine) Close() error { return e.pools.Close() }

@@ -393,3 +393,40 @@ func TestDBIDCannotLeaveRoot(t *testing.T) {
 		t.Errorf("concert_singer: %v %v", set, err)
 	}
 }
+
+// TestPoolsKeyedByFileAndBounded: 200 db_ids that are symlinks (inside
+// the root) to one database share one pool, and with MaxPools 2 no more
+// than two databases stay open while five are queried in turn.
+func TestPoolsKeyedByFileAndBounded(t *testing.T) {
+	root := copyDB(t, "concert_singer")
+	for k := range 200 {
+		name := fmt.Sprintf("alias%d", k)
+		if err := os.Symlink(filepath.Join(root, "concert_singer", "concert_singer.sqlite"), filepath.Join(root, name+".sqlite")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := sqlite.New(root, sqlite.Options{})
+	defer e.Close()
+	ctx := context.Background()
+	for k := range 200 {
+		if _, err := e.Query(ctx, fmt.Sprintf("alias%d", k), "SELECT count(*) FROM singer"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := e.OpenPools(); n != 1 {
+		t.Errorf("200 aliases of one file opened %d pools, want 1", n)
+	}
+	spider := shareddata.Path(t, "spider", "database")
+	b := sqlite.New(spider, sqlite.Options{MaxPools: 2})
+	defer b.Close()
+	for round := range 2 {
+		for _, db := range []string{"concert_singer", "pets_1", "car_1", "flight_2", "employee_hire_evaluation"} {
+			if set, err := b.Query(ctx, db, "SELECT count(*) FROM sqlite_master"); err != nil || set.Len() != 1 {
+				t.Fatalf("round %d, %s: %v %v", round, db, set, err)
+			}
+			if n := b.OpenPools(); n > 2 {
+				t.Fatalf("%d databases open, bound 2", n)
+			}
+		}
+	}
+}
