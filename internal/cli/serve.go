@@ -20,6 +20,7 @@ type serveFlags struct {
 	db, addr, tables, labels, metric string
 	maxBody, goldCache               string
 	workers, maxRows, maxBatch       int
+	maxConns                         int
 	timeout, drain, maxItemTime      time.Duration
 	keepDistinct, listPresets        bool
 }
@@ -63,6 +64,7 @@ flight finish for at most --drain, and exits 0.`,
 	fl.DurationVar(&f.maxItemTime, "max-item-time", 0, "time limit of all the work of one item, every gold alternative included (default 2x --timeout)")
 	fl.StringVar(&f.maxBody, "max-body", "64MiB", "largest request body, a `SIZE` such as 64MiB; a larger one is HTTP 413")
 	fl.IntVar(&f.maxBatch, "max-batch", serve.DefaultMaxBatch, "most items (or OpenRLHF queries) in one request; more is HTTP 413")
+	fl.IntVar(&f.maxConns, "max-conns", serve.DefaultMaxConns, "most connections open at once; more wait to be accepted (idle ones close after a minute)")
 	fl.StringVar(&f.goldCache, "gold-cache", "256MiB", "memory the cached gold results may hold, a `SIZE`; least recently used go first")
 	fl.DurationVar(&f.drain, "drain", 30*time.Second, "on SIGTERM, how long requests in flight may take to finish")
 	fl.IntVar(&f.maxRows, "max-rows", engine.DefaultMaxRows, "row cap of a query result; more rows is a wrong prediction")
@@ -101,6 +103,8 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 		return usage.Errorf("--max-item-time must not be negative")
 	case f.maxBatch <= 0:
 		return usage.Errorf("--max-batch must be at least 1")
+	case f.maxConns <= 0:
+		return usage.Errorf("--max-conns must be at least 1")
 	}
 	maxBody, err := parseBytes(f.maxBody)
 	if err != nil {
@@ -139,6 +143,7 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 	s := serve.New(serve.Config{
 		Engine: eng, Timeout: f.timeout, MaxItemTime: f.maxItemTime, Workers: f.workers, Metric: f.metric,
 		MetricOptions: opts, Labels: labels, Log: stderr, MaxBody: maxBody, MaxBatch: f.maxBatch, GoldCache: goldCache,
+		MaxConns: f.maxConns,
 	})
 	fmt.Fprintf(stderr, "sqljudge serve: listening on http://%s (%s, %d workers)\n", ln.Addr(), eng.Dialect(), f.workers)
 	if err := s.Serve(cmd.Context(), ln, f.drain); err != nil {

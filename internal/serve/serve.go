@@ -17,7 +17,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"runtime"
 	"strings"
@@ -59,6 +58,15 @@ type Config struct {
 	// (least recently used go first; see goldCache); 0 means
 	// DefaultGoldCache.
 	GoldCache int64
+	// ReadHeaderTimeout, ReadTimeout and IdleTimeout bound a connection
+	// that is slow to send its request's header, its whole request, or
+	// that stays idle between requests (http.Server's fields); 0 means
+	// DefaultReadHeaderTimeout, DefaultReadTimeout, DefaultIdleTimeout.
+	ReadHeaderTimeout, ReadTimeout, IdleTimeout time.Duration
+	// MaxConns bounds the connections open at once (--max-conns): past
+	// it, new connections wait in the listen queue; 0 means
+	// DefaultMaxConns.
+	MaxConns int
 	// Labels map an OpenRLHF prompt to its label, for requests that send
 	// no labels (--labels FILE); nil when none.
 	Labels map[string]Label
@@ -107,6 +115,10 @@ func New(cfg Config) *Server {
 	if cfg.MaxBatch <= 0 {
 		cfg.MaxBatch = DefaultMaxBatch
 	}
+	cfg.ReadHeaderTimeout = cmp.Or(cfg.ReadHeaderTimeout, DefaultReadHeaderTimeout)
+	cfg.ReadTimeout = cmp.Or(cfg.ReadTimeout, DefaultReadTimeout)
+	cfg.IdleTimeout = cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout)
+	cfg.MaxConns = cmp.Or(cfg.MaxConns, DefaultMaxConns)
 	if cfg.GoldCache <= 0 {
 		cfg.GoldCache = DefaultGoldCache
 	}
@@ -134,33 +146,6 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /v1/grade", s.handleGrade)
 	mux.HandleFunc("POST /v1/openrlhf", s.handleOpenRLHF)
 	return mux
-}
-
-// Serve answers HTTP on ln until ctx ends (the CLI ends it on SIGTERM or
-// SIGINT), then stops accepting connections and lets in-flight requests
-// finish for at most drain; requests still running then are cancelled
-// (their items end as errors) and their connections closed. It returns
-// nil after a shutdown, or the listener's error.
-func (s *Server) Serve(ctx context.Context, ln net.Listener, drain time.Duration) error {
-	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 30 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		s.Close()
-		return err
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), drain)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
-		s.logf("drain: %v after %s; cancelling the requests still running", err, drain)
-		s.Close()
-		hs.Close()
-	}
-	<-errc
-	s.Close()
-	return nil
 }
 
 // GradeRequest is the body of POST /v1/grade:
@@ -476,6 +461,9 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	if err != nil {
 		code, b = http.StatusInternalServerError, []byte(`{"error":"cannot encode the response"}`)
 	}
+	// A client that does not read its answer holds the connection at
+	// most writeTimeout (the handler's own time is not bounded here).
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(writeTimeout))
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
 	w.Write(append(b, '\n'))
