@@ -3,7 +3,9 @@ package cli
 import (
 	"fmt"
 	"net"
+	"os"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,7 +20,7 @@ import (
 
 type serveFlags struct {
 	db, addr, tables, labels, metric string
-	maxBody, goldCache               string
+	maxBody, goldCache, token        string
 	workers, maxRows, maxBatch       int
 	maxConns                         int
 	timeout, drain, maxItemTime      time.Duration
@@ -71,6 +73,7 @@ flight finish for at most --drain, and exits 0.`,
 	fl.StringVar(&f.tables, "tables", "", "Spider tables.json (needed by the em metric)")
 	fl.BoolVar(&f.keepDistinct, "keep-distinct", false, "keep DISTINCT for ex (the official evaluator removes it)")
 	fl.StringVar(&f.metric, "metric", "ex", "metric of items whose request and preset name none")
+	fl.StringVar(&f.token, "token", "", "bearer token every request but /healthz must send (Authorization: Bearer TOKEN); default $SQLJUDGE_SERVE_TOKEN, which keeps it out of ps")
 	fl.StringVar(&f.labels, "labels", "", `JSONL {"prompt", "db_id", "gold"}: labels of /v1/openrlhf samples sent without one`)
 	fl.BoolVar(&f.listPresets, "list-presets", false, "print each reward preset's formula and source, and exit")
 	return cmd
@@ -140,12 +143,19 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 	if err != nil {
 		return usage.Errorf("--addr: %v", err)
 	}
+	token := f.token
+	if token == "" {
+		token = strings.TrimSpace(os.Getenv("SQLJUDGE_SERVE_TOKEN"))
+	}
 	s := serve.New(serve.Config{
 		Engine: eng, Timeout: f.timeout, MaxItemTime: f.maxItemTime, Workers: f.workers, Metric: f.metric,
 		MetricOptions: opts, Labels: labels, Log: stderr, MaxBody: maxBody, MaxBatch: f.maxBatch, GoldCache: goldCache,
-		MaxConns: f.maxConns,
+		MaxConns: f.maxConns, Token: token,
 	})
 	fmt.Fprintf(stderr, "sqljudge serve: listening on http://%s (%s, %d workers)\n", ln.Addr(), eng.Dialect(), f.workers)
+	if w := serve.Exposure(ln.Addr(), token); w != "" {
+		fmt.Fprintln(stderr, "sqljudge serve:", w)
+	}
 	if err := s.Serve(cmd.Context(), ln, f.drain); err != nil {
 		return err
 	}

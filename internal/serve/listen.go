@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/http"
 	"time"
@@ -66,4 +67,18 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, drain time.Duration
 	<-errc
 	s.Close()
 	return nil
+}
+
+// Exposure returns a warning when addr (the listener's) can be reached
+// from other hosts, i.e. is not a loopback address, and token is empty:
+// anyone who can connect may then grade. It returns "" otherwise.
+func Exposure(addr net.Addr, token string) string {
+	if token != "" {
+		return ""
+	}
+	if ta, ok := addr.(*net.TCPAddr); ok && ta.IP.IsLoopback() {
+		return ""
+	}
+	return fmt.Sprintf("warning: listening on %s, reachable from other hosts, without a token: anyone who can connect can grade; "+
+		"listen on 127.0.0.1, or set SQLJUDGE_SERVE_TOKEN (or --token)", addr)
 }

@@ -67,6 +67,10 @@ type Config struct {
 	// it, new connections wait in the listen queue; 0 means
 	// DefaultMaxConns.
 	MaxConns int
+	// Token, if set, is the bearer token every request but GET /healthz
+	// must send (Authorization: Bearer <token>, --token or
+	// SQLJUDGE_SERVE_TOKEN); "" lets anyone who can connect grade.
+	Token string
 	// Labels map an OpenRLHF prompt to its label, for requests that send
 	// no labels (--labels FILE); nil when none.
 	Labels map[string]Label
@@ -137,7 +141,8 @@ func New(cfg Config) *Server {
 func (s *Server) Close() { s.cancel() }
 
 // Handler returns the HTTP handler: GET /healthz, POST /v1/grade, POST
-// /v1/openrlhf.
+// /v1/openrlhf. With a Token, every endpoint but /healthz wants it (see
+// guard); a POST body must be JSON.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
@@ -145,7 +150,7 @@ func (s *Server) Handler() http.Handler {
 	})
 	mux.HandleFunc("POST /v1/grade", s.handleGrade)
 	mux.HandleFunc("POST /v1/openrlhf", s.handleOpenRLHF)
-	return mux
+	return s.guard(mux)
 }
 
 // GradeRequest is the body of POST /v1/grade:

@@ -432,7 +432,7 @@ func TestVerlExample(t *testing.T) {
 			t.Skip("no python3 to run examples/verl_reward.py")
 		}
 	}
-	_, _, ts := newTestServer(t, Config{})
+	_, _, ts := newTestServer(t, Config{Token: "verl-token"})
 	script := `
 import json, sys
 sys.path.insert(0, "../../examples")
@@ -448,7 +448,7 @@ except ValueError as e:
 print(json.dumps(out))
 `
 	cmd := exec.Command(py, "-c", script)
-	cmd.Env = append(os.Environ(), "SQLJUDGE_URL="+ts.URL, "SQLJUDGE_PRESET=arctic")
+	cmd.Env = append(os.Environ(), "SQLJUDGE_URL="+ts.URL, "SQLJUDGE_PRESET=arctic", "SQLJUDGE_SERVE_TOKEN=verl-token")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
