@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"os"
+	"os/signal"
 	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -52,7 +55,9 @@ wrong, invalid (no SQL, or it fails), timeout, error (not the prediction's
 fault: unknown db_id, failing gold).
 
 On SIGTERM (or Ctrl-C) serve stops accepting connections, lets requests in
-flight finish for at most --drain, and exits 0.`,
+flight finish for at most --drain, and exits 0. Requests still running then
+are answered with their unfinished items as errors, and serve exits 3; a
+second signal stops it at once (exit 3).`,
 		Example: `  sqljudge serve --db database/ --addr 127.0.0.1:8080
   sqljudge serve --list-presets`,
 		Args: cobra.NoArgs,
@@ -156,9 +161,37 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 	if w := serve.Exposure(ln.Addr(), token); w != "" {
 		fmt.Fprintln(stderr, "sqljudge serve:", w)
 	}
-	if err := s.Serve(cmd.Context(), ln, f.drain); err != nil {
+	abort, stopSignals := secondSignal(cmd.Context())
+	defer stopSignals()
+	if err := s.Serve(cmd.Context(), ln, serve.Shutdown{Drain: f.drain, Abort: abort}); err != nil {
 		return err
 	}
 	fmt.Fprintln(stderr, "sqljudge serve: stopped")
 	return nil
+}
+
+// secondSignal returns a channel closed when SIGTERM or SIGINT arrives
+// after ctx has ended (ctx ends on the first, see Main): serve then stops
+// without waiting for the drain. stop releases the signals.
+func secondSignal(ctx context.Context) (abort <-chan struct{}, stop func()) {
+	ch := make(chan struct{})
+	sigs := make(chan os.Signal, 2)
+	quit := make(chan struct{})
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-quit:
+			return
+		}
+		for n := 0; n < 2; n++ {
+			select {
+			case <-sigs: // the first is the one that ended ctx
+			case <-quit:
+				return
+			}
+		}
+		close(ch)
+	}()
+	return ch, func() { signal.Stop(sigs); close(quit) }
 }

@@ -18,7 +18,7 @@ func startServe(t *testing.T, s *Server) string {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx, ln, time.Second) }()
+	go func() { done <- s.Serve(ctx, ln, Shutdown{Drain: time.Second}) }()
 	t.Cleanup(func() { stop(); <-done })
 	return ln.Addr().String()
 }

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -41,13 +42,34 @@ func (s *Server) httpServer() *http.Server {
 	}
 }
 
+// Shutdown says how Serve stops once its context ends.
+type Shutdown struct {
+	// Drain is how long requests in flight may take to finish (--drain).
+	Drain time.Duration
+	// Abort, once closed, ends the drain at once (the CLI closes it on a
+	// second SIGTERM or SIGINT); nil means never.
+	Abort <-chan struct{}
+}
+
+// ErrDrainCut is Serve's error when requests were still running at the
+// end of the drain (or when Abort closed): their unfinished items were
+// answered as errors saying so (connections still open after a short
+// grace, or at once on Abort, were closed).
+var ErrDrainCut = errors.New("serve: stopped with requests in flight (their unfinished items were answered as errors)")
+
+// cutGrace is how long the requests cut by the end of the drain have to
+// write their answers before their connections are closed.
+const cutGrace = 5 * time.Second
+
 // Serve answers HTTP on ln until ctx ends (the CLI ends it on SIGTERM or
 // SIGINT), accepting at most MaxConns connections at once, then stops
 // accepting connections and lets in-flight requests finish for at most
-// drain; requests still running then are cancelled (their items end as
-// errors) and their connections closed. It returns nil after a shutdown,
-// or the listener's error.
-func (s *Server) Serve(ctx context.Context, ln net.Listener, drain time.Duration) error {
+// sd.Drain. Requests still running then are cancelled: each is answered
+// with its unfinished items as errors naming the drain (within cutGrace;
+// at once on sd.Abort, connections are closed without waiting). It returns
+// nil after a clean shutdown, ErrDrainCut after a cut one, or the
+// listener's error.
+func (s *Server) Serve(ctx context.Context, ln net.Listener, sd Shutdown) error {
 	hs := s.httpServer()
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(netutil.LimitListener(ln, s.cfg.MaxConns)) }()
@@ -57,16 +79,35 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, drain time.Duration
 		return err
 	case <-ctx.Done():
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), drain)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
-		s.logf("drain: %v after %s; cancelling the requests still running", err, drain)
+	shut, cutShutdown := context.WithCancel(context.Background())
+	defer cutShutdown()
+	done := make(chan error, 1)
+	go func() { done <- hs.Shutdown(shut) }()
+	drain := time.NewTimer(sd.Drain)
+	defer drain.Stop()
+	select {
+	case <-done:
+		<-errc
 		s.Close()
+		return nil
+	case <-drain.C:
+		s.stopGrading(fmt.Sprintf("not graded: the server stopped (--drain %s ran out)", sd.Drain))
+	case <-sd.Abort:
+		s.stopGrading("not graded: the server was stopped at once (second signal)")
 		hs.Close()
 	}
+	s.logf("stopping with requests in flight; their unfinished items are answered as errors")
+	grace := time.NewTimer(cutGrace)
+	defer grace.Stop()
+	select {
+	case <-done:
+	case <-grace.C:
+	case <-sd.Abort:
+	}
+	cutShutdown()
+	hs.Close()
 	<-errc
-	s.Close()
-	return nil
+	return ErrDrainCut
 }
 
 // Exposure returns a warning when addr (the listener's) can be reached

@@ -89,6 +89,9 @@ type Server struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
+	stopOnce sync.Once
+	stopWhy  string // set once, before ctx is cancelled
+
 	mu      sync.Mutex
 	metrics map[string]metricEntry
 	dbs     sync.Map // db_id -> struct{}, databases checked present
@@ -138,7 +141,14 @@ func New(cfg Config) *Server {
 
 // Close stops grading: items still running end with their queries
 // cancelled. It does not close the engine.
-func (s *Server) Close() { s.cancel() }
+func (s *Server) Close() { s.stopGrading("not graded: the server is shutting down") }
+
+// stopGrading cancels every item still running or waiting; why is the
+// error they are answered with.
+func (s *Server) stopGrading(why string) {
+	s.stopOnce.Do(func() { s.stopWhy = why })
+	s.cancel()
+}
 
 // Handler returns the HTTP handler: GET /healthz, POST /v1/grade, POST
 // /v1/openrlhf. With a Token, every endpoint but /healthz wants it (see
@@ -378,7 +388,7 @@ func (s *Server) run(ctx context.Context, m metric.Metric, it *GradeItem, sql st
 // graded: the server stopped, or the client went away.
 func (s *Server) stopReason() string {
 	if s.ctx.Err() != nil {
-		return "not graded: the server is shutting down"
+		return s.stopWhy
 	}
 	return "not graded: the request was cancelled (the client went away)"
 }

@@ -342,7 +342,7 @@ func TestShutdownDrains(t *testing.T) {
 	url := "http://" + ln.Addr().String()
 	ctx, stop := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- s.Serve(ctx, ln, 30*time.Second) }()
+	go func() { served <- s.Serve(ctx, ln, Shutdown{Drain: 30 * time.Second}) }()
 	got := make(chan []GradeResult, 1)
 	go func() {
 		got <- grade(t, url, GradeRequest{Items: []GradeItem{{DBID: "concert_singer", Gold: Gold{"SELECT 1"}, Pred: ptr(neverEnds)}}})
