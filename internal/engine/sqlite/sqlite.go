@@ -29,6 +29,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -282,7 +283,25 @@ func (e *Engine) run(ctx context.Context, c *sqlite3.SQLiteConn, q string) (*res
 	return set, err
 }
 
+// txControl are the first keywords of SQLite's transaction control
+// statements, which sqlite3_stmt_readonly calls read-only: one that ran
+// would leave its connection inside a transaction (or a savepoint) for the
+// next query, which then fails ("cannot start a transaction within a
+// transaction"). They are refused, as the server engines refuse every
+// statement but a query (engine.QueryKeywords).
+var txControl = []string{"BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE"}
+
 func (e *Engine) query(ctx context.Context, c *sqlite3.SQLiteConn, q string) (*result.Set, error) {
+	if kw := engine.FirstKeyword(q); slices.Contains(txControl, kw) {
+		return nil, fmt.Errorf("%w: transaction control (%s) is not a query", engine.ErrRejected, kw)
+	}
+	defer func() {
+		// Belt and braces: no connection goes back to the pool inside a
+		// transaction.
+		if !c.AutoCommit() {
+			_, _ = c.Exec("ROLLBACK", nil)
+		}
+	}()
 	st, err := c.PrepareContext(ctx, q)
 	if err != nil {
 		var se sqlite3.Error

@@ -430,3 +430,20 @@ func TestPoolsKeyedByFileAndBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestTransactionControlRefused: BEGIN, SAVEPOINT and the others are
+// refused (ErrRejected, a pred_error) and leave the connection usable: on
+// a one-connection engine, every later query still runs.
+func TestTransactionControlRefused(t *testing.T) {
+	e := sqlite.New(shareddata.Path(t, "spider", "database"), sqlite.Options{MaxConns: 1})
+	defer e.Close()
+	ctx := context.Background()
+	for _, q := range []string{"BEGIN", "begin immediate transaction", "SAVEPOINT a", "/* x */ BEGIN DEFERRED", "COMMIT", "END", "ROLLBACK", "RELEASE a", "BEGIN;"} {
+		if _, err := e.Query(ctx, "concert_singer", q); !errors.Is(err, engine.ErrRejected) {
+			t.Errorf("%q: %v, want ErrRejected", q, err)
+		}
+		if set, err := e.Query(ctx, "concert_singer", "SELECT count(*) FROM singer"); err != nil || set.Len() != 1 {
+			t.Fatalf("after %q: %v %v", q, set, err)
+		}
+	}
+}
