@@ -1,9 +1,11 @@
 package serve
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -40,5 +42,43 @@ func TestRequestBounds(t *testing.T) {
 	}
 	if code, out := post(t, small.URL+"/v1/grade", `{"items": [`+item+`], "metric": "`+strings.Repeat("x", 5000)+`"}`); code != http.StatusRequestEntityTooLarge {
 		t.Errorf("5 kB at --max-body 4096: HTTP %d %.200s", code, out)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the server's concurrent writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestOneLogLinePerRequest: 500 items with unknown db_ids write one log
+// line, which shows no server path.
+func TestOneLogLinePerRequest(t *testing.T) {
+	var log syncBuffer
+	_, _, ts := newTestServer(t, Config{Log: &log})
+	req := GradeRequest{}
+	for k := range 500 {
+		req.Items = append(req.Items, GradeItem{DBID: fmt.Sprintf("no_such_db_%d", k), Gold: Gold{"SELECT 1"}, Pred: ptr("SELECT 1")})
+	}
+	for _, r := range grade(t, ts.URL, req) {
+		if r.Verdict != Error {
+			t.Fatalf("%+v", r)
+		}
+	}
+	out := log.String()
+	if n := strings.Count(out, "\n"); n != 1 || !strings.Contains(out, "500 of 500 items not graded") || strings.Contains(out, "/database") {
+		t.Errorf("%d log lines:\n%.500s", n, out)
 	}
 }

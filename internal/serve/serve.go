@@ -93,14 +93,9 @@ type Server struct {
 	stopWhy  string // set once, before ctx is cancelled
 
 	mu      sync.Mutex
-	metrics map[string]metricEntry
+	metrics map[string]metric.Metric
 	dbs     sync.Map // db_id -> struct{}, databases checked present
 	logMu   sync.Mutex
-}
-
-type metricEntry struct {
-	m   metric.Metric
-	err error
 }
 
 // New returns a server over cfg.Engine. An item is graded under its
@@ -133,7 +128,7 @@ func New(cfg Config) *Server {
 	s := &Server{
 		cfg: cfg, golds: newGoldCache(cfg.GoldCache),
 		slots: make(chan struct{}, cfg.Workers), ctx: ctx, cancel: cancel,
-		metrics: map[string]metricEntry{},
+		metrics: map[string]metric.Metric{},
 	}
 	s.env = &metric.Env{Engine: cfg.Engine, Timeout: cfg.Timeout, Golds: s.golds}
 	return s
@@ -245,11 +240,12 @@ func (s *Server) handleGrade(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, `no "items" to grade`)
 		return
 	}
-	if msg := s.checkDBIDs(req.Items, "items[%d].db_id"); msg != "" {
-		writeError(w, http.StatusBadRequest, msg)
+	if rerr := s.checkRequest(&req, "items[%d]"); rerr != nil {
+		writeError(w, rerr.code, rerr.msg)
 		return
 	}
 	res := s.Grade(r.Context(), req)
+	s.logRequest(r, res)
 	writeJSON(w, http.StatusOK, GradeResponse{Results: res, ElapsedMS: time.Since(start).Milliseconds()})
 }
 
@@ -311,7 +307,7 @@ func (s *Server) gradeItem(ctx context.Context, req GradeRequest, it *GradeItem)
 	m, err := s.metric(cmp.Or(it.Metric, req.Metric, p.Metric, s.cfg.Metric))
 	o := Outcome{Parsed: parsed, FormatOK: formatOK}
 	res := GradeResult{SQL: parsed.SQL}
-	switch msg := s.unusable(it, p, err); {
+	switch msg := s.unusable(it, err); {
 	case msg != "":
 		o.Verdict, res.Error = Error, msg
 	case !formatOK:
@@ -325,26 +321,17 @@ func (s *Server) gradeItem(ctx context.Context, req GradeRequest, it *GradeItem)
 	return res
 }
 
-// unusable says why an item cannot be graded ("" when it can): its metric
-// failed to build (metricErr), a field is missing, or its database does
-// not exist.
-func (s *Server) unusable(it *GradeItem, p *Preset, metricErr error) string {
-	switch {
-	case metricErr != nil:
+// unusable says why an item of a checked request (checkRequest) cannot be
+// graded ("" when it can): its metric failed to build (metricErr), or its
+// database does not exist. The message shows no server path.
+func (s *Server) unusable(it *GradeItem, metricErr error) string {
+	if metricErr != nil {
 		return metricErr.Error()
-	case it.DBID == "":
-		return `missing "db_id"`
-	case len(it.Gold) == 0:
-		return `missing "gold"`
-	case it.Pred != nil && it.Completion != nil:
-		return `give "pred" or "completion", not both`
-	case it.Pred == nil && it.Completion == nil:
-		return `missing "pred" or "completion"`
-	case it.Pred != nil && p.Format:
-		return fmt.Sprintf("preset %s grades a completion's format: send \"completion\", not \"pred\"", p.Name)
 	}
-	if err := s.checkDB(it.DBID); err != nil {
-		s.logf("db_id %q: %v", it.DBID, err)
+	switch err := s.checkDB(it.DBID); {
+	case errors.Is(err, engine.ErrNoDatabase):
+		return fmt.Sprintf("db_id %q: no such database under --db", it.DBID)
+	case err != nil:
 		return fmt.Sprintf("db_id %q: %v", it.DBID, err)
 	}
 	return ""
@@ -410,41 +397,20 @@ func classify(v metric.Verdict) (Verdict, string) {
 	return Error, cmp.Or(v.Detail, string(v.Status))
 }
 
-// metric returns the named metric, built once.
+// metric returns the named metric, built once (an unknown name is not
+// remembered, so that requests cannot grow the map).
 func (s *Server) metric(name string) (metric.Metric, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	e, ok := s.metrics[name]
-	if !ok {
-		ms, err := metric.New([]string{name}, s.cfg.MetricOptions)
-		if err == nil {
-			e.m = ms[0]
-		}
-		e.err = err
-		s.metrics[name] = e
+	if m, ok := s.metrics[name]; ok {
+		return m, nil
 	}
-	return e.m, e.err
-}
-
-// checkDBIDs returns why a request must be refused for one of its items'
-// db_id ("" when none): the db_id is not a database name, or its file lies
-// outside --db (engine.ErrBadDBID). field is the item's field, with %d for
-// its index. An unknown database is left to the item (verdict error).
-func (s *Server) checkDBIDs(items []GradeItem, field string) string {
-	for i := range items {
-		db := items[i].DBID
-		if db == "" {
-			continue
-		}
-		err := engine.CheckDBID(db)
-		if err == nil {
-			err = s.checkDB(db)
-		}
-		if errors.Is(err, engine.ErrBadDBID) {
-			return fmt.Sprintf(field+": %v", i, err)
-		}
+	ms, err := metric.New([]string{name}, s.cfg.MetricOptions)
+	if err != nil {
+		return nil, err
 	}
-	return ""
+	s.metrics[name] = ms[0]
+	return ms[0], nil
 }
 
 // checkDB checks once that a database exists (a missing one is checked
@@ -458,6 +424,24 @@ func (s *Server) checkDB(db string) error {
 	}
 	s.dbs.Store(db, struct{}{})
 	return nil
+}
+
+// logRequest writes one log line for a request whose items could not all
+// be graded for a reason that is not the prediction's (verdict error): how
+// many, and the first reason.
+func (s *Server) logRequest(r *http.Request, res []GradeResult) {
+	n, first := 0, ""
+	for i, x := range res {
+		if x.Verdict == Error {
+			if n == 0 {
+				first = fmt.Sprintf("item %d: %s", i, x.Error)
+			}
+			n++
+		}
+	}
+	if n > 0 {
+		s.logf("%s %s: %d of %d items not graded (first: %s)", r.Method, r.URL.Path, n, len(res), clip(first))
+	}
 }
 
 func errorResult(msg string) GradeResult { return GradeResult{Verdict: Error, Error: msg} }
