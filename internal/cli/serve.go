@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -160,6 +161,11 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 	fmt.Fprintf(stderr, "sqljudge serve: listening on http://%s (%s, %d workers)\n", ln.Addr(), eng.Dialect(), f.workers)
 	if w := serve.Exposure(ln.Addr(), token); w != "" {
 		fmt.Fprintln(stderr, "sqljudge serve:", w)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// Collect garbage harder as the heap grows, so that bodies,
+		// results and the gold cache stay under 1 GiB together.
+		debug.SetMemoryLimit(768 << 20)
 	}
 	abort, stopSignals := secondSignal(cmd.Context())
 	defer stopSignals()
