@@ -1,8 +1,11 @@
 // Package serve is sqljudge's grading service for RL training: an HTTP
 // server that grades batches of predicted SQL (or model completions) with
-// the same read-only engines and metrics as `sqljudge eval`, caches every
-// gold result across requests, and turns verdicts into rewards with
-// presets (arctic, skyrl-sql, sql-r1, binary).
+// the same read-only engines and metrics as `sqljudge eval`, caches gold
+// results across requests (an LRU bounded in bytes), and turns verdicts
+// into rewards with presets (arctic, skyrl-sql, sql-r1, binary). What
+// arrives over the network is treated as hostile: db_ids stay inside
+// --db, bodies, batches, connections and the work of an item are bounded,
+// and a token can be required (see docs/serve.md).
 //
 // Endpoints: GET /healthz; POST /v1/grade (sqljudge's own batch API);
 // POST /v1/openrlhf (OpenRLHF's remote reward model protocol,
@@ -74,9 +77,9 @@ type Config struct {
 	// Labels map an OpenRLHF prompt to its label, for requests that send
 	// no labels (--labels FILE); nil when none.
 	Labels map[string]Label
-	// Log, if set, receives one line per item that could not be graded
-	// for a reason that is not the prediction's (an unknown db_id, a bad
-	// label).
+	// Log, if set, receives one line per request some of whose items
+	// could not be graded for a reason that is not the prediction's (an
+	// unknown db_id, a failing gold), and the drain's messages.
 	Log io.Writer
 }
 
@@ -252,7 +255,8 @@ func (s *Server) handleGrade(w http.ResponseWriter, r *http.Request) {
 // Grade grades a request's items concurrently (at most Workers items at
 // once across the server) and returns their results in order. Items run
 // under ctx (the request's) and the server's context: when either ends,
-// items not yet graded end as errors saying why. Items that
+// items not yet graded end as errors saying why. Grade does not check the
+// request: the handlers refuse a bad one first (checkRequest). Items that
 // are the same (db_id, gold, pred or completion, metric and preset: an RL
 // group often samples one completion several times) are graded once.
 func (s *Server) Grade(ctx context.Context, req GradeRequest) []GradeResult {
