@@ -55,6 +55,12 @@ last <answer> or <solution> element, else the whole text. Verdicts: correct,
 wrong, invalid (no SQL, or it fails), timeout, error (not the prediction's
 fault: unknown db_id, failing gold).
 
+A db_id must be a database name whose file lies inside --db (symlinks
+resolved); with --token (or SQLJUDGE_SERVE_TOKEN) every endpoint but /healthz
+wants "Authorization: Bearer TOKEN"; bodies must be application/json, at most
+--max-body and --max-batch items. docs/serve.md says how to run it beside a
+trainer.
+
 On SIGTERM (or Ctrl-C) serve stops accepting connections, lets requests in
 flight finish for at most --drain, and exits 0. Requests still running then
 are answered with their unfinished items as errors, and serve exits 3; a
