@@ -1,7 +1,11 @@
 package serve
 
 import (
+	"context"
+	"errors"
 	"testing"
+
+	"github.com/sqljudge/sqljudge/internal/result"
 )
 
 // TestFailedGoldIsNotRemembered: a gold that timed out once is run again
@@ -56,5 +60,47 @@ func TestGoldCacheBoundedInBytes(t *testing.T) {
 	defer eng.mu.Unlock()
 	if eng.n[golds[0]] != before+1 {
 		t.Errorf("the least recently used gold ran %d times again, want 1 (it was evicted)", eng.n[golds[0]]-before)
+	}
+}
+
+// TestGoldCacheWaiterOutlivesCancelledLeader: a caller waiting for a gold
+// query that another caller started gets the result even when that caller
+// hangs up mid-query: the cancellation is not shared, the waiter runs the
+// query itself (or, if it asks only after the leader gave up, runs it
+// first-hand); either way it gets the result, and only that is held.
+func TestGoldCacheWaiterOutlivesCancelledLeader(t *testing.T) {
+	c := newGoldCache(1 << 20)
+	started, release := make(chan struct{}), make(chan struct{})
+	leaderCtx, hangUp := context.WithCancel(context.Background())
+	leader := make(chan error, 1)
+	go func() {
+		_, err := c.Get(leaderCtx, "db", "q", func(ctx context.Context) (*result.Set, error) {
+			close(started)
+			<-release
+			return nil, ctx.Err()
+		})
+		leader <- err
+	}()
+	<-started
+	waiter := make(chan *result.Set, 1)
+	go func() {
+		set, err := c.Get(context.Background(), "db", "q", func(context.Context) (*result.Set, error) {
+			return &result.Set{Columns: []string{"x"}, Rows: [][]result.Value{{result.IntValue(1)}}}, nil
+		})
+		if err != nil {
+			t.Errorf("waiter: %v", err)
+		}
+		waiter <- set
+	}()
+	hangUp()
+	close(release)
+	if err := <-leader; !errors.Is(err, context.Canceled) {
+		t.Errorf("leader: %v, want its own cancellation", err)
+	}
+	if set := <-waiter; set.Len() != 1 {
+		t.Errorf("waiter got %v, want the result it ran", set)
+	}
+	if n, _ := c.size(); n != 1 {
+		t.Errorf("%d results held, want 1", n)
 	}
 }
