@@ -23,7 +23,9 @@ Use it in a verl run with::
 
 Settings (environment): SQLJUDGE_URL (default http://127.0.0.1:8080),
 SQLJUDGE_PRESET (arctic, skyrl-sql, sql-r1, binary; default arctic),
-SQLJUDGE_TIMEOUT (seconds per request, default 180). A request that cannot
+SQLJUDGE_TIMEOUT (seconds per request, default 180), SQLJUDGE_SERVE_TOKEN
+(the server's --token, sent as ``Authorization: Bearer``; none by default).
+A request that cannot
 reach the server is tried 5 times, 1 s apart, then raises; a request the
 server rejects (HTTP 400) raises at once with the server's message.
 
@@ -39,18 +41,18 @@ import urllib.request
 SQLJUDGE_URL = os.environ.get("SQLJUDGE_URL", "http://127.0.0.1:8080")
 SQLJUDGE_PRESET = os.environ.get("SQLJUDGE_PRESET", "arctic")
 SQLJUDGE_TIMEOUT = float(os.environ.get("SQLJUDGE_TIMEOUT", "180"))
+SQLJUDGE_SERVE_TOKEN = os.environ.get("SQLJUDGE_SERVE_TOKEN", "")
 TRIES = 5
 
 
 def _post(path, payload):
     body = json.dumps(payload).encode("utf-8")
+    headers = {"Content-Type": "application/json"}
+    if SQLJUDGE_SERVE_TOKEN:
+        headers["Authorization"] = "Bearer " + SQLJUDGE_SERVE_TOKEN
     last = None
     for _ in range(TRIES):
-        req = urllib.request.Request(
-            SQLJUDGE_URL.rstrip("/") + path,
-            data=body,
-            headers={"Content-Type": "application/json"},
-        )
+        req = urllib.request.Request(SQLJUDGE_URL.rstrip("/") + path, data=body, headers=headers)
         try:
             with urllib.request.urlopen(req, timeout=SQLJUDGE_TIMEOUT) as resp:
                 return json.loads(resp.read().decode("utf-8"))

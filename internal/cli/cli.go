@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sqljudge/sqljudge/internal/bench"
+	"github.com/sqljudge/sqljudge/internal/serve"
 	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
@@ -27,6 +28,10 @@ const (
 	ExitOK    = 0 // the command completed (whatever the verdicts)
 	ExitError = 1 // the command failed while running
 	ExitUsage = 2 // bad flags or bad input files
+	// ExitDrainCut: serve stopped with requests in flight (--drain ran
+	// out, or a second signal); they were answered with their unfinished
+	// items as errors (serve.ErrDrainCut).
+	ExitDrainCut = 3
 )
 
 // Main runs sqljudge with args (without the program name) and returns the
@@ -41,6 +46,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return ExitOK
 	}
 	fmt.Fprintln(stderr, "sqljudge:", err)
+	if errors.Is(err, serve.ErrDrainCut) {
+		return ExitDrainCut
+	}
 	if isUsage(err) {
 		return ExitUsage
 	}

@@ -411,6 +411,34 @@ func TestBadInputExitsWithFileAndLine(t *testing.T) {
 	}
 }
 
+// TestEvalDBIDMustStayInsideDB: a db_id that is a path, or whose file is a
+// symlink to a database outside --db, stops eval with exit 2 and the gold
+// file's line.
+func TestEvalDBIDMustStayInsideDB(t *testing.T) {
+	spider := shareddata.Path(t, "spider")
+	dir := t.TempDir()
+	pred := filepath.Join(dir, "pred.sql")
+	os.WriteFile(pred, []byte("SELECT 1\nSELECT 1\n"), 0o644)
+	byPath := filepath.Join(dir, "path.sql")
+	os.WriteFile(byPath, []byte("SELECT 1\tconcert_singer\nSELECT 1\tconcert_singer/../concert_singer\n"), 0o644)
+	linkRoot := filepath.Join(dir, "db")
+	os.MkdirAll(filepath.Join(linkRoot, "linked"), 0o755)
+	if err := os.Symlink(filepath.Join(spider, "database", "concert_singer", "concert_singer.sqlite"), filepath.Join(linkRoot, "linked", "linked.sqlite")); err != nil {
+		t.Fatal(err)
+	}
+	byLink := filepath.Join(dir, "link.sql")
+	os.WriteFile(byLink, []byte("SELECT 1\tlinked\nSELECT 1\tlinked\n"), 0o644)
+	for _, c := range []struct{ gold, db, want string }{
+		{byPath, filepath.Join(spider, "database"), byPath + ":2: db_id \"concert_singer/../concert_singer\": bad db_id"},
+		{byLink, linkRoot, byLink + ":1: db_id \"linked\": bad db_id \"linked\": its database file lies outside"},
+	} {
+		code, _, stderr := runMain(t, "eval", "--gold", c.gold, "--pred", pred, "--db", c.db, "--out", filepath.Join(dir, "out"))
+		if code != ExitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d with %q", c.gold, code, stderr, ExitUsage, c.want)
+		}
+	}
+}
+
 func TestVersion(t *testing.T) {
 	code, stdout, _ := runMain(t, "version")
 	if code != ExitOK || !strings.HasPrefix(stdout, "sqljudge ") {

@@ -1,9 +1,15 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"net"
+	"os"
+	"os/signal"
 	"runtime"
+	"runtime/debug"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,8 +24,10 @@ import (
 
 type serveFlags struct {
 	db, addr, tables, labels, metric string
-	workers, maxRows                 int
-	timeout, drain                   time.Duration
+	maxBody, goldCache, token        string
+	workers, maxRows, maxBatch       int
+	maxConns                         int
+	timeout, drain, maxItemTime      time.Duration
 	keepDistinct, listPresets        bool
 }
 
@@ -47,8 +55,16 @@ last <answer> or <solution> element, else the whole text. Verdicts: correct,
 wrong, invalid (no SQL, or it fails), timeout, error (not the prediction's
 fault: unknown db_id, failing gold).
 
+A db_id must be a database name whose file lies inside --db (symlinks
+resolved); with --token (or SQLJUDGE_SERVE_TOKEN) every endpoint but /healthz
+wants "Authorization: Bearer TOKEN"; bodies must be application/json, at most
+--max-body and --max-batch items. docs/serve.md says how to run it beside a
+trainer.
+
 On SIGTERM (or Ctrl-C) serve stops accepting connections, lets requests in
-flight finish for at most --drain, and exits 0.`,
+flight finish for at most --drain, and exits 0. Requests still running then
+are answered with their unfinished items as errors, and serve exits 3; a
+second signal stops it at once (exit 3).`,
 		Example: `  sqljudge serve --db database/ --addr 127.0.0.1:8080
   sqljudge serve --list-presets`,
 		Args: cobra.NoArgs,
@@ -59,11 +75,17 @@ flight finish for at most --drain, and exits 0.`,
 	fl.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on, HOST:PORT (port 0 picks a free one)")
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "items graded at once, across all requests")
 	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time limit of each query")
+	fl.DurationVar(&f.maxItemTime, "max-item-time", 0, "time limit of all the work of one item, every gold alternative included (default 2x --timeout)")
+	fl.StringVar(&f.maxBody, "max-body", "64MiB", "largest request body, a `SIZE` such as 64MiB; a larger one is HTTP 413")
+	fl.IntVar(&f.maxBatch, "max-batch", serve.DefaultMaxBatch, "most items (or OpenRLHF queries) in one request; more is HTTP 413")
+	fl.IntVar(&f.maxConns, "max-conns", serve.DefaultMaxConns, "most connections open at once; more wait to be accepted (idle ones close after a minute)")
+	fl.StringVar(&f.goldCache, "gold-cache", "256MiB", "memory the cached gold results may hold, a `SIZE`; least recently used go first")
 	fl.DurationVar(&f.drain, "drain", 30*time.Second, "on SIGTERM, how long requests in flight may take to finish")
 	fl.IntVar(&f.maxRows, "max-rows", engine.DefaultMaxRows, "row cap of a query result; more rows is a wrong prediction")
 	fl.StringVar(&f.tables, "tables", "", "Spider tables.json (needed by the em metric)")
 	fl.BoolVar(&f.keepDistinct, "keep-distinct", false, "keep DISTINCT for ex (the official evaluator removes it)")
 	fl.StringVar(&f.metric, "metric", "ex", "metric of items whose request and preset name none")
+	fl.StringVar(&f.token, "token", "", "bearer token every request but /healthz must send (Authorization: Bearer TOKEN); default $SQLJUDGE_SERVE_TOKEN, which keeps it out of ps")
 	fl.StringVar(&f.labels, "labels", "", `JSONL {"prompt", "db_id", "gold"}: labels of /v1/openrlhf samples sent without one`)
 	fl.BoolVar(&f.listPresets, "list-presets", false, "print each reward preset's formula and source, and exit")
 	return cmd
@@ -92,6 +114,20 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 		return usage.Errorf("--drain must not be negative")
 	case f.maxRows <= 0:
 		return usage.Errorf("--max-rows must be at least 1")
+	case f.maxItemTime < 0:
+		return usage.Errorf("--max-item-time must not be negative")
+	case f.maxBatch <= 0:
+		return usage.Errorf("--max-batch must be at least 1")
+	case f.maxConns <= 0:
+		return usage.Errorf("--max-conns must be at least 1")
+	}
+	maxBody, err := parseBytes(f.maxBody)
+	if err != nil {
+		return usage.Errorf("--max-body %q: %v", f.maxBody, err)
+	}
+	goldCache, err := parseBytes(f.goldCache)
+	if err != nil {
+		return usage.Errorf("--gold-cache %q: %v", f.goldCache, err)
 	}
 	opts := metric.Options{EX: metric.EXOptions{KeepDistinct: f.keepDistinct}}
 	if f.tables != "" {
@@ -106,7 +142,6 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 	}
 	var labels map[string]serve.Label
 	if f.labels != "" {
-		var err error
 		if labels, err = serve.ReadLabels(f.labels); err != nil {
 			return usage.Error{Err: err}
 		}
@@ -120,14 +155,55 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 	if err != nil {
 		return usage.Errorf("--addr: %v", err)
 	}
+	token := f.token
+	if token == "" {
+		token = strings.TrimSpace(os.Getenv("SQLJUDGE_SERVE_TOKEN"))
+	}
 	s := serve.New(serve.Config{
-		Engine: eng, Timeout: f.timeout, Workers: f.workers, Metric: f.metric,
-		MetricOptions: opts, Labels: labels, Log: stderr,
+		Engine: eng, Timeout: f.timeout, MaxItemTime: f.maxItemTime, Workers: f.workers, Metric: f.metric,
+		MetricOptions: opts, Labels: labels, Log: stderr, MaxBody: maxBody, MaxBatch: f.maxBatch, GoldCache: goldCache,
+		MaxConns: f.maxConns, Token: token,
 	})
 	fmt.Fprintf(stderr, "sqljudge serve: listening on http://%s (%s, %d workers)\n", ln.Addr(), eng.Dialect(), f.workers)
-	if err := s.Serve(cmd.Context(), ln, f.drain); err != nil {
+	if w := serve.Exposure(ln.Addr(), token); w != "" {
+		fmt.Fprintln(stderr, "sqljudge serve:", w)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// Collect garbage harder as the heap grows, so that bodies,
+		// results and the gold cache stay under 1 GiB together.
+		debug.SetMemoryLimit(768 << 20)
+	}
+	abort, stopSignals := secondSignal(cmd.Context())
+	defer stopSignals()
+	if err := s.Serve(cmd.Context(), ln, serve.Shutdown{Drain: f.drain, Abort: abort}); err != nil {
 		return err
 	}
 	fmt.Fprintln(stderr, "sqljudge serve: stopped")
 	return nil
+}
+
+// secondSignal returns a channel closed when SIGTERM or SIGINT arrives
+// after ctx has ended (ctx ends on the first, see Main): serve then stops
+// without waiting for the drain. stop releases the signals.
+func secondSignal(ctx context.Context) (abort <-chan struct{}, stop func()) {
+	ch := make(chan struct{})
+	sigs := make(chan os.Signal, 2)
+	quit := make(chan struct{})
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-quit:
+			return
+		}
+		for n := 0; n < 2; n++ {
+			select {
+			case <-sigs: // the first is the one that ended ctx
+			case <-quit:
+				return
+			}
+		}
+		close(ch)
+	}()
+	return ch, func() { signal.Stop(sigs); close(quit) }
 }

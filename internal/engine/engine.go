@@ -125,3 +125,22 @@ func TimeoutError(ctx context.Context, db string) error {
 func TooLarge(db string, maxRows int) error {
 	return &QueryError{DB: db, Err: fmt.Errorf("%w: more than %d rows", ErrTooLarge, maxRows)}
 }
+
+// Deterministic reports whether a query's failure err is a property of the
+// query and the database, which running it again would give again: a
+// syntax error, an unknown column, a refused statement. Timeouts,
+// cancellations, results past a cap (SQLite's heap limit is shared by every
+// query running at the time), a missing database (it may be added) and
+// errors that are not a *QueryError are not; nil is not a failure and
+// reports false.
+func Deterministic(err error) bool {
+	var qe *QueryError
+	switch {
+	case err == nil, !errors.As(err, &qe):
+		return false
+	case errors.Is(err, ErrTimeout), errors.Is(err, ErrTooLarge), errors.Is(err, ErrNoDatabase),
+		errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return false
+	}
+	return true
+}

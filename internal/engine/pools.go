@@ -13,49 +13,131 @@ import (
 
 // Pools keeps one connection pool per key (a database file or a database
 // on a server), opened on first use: the pool registry every engine shares.
-// P is *sql.DB or a driver's own pool. It is safe for concurrent use.
+// P is *sql.DB or a driver's own pool. With a bound (SetMaxOpen), pools
+// taken with Acquire are closed least recently used first once more than
+// the bound are open and no query holds them. It is safe for concurrent
+// use.
 type Pools[P any] struct {
 	mu       sync.Mutex
-	m        map[string]P
+	m        map[string]*poolEntry[P]
 	closed   bool
 	closeP   func(P) error
 	closeErr error
+	max      int
+	clock    uint64
+}
+
+type poolEntry[P any] struct {
+	p     P
+	users int    // Acquire calls not yet released
+	used  uint64 // clock of the last Acquire
 }
 
 // NewPools returns an empty registry whose pools closeP closes. With a
 // non-nil closedErr, Get fails with it once Close was called; with nil, a
 // later Get opens pools again.
 func NewPools[P any](closeP func(P) error, closedErr error) *Pools[P] {
-	return &Pools[P]{m: map[string]P{}, closeP: closeP, closeErr: closedErr}
+	return &Pools[P]{m: map[string]*poolEntry[P]{}, closeP: closeP, closeErr: closedErr}
+}
+
+// SetMaxOpen bounds the pools kept open to n (0: no bound): past it, the
+// least recently used pool no Acquire holds is closed (a later Acquire
+// opens it again). Only pools taken with Acquire may be bounded.
+func (ps *Pools[P]) SetMaxOpen(n int) {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	ps.max = n
 }
 
 // Get returns the pool of key, opening it with open the first time.
 func (ps *Pools[P]) Get(key string, open func() (P, error)) (P, error) {
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
-	var zero P
-	if ps.closed && ps.closeErr != nil {
-		return zero, ps.closeErr
+	e, err := ps.entry(key, open)
+	if err != nil {
+		var zero P
+		return zero, err
 	}
-	if p, ok := ps.m[key]; ok {
-		return p, nil
+	return e.p, nil
+}
+
+// Acquire returns the pool of key, opened with open if needed, and the
+// function that releases it; the pool is not closed by the bound
+// (SetMaxOpen) until released.
+func (ps *Pools[P]) Acquire(key string, open func() (P, error)) (P, func(), error) {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	e, err := ps.entry(key, open)
+	if err != nil {
+		var zero P
+		return zero, nil, err
+	}
+	e.users++
+	var once sync.Once
+	return e.p, func() {
+		once.Do(func() {
+			ps.mu.Lock()
+			defer ps.mu.Unlock()
+			e.users--
+			ps.evict()
+		})
+	}, nil
+}
+
+// entry returns key's entry, opening its pool if needed; ps.mu is held.
+func (ps *Pools[P]) entry(key string, open func() (P, error)) (*poolEntry[P], error) {
+	if ps.closed && ps.closeErr != nil {
+		return nil, ps.closeErr
+	}
+	ps.clock++
+	if e, ok := ps.m[key]; ok {
+		e.used = ps.clock
+		return e, nil
 	}
 	p, err := open()
 	if err != nil {
-		return zero, err
+		return nil, err
 	}
-	ps.m[key] = p
-	return p, nil
+	e := &poolEntry[P]{p: p, used: ps.clock}
+	ps.m[key] = e
+	ps.evict()
+	return e, nil
+}
+
+// evict closes the least recently used idle pools while more than the
+// bound are open; ps.mu is held.
+func (ps *Pools[P]) evict() {
+	for ps.max > 0 && len(ps.m) > ps.max {
+		var oldKey string
+		var old *poolEntry[P]
+		for k, e := range ps.m {
+			if e.users == 0 && (old == nil || e.used < old.used) {
+				oldKey, old = k, e
+			}
+		}
+		if old == nil {
+			return // every pool is in use: close one when it is released
+		}
+		delete(ps.m, oldKey)
+		_ = ps.closeP(old.p)
+	}
+}
+
+// Len returns the number of pools open.
+func (ps *Pools[P]) Len() int {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	return len(ps.m)
 }
 
 // Release closes the pool of key, if open; a later Get opens it again.
 func (ps *Pools[P]) Release(key string) error {
 	ps.mu.Lock()
-	p, ok := ps.m[key]
+	e, ok := ps.m[key]
 	delete(ps.m, key)
 	ps.mu.Unlock()
 	if ok {
-		return ps.closeP(p)
+		return ps.closeP(e.p)
 	}
 	return nil
 }
@@ -66,8 +148,8 @@ func (ps *Pools[P]) Close() error {
 	defer ps.mu.Unlock()
 	ps.closed = true
 	var errs []error
-	for k, p := range ps.m {
-		errs = append(errs, ps.closeP(p))
+	for k, e := range ps.m {
+		errs = append(errs, ps.closeP(e.p))
 		delete(ps.m, k)
 	}
 	return errors.Join(errs...)

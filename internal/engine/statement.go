@@ -38,13 +38,19 @@ func FirstKeyword(q string) string {
 }
 
 // CheckStatement applies the statement rules every engine shares before a
-// query runs on database db: more than one statement is ErrRejected (as
-// Python's sqlite3 refuses it), and so is a statement whose first keyword is
+// query runs on database db: a NUL character anywhere is ErrRejected (as
+// Python's sqlite3 raises "the query contains a null character"; SQLite
+// itself would stop reading at the NUL and run what precedes it), more
+// than one statement is ErrRejected (as Python's sqlite3 refuses it), and
+// so is a statement whose first keyword is
 // not one of allowed (compared upper-case; no check when allowed is empty).
 // blank is true when q holds no statement at all (only whitespace, comments
 // and semicolons): the engine then returns an empty result without running
 // anything, as Python's sqlite3 does. A rejection is a *QueryError.
 func CheckStatement(db, q string, allowed []string) (blank bool, err error) {
+	if strings.ContainsRune(q, 0) {
+		return false, &QueryError{DB: db, Err: fmt.Errorf("%w: the query contains a null character", ErrRejected)}
+	}
 	if _, more := sqllex.FirstStatement(q); more {
 		return false, &QueryError{DB: db, Err: fmt.Errorf("%w: you can only execute one statement at a time", ErrRejected)}
 	}

@@ -293,8 +293,20 @@ type Env struct {
 	Engine engine.Engine
 	// Timeout bounds every query; 0 means none.
 	Timeout time.Duration
+	// Golds, if set, holds gold results across items instead of the
+	// run-long map that keeps every gold result and error (eval's); serve
+	// sets a cache bounded in bytes that keeps no timeout.
+	Golds GoldCache
 
 	gold onceMap[goldKey, *result.Set]
+}
+
+// GoldCache holds gold results across the items of a run or of a server's
+// life. Get returns the result (or error) of the gold query sql on
+// database db: held, or computed by run under ctx. It is safe for
+// concurrent use.
+type GoldCache interface {
+	Get(ctx context.Context, db, sql string, run func(context.Context) (*result.Set, error)) (*result.Set, error)
 }
 
 type goldKey struct{ db, sql string }
@@ -337,8 +349,12 @@ func (e *Env) query(ctx context.Context, db, sql string) (*result.Set, error) {
 }
 
 // Gold runs a gold query once per (database, SQL) for the whole run and
-// returns the cached result (or error) afterwards.
+// returns the cached result (or error) afterwards; with Golds set, it asks
+// that cache instead.
 func (e *Env) Gold(ctx context.Context, db, sql string) (*result.Set, error) {
+	if e.Golds != nil {
+		return e.Golds.Get(ctx, db, sql, func(ctx context.Context) (*result.Set, error) { return e.query(ctx, db, sql) })
+	}
 	return e.gold.get(goldKey{db, sql}, func() (*result.Set, error) { return e.query(ctx, db, sql) })
 }
 

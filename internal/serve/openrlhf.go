@@ -42,8 +42,9 @@ type OpenRLHFResponse struct {
 }
 
 func (s *Server) handleOpenRLHF(w http.ResponseWriter, r *http.Request) {
-	var req OpenRLHFRequest
-	if !decode(w, r, &req) {
+	req, rerr := s.decodeOpenRLHF(w, r)
+	if rerr != nil {
+		writeError(w, rerr.code, rerr.msg)
 		return
 	}
 	if len(req.Query) == 0 {
@@ -56,36 +57,34 @@ func (s *Server) handleOpenRLHF(w http.ResponseWriter, r *http.Request) {
 	}
 	g := GradeRequest{Preset: cmp.Or(r.URL.Query().Get("preset"), "binary")}
 	if _, err := PresetByName(g.Preset); err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+		writeError(w, http.StatusBadRequest, "?preset: "+err.Error())
 		return
 	}
-	bad := map[int]string{}
 	for i, q := range req.Query {
 		prompt := ""
 		if i < len(req.Prompts) {
 			prompt = req.Prompts[i]
 		}
 		completion := strings.TrimPrefix(q, prompt)
-		it := GradeItem{ID: json.RawMessage(fmt.Sprint(i)), Completion: &completion}
 		var raw json.RawMessage
 		if i < len(req.Labels) {
 			raw = req.Labels[i]
 		}
 		lab, err := s.label(raw, prompt)
 		if err != nil {
-			bad[i] = err.Error()
-			s.logf("openrlhf sample %d: %v", i, err)
-		} else {
-			it.DBID, it.Gold, it.Metric = lab.DBID, lab.Gold, lab.Metric
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("labels[%d]: %v", i, err))
+			return
 		}
-		g.Items = append(g.Items, it)
+		g.Items = append(g.Items, GradeItem{ID: json.RawMessage(fmt.Sprint(i)), Completion: &completion, DBID: lab.DBID, Gold: lab.Gold, Metric: lab.Metric})
 	}
-	res := s.Grade(g)
+	if rerr := s.checkRequest(&g, "labels[%d]"); rerr != nil {
+		writeError(w, rerr.code, rerr.msg)
+		return
+	}
+	res := s.Grade(r.Context(), g)
+	s.logRequest(r, res)
 	out := OpenRLHFResponse{ExtraLogs: map[string][]float64{"correct": nil, "executed": nil}}
-	for i, x := range res {
-		if msg, ok := bad[i]; ok && x.Verdict == Error {
-			x.Error = msg
-		}
+	for _, x := range res {
 		out.Rewards = append(out.Rewards, x.Reward)
 		out.Scores = append(out.Scores, b2f(x.Correct))
 		out.ExtraLogs["correct"] = append(out.ExtraLogs["correct"], b2f(x.Correct))

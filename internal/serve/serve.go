@@ -1,8 +1,11 @@
 // Package serve is sqljudge's grading service for RL training: an HTTP
 // server that grades batches of predicted SQL (or model completions) with
-// the same read-only engines and metrics as `sqljudge eval`, caches every
-// gold result across requests, and turns verdicts into rewards with
-// presets (arctic, skyrl-sql, sql-r1, binary).
+// the same read-only engines and metrics as `sqljudge eval`, caches gold
+// results across requests (an LRU bounded in bytes), and turns verdicts
+// into rewards with presets (arctic, skyrl-sql, sql-r1, binary). What
+// arrives over the network is treated as hostile: db_ids stay inside
+// --db, bodies, batches, connections and the work of an item are bounded,
+// and a token can be required (see docs/serve.md).
 //
 // Endpoints: GET /healthz; POST /v1/grade (sqljudge's own batch API);
 // POST /v1/openrlhf (OpenRLHF's remote reward model protocol,
@@ -17,7 +20,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"runtime"
 	"strings"
@@ -30,10 +32,6 @@ import (
 	"github.com/sqljudge/sqljudge/internal/status"
 )
 
-// MaxBody is the largest request body read, in bytes; a larger one is
-// answered with HTTP 413.
-const MaxBody = 256 << 20
-
 // Config configures a Server.
 type Config struct {
 	// Engine runs every query (read-only, as in eval); the caller closes
@@ -41,6 +39,10 @@ type Config struct {
 	Engine engine.Engine
 	// Timeout bounds each query, as eval's --timeout; 0 means none.
 	Timeout time.Duration
+	// MaxItemTime bounds all the work of one item once it has a worker
+	// (its prediction and every gold alternative, --max-item-time); 0
+	// means twice Timeout (none when Timeout is 0).
+	MaxItemTime time.Duration
 	// Workers is the number of items graded at once across all requests;
 	// 0 means the number of CPUs.
 	Workers int
@@ -49,12 +51,35 @@ type Config struct {
 	Metric string
 	// MetricOptions build the metrics (tables.json for em, KeepDistinct).
 	MetricOptions metric.Options
+	// MaxBody is the largest request body read, in bytes (HTTP 413
+	// beyond); 0 means DefaultMaxBody.
+	MaxBody int64
+	// MaxBatch is the most items one request may hold (HTTP 413 beyond);
+	// 0 means DefaultMaxBatch.
+	MaxBatch int
+	// GoldCache bounds the gold results kept across requests, in bytes
+	// (least recently used go first; see goldCache); 0 means
+	// DefaultGoldCache.
+	GoldCache int64
+	// ReadHeaderTimeout, ReadTimeout and IdleTimeout bound a connection
+	// that is slow to send its request's header, its whole request, or
+	// that stays idle between requests (http.Server's fields); 0 means
+	// DefaultReadHeaderTimeout, DefaultReadTimeout, DefaultIdleTimeout.
+	ReadHeaderTimeout, ReadTimeout, IdleTimeout time.Duration
+	// MaxConns bounds the connections open at once (--max-conns): past
+	// it, new connections wait in the listen queue; 0 means
+	// DefaultMaxConns.
+	MaxConns int
+	// Token, if set, is the bearer token every request but GET /healthz
+	// must send (Authorization: Bearer <token>, --token or
+	// SQLJUDGE_SERVE_TOKEN); "" lets anyone who can connect grade.
+	Token string
 	// Labels map an OpenRLHF prompt to its label, for requests that send
 	// no labels (--labels FILE); nil when none.
 	Labels map[string]Label
-	// Log, if set, receives one line per item that could not be graded
-	// for a reason that is not the prediction's (an unknown db_id, a bad
-	// label).
+	// Log, if set, receives one line per request some of whose items
+	// could not be graded for a reason that is not the prediction's (an
+	// unknown db_id, a failing gold), and the drain's messages.
 	Log io.Writer
 }
 
@@ -62,24 +87,23 @@ type Config struct {
 type Server struct {
 	cfg    Config
 	env    *metric.Env
+	golds  *goldCache
 	slots  chan struct{}
 	ctx    context.Context
 	cancel context.CancelFunc
 
+	stopOnce sync.Once
+	stopWhy  string // set once, before ctx is cancelled
+
 	mu      sync.Mutex
-	metrics map[string]metricEntry
+	metrics map[string]metric.Metric
 	dbs     sync.Map // db_id -> struct{}, databases checked present
 	logMu   sync.Mutex
 }
 
-type metricEntry struct {
-	m   metric.Metric
-	err error
-}
-
-// New returns a server over cfg.Engine. Grading runs under a context of
-// its own, so a client that hangs up does not cut a gold query short
-// (and so poison the gold cache); Close cancels it.
+// New returns a server over cfg.Engine. An item is graded under its
+// request's context (a client that hangs up cancels its queries; the gold
+// cache keeps no cancellation) and the server's, which Close cancels.
 func New(cfg Config) *Server {
 	if cfg.Workers <= 0 {
 		cfg.Workers = runtime.NumCPU()
@@ -87,20 +111,46 @@ func New(cfg Config) *Server {
 	if cfg.Metric == "" {
 		cfg.Metric = "ex"
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	return &Server{
-		cfg: cfg, env: &metric.Env{Engine: cfg.Engine, Timeout: cfg.Timeout},
-		slots: make(chan struct{}, cfg.Workers), ctx: ctx, cancel: cancel,
-		metrics: map[string]metricEntry{},
+	if cfg.MaxItemTime <= 0 {
+		cfg.MaxItemTime = 2 * cfg.Timeout
 	}
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = DefaultMaxBody
+	}
+	if cfg.MaxBatch <= 0 {
+		cfg.MaxBatch = DefaultMaxBatch
+	}
+	cfg.ReadHeaderTimeout = cmp.Or(cfg.ReadHeaderTimeout, DefaultReadHeaderTimeout)
+	cfg.ReadTimeout = cmp.Or(cfg.ReadTimeout, DefaultReadTimeout)
+	cfg.IdleTimeout = cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout)
+	cfg.MaxConns = cmp.Or(cfg.MaxConns, DefaultMaxConns)
+	if cfg.GoldCache <= 0 {
+		cfg.GoldCache = DefaultGoldCache
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{
+		cfg: cfg, golds: newGoldCache(cfg.GoldCache),
+		slots: make(chan struct{}, cfg.Workers), ctx: ctx, cancel: cancel,
+		metrics: map[string]metric.Metric{},
+	}
+	s.env = &metric.Env{Engine: cfg.Engine, Timeout: cfg.Timeout, Golds: s.golds}
+	return s
 }
 
 // Close stops grading: items still running end with their queries
 // cancelled. It does not close the engine.
-func (s *Server) Close() { s.cancel() }
+func (s *Server) Close() { s.stopGrading("not graded: the server is shutting down") }
+
+// stopGrading cancels every item still running or waiting; why is the
+// error they are answered with.
+func (s *Server) stopGrading(why string) {
+	s.stopOnce.Do(func() { s.stopWhy = why })
+	s.cancel()
+}
 
 // Handler returns the HTTP handler: GET /healthz, POST /v1/grade, POST
-// /v1/openrlhf.
+// /v1/openrlhf. With a Token, every endpoint but /healthz wants it (see
+// guard); a POST body must be JSON.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
@@ -108,34 +158,7 @@ func (s *Server) Handler() http.Handler {
 	})
 	mux.HandleFunc("POST /v1/grade", s.handleGrade)
 	mux.HandleFunc("POST /v1/openrlhf", s.handleOpenRLHF)
-	return mux
-}
-
-// Serve answers HTTP on ln until ctx ends (the CLI ends it on SIGTERM or
-// SIGINT), then stops accepting connections and lets in-flight requests
-// finish for at most drain; requests still running then are cancelled
-// (their items end as errors) and their connections closed. It returns
-// nil after a shutdown, or the listener's error.
-func (s *Server) Serve(ctx context.Context, ln net.Listener, drain time.Duration) error {
-	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 30 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		s.Close()
-		return err
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), drain)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
-		s.logf("drain: %v after %s; cancelling the requests still running", err, drain)
-		s.Close()
-		hs.Close()
-	}
-	<-errc
-	s.Close()
-	return nil
+	return s.guard(mux)
 }
 
 // GradeRequest is the body of POST /v1/grade:
@@ -211,23 +234,35 @@ type GradeResponse struct {
 
 func (s *Server) handleGrade(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	var req GradeRequest
-	if !decode(w, r, &req) {
+	req, rerr := s.decodeGrade(w, r)
+	if rerr != nil {
+		writeError(w, rerr.code, rerr.msg)
 		return
 	}
 	if len(req.Items) == 0 {
 		writeError(w, http.StatusBadRequest, `no "items" to grade`)
 		return
 	}
-	res := s.Grade(req)
+	if rerr := s.checkRequest(&req, "items[%d]"); rerr != nil {
+		writeError(w, rerr.code, rerr.msg)
+		return
+	}
+	res := s.Grade(r.Context(), req)
+	s.logRequest(r, res)
 	writeJSON(w, http.StatusOK, GradeResponse{Results: res, ElapsedMS: time.Since(start).Milliseconds()})
 }
 
 // Grade grades a request's items concurrently (at most Workers items at
-// once across the server) and returns their results in order. Items that
+// once across the server) and returns their results in order. Items run
+// under ctx (the request's) and the server's context: when either ends,
+// items not yet graded end as errors saying why. Grade does not check the
+// request: the handlers refuse a bad one first (checkRequest). Items that
 // are the same (db_id, gold, pred or completion, metric and preset: an RL
 // group often samples one completion several times) are graded once.
-func (s *Server) Grade(req GradeRequest) []GradeResult {
+func (s *Server) Grade(ctx context.Context, req GradeRequest) []GradeResult {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(s.ctx, cancel)()
 	out := make([]GradeResult, len(req.Items))
 	same := make([]int, len(req.Items))
 	first := map[string]int{}
@@ -239,7 +274,7 @@ func (s *Server) Grade(req GradeRequest) []GradeResult {
 			continue
 		}
 		first[k], same[i] = i, i
-		wg.Go(func() { out[i] = s.gradeItem(req, &req.Items[i]) })
+		wg.Go(func() { out[i] = s.gradeItem(ctx, req, &req.Items[i]) })
 	}
 	wg.Wait()
 	for i, j := range same {
@@ -260,7 +295,7 @@ func itemKey(req GradeRequest, it *GradeItem) string {
 }
 
 // gradeItem grades one item under its preset and metric.
-func (s *Server) gradeItem(req GradeRequest, it *GradeItem) GradeResult {
+func (s *Server) gradeItem(ctx context.Context, req GradeRequest, it *GradeItem) GradeResult {
 	p, err := PresetByName(cmp.Or(it.Preset, req.Preset, "binary"))
 	if err != nil {
 		return errorResult(err.Error())
@@ -276,7 +311,7 @@ func (s *Server) gradeItem(req GradeRequest, it *GradeItem) GradeResult {
 	m, err := s.metric(cmp.Or(it.Metric, req.Metric, p.Metric, s.cfg.Metric))
 	o := Outcome{Parsed: parsed, FormatOK: formatOK}
 	res := GradeResult{SQL: parsed.SQL}
-	switch msg := s.unusable(it, p, err); {
+	switch msg := s.unusable(it, err); {
 	case msg != "":
 		o.Verdict, res.Error = Error, msg
 	case !formatOK:
@@ -284,43 +319,35 @@ func (s *Server) gradeItem(req GradeRequest, it *GradeItem) GradeResult {
 	case parsed.SQL == "":
 		o.Verdict, res.Error = Invalid, "no SQL found"
 	default:
-		o.Verdict, res.Error = s.run(m, it, parsed.SQL)
+		o.Verdict, res.Error = s.run(ctx, m, it, parsed.SQL)
 	}
 	res.Verdict, res.Correct, res.Reward = o.Verdict, o.Verdict == Correct, p.Reward(o)
 	return res
 }
 
-// unusable says why an item cannot be graded ("" when it can): its metric
-// failed to build (metricErr), a field is missing, or its database does
-// not exist.
-func (s *Server) unusable(it *GradeItem, p *Preset, metricErr error) string {
-	switch {
-	case metricErr != nil:
+// unusable says why an item of a checked request (checkRequest) cannot be
+// graded ("" when it can): its metric failed to build (metricErr), or its
+// database does not exist. The message shows no server path.
+func (s *Server) unusable(it *GradeItem, metricErr error) string {
+	if metricErr != nil {
 		return metricErr.Error()
-	case it.DBID == "":
-		return `missing "db_id"`
-	case len(it.Gold) == 0:
-		return `missing "gold"`
-	case it.Pred != nil && it.Completion != nil:
-		return `give "pred" or "completion", not both`
-	case it.Pred == nil && it.Completion == nil:
-		return `missing "pred" or "completion"`
-	case it.Pred != nil && p.Format:
-		return fmt.Sprintf("preset %s grades a completion's format: send \"completion\", not \"pred\"", p.Name)
 	}
-	if err := s.checkDB(it.DBID); err != nil {
-		s.logf("db_id %q: %v", it.DBID, err)
+	switch err := s.checkDB(it.DBID); {
+	case errors.Is(err, engine.ErrNoDatabase):
+		return fmt.Sprintf("db_id %q: no such database under --db", it.DBID)
+	case err != nil:
 		return fmt.Sprintf("db_id %q: %v", it.DBID, err)
 	}
 	return ""
 }
 
-// run grades sql against the item's gold with metric m on a worker slot.
-func (s *Server) run(m metric.Metric, it *GradeItem, sql string) (v Verdict, detail string) {
+// run grades sql against the item's gold with metric m on a worker slot,
+// under ctx bounded by MaxItemTime from the moment it has the slot.
+func (s *Server) run(ctx context.Context, m metric.Metric, it *GradeItem, sql string) (v Verdict, detail string) {
 	select {
 	case s.slots <- struct{}{}:
-	case <-s.ctx.Done():
-		return Error, "server shutting down"
+	case <-ctx.Done():
+		return Error, s.stopReason()
 	}
 	defer func() { <-s.slots }()
 	defer func() {
@@ -328,9 +355,33 @@ func (s *Server) run(m metric.Metric, it *GradeItem, sql string) (v Verdict, det
 			v, detail = Error, fmt.Sprintf("internal error: %v", p)
 		}
 	}()
+	ictx, cancel := ctx, context.CancelFunc(func() {})
+	if s.cfg.MaxItemTime > 0 {
+		ictx, cancel = context.WithTimeout(ctx, s.cfg.MaxItemTime)
+	}
+	defer cancel()
 	item := bench.Item{ID: string(it.ID), DBID: it.DBID, Gold: it.Gold, GoldText: strings.Join(it.Gold, ";\n"), Pred: sql}
-	mv := m.Grade(s.ctx, s.env.NewExec(), &item)
-	return classify(mv)
+	mv := m.Grade(ictx, s.env.NewExec(), &item)
+	v, detail = classify(mv)
+	switch {
+	case ctx.Err() != nil:
+		return Error, s.stopReason()
+	case ictx.Err() != nil:
+		if v != Timeout {
+			v = Error
+		}
+		return v, fmt.Sprintf("the item ran past --max-item-time (%s): %s", s.cfg.MaxItemTime, detail)
+	}
+	return v, detail
+}
+
+// stopReason says why the items of a request whose context ended were not
+// graded: the server stopped, or the client went away.
+func (s *Server) stopReason() string {
+	if s.ctx.Err() != nil {
+		return s.stopWhy
+	}
+	return "not graded: the request was cancelled (the client went away)"
 }
 
 // classify maps a metric verdict onto the service's verdicts.
@@ -350,20 +401,20 @@ func classify(v metric.Verdict) (Verdict, string) {
 	return Error, cmp.Or(v.Detail, string(v.Status))
 }
 
-// metric returns the named metric, built once.
+// metric returns the named metric, built once (an unknown name is not
+// remembered, so that requests cannot grow the map).
 func (s *Server) metric(name string) (metric.Metric, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	e, ok := s.metrics[name]
-	if !ok {
-		ms, err := metric.New([]string{name}, s.cfg.MetricOptions)
-		if err == nil {
-			e.m = ms[0]
-		}
-		e.err = err
-		s.metrics[name] = e
+	if m, ok := s.metrics[name]; ok {
+		return m, nil
 	}
-	return e.m, e.err
+	ms, err := metric.New([]string{name}, s.cfg.MetricOptions)
+	if err != nil {
+		return nil, err
+	}
+	s.metrics[name] = ms[0]
+	return ms[0], nil
 }
 
 // checkDB checks once that a database exists (a missing one is checked
@@ -379,6 +430,24 @@ func (s *Server) checkDB(db string) error {
 	return nil
 }
 
+// logRequest writes one log line for a request whose items could not all
+// be graded for a reason that is not the prediction's (verdict error): how
+// many, and the first reason.
+func (s *Server) logRequest(r *http.Request, res []GradeResult) {
+	n, first := 0, ""
+	for i, x := range res {
+		if x.Verdict == Error {
+			if n == 0 {
+				first = fmt.Sprintf("item %d: %s", i, x.Error)
+			}
+			n++
+		}
+	}
+	if n > 0 {
+		s.logf("%s %s: %d of %d items not graded (first: %s)", r.Method, r.URL.Path, n, len(res), clip(first))
+	}
+}
+
 func errorResult(msg string) GradeResult { return GradeResult{Verdict: Error, Error: msg} }
 
 func (s *Server) logf(format string, args ...any) {
@@ -390,32 +459,14 @@ func (s *Server) logf(format string, args ...any) {
 	fmt.Fprintf(s.cfg.Log, "serve: "+format+"\n", args...)
 }
 
-// decode reads a JSON body into v, answering 400 (or 413) itself when it
-// cannot.
-func decode(w http.ResponseWriter, r *http.Request, v any) bool {
-	body := http.MaxBytesReader(w, r.Body, MaxBody)
-	dec := json.NewDecoder(body)
-	if err := dec.Decode(v); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes", MaxBody))
-			return false
-		}
-		writeError(w, http.StatusBadRequest, "malformed JSON body: "+err.Error())
-		return false
-	}
-	if dec.More() {
-		writeError(w, http.StatusBadRequest, "malformed JSON body: more than one JSON value")
-		return false
-	}
-	return true
-}
-
 func writeJSON(w http.ResponseWriter, code int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		code, b = http.StatusInternalServerError, []byte(`{"error":"cannot encode the response"}`)
 	}
+	// A client that does not read its answer holds the connection at
+	// most writeTimeout (the handler's own time is not bounded here).
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(writeTimeout))
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
 	w.Write(append(b, '\n'))

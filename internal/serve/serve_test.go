@@ -31,11 +31,21 @@ type countingEngine struct {
 	mu      sync.Mutex
 	n       map[string]int
 	started chan string
+	// finished, if set, receives each query's SQL when it returns.
+	finished chan string
+	// timeouts[sql] is how many more times sql fails with
+	// engine.ErrTimeout without running.
+	timeouts map[string]int
 }
 
 func (c *countingEngine) Query(ctx context.Context, db, sql string) (*result.Set, error) {
 	c.mu.Lock()
 	c.n[sql]++
+	if c.timeouts[sql] > 0 {
+		c.timeouts[sql]--
+		c.mu.Unlock()
+		return nil, &engine.QueryError{DB: db, Err: engine.ErrTimeout}
+	}
 	c.mu.Unlock()
 	if c.started != nil {
 		select {
@@ -43,7 +53,11 @@ func (c *countingEngine) Query(ctx context.Context, db, sql string) (*result.Set
 		default:
 		}
 	}
-	return c.Engine.Query(ctx, db, sql)
+	set, err := c.Engine.Query(ctx, db, sql)
+	if c.finished != nil {
+		c.finished <- sql
+	}
+	return set, err
 }
 
 // total is the number of queries that reached the engine.
@@ -217,7 +231,7 @@ func TestGradeVerdicts(t *testing.T) {
 		{ID: json.RawMessage(`"h"`), DBID: "concert_singer", Gold: gold, Completion: ptr("   ")},
 		{ID: json.RawMessage(`"i"`), DBID: "concert_singer", Gold: Gold{"SELECT nme FROM singer"}, Pred: ptr("SELECT 1")},
 		{ID: json.RawMessage(`"j"`), DBID: "concert_singer", Gold: Gold{"SELECT 2", "SELECT name, age FROM singer WHERE age > 40"}, Pred: ptr("SELECT name, age FROM singer WHERE age > 40")},
-		{ID: json.RawMessage(`"k"`), DBID: "concert_singer", Gold: gold, Pred: ptr("SELECT 1"), Metric: "nope"},
+		{ID: json.RawMessage(`"k"`), DBID: "concert_singer", Gold: Gold{"SELECT 2"}, Pred: ptr("SELECT 2\x00garbage")},
 	}}
 	want := []struct {
 		v      Verdict
@@ -225,9 +239,13 @@ func TestGradeVerdicts(t *testing.T) {
 		sql    string
 	}{
 		{Correct, 1, ""}, {Wrong, 0.1, ""}, {Correct, 1, "SELECT name, age FROM singer WHERE age > 40;"}, {Wrong, 0, "SELECT name FROM singer"},
-		{Error, 0, ""}, {Invalid, 0, ""}, {Invalid, 0, ""}, {Invalid, 0, ""}, {Error, 0, ""}, {Correct, 1, ""}, {Error, 0, ""},
+		{Error, 0, ""}, {Invalid, 0, ""}, {Invalid, 0, ""}, {Invalid, 0, ""}, {Error, 0, ""}, {Correct, 1, ""}, {Invalid, 0, ""},
 	}
-	for i, r := range grade(t, ts.URL, req) {
+	res := grade(t, ts.URL, req)
+	if strings.Contains(res[4].Error, "/") || !strings.Contains(res[4].Error, "no_such_db") {
+		t.Errorf("unknown db_id: %q; want a message naming it without a server path", res[4].Error)
+	}
+	for i, r := range res {
 		w := want[i]
 		if r.Verdict != w.v || r.Reward != w.reward || r.Correct != (w.v == Correct) || (w.sql != "" && r.SQL != w.sql) || string(r.ID) != string(req.Items[i].ID) {
 			t.Errorf("item %s: %+v; want %s reward %v sql %q", req.Items[i].ID, r, w.v, w.reward, w.sql)
@@ -241,6 +259,17 @@ func TestGradeVerdicts(t *testing.T) {
 		{`{"preset": "arctic"}`, `no \"items\"`},
 		{`{"items": []}`, `no \"items\"`},
 		{`{"items": [{"db_id": "x", "gold": 3}]}`, "gold"},
+		{`{"preset": "nope", "items": [{"db_id": "concert_singer", "gold": "SELECT 1", "pred": "SELECT 1"}]}`, `\"preset\": unknown preset`},
+		{`{"metric": "nope", "items": [{"db_id": "concert_singer", "gold": "SELECT 1", "pred": "SELECT 1"}]}`, `\"metric\": unknown metric`},
+		{`{"items": [{"db_id": "concert_singer", "gold": "SELECT 1", "pred": "SELECT 1"}, {"db_id": "concert_singer", "gold": "SELECT 1", "pred": "SELECT 1", "metric": "nope"}]}`, `items[1].metric: unknown metric`},
+		{`{"items": [{"db_id": "concert_singer", "gold": "SELECT 1", "pred": "SELECT 1", "preset": "nope"}]}`, `items[0].preset: unknown preset`},
+		{`{"items": [{"db_id": "concert_singer", "gold": "", "pred": "SELECT 1"}]}`, `items[0].gold: alternative 0 is empty`},
+		{`{"items": [{"db_id": "concert_singer", "gold": [], "pred": "SELECT 1"}]}`, `items[0].gold: missing`},
+		{`{"items": [{"db_id": "concert_singer", "gold": ["SELECT 1", " "], "pred": "SELECT 1"}]}`, `items[0].gold: alternative 1 is empty`},
+		{`{"items": [{"db_id": "concert_singer", "pred": "SELECT 1"}]}`, `items[0].gold: missing`},
+		{`{"items": [{"gold": "SELECT 1", "pred": "SELECT 1"}]}`, `items[0].db_id: bad db_id \"\"`},
+		{`{"items": [{"db_id": "concert_singer", "gold": "SELECT 1"}]}`, `items[0].pred: missing`},
+		{`{"items": [{"db_id": "concert_singer", "gold": "SELECT 1", "pred": "SELECT 1", "completion": "x"}]}`, `items[0].pred: give`},
 	} {
 		code, body := post(t, ts.URL+"/v1/grade", c.body)
 		if code != http.StatusBadRequest || !strings.Contains(string(body), c.want) || !json.Valid(body) {
@@ -328,7 +357,7 @@ func TestShutdownDrains(t *testing.T) {
 	url := "http://" + ln.Addr().String()
 	ctx, stop := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- s.Serve(ctx, ln, 30*time.Second) }()
+	go func() { served <- s.Serve(ctx, ln, Shutdown{Drain: 30 * time.Second}) }()
 	got := make(chan []GradeResult, 1)
 	go func() {
 		got <- grade(t, url, GradeRequest{Items: []GradeItem{{DBID: "concert_singer", Gold: Gold{"SELECT 1"}, Pred: ptr(neverEnds)}}})
@@ -390,11 +419,23 @@ func TestOpenRLHF(t *testing.T) {
 			}
 		}
 	}
-	// No labels at all, a prompt not in --labels, and a malformed label:
-	// per-sample errors (reward of the error), never a failed request.
-	code, out = post(t, ts.URL+"/v1/openrlhf", map[string]any{"query": []string{good, "other" + good, good}, "prompts": []string{prompt, "other", prompt}, "labels": []any{nil, nil, "{not json"}})
-	if code != 200 || !strings.Contains(string(out), `"rewards":[1,0,0]`) {
-		t.Errorf("HTTP %d %s", code, out)
+	// A prompt not in --labels, a malformed label, a label without gold or
+	// with an unknown metric: HTTP 400 naming the sample, never a reward
+	// that looks like a wrong answer.
+	for _, c := range []struct {
+		label any
+		want  string
+	}{
+		{nil, "labels[1]: no label sent and the prompt is not in the --labels file"},
+		{"{not json", "labels[1]: label"},
+		{`{"db_id": "concert_singer"}`, `labels[1]: label`},
+		{`{"db_id": "concert_singer", "gold": "SELECT 1", "metric": "nope"}`, `labels[1].metric: unknown metric`},
+		{map[string]any{"db_id": "concert_singer", "gold": []string{}}, `labels[1]: label`},
+	} {
+		code, out = post(t, ts.URL+"/v1/openrlhf", map[string]any{"query": []string{good, "other" + good}, "prompts": []string{prompt, "other"}, "labels": []any{nil, c.label}})
+		if code != 400 || !strings.Contains(string(out), c.want) {
+			t.Errorf("label %v: HTTP %d %s; want 400 with %q", c.label, code, out, c.want)
+		}
 	}
 	for _, c := range []string{`{"query": []}`, `{"query": ["x"], "prompts": ["a", "b"]}`} {
 		if code, out := post(t, ts.URL+"/v1/openrlhf", c); code != 400 {
@@ -418,7 +459,7 @@ func TestVerlExample(t *testing.T) {
 			t.Skip("no python3 to run examples/verl_reward.py")
 		}
 	}
-	_, _, ts := newTestServer(t, Config{})
+	_, _, ts := newTestServer(t, Config{Token: "verl-token"})
 	script := `
 import json, sys
 sys.path.insert(0, "../../examples")
@@ -434,7 +475,7 @@ except ValueError as e:
 print(json.dumps(out))
 `
 	cmd := exec.Command(py, "-c", script)
-	cmd.Env = append(os.Environ(), "SQLJUDGE_URL="+ts.URL, "SQLJUDGE_PRESET=arctic")
+	cmd.Env = append(os.Environ(), "SQLJUDGE_URL="+ts.URL, "SQLJUDGE_PRESET=arctic", "SQLJUDGE_SERVE_TOKEN=verl-token")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)

@@ -84,15 +84,21 @@ func New(root string, opts Options) *Engine {
 func (e *Engine) Dialect() engine.Dialect { return engine.DuckDB }
 
 // Path returns the file of database db, or an error wrapping
-// engine.ErrNoDatabase that says where it looked.
+// engine.ErrNoDatabase that says where it looked. db must be a name
+// (engine.CheckDBID) and its file, symlinks resolved, must lie inside the
+// root folder (engine.FileWithin); anything else is an error wrapping
+// engine.ErrBadDBID. The path returned has its symlinks resolved.
 func (e *Engine) Path(db string) (string, error) {
+	if err := engine.CheckDBID(db); err != nil {
+		return "", err
+	}
 	if st, err := os.Stat(e.root); err == nil && st.Mode().IsRegular() {
 		return e.root, nil
 	}
 	cands := []string{filepath.Join(e.root, db+".duckdb"), filepath.Join(e.root, db, db+".duckdb")}
 	for _, c := range cands {
 		if st, err := os.Stat(c); err == nil && st.Mode().IsRegular() {
-			return c, nil
+			return engine.FileWithin(e.root, c, db)
 		}
 	}
 	return "", fmt.Errorf("%w: %q: no file %s", engine.ErrNoDatabase, db, cands[0])

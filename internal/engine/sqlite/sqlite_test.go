@@ -327,3 +327,123 @@ func TestTempStoreIsBounded(t *testing.T) {
 		t.Fatalf("a 1.2 GB sort: err = %v, want ErrTooLarge", err)
 	}
 }
+
+// escapeLayout builds a --db folder holding concert_singer beside a secret
+// database outside it (base/secret.sqlite, table creds), and two symlinks
+// inside --db that reach the secret: leak/leak.sqlite (a file link) and
+// leakdir (a folder link). It returns --db and the secret's path.
+func escapeLayout(t *testing.T) (root, secret string) {
+	t.Helper()
+	base := t.TempDir()
+	root = copyDB(t, "concert_singer")
+	secret = filepath.Join(base, "secret.sqlite")
+	db, err := sql.Open("sqlite3", secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("CREATE TABLE creds(user TEXT, password TEXT); INSERT INTO creds VALUES ('admin', 'hunter2-TOPSECRET')"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if err := os.MkdirAll(filepath.Join(root, "leak"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, filepath.Join(root, "leak", "leak.sqlite")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(base, "leakdir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, filepath.Join(base, "leakdir", "leakdir.sqlite")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(base, "leakdir"), filepath.Join(root, "leakdir")); err != nil {
+		t.Fatal(err)
+	}
+	// A relative path from root to base/secret: "../<base name>/secret".
+	return root, secret
+}
+
+// TestDBIDCannotLeaveRoot: a db_id that is a path, or that names a file
+// symlinked from outside the root, is refused (engine.ErrBadDBID) before
+// anything opens it, and the secret's data never reaches an error.
+func TestDBIDCannotLeaveRoot(t *testing.T) {
+	root, secret := escapeLayout(t)
+	rel, err := filepath.Rel(root, strings.TrimSuffix(secret, ".sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := sqlite.New(root, sqlite.Options{})
+	defer e.Close()
+	ctx := context.Background()
+	for _, db := range []string{rel, "leak", "leakdir", "..", "", "concert_singer/../concert_singer", "concert_singer\x00", `..\x`, strings.TrimSuffix(secret, ".sqlite")} {
+		err := e.Check(ctx, db)
+		if !errors.Is(err, engine.ErrBadDBID) {
+			t.Errorf("Check(%q) = %v, want ErrBadDBID", db, err)
+		}
+		set, err := e.Query(ctx, db, "SELECT json_extract('{}', user||':'||password) FROM creds")
+		if !errors.Is(err, engine.ErrBadDBID) || set != nil {
+			t.Errorf("Query(%q) = %v, %v; want ErrBadDBID", db, set, err)
+		}
+		if err != nil && (strings.Contains(err.Error(), "hunter2") || strings.Contains(err.Error(), root)) {
+			t.Errorf("Query(%q): the error shows the secret or a server path: %v", db, err)
+		}
+	}
+	if set, err := e.Query(ctx, "concert_singer", "SELECT count(*) FROM singer"); err != nil || set.Len() != 1 {
+		t.Errorf("concert_singer: %v %v", set, err)
+	}
+}
+
+// TestPoolsKeyedByFileAndBounded: 200 db_ids that are symlinks (inside
+// the root) to one database share one pool, and with MaxPools 2 no more
+// than two databases stay open while five are queried in turn.
+func TestPoolsKeyedByFileAndBounded(t *testing.T) {
+	root := copyDB(t, "concert_singer")
+	for k := range 200 {
+		name := fmt.Sprintf("alias%d", k)
+		if err := os.Symlink(filepath.Join(root, "concert_singer", "concert_singer.sqlite"), filepath.Join(root, name+".sqlite")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := sqlite.New(root, sqlite.Options{})
+	defer e.Close()
+	ctx := context.Background()
+	for k := range 200 {
+		if _, err := e.Query(ctx, fmt.Sprintf("alias%d", k), "SELECT count(*) FROM singer"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := e.OpenPools(); n != 1 {
+		t.Errorf("200 aliases of one file opened %d pools, want 1", n)
+	}
+	spider := shareddata.Path(t, "spider", "database")
+	b := sqlite.New(spider, sqlite.Options{MaxPools: 2})
+	defer b.Close()
+	for round := range 2 {
+		for _, db := range []string{"concert_singer", "pets_1", "car_1", "flight_2", "employee_hire_evaluation"} {
+			if set, err := b.Query(ctx, db, "SELECT count(*) FROM sqlite_master"); err != nil || set.Len() != 1 {
+				t.Fatalf("round %d, %s: %v %v", round, db, set, err)
+			}
+			if n := b.OpenPools(); n > 2 {
+				t.Fatalf("%d databases open, bound 2", n)
+			}
+		}
+	}
+}
+
+// TestTransactionControlRefused: BEGIN, SAVEPOINT and the others are
+// refused (ErrRejected, a pred_error) and leave the connection usable: on
+// a one-connection engine, every later query still runs.
+func TestTransactionControlRefused(t *testing.T) {
+	e := sqlite.New(shareddata.Path(t, "spider", "database"), sqlite.Options{MaxConns: 1})
+	defer e.Close()
+	ctx := context.Background()
+	for _, q := range []string{"BEGIN", "begin immediate transaction", "SAVEPOINT a", "/* x */ BEGIN DEFERRED", "COMMIT", "END", "ROLLBACK", "RELEASE a", "BEGIN;"} {
+		if _, err := e.Query(ctx, "concert_singer", q); !errors.Is(err, engine.ErrRejected) {
+			t.Errorf("%q: %v, want ErrRejected", q, err)
+		}
+		if set, err := e.Query(ctx, "concert_singer", "SELECT count(*) FROM singer"); err != nil || set.Len() != 1 {
+			t.Fatalf("after %q: %v %v", q, set, err)
+		}
+	}
+}
