@@ -90,11 +90,12 @@ func declType(d engine.Dialect, c Column) string {
 
 // CreateStatements returns the CREATE TABLE statements of s on dialect d,
 // in table order, with every PRIMARY KEY, UNIQUE and NOT NULL; a FOREIGN
-// KEY is declared when it references a key of its parent (the engines
-// refuse any other), and is otherwise kept by the search alone.
+// KEY is declared when it references a key of a table created before it
+// (the engines refuse a reference to a non-key, and a cycle of references
+// cannot be created table by table); the search keeps the others alone.
 func (s *Schema) CreateStatements(d engine.Dialect) []string {
 	out := make([]string, 0, len(s.Tables))
-	for _, t := range s.Tables {
+	for ti, t := range s.Tables {
 		var parts []string
 		for _, c := range t.Columns {
 			p := d.QuoteIdent(c.Name) + " " + declType(d, c)
@@ -111,10 +112,13 @@ func (s *Schema) CreateStatements(d engine.Dialect) []string {
 		}
 		for _, fk := range t.FKs {
 			p := s.Table(fk.RefTable)
-			if p == nil || !p.isKey(fk.RefCols) {
-				continue
+			if p == nil || !p.isKey(fk.RefCols) || s.index(p.Name) > ti {
+				continue // a cycle's back edge: the search keeps it alone
 			}
 			parts = append(parts, fmt.Sprintf("FOREIGN KEY (%s) REFERENCES %s (%s)", colNames(d, t, fk.Cols), d.QuoteIdent(p.Name), colNames(d, p, fk.RefCols)))
+		}
+		for _, c := range t.Checks {
+			parts = append(parts, "CHECK "+c)
 		}
 		out = append(out, fmt.Sprintf("CREATE TABLE %s (%s)", d.QuoteIdent(t.Name), strings.Join(parts, ", ")))
 	}

@@ -85,6 +85,9 @@ type Table struct {
 	Uniques [][]int
 	// FKs are the foreign keys.
 	FKs []ForeignKey
+	// Checks are the CHECK constraints (column and table ones), each as
+	// written, parentheses included: declared again as they are.
+	Checks []string
 }
 
 // Schema is the tables of a pair's database with their constraints, the

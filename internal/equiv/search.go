@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/sqllex"
 	"github.com/sqljudge/sqljudge/internal/testsuite"
 )
 
@@ -29,7 +30,7 @@ func Decide(ctx context.Context, p Pair, o Options) (Outcome, error) {
 	start := time.Now()
 	dctx, cancel := context.WithTimeout(ctx, o.Budget)
 	defer cancel()
-	s := &searcher{o: o, p: p, cmp: newComparer(o.Rule, p.Q1, p.Q2)}
+	s := &searcher{o: o, p: p, cmp: newComparer(o.Rule, p.Q1, p.Q2), tieSensitive: tieSensitive(p.Q1) || tieSensitive(p.Q2)}
 	s.out.Rule = s.cmp.describe()
 	s.out.Search = Search{Seed: o.Seed, Budget: o.Budget.String(), MaxDatabases: o.MaxDatabases}
 	err := s.run(dctx)
@@ -60,8 +61,12 @@ type searcher struct {
 	ran    [2]int
 	neigh  []*neighbour
 	corpus []Data
-	found  Data
-	r      [2]*result.Set
+	// tieSensitive: a query orders its output or takes a LIMIT (robust).
+	tieSensitive bool
+	// loadErr is the engine's first refusal of a database.
+	loadErr string
+	found   Data
+	r       [2]*result.Set
 }
 
 // unknown ends the search with an Unknown verdict.
@@ -151,6 +156,14 @@ func (s *searcher) decideBounded() {
 	}
 	if s.out.Search.Databases == 0 {
 		s.unknown("no database could be tried within the budget")
+		return
+	}
+	if s.out.Search.LargestTable == 0 {
+		why := "every row drawn broke a key, NOT NULL or foreign key"
+		if s.loadErr != "" {
+			why = "the engine refused every database with rows: " + s.loadErr
+		}
+		s.unknown("the schema's constraints admit only the empty database (%s)", why)
 		return
 	}
 	s.out.Verdict = EquivalentBounded
@@ -264,6 +277,9 @@ func (s *searcher) runBoth(ctx context.Context, db Data) ([2]*result.Set, bool) 
 	var r [2]*result.Set
 	d := s.o.Sandbox.Dialect()
 	if err := s.sc.Load(ctx, s.tableNames(), s.schema.insertStatements(d, db)); err != nil {
+		if s.loadErr == "" && ctx.Err() == nil {
+			s.loadErr = err.Error()
+		}
 		return r, false
 	}
 	ok := true
@@ -298,13 +314,13 @@ func (s *searcher) query(ctx context.Context, q string) (*result.Set, error) {
 	return s.sc.Query(qctx, q)
 }
 
-// robust reports whether a difference is more than the order of rows
-// that tie: when the two results hold the same rows and differ only in
-// order, the difference must also show with every table's rows inserted
-// in reverse order (rows that tie on the sort key come out in scan
-// order, which is not the queries' doing).
+// robust reports whether a difference is the queries' doing rather than
+// the engine's choice among rows that tie: when either query orders its
+// output or takes a LIMIT, which rows come first among ties (and so which
+// survive a LIMIT) follows the scan order, so the difference must also
+// show with every table's rows inserted in reverse order.
 func (s *searcher) robust(ctx context.Context, db Data, r [2]*result.Set) bool {
-	if !sameBag(r[0], r[1]) {
+	if !s.tieSensitive {
 		return true
 	}
 	rev := db.clone()
@@ -315,6 +331,20 @@ func (s *searcher) robust(ctx context.Context, db Data, r [2]*result.Set) bool {
 	}
 	r2, ok := s.runBoth(ctx, rev)
 	return ok && !s.cmp.equal(ctx, r2[0], r2[1])
+}
+
+// tieSensitive reports whether q's result may depend on the order rows
+// are scanned in: it has ORDER BY, LIMIT, TOP, FETCH or OFFSET.
+func tieSensitive(q string) bool {
+	for _, t := range sqllex.Tokenize(q) {
+		if t.Kind == sqllex.Word {
+			switch strings.ToUpper(t.Text) {
+			case "ORDER", "LIMIT", "TOP", "FETCH", "OFFSET":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // neighbour is a neighbour query of q1 (of=0) or q2 (of=1), alive until
