@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sqllex"
 	"github.com/sqljudge/sqljudge/internal/testsuite"
@@ -181,7 +182,6 @@ func (s *searcher) phases(ctx context.Context) bool {
 		next func() (Data, bool)
 		cap  int
 	}
-	extra := 0
 	run := func(ph phase) bool {
 		if s.hopeless() {
 			return false
@@ -203,12 +203,15 @@ func (s *searcher) phases(ctx context.Context) bool {
 		}
 		return false
 	}
-	if len(s.o.Extra) > 0 && run(phase{PhaseGiven, func() (Data, bool) {
-		if extra == len(s.o.Extra) {
-			return nil, false
+	suite := 0
+	if len(s.o.SuiteFiles) > 0 && run(phase{PhaseSuite, func() (Data, bool) {
+		for suite < len(s.o.SuiteFiles) && ctx.Err() == nil {
+			suite++
+			if db, err := s.readSuite(ctx, s.o.SuiteFiles[suite-1]); err == nil {
+				return s.schema.repair(db), true
+			}
 		}
-		extra++
-		return s.schema.repair(s.o.Extra[extra-1]), true
+		return nil, false
 	}, s.o.MaxDatabases}) {
 		return true
 	}
@@ -230,6 +233,14 @@ func (s *searcher) phases(ctx context.Context) bool {
 		return true
 	}
 	return run(phase{PhaseRandom, func() (Data, bool) { return s.gen.random(), true }, s.o.MaxDatabases})
+}
+
+// readSuite reads a suite database through a read-only engine of its
+// own, released afterwards.
+func (s *searcher) readSuite(ctx context.Context, path string) (Data, error) {
+	eng := sqlite.New("", sqlite.Options{MaxConns: 1})
+	defer eng.Close()
+	return readSQLiteData(ctx, eng, path, s.schema)
 }
 
 // hopeless reports whether a query failed on the first databases without
