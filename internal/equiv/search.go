@@ -33,7 +33,7 @@ func Decide(ctx context.Context, p Pair, o Options) (Outcome, error) {
 	defer cancel()
 	s := &searcher{o: o, p: p, cmp: newComparer(o.Rule, p.Q1, p.Q2), tieSensitive: tieSensitive(p.Q1) || tieSensitive(p.Q2)}
 	s.out.Rule = s.cmp.describe()
-	s.out.Search = Search{Seed: o.Seed, Budget: o.Budget.String(), MaxDatabases: o.MaxDatabases}
+	s.out.Search = Search{Seed: o.Seed, Budget: o.Budget.String(), MaxDatabases: o.MaxDatabases, Phases: []Phase{}}
 	err := s.run(dctx)
 	s.out.Search.Elapsed = time.Since(start)
 	if ctx.Err() != nil {
