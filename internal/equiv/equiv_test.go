@@ -129,6 +129,7 @@ func TestUnknown(t *testing.T) {
 		{"ddl does not parse", "SELECT 1", "SELECT 1", "CREATE TABLE t (a INT", "schema: statement 1"},
 		{"not ddl", "SELECT 1", "SELECT 1", "SELECT * FROM t", "expected CREATE TABLE"},
 		{"unknown referenced table", "SELECT a FROM t", "SELECT a FROM t", "CREATE TABLE t (a INT REFERENCES nowhere(x))", "unknown table nowhere"},
+		{"nondeterministic", "SELECT a, random() FROM t", "SELECT a, random() FROM t", "CREATE TABLE t (a INT)", "q1 is not deterministic"},
 		{"query fails everywhere", "SELECT nosuch FROM t", "SELECT a FROM t", "CREATE TABLE t (a INT)", "q1 fails on every database"},
 		{"unsatisfiable: a CHECK", "SELECT * FROM t", "SELECT * FROM t WHERE a > 0", "CREATE TABLE t (a INT CHECK (a IS NOT NULL AND a <> a))", "refused every database with rows"},
 		{"unsatisfiable: a foreign key to a table that refuses rows", "SELECT * FROM c", "SELECT * FROM c WHERE x > 0",
