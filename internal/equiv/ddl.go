@@ -148,6 +148,8 @@ type ddlParser struct {
 	toks []tok
 	src  string
 	i    int
+	// quoted says whether the last name read was quoted.
+	quoted bool
 }
 
 // parenText reads a balanced ( … ) group and returns its text as written,
@@ -216,6 +218,7 @@ func (p *ddlParser) name() (string, error) {
 	}
 	p.i++
 	n := unquoteIdent(t.Text)
+	p.quoted = n != t.Text
 	if p.peek() == "." {
 		p.i++
 		return p.name()
@@ -354,7 +357,7 @@ func (p *ddlParser) createTable() (*Table, []pendingFK, error) {
 	if p.is("AS") {
 		return nil, nil, p.errorf("CREATE TABLE … AS SELECT is not supported")
 	}
-	t := &Table{Name: n}
+	t := &Table{Name: n, Unquoted: !p.quoted}
 	if err := p.expect("("); err != nil {
 		return nil, nil, err
 	}
@@ -503,7 +506,7 @@ func (p *ddlParser) column(t *Table) ([]pendingFK, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := Column{Name: n}
+	c := Column{Name: n, Unquoted: !p.quoted}
 	var typ []string
 	for p.i < len(p.toks) && p.peek() != "," && p.peek() != ")" {
 		w := strings.ToUpper(p.peek())

@@ -105,11 +105,7 @@ type pgScratch struct {
 func (sc *pgScratch) Load(ctx context.Context, tables []string, inserts []string) error {
 	var stmts []string
 	if len(tables) > 0 {
-		q := make([]string, len(tables))
-		for i, t := range tables {
-			q[i] = engine.Postgres.QuoteIdent(t)
-		}
-		stmts = append(stmts, "TRUNCATE "+strings.Join(q, ", "))
+		stmts = append(stmts, "TRUNCATE "+strings.Join(tables, ", "))
 	}
 	stmts = append(stmts, inserts...)
 	if len(stmts) == 0 {

@@ -87,3 +87,39 @@ func fmtRow(vals []any) string {
 func fmtAny(v any) string { return strings.ReplaceAll(fmtSprint(v), "\n", " ") }
 
 var fmtSprint = func(v any) string { return fmt.Sprint(v) }
+
+// calciteDDL is the shape of VeriEQL's Calcite schemas: upper-case names
+// without quotes (PostgreSQL folds them), VARCHAR without a length,
+// BOOLEAN and DATE columns.
+const calciteDDL = `CREATE TABLE DEPT (DEPTNO INT PRIMARY KEY, NAME VARCHAR NOT NULL);
+CREATE TABLE EMP (EMPNO INT PRIMARY KEY, DEPTNO INT NOT NULL REFERENCES DEPT (DEPTNO), ENAME VARCHAR NOT NULL,
+  JOB VARCHAR NOT NULL, MGR INT, HIREDATE DATE NOT NULL, SAL INT NOT NULL, COMM INT NOT NULL, SLACKER BOOLEAN NOT NULL);`
+
+func TestPostgresCalciteShapedPairs(t *testing.T) {
+	server := testserver.Postgres(t)
+	ctx := context.Background()
+	sb, err := NewPostgresSandbox(ctx, server, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	cases := []struct {
+		q1, q2 string
+		want   Verdict
+	}{
+		{"SELECT NAME FROM DEPT WHERE EXISTS (SELECT 1 FROM (SELECT 2 * DEPTNO AS f0 FROM DEPT GROUP BY 2 * DEPTNO) AS t0 WHERE DEPT.DEPTNO = t0.f0)",
+			"SELECT NAME FROM (SELECT DEPTNO, NAME FROM DEPT WHERE EXISTS (SELECT 1 FROM (SELECT 2 * DEPTNO AS f0 FROM DEPT GROUP BY 2 * DEPTNO) AS t5 WHERE DEPTNO = t5.f0)) AS t2", EquivalentBounded},
+		{"SELECT ENAME FROM EMP WHERE SLACKER AND HIREDATE > DATE '2000-01-01'", "SELECT ENAME FROM EMP WHERE SLACKER AND HIREDATE >= DATE '2000-01-01'", Inequivalent},
+		{"SELECT E.ENAME, D.NAME FROM EMP E JOIN DEPT D ON E.DEPTNO = D.DEPTNO", "SELECT ENAME, (SELECT NAME FROM DEPT WHERE DEPT.DEPTNO = EMP.DEPTNO) FROM EMP", EquivalentBounded},
+		{"SELECT DEPTNO, SUM(SAL) FROM EMP GROUP BY DEPTNO", "SELECT DEPTNO, SUM(SAL + COMM) FROM EMP GROUP BY DEPTNO", Inequivalent},
+	}
+	for i, c := range cases {
+		out, err := Decide(ctx, Pair{Q1: c.q1, Q2: c.q2, Schema: calciteDDL}, Options{Sandbox: sb, Seed: 1, Budget: 20 * time.Second, MaxDatabases: 150})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Verdict != c.want {
+			t.Errorf("pair %d: %s (%s), want %s; %+v", i, out.Verdict, out.Reason, c.want, out.Witness)
+		}
+	}
+}

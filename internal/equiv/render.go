@@ -98,7 +98,7 @@ func (s *Schema) CreateStatements(d engine.Dialect) []string {
 	for ti, t := range s.Tables {
 		var parts []string
 		for _, c := range t.Columns {
-			p := d.QuoteIdent(c.Name) + " " + declType(d, c)
+			p := ident(d, c.Name, c.Unquoted) + " " + declType(d, c)
 			if c.NotNull {
 				p += " NOT NULL"
 			}
@@ -115,12 +115,12 @@ func (s *Schema) CreateStatements(d engine.Dialect) []string {
 			if p == nil || !p.isKey(fk.RefCols) || s.index(p.Name) > ti {
 				continue // a cycle's back edge: the search keeps it alone
 			}
-			parts = append(parts, fmt.Sprintf("FOREIGN KEY (%s) REFERENCES %s (%s)", colNames(d, t, fk.Cols), d.QuoteIdent(p.Name), colNames(d, p, fk.RefCols)))
+			parts = append(parts, fmt.Sprintf("FOREIGN KEY (%s) REFERENCES %s (%s)", colNames(d, t, fk.Cols), ident(d, p.Name, p.Unquoted), colNames(d, p, fk.RefCols)))
 		}
 		for _, c := range t.Checks {
 			parts = append(parts, "CHECK "+c)
 		}
-		out = append(out, fmt.Sprintf("CREATE TABLE %s (%s)", d.QuoteIdent(t.Name), strings.Join(parts, ", ")))
+		out = append(out, fmt.Sprintf("CREATE TABLE %s (%s)", ident(d, t.Name, t.Unquoted), strings.Join(parts, ", ")))
 	}
 	return out
 }
@@ -128,9 +128,20 @@ func (s *Schema) CreateStatements(d engine.Dialect) []string {
 func colNames(d engine.Dialect, t *Table, cols []int) string {
 	names := make([]string, len(cols))
 	for i, k := range cols {
-		names[i] = d.QuoteIdent(t.Columns[k].Name)
+		names[i] = ident(d, t.Columns[k].Name, t.Columns[k].Unquoted)
 	}
 	return strings.Join(names, ", ")
+}
+
+// ident quotes a table or column name for dialect d as the DDL meant it:
+// a name written without quotes is folded to lower case on PostgreSQL (as
+// PostgreSQL folds it, so that the queries' unquoted names find it), and
+// kept as written elsewhere; quoting keeps keywords usable as names.
+func ident(d engine.Dialect, name string, unquoted bool) string {
+	if unquoted && d == engine.Postgres {
+		name = strings.ToLower(name)
+	}
+	return d.QuoteIdent(name)
 }
 
 // literal writes v as a SQL literal of dialect d.
@@ -174,7 +185,7 @@ func (s *Schema) insertStatements(d engine.Dialect, db Data) []string {
 			for i, v := range row {
 				vals[i] = literal(d, v)
 			}
-			out = append(out, fmt.Sprintf("INSERT INTO %s VALUES (%s)", d.QuoteIdent(t.Name), strings.Join(vals, ", ")))
+			out = append(out, fmt.Sprintf("INSERT INTO %s VALUES (%s)", ident(d, t.Name, t.Unquoted), strings.Join(vals, ", ")))
 		}
 	}
 	return out

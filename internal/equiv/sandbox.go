@@ -34,7 +34,8 @@ type Sandbox interface {
 // Scratch is one scratch database of a Sandbox, used by one goroutine.
 type Scratch interface {
 	// Load replaces the rows of every table with those the INSERT
-	// statements add; an error (a constraint the engine enforces) leaves
+	// statements add (tables are the tables' names as quoted SQL
+	// identifiers of the dialect); an error (a constraint the engine enforces) leaves
 	// the database unusable until the next successful Load.
 	Load(ctx context.Context, tables []string, inserts []string) error
 	// Query runs one read-only query through the engine.
@@ -107,7 +108,7 @@ func (sc *sqliteScratch) Load(ctx context.Context, tables []string, inserts []st
 	_ = sc.sb.eng.Release(sc.path)
 	stmts := make([]string, 0, len(tables)+len(inserts))
 	for _, t := range tables {
-		stmts = append(stmts, "DELETE FROM "+engine.SQLite.QuoteIdent(t))
+		stmts = append(stmts, "DELETE FROM "+t)
 	}
 	return sc.exec(ctx, append(stmts, inserts...))
 }

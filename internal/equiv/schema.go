@@ -64,6 +64,9 @@ type Column struct {
 	// NotNull is true when the column may not hold NULL (NOT NULL, or
 	// part of the primary key).
 	NotNull bool
+	// Unquoted is true when the DDL wrote the name without quotes (so
+	// PostgreSQL folds it to lower case).
+	Unquoted bool
 }
 
 // ForeignKey is a reference from columns of a table to columns of
@@ -77,8 +80,10 @@ type ForeignKey struct {
 // Table is a table of a Schema: its columns and constraints, columns by
 // index.
 type Table struct {
-	Name    string
-	Columns []Column
+	Name string
+	// Unquoted is true when the DDL wrote the name without quotes.
+	Unquoted bool
+	Columns  []Column
 	// PK is the primary key (column indexes), nil if none.
 	PK []int
 	// Uniques are the UNIQUE constraints (and unique indexes).

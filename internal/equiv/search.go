@@ -311,9 +311,10 @@ func (s *searcher) runBoth(ctx context.Context, db Data) ([2]*result.Set, bool) 
 }
 
 func (s *searcher) tableNames() []string {
+	d := s.o.Sandbox.Dialect()
 	out := make([]string, len(s.schema.Tables))
 	for i, t := range s.schema.Tables {
-		out[i] = t.Name
+		out[i] = ident(d, t.Name, t.Unquoted)
 	}
 	return out
 }
