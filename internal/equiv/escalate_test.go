@@ -4,11 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/judge"
+	"github.com/sqljudge/sqljudge/internal/llm"
+	"github.com/sqljudge/sqljudge/internal/llm/llmtest"
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
 )
@@ -49,5 +53,43 @@ func TestEscalationOnSpider(t *testing.T) {
 		if !strings.Contains(string(b), `"step":"`+string(c.step)+`"`) {
 			t.Errorf("record: %s", b)
 		}
+	}
+}
+
+// TestEscalationAsksTheJudgeLast: with an LLM configured (the scripted
+// server, here a model that calls every prediction wrong), an item that ex
+// and the search both pass (Spider dev item 0, the gold itself) is decided
+// by rose, and its reasoning is the evidence; an item the search refutes
+// (item 6) never reaches the judge.
+func TestEscalationAsksTheJudgeLast(t *testing.T) {
+	items, err := bench.Load(bench.Options{Gold: shareddata.Path(t, "spider", "dev.json"), Pred: shareddata.Path(t, "spider", "predictions", "din_sql.sql")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked atomic.Int32
+	srv := llmtest.New(t, llmtest.Judges(func(kind, q string) (bool, bool) { asked.Add(1); return false, true }))
+	client, err := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "scripted"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := metric.New([]string{"verdict"}, metric.Options{
+		Equiv: metric.EquivOptions{Seed: 1, Budget: 10 * time.Second, MaxDatabases: 100},
+		Judge: judge.Judge{Client: client, Samples: 1, ParseRetries: 2, XScoreMin: 2},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer metric.Close(ms)
+	eng := sqlite.New(shareddata.Path(t, "spider", "database"), sqlite.Options{})
+	defer eng.Close()
+	env := &metric.Env{Engine: eng, Timeout: 10 * time.Second}
+	v := ms[0].Grade(context.Background(), env.NewExec(), &items[6])
+	if d := v.Details.(EscalationDetails); d.Step != StepEquiv || v.Correct || asked.Load() != 0 {
+		t.Fatalf("item 6: %+v %+v, judge asked %d times", v, d, asked.Load())
+	}
+	v = ms[0].Grade(context.Background(), env.NewExec(), &items[0])
+	d := v.Details.(EscalationDetails)
+	if d.Step != StepJudge || v.Correct || asked.Load() == 0 || !strings.Contains(string(d.Evidence), "correct") {
+		t.Fatalf("item 0: %+v %+v %s, judge asked %d times", v, d, d.Evidence, asked.Load())
 	}
 }
