@@ -101,6 +101,7 @@ func (m *Metric) Grade(ctx context.Context, x *metric.Exec, it *bench.Item) metr
 	return last
 }
 
+// gradeOne grades the prediction against one gold query.
 func (m *Metric) gradeOne(ctx context.Context, x *metric.Exec, it *bench.Item, gold, path string) metric.Verdict {
 	gs, gerr := x.Gold(ctx, it.DBID, gold)
 	if gerr != nil {

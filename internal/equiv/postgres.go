@@ -115,6 +115,7 @@ func (sc *pgScratch) Load(ctx context.Context, tables []string, inserts []string
 	return err
 }
 
+// Query runs q through the PostgreSQL engine, in a read-only transaction.
 func (sc *pgScratch) Query(ctx context.Context, q string) (*result.Set, error) {
 	return sc.sb.eng.Query(ctx, sc.name, q)
 }

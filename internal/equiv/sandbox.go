@@ -135,6 +135,7 @@ func abbreviateSQL(s string) string {
 	return s
 }
 
+// Query runs q through the read-only SQLite engine.
 func (sc *sqliteScratch) Query(ctx context.Context, q string) (*result.Set, error) {
 	return sc.sb.eng.QueryFile(ctx, sc.path, q)
 }
