@@ -101,11 +101,13 @@ type pgScratch struct {
 }
 
 // Load empties the tables and runs the inserts, in one implicit
-// transaction (the simple protocol's multi-statement query).
+// transaction (the simple protocol's multi-statement query). The tables
+// are emptied with DELETE, referencing tables first (TRUNCATE makes new
+// files for every table, far slower on a few rows).
 func (sc *pgScratch) Load(ctx context.Context, tables []string, inserts []string) error {
 	var stmts []string
-	if len(tables) > 0 {
-		stmts = append(stmts, "TRUNCATE "+strings.Join(tables, ", "))
+	for i := len(tables) - 1; i >= 0; i-- {
+		stmts = append(stmts, "DELETE FROM "+tables[i])
 	}
 	stmts = append(stmts, inserts...)
 	if len(stmts) == 0 {
