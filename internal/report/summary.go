@@ -121,6 +121,48 @@ type Summary struct {
 	// Partial is em's official partial-matching table (eval --partial; see
 	// Partial), absent otherwise.
 	Partial *PartialTable `json:"partial,omitempty"`
+	// EquivRefutes maps ex and ts, when they ran with equiv, to how many
+	// items they call correct and how many of those equiv refutes (a
+	// witness, or a difference on the item's database); absent without
+	// equiv.
+	EquivRefutes map[string]Refuted `json:"equiv_refutes,omitempty"`
+}
+
+// Refuted counts the items a metric calls correct (Correct) and those of
+// them the equiv metric calls wrong (Refuted).
+type Refuted struct {
+	Correct int `json:"correct"`
+	Refuted int `json:"refuted"`
+}
+
+// equivRefutes fills EquivRefutes and a note per metric, when equiv ran
+// beside ex or ts.
+func equivRefutes(s *Summary, recs []run.Record, metrics []string) {
+	if !slices.Contains(metrics, "equiv") {
+		return
+	}
+	for _, m := range []string{"ex", "ts"} {
+		if !slices.Contains(metrics, m) {
+			continue
+		}
+		var r Refuted
+		for _, rec := range recs {
+			v, ok := rec.Verdicts[m]
+			e, eok := rec.Verdicts["equiv"]
+			if !ok || !eok || !v.Correct {
+				continue
+			}
+			r.Correct++
+			if !e.Correct && e.Status == status.OK {
+				r.Refuted++
+			}
+		}
+		if s.EquivRefutes == nil {
+			s.EquivRefutes = map[string]Refuted{}
+		}
+		s.EquivRefutes[m] = r
+		s.Notes = append(s.Notes, fmt.Sprintf("equiv refutes %d of the %d items %s calls correct", r.Refuted, r.Correct, m))
+	}
 }
 
 // knownOrders are the difficulty scales of the benchmarks, in order.
@@ -147,6 +189,7 @@ func Summarize(recs []run.Record, metrics []string) *Summary {
 	s.eachScore(setHeadline)
 	s.Notes = append(s.Notes, figureNotes(s, metrics)...)
 	s.Notes = append(s.Notes, unjudgedNotes(s, metrics)...)
+	equivRefutes(s, recs, metrics)
 	return s
 }
 

@@ -178,3 +178,26 @@ func TestSummarizeByCategory(t *testing.T) {
 		t.Errorf("no category: %v %v", none.Categories, none.ByCategory)
 	}
 }
+
+// TestSummarizeEquivRefutes: with equiv beside ex and ts, the summary counts
+// the items each calls correct that equiv refutes, and says so in a note.
+func TestSummarizeEquivRefutes(t *testing.T) {
+	v := func(c bool) metric.Verdict { return metric.Verdict{Correct: c, Status: status.OK} }
+	recs := []run.Record{
+		rec("", map[string]metric.Verdict{"ex": v(true), "ts": v(true), "equiv": v(false)}),
+		rec("", map[string]metric.Verdict{"ex": v(true), "ts": v(false), "equiv": v(false)}),
+		rec("", map[string]metric.Verdict{"ex": v(true), "ts": v(true), "equiv": v(true)}),
+		rec("", map[string]metric.Verdict{"ex": v(false), "ts": v(false), "equiv": v(false)}),
+		rec("", map[string]metric.Verdict{"ex": v(true), "ts": v(true), "equiv": {Status: status.PredError}}),
+	}
+	s := Summarize(recs, []string{"ex", "ts", "equiv"})
+	if got := s.EquivRefutes; got["ex"] != (Refuted{Correct: 4, Refuted: 2}) || got["ts"] != (Refuted{Correct: 3, Refuted: 1}) {
+		t.Fatalf("equiv refutes %+v", got)
+	}
+	if !strings.Contains(strings.Join(s.Notes, "\n"), "equiv refutes 2 of the 4 items ex calls correct") {
+		t.Errorf("notes %q", s.Notes)
+	}
+	if s := Summarize(recs, []string{"ex", "ts"}); s.EquivRefutes != nil {
+		t.Errorf("without equiv: %+v", s.EquivRefutes)
+	}
+}
