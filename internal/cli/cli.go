@@ -105,10 +105,7 @@ func newVersionCmd() *cobra.Command {
 }
 
 // version returns the release version set at build time, else what
-// runtime/debug.ReadBuildInfo recorded: the module version ("(devel)" for
-// a build inside the repository, shown as "devel") and the VCS revision,
-// with "-dirty" when the work tree had changes and the commit time, e.g.
-// "devel (345df72abcde-dirty, 2026-11-23T09:30:00Z)". Without build
+// runtime/debug.ReadBuildInfo recorded (see formatVersion). Without build
 // information (go test binaries) it is "devel".
 func version() string {
 	if Version != "" {
@@ -118,13 +115,23 @@ func version() string {
 	if !ok {
 		return "devel"
 	}
-	v := bi.Main.Version
-	if v == "" || v == "(devel)" {
-		v = "devel"
+	return formatVersion(bi.Main.Version, bi.Settings)
+}
+
+// formatVersion renders a module version and the VCS settings of a build:
+// a tagged or pseudo version as the module proxy gives it ("v1.2.3" from
+// `go install github.com/sqljudge/sqljudge/cmd/sqljudge@v1.2.3`), and a
+// build inside a checkout ("(devel)") as "devel (commit <12 hex digits>,
+// <commit time>)", with "-dirty" after the hash when the work tree had
+// changes; "devel" alone when the build recorded no commit
+// (-buildvcs=false).
+func formatVersion(mod string, settings []debug.BuildSetting) string {
+	if mod != "" && mod != "(devel)" {
+		return mod
 	}
 	var rev, when string
 	dirty := false
-	for _, s := range bi.Settings {
+	for _, s := range settings {
 		switch s.Key {
 		case "vcs.revision":
 			rev = s.Value
@@ -135,7 +142,7 @@ func version() string {
 		}
 	}
 	if rev == "" {
-		return v
+		return "devel"
 	}
 	if len(rev) > 12 {
 		rev = rev[:12]
@@ -146,5 +153,5 @@ func version() string {
 	if when != "" {
 		rev += ", " + when
 	}
-	return v + " (" + rev + ")"
+	return "devel (commit " + rev + ")"
 }

@@ -70,7 +70,7 @@ func parsePage(t *testing.T, path string) *html.Node {
 // writes against C3's: self-contained, summary cells equal to
 // summary.json, one data-index row per item with its drill-down.
 func TestHTMLReport(t *testing.T) {
-	spider := shareddata.Path(t, "spider")
+	spider := shareddata.SubsetPath(t, "spider")
 	tmp := t.TempDir()
 	outs := map[string]string{}
 	for _, sys := range []string{"din_sql", "c3"} {
@@ -194,7 +194,7 @@ func checkPage(t *testing.T, doc *html.Node, main, other *htmlreport.Run) {
 	if other != nil {
 		checkCells(other.Summary, cmpCells, other.Dir)
 	}
-	if len(rows) != len(main.Records) || len(rows) != 1034 {
+	if len(rows) != len(main.Records) || len(rows) != shareddata.SubsetItems {
 		t.Fatalf("%d item rows, want %d", len(rows), len(main.Records))
 	}
 	byIndex := map[int]run.Record{}
