@@ -10,9 +10,11 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/mod/module"
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/usage"
@@ -55,6 +57,19 @@ func isUsage(err error) bool {
 	var ue usage.Error
 	return errors.As(err, &ue) || errors.Is(err, bench.ErrFormat)
 }
+
+// Command returns the sqljudge command tree as Main builds it, reading an
+// empty stdin and writing nowhere: for tests that check a command line
+// against the CLI's own commands and flags (internal/deploytest checks
+// the Kubernetes manifests with it). Run nothing through it.
+func Command() *cobra.Command {
+	return newRoot(eofReader{}, io.Discard, io.Discard)
+}
+
+// eofReader is an empty stdin.
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 
 func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
@@ -118,17 +133,16 @@ func version() string {
 	return formatVersion(bi.Main.Version, bi.Settings)
 }
 
-// formatVersion renders a module version and the VCS settings of a build:
-// a tagged or pseudo version as the module proxy gives it ("v1.2.3" from
-// `go install github.com/sqljudge/sqljudge/cmd/sqljudge@v1.2.3`), and a
-// build inside a checkout ("(devel)") as "devel (commit <12 hex digits>,
-// <commit time>)", with "-dirty" after the hash when the work tree had
-// changes; "devel" alone when the build recorded no commit
-// (-buildvcs=false).
+// formatVersion renders the main module's version and the VCS settings of
+// a build. A build from the module proxy (`go install
+// github.com/sqljudge/sqljudge/cmd/sqljudge@v1.2.3`) has no VCS settings
+// and prints its module version ("v1.2.3"). A build inside a checkout
+// records the commit: at a tag with a clean work tree it prints the tag;
+// otherwise (Go stamps a pseudo-version such as
+// v0.0.0-20261126120000-36fdd6f01234, with "+dirty" for a changed work
+// tree) "devel (commit <12 hex digits>[-dirty], <commit time>)". Without
+// either it is "devel" (a -buildvcs=false build).
 func formatVersion(mod string, settings []debug.BuildSetting) string {
-	if mod != "" && mod != "(devel)" {
-		return mod
-	}
 	var rev, when string
 	dirty := false
 	for _, s := range settings {
@@ -141,8 +155,14 @@ func formatVersion(mod string, settings []debug.BuildSetting) string {
 			dirty = s.Value == "true"
 		}
 	}
-	if rev == "" {
+	known := mod != "" && mod != "(devel)"
+	switch {
+	case rev == "" && known:
+		return mod
+	case rev == "":
 		return "devel"
+	case known && !dirty && !strings.HasSuffix(mod, "+dirty") && !module.IsPseudoVersion(mod):
+		return mod
 	}
 	if len(rev) > 12 {
 		rev = rev[:12]

@@ -433,6 +433,11 @@ func TestFormatVersion(t *testing.T) {
 		{"(devel)", vcs, "devel (commit 36fdd6f01234, 2026-11-26T12:00:00Z)"},
 		{"(devel)", append(vcs, debug.BuildSetting{Key: "vcs.modified", Value: "true"}), "devel (commit 36fdd6f01234-dirty, 2026-11-26T12:00:00Z)"},
 		{"(devel)", nil, "devel"},
+		// Go 1.24+ stamps a checkout build with a pseudo-version or its tag.
+		{"v0.0.0-20261126120000-36fdd6f01234", vcs, "devel (commit 36fdd6f01234, 2026-11-26T12:00:00Z)"},
+		{"v0.0.0-20261126120000-36fdd6f01234+dirty", append(vcs, debug.BuildSetting{Key: "vcs.modified", Value: "true"}), "devel (commit 36fdd6f01234-dirty, 2026-11-26T12:00:00Z)"},
+		{"v1.2.3", vcs, "v1.2.3"},
+		{"v1.2.3+dirty", append(vcs, debug.BuildSetting{Key: "vcs.modified", Value: "true"}), "devel (commit 36fdd6f01234-dirty, 2026-11-26T12:00:00Z)"},
 	} {
 		if got := formatVersion(c.mod, c.settings); got != c.want {
 			t.Errorf("formatVersion(%q, %v) = %q; want %q", c.mod, c.settings, got, c.want)
