@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"github.com/spf13/cobra"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -693,4 +694,66 @@ func TestResumeUnderOtherSQLEvalModeExit2(t *testing.T) {
 	if code != ExitUsage || !strings.Contains(stderr, "sqleval_fixed: false -> true") {
 		t.Errorf("resume with --sqleval-fixed: exit %d, stderr %q; want exit 2 naming sqleval_fixed", code, stderr)
 	}
+}
+
+// TestHelpExamplesParse: every sqljudge command line in a command's help
+// examples names a command and flags that exist, with the arguments the
+// command takes (continuation lines joined, leading VAR=value dropped).
+func TestHelpExamplesParse(t *testing.T) {
+	checked := 0
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, line := range exampleLines(c.Example) {
+			f := strings.Fields(strings.NewReplacer("&", " ", ";", " ", `"`, "").Replace(line))
+			for len(f) > 0 && strings.Contains(f[0], "=") {
+				f = f[1:]
+			}
+			if len(f) == 0 || f[0] != "sqljudge" {
+				continue
+			}
+			root := Command()
+			cmd, rest, err := root.Find(f[1:])
+			if err == nil {
+				err = cmd.ParseFlags(rest)
+			}
+			if err == nil {
+				err = cmd.ValidateArgs(cmd.Flags().Args())
+			}
+			if err != nil {
+				t.Errorf("%s --help example %q: %v", c.CommandPath(), line, err)
+			}
+			checked++
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(Command())
+	if checked < 10 {
+		t.Errorf("checked %d example lines", checked)
+	}
+	t.Logf("%d help example command lines parse", checked)
+}
+
+// exampleLines joins an Example's lines that end in "\" with the next and
+// drops comments and shell keywords before a command (do, then).
+func exampleLines(ex string) []string {
+	var out []string
+	cur := ""
+	for _, l := range strings.Split(ex, "\n") {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "#") {
+			continue
+		}
+		for _, kw := range []string{"do ", "then "} {
+			l = strings.TrimPrefix(l, kw)
+		}
+		if strings.HasSuffix(l, "\\") {
+			cur += strings.TrimSuffix(l, "\\") + " "
+			continue
+		}
+		out = append(out, cur+l)
+		cur = ""
+	}
+	return out
 }

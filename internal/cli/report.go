@@ -33,8 +33,11 @@ and a drill-down per item with question, gold, prediction and verdicts.
 --db re-reads the results of the items with a wrong result (at most ` + fmt.Sprint(eval.MaxSamples) + `)
 for a diff of gold and predicted rows in the drill-down; eval writes
 OUT/report.html with these diffs.`,
-		Example: `  sqljudge report out/spider --html spider.html
-  sqljudge report out/din --compare out/c3 --db database/ --html din-vs-c3.html`,
+		Example: `  # two systems graded on Spider as downloaded (spider_data/), then their reports
+  sqljudge eval --gold spider_data/dev_gold.sql --pred din.sql --db spider_data/database --out out/din
+  sqljudge eval --gold spider_data/dev_gold.sql --pred c3.sql --db spider_data/database --out out/c3
+  sqljudge report out/din --html din.html
+  sqljudge report out/din --compare out/c3 --db spider_data/database --html din-vs-c3.html`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runReport(cmd, args[0], f) },
 	}
