@@ -41,7 +41,7 @@ func wantInputError(t *testing.T, err error, file string, line int, msg string) 
 }
 
 func TestSpiderDevGoldAndPredictions(t *testing.T) {
-	spider := shareddata.Path(t, "spider")
+	spider := shareddata.SubsetPath(t, "spider")
 	gold := filepath.Join(spider, "dev_gold.sql")
 	items, err := Load(Options{Gold: gold, Pred: filepath.Join(spider, "predictions", "resdsql.sql")})
 	if err != nil {
@@ -303,5 +303,45 @@ func TestSQLEvalResultsCSV(t *testing.T) {
 	_, err = Load(Options{Gold: questions30, Pred: results})
 	if err == nil || !strings.Contains(err.Error(), "sorted by db_name, query_category and question") || !strings.Contains(err.Error(), "results.csv:") {
 		t.Errorf("sorted results paired by row with the questions: %v", err)
+	}
+}
+
+// TestSwappedGoldAndPred: a prediction file given as --gold, with the gold
+// file as --pred, is reported as swapped.
+func TestSwappedGoldAndPred(t *testing.T) {
+	spider := shareddata.SubsetPath(t, "spider")
+	gold, pred := filepath.Join(spider, "dev_gold.sql"), filepath.Join(spider, "predictions", "c3.sql")
+	_, err := Load(Options{Gold: pred, Pred: gold})
+	wantInputError(t, err, pred, 1, "--gold and --pred look swapped")
+	// A gold file that is merely broken says nothing of a swap.
+	bad := write(t, "bad.sql", "SELECT 1\n")
+	_, err = Load(Options{Gold: bad, Pred: pred})
+	if err == nil || strings.Contains(err.Error(), "swapped") {
+		t.Errorf("broken gold, real predictions: %v", err)
+	}
+}
+
+// TestMultiLinePredictionsSuggestJSONL: more prediction lines than gold
+// items, where a line does not start a query, names that line and
+// suggests JSONL.
+func TestMultiLinePredictionsSuggestJSONL(t *testing.T) {
+	gold := write(t, "gold.sql", "SELECT 1\tdb_a\nSELECT 2\tdb_b\n")
+	pred := write(t, "pred.sql", "SELECT a\n  FROM t\nSELECT 2\n")
+	_, err := Load(Options{Gold: gold, Pred: pred})
+	wantInputError(t, err, pred, 3, `line 2 ("FROM") does not start a query`)
+	if !strings.Contains(err.Error(), "write JSONL") {
+		t.Errorf("no JSONL suggestion: %v", err)
+	}
+	// The suggested form reads.
+	jl := write(t, "pred.jsonl", `{"pred": "SELECT a\n  FROM t"}`+"\n"+`{"pred": "SELECT 2"}`+"\n")
+	items, err := Load(Options{Gold: gold, Pred: jl})
+	if err != nil || items[0].Pred != "SELECT a\n  FROM t" {
+		t.Fatalf("JSONL predictions: %v %+v", err, items)
+	}
+	long := write(t, "long.sql", "SELECT 1\nSELECT 2\nSELECT 3\n")
+	_, err = Load(Options{Gold: gold, Pred: long})
+	var ie *InputError
+	if !errors.As(err, &ie) || strings.Contains(ie.Msg, "write JSONL") {
+		t.Errorf("one query too many, each on its line: %v", err)
 	}
 }

@@ -59,7 +59,7 @@ func Load(o Options) ([]Item, error) {
 	}
 	items, err := LoadGold(o.Gold, o.Format)
 	if err != nil {
-		return nil, err
+		return nil, swapHint(err, o)
 	}
 	if o.Pred == "" {
 		for i := range items {
@@ -650,6 +650,41 @@ func readTextPreds(path string) ([]prediction, error) {
 	return out, nil
 }
 
+// swapHint adds to err, the error of reading the gold file, that --gold
+// and --pred look swapped when the prediction file reads as a gold file
+// of the same format (Spider's dev_gold.sql given as --pred, say).
+func swapHint(err error, o Options) error {
+	var ie *InputError
+	if o.Pred == "" || !errors.As(err, &ie) {
+		return err
+	}
+	if st, serr := os.Stat(o.Pred); serr != nil || st.IsDir() {
+		return err
+	}
+	if _, perr := LoadGold(o.Pred, o.Format); perr != nil {
+		return err
+	}
+	return errAt(ie.Pos, "%s; --gold and --pred look swapped: %s reads as a gold file, so give it to --gold and %s to --pred", ie.Msg, o.Pred, o.Gold)
+}
+
+// multiLineHint explains more prediction lines than gold items when a
+// prediction line does not start a query (SELECT, WITH, VALUES or "("): a
+// query written over several lines. It returns "" otherwise.
+func multiLineHint(ps []prediction) string {
+	for _, p := range ps {
+		f := strings.Fields(p.sql)
+		if len(f) == 0 {
+			continue
+		}
+		w := strings.ToUpper(f[0])
+		if w == "SELECT" || w == "WITH" || w == "VALUES" || strings.HasPrefix(w, "(") {
+			continue
+		}
+		return fmt.Sprintf("; line %d (%q) does not start a query, so a query seems to span several lines: put each prediction on one line, or write JSONL, one {\"pred\": \"...\"} object per line in gold order (docs/inputs.md)", p.pos.Line, f[0])
+	}
+	return ""
+}
+
 // pair attaches predictions to items: by id when the predictions carry
 // ids (pairByID), else by position (positional).
 func pair(items []Item, preds []prediction, goldPath, predPath string) error {
@@ -667,7 +702,11 @@ func pair(items []Item, preds []prediction, goldPath, predPath string) error {
 		} else if len(ps) > 0 {
 			at = ps[len(ps)-1].pos
 		}
-		return errAt(at, "%d predictions for %d gold items in %s: the files must have one line per item", len(ps), len(items), goldPath)
+		hint := ""
+		if len(ps) > len(items) {
+			hint = multiLineHint(ps)
+		}
+		return errAt(at, "%d predictions for %d gold items in %s: the files must have one line per item%s", len(ps), len(items), goldPath, hint)
 	}
 	for i := range items {
 		if ps[i].hasQuestion && ps[i].question != items[i].Question {

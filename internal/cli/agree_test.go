@@ -21,7 +21,7 @@ import (
 // verdict and carrying its hardness as difficulty. It returns the file
 // and the label by question.
 func roseVecFromSpider(t *testing.T, n int) (string, map[string]bool) {
-	spider := shareddata.Path(t, "spider")
+	spider := shareddata.SubsetPath(t, "spider")
 	items, err := bench.Load(bench.Options{Gold: filepath.Join(spider, "dev.json"), Pred: filepath.Join(spider, "predictions", "din_sql.sql")})
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +89,7 @@ func TestEvalRoseVecThenAgree(t *testing.T) {
 		}
 		return llmtest.Reply{Content: fmt.Sprintf(`{"judgement": "j", "verdict": %v, "ambiguity": "na", "gold_correct": true}`, !ok)}
 	})
-	db := shareddata.Path(t, "spider", "database")
+	db := shareddata.SubsetPath(t, "spider", "database")
 	out := filepath.Join(t.TempDir(), "run")
 	stdout, stderr, code := sqljudge(t, "eval", "--gold", rv, "--db", db, "--metrics", "ex,rose", "--out", out,
 		"--llm-base-url", srv.BaseURL(), "--llm-model", "scripted", "--progress", "never")

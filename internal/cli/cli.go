@@ -10,9 +10,11 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/mod/module"
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/serve"
@@ -64,6 +66,19 @@ func isUsage(err error) bool {
 	return errors.As(err, &ue) || errors.Is(err, bench.ErrFormat)
 }
 
+// Command returns the sqljudge command tree as Main builds it, reading an
+// empty stdin and writing nowhere: for tests that check a command line
+// against the CLI's own commands and flags (internal/deploytest checks
+// the Kubernetes manifests with it). Run nothing through it.
+func Command() *cobra.Command {
+	return newRoot(eofReader{}, io.Discard, io.Discard)
+}
+
+// eofReader is an empty stdin.
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+
 func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "sqljudge",
@@ -114,10 +129,7 @@ func newVersionCmd() *cobra.Command {
 }
 
 // version returns the release version set at build time, else what
-// runtime/debug.ReadBuildInfo recorded: the module version ("(devel)" for
-// a build inside the repository, shown as "devel") and the VCS revision,
-// with "-dirty" when the work tree had changes and the commit time, e.g.
-// "devel (345df72abcde-dirty, 2026-11-23T09:30:00Z)". Without build
+// runtime/debug.ReadBuildInfo recorded (see formatVersion). Without build
 // information (go test binaries) it is "devel".
 func version() string {
 	if Version != "" {
@@ -127,13 +139,22 @@ func version() string {
 	if !ok {
 		return "devel"
 	}
-	v := bi.Main.Version
-	if v == "" || v == "(devel)" {
-		v = "devel"
-	}
+	return formatVersion(bi.Main.Version, bi.Settings)
+}
+
+// formatVersion renders the main module's version and the VCS settings of
+// a build. A build from the module proxy (`go install
+// github.com/sqljudge/sqljudge/cmd/sqljudge@v1.2.3`) has no VCS settings
+// and prints its module version ("v1.2.3"). A build inside a checkout
+// records the commit: at a tag with a clean work tree it prints the tag;
+// otherwise (Go stamps a pseudo-version such as
+// v0.0.0-20261126120000-36fdd6f01234, with "+dirty" for a changed work
+// tree) "devel (commit <12 hex digits>[-dirty], <commit time>)". Without
+// either it is "devel" (a -buildvcs=false build).
+func formatVersion(mod string, settings []debug.BuildSetting) string {
 	var rev, when string
 	dirty := false
-	for _, s := range bi.Settings {
+	for _, s := range settings {
 		switch s.Key {
 		case "vcs.revision":
 			rev = s.Value
@@ -143,8 +164,14 @@ func version() string {
 			dirty = s.Value == "true"
 		}
 	}
-	if rev == "" {
-		return v
+	known := mod != "" && mod != "(devel)"
+	switch {
+	case rev == "" && known:
+		return mod
+	case rev == "":
+		return "devel"
+	case known && !dirty && !strings.HasSuffix(mod, "+dirty") && !module.IsPseudoVersion(mod):
+		return mod
 	}
 	if len(rev) > 12 {
 		rev = rev[:12]
@@ -155,5 +182,5 @@ func version() string {
 	if when != "" {
 		rev += ", " + when
 	}
-	return v + " (" + rev + ")"
+	return "devel (commit " + rev + ")"
 }

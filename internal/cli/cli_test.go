@@ -3,8 +3,10 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"github.com/spf13/cobra"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -269,7 +271,7 @@ func parseConsoleTable(s string) map[string]map[string]map[string]string {
 // item whose gold the official parser cannot read gets none but still
 // counts under "all".
 func TestEvalDifficultyLabels(t *testing.T) {
-	spider := shareddata.Path(t, "spider")
+	spider := shareddata.SubsetPath(t, "spider")
 	db, tables := filepath.Join(spider, "database"), filepath.Join(spider, "tables.json")
 	dir := t.TempDir()
 	lines := []string{
@@ -347,7 +349,7 @@ func TestEvalDifficultyLabels(t *testing.T) {
 // predictions the official parser rejects (no pred_unparsed_official
 // verdict is left, more are correct), and summary.json says so.
 func TestEvalEMFixed(t *testing.T) {
-	spider := shareddata.Path(t, "spider")
+	spider := shareddata.SubsetPath(t, "spider")
 	args := []string{"eval",
 		"--gold", filepath.Join(spider, "dev_gold.sql"),
 		"--pred", filepath.Join(spider, "predictions", "c3.sql"),
@@ -375,7 +377,7 @@ func TestEvalEMFixed(t *testing.T) {
 }
 
 func TestBadInputExitsWithFileAndLine(t *testing.T) {
-	spider := shareddata.Path(t, "spider")
+	spider := shareddata.SubsetPath(t, "spider")
 	dir := t.TempDir()
 	gold := filepath.Join(dir, "gold.sql")
 	os.WriteFile(gold, []byte("SELECT count(*) FROM singer\tconcert_singer\nSELECT 1\tno_such_db\n"), 0o644)
@@ -398,7 +400,7 @@ func TestBadInputExitsWithFileAndLine(t *testing.T) {
 		{"bad flag", []string{"eval", "--timeout", "soon"}, "invalid argument"},
 		{"partial without em", []string{"eval", "--gold", gold, "--pred", two, "--db", db, "--tables", tables, "--partial", "--out", dir}, "--partial prints em's partial-matching table: add em to --metrics"},
 		{"em-fixed without em", []string{"eval", "--gold", gold, "--pred", two, "--db", db, "--tables", tables, "--metrics", "ex", "--em-fixed", "--out", dir}, "--em-fixed sets how em grades: add em to --metrics"},
-		{"em without tables", []string{"eval", "--demo", "--metrics", "em", "--out", dir}, "give the benchmark's tables.json"},
+		{"em without tables", []string{"eval", "--demo", "--metrics", "em", "--out", dir}, "give --tables with the benchmark's tables.json"},
 	}
 	for _, c := range cases {
 		code, _, stderr := runMain(t, c.args...)
@@ -446,12 +448,50 @@ func TestVersion(t *testing.T) {
 	}
 }
 
+// TestFormatVersion: a tagged build prints its module version, a build in
+// a checkout "devel (commit ...)". docstest checks the built binary.
+func TestFormatVersion(t *testing.T) {
+	vcs := []debug.BuildSetting{{Key: "vcs.revision", Value: "36fdd6f0123456789abcdef"}, {Key: "vcs.time", Value: "2026-11-26T12:00:00Z"}}
+	for _, c := range []struct {
+		mod      string
+		settings []debug.BuildSetting
+		want     string
+	}{
+		{"v1.2.3", nil, "v1.2.3"},
+		{"v0.0.0-20261126120000-36fdd6f01234", nil, "v0.0.0-20261126120000-36fdd6f01234"},
+		{"(devel)", vcs, "devel (commit 36fdd6f01234, 2026-11-26T12:00:00Z)"},
+		{"(devel)", append(vcs, debug.BuildSetting{Key: "vcs.modified", Value: "true"}), "devel (commit 36fdd6f01234-dirty, 2026-11-26T12:00:00Z)"},
+		{"(devel)", nil, "devel"},
+		// Go 1.24+ stamps a checkout build with a pseudo-version or its tag.
+		{"v0.0.0-20261126120000-36fdd6f01234", vcs, "devel (commit 36fdd6f01234, 2026-11-26T12:00:00Z)"},
+		{"v0.0.0-20261126120000-36fdd6f01234+dirty", append(vcs, debug.BuildSetting{Key: "vcs.modified", Value: "true"}), "devel (commit 36fdd6f01234-dirty, 2026-11-26T12:00:00Z)"},
+		{"v1.2.3", vcs, "v1.2.3"},
+		{"v1.2.3+dirty", append(vcs, debug.BuildSetting{Key: "vcs.modified", Value: "true"}), "devel (commit 36fdd6f01234-dirty, 2026-11-26T12:00:00Z)"},
+	} {
+		if got := formatVersion(c.mod, c.settings); got != c.want {
+			t.Errorf("formatVersion(%q, %v) = %q; want %q", c.mod, c.settings, got, c.want)
+		}
+	}
+}
+
+// TestEMWithoutTablesNamesTheFlag: em without --tables says which flag to
+// give, exit 2, before any work.
+func TestEMWithoutTablesNamesTheFlag(t *testing.T) {
+	spider := shareddata.SubsetPath(t, "spider")
+	out := t.TempDir()
+	code, _, stderr := runMain(t, "eval", "--gold", filepath.Join(spider, "dev_gold.sql"), "--pred", filepath.Join(spider, "predictions", "c3.sql"),
+		"--db", filepath.Join(spider, "database"), "--metrics", "ex,em", "--out", out)
+	if code != ExitUsage || !strings.Contains(stderr, "give --tables") {
+		t.Fatalf("exit %d, stderr %q; want exit %d naming --tables", code, stderr, ExitUsage)
+	}
+}
+
 // TestBadInputFilesExit2 is issue 10.3: a BIRD gold file with a duplicated
 // question_id panicked (or silently paired one prediction twice); a gold
 // path that is a folder, a missing prediction file, an --out that is a
 // file or cannot be created exited 1. Each is now exit 2 naming the path.
 func TestBadInputFilesExit2(t *testing.T) {
-	spider := shareddata.Path(t, "spider")
+	spider := shareddata.SubsetPath(t, "spider")
 	db := filepath.Join(spider, "database")
 	dir := t.TempDir()
 	write := func(name, body string) string {
@@ -498,7 +538,7 @@ func TestBadInputFilesExit2(t *testing.T) {
 // predictions to dir and returns their paths and the database folder.
 func spiderSubset(t *testing.T, dir string, n int) (gold, pred, db string) {
 	t.Helper()
-	spider := shareddata.Path(t, "spider")
+	spider := shareddata.SubsetPath(t, "spider")
 	return headFile(t, filepath.Join(spider, "dev_gold.sql"), dir, "gold.sql", n),
 		headFile(t, filepath.Join(spider, "predictions", "resdsql.sql"), dir, "pred.sql", n), filepath.Join(spider, "database")
 }
@@ -626,7 +666,7 @@ func TestEvalSQLEvalFixed(t *testing.T) {
 	if err := os.WriteFile(gold, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"eval", "--gold", gold, "--db", shareddata.Path(t, "spider", "database"), "--metrics", "sqleval"}
+	args := []string{"eval", "--gold", gold, "--db", shareddata.SubsetPath(t, "spider", "database"), "--metrics", "sqleval"}
 	var sums [2]*report.Summary
 	var recs [2][]run.Record
 	for k, extra := range [][]string{nil, {"--sqleval-fixed"}} {
@@ -660,7 +700,7 @@ func TestEvalSQLEvalFixed(t *testing.T) {
 			t.Errorf("mode %d, item 2 (columns reordered, SQLite names them): %+v, want exact", k, v)
 		}
 	}
-	code, _, stderr := runMain(t, "eval", "--gold", gold, "--db", shareddata.Path(t, "spider", "database"), "--metrics", "ex", "--sqleval-fixed", "--out", t.TempDir())
+	code, _, stderr := runMain(t, "eval", "--gold", gold, "--db", shareddata.SubsetPath(t, "spider", "database"), "--metrics", "ex", "--sqleval-fixed", "--out", t.TempDir())
 	if code != ExitUsage || !strings.Contains(stderr, "add sqleval to --metrics") {
 		t.Errorf("--sqleval-fixed without sqleval: exit %d, %s", code, stderr)
 	}
@@ -682,4 +722,66 @@ func TestResumeUnderOtherSQLEvalModeExit2(t *testing.T) {
 	if code != ExitUsage || !strings.Contains(stderr, "sqleval_fixed: false -> true") {
 		t.Errorf("resume with --sqleval-fixed: exit %d, stderr %q; want exit 2 naming sqleval_fixed", code, stderr)
 	}
+}
+
+// TestHelpExamplesParse: every sqljudge command line in a command's help
+// examples names a command and flags that exist, with the arguments the
+// command takes (continuation lines joined, leading VAR=value dropped).
+func TestHelpExamplesParse(t *testing.T) {
+	checked := 0
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, line := range exampleLines(c.Example) {
+			f := strings.Fields(strings.NewReplacer("&", " ", ";", " ", `"`, "").Replace(line))
+			for len(f) > 0 && strings.Contains(f[0], "=") {
+				f = f[1:]
+			}
+			if len(f) == 0 || f[0] != "sqljudge" {
+				continue
+			}
+			root := Command()
+			cmd, rest, err := root.Find(f[1:])
+			if err == nil {
+				err = cmd.ParseFlags(rest)
+			}
+			if err == nil {
+				err = cmd.ValidateArgs(cmd.Flags().Args())
+			}
+			if err != nil {
+				t.Errorf("%s --help example %q: %v", c.CommandPath(), line, err)
+			}
+			checked++
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(Command())
+	if checked < 10 {
+		t.Errorf("checked %d example lines", checked)
+	}
+	t.Logf("%d help example command lines parse", checked)
+}
+
+// exampleLines joins an Example's lines that end in "\" with the next and
+// drops comments and shell keywords before a command (do, then).
+func exampleLines(ex string) []string {
+	var out []string
+	cur := ""
+	for _, l := range strings.Split(ex, "\n") {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "#") {
+			continue
+		}
+		for _, kw := range []string{"do ", "then "} {
+			l = strings.TrimPrefix(l, kw)
+		}
+		if strings.HasSuffix(l, "\\") {
+			cur += strings.TrimSuffix(l, "\\") + " "
+			continue
+		}
+		out = append(out, cur+l)
+		cur = ""
+	}
+	return out
 }

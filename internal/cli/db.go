@@ -54,10 +54,15 @@ stores each value as PostgreSQL would store it: CURRENT_DATE, NOW(), INTERVAL
 arithmetic, DATE_TRUNC, EXTRACT and TO_CHAR are evaluated with PostgreSQL's
 rules at one clock (--now, default the time of the load). Keys, indexes,
 sequences and comments are dropped; schemas too, except for DuckDB.`,
-		Example: `  # Defog SQL-Eval on a PostgreSQL server (graded as a reader role), then the SQLite variant
-  SQLJUDGE_READER_PASSWORD=pw sqljudge db load --dsn postgres://postgres@127.0.0.1:5432/postgres --reader sqljudge_reader defog_data/*/*.sql
-  sqljudge db load --dsn sqlite:defog_sqlite defog_data/*/*.sql
-  sqljudge eval --gold questions_gen_sqlite.csv --db defog_sqlite --metrics sqleval --out out/`,
+		Example: `  # Defog SQL-Eval as downloaded (git clone defog-ai/defog-data and defog-ai/sql-eval):
+  # the SQLite variant, then grading predictions on it
+  sqljudge db load --dsn sqlite:sqlite_dbs defog-data/defog_data/*/*.sql
+  sqljudge eval --gold sql-eval/data/questions_gen_sqlite.csv --pred pred.jsonl \
+      --db sqlite_dbs --metrics sqleval --out out/defog
+
+  # the PostgreSQL variant, graded as a role that may only read
+  SQLJUDGE_READER_PASSWORD=pw sqljudge db load --dsn postgres://postgres@127.0.0.1:5432/postgres \
+      --reader sqljudge_reader defog-data/defog_data/*/*.sql`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runDBLoad(cmd, f, args)

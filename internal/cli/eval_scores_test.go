@@ -16,7 +16,7 @@ import (
 // items, and with spider2 on the Spider 2.0 fixture of internal/metric,
 // and checks what the records and the summary carry.
 func TestEvalScoreMetrics(t *testing.T) {
-	spider := shareddata.Path(t, "spider")
+	spider := shareddata.SubsetPath(t, "spider")
 	dir := t.TempDir()
 	gold := headFile(t, filepath.Join(spider, "dev_gold.sql"), dir, "gold.sql", 12)
 	pred := headFile(t, filepath.Join(spider, "predictions", "c3.sql"), dir, "pred.sql", 12)
@@ -123,7 +123,7 @@ func TestSoftF1HeadlineIsTheMeanScore(t *testing.T) {
 }
 
 func TestEvalScoreMetricsUsage(t *testing.T) {
-	spider := shareddata.Path(t, "spider")
+	spider := shareddata.SubsetPath(t, "spider")
 	dir := t.TempDir()
 	db := filepath.Join(spider, "database")
 	fixture := filepath.Join("..", "metric", "testdata", "spider2")

@@ -17,7 +17,7 @@ import (
 // answers each question with its gold.
 func spiderDevGolds(t *testing.T, n int) (spider, dev string, gold map[string]string) {
 	t.Helper()
-	spider = shareddata.Path(t, "spider")
+	spider = shareddata.SubsetPath(t, "spider")
 	dev = filepath.Join(spider, "dev.json")
 	items, err := bench.LoadGold(dev, bench.FormatSpiderJSON)
 	if err != nil {

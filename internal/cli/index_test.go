@@ -18,7 +18,7 @@ func TestIndexCommand(t *testing.T) {
 	srv := llmtest.New(t, func(*llmtest.Request) llmtest.Reply { return llmtest.Reply{Status: 500} })
 	dbs := t.TempDir()
 	for _, id := range []string{"concert_singer", "pets_1"} {
-		b, err := os.ReadFile(shareddata.Path(t, "spider", "database", id, id+".sqlite"))
+		b, err := os.ReadFile(shareddata.SubsetPath(t, "spider", "database", id, id+".sqlite"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -16,9 +17,9 @@ import (
 
 // A judge that reads the question, given a gold file without questions
 // (Spider's dev_gold.sql), must refuse the run up front with exit 2, not
-// grade 1,034 items as judge_error.
+// grade every item as judge_error.
 func TestJudgesNeedQuestionsUpFront(t *testing.T) {
-	spider := shareddata.Path(t, "spider")
+	spider := shareddata.SubsetPath(t, "spider")
 	srv := llmtest.New(t, func(r *llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: `{"E": "x", "S": 3}`} })
 	gold := filepath.Join(spider, "dev_gold.sql")
 	for _, m := range []string{"xscore", "rose", "flex"} {
@@ -26,7 +27,7 @@ func TestJudgesNeedQuestionsUpFront(t *testing.T) {
 		code, _, stderr := runMain(t, "eval", "--gold", gold, "--pred", filepath.Join(spider, "predictions", "din_sql.sql"),
 			"--db", filepath.Join(spider, "database"), "--metrics", "ex,"+m, "--out", out,
 			"--llm-base-url", srv.BaseURL(), "--llm-model", "scripted")
-		if code != ExitUsage || !strings.Contains(stderr, gold+":1: "+m+" needs the question") || !strings.Contains(stderr, "1034 of 1034") {
+		if code != ExitUsage || !strings.Contains(stderr, gold+":1: "+m+" needs the question") || !strings.Contains(stderr, fmt.Sprintf("%d of %d", shareddata.SubsetItems, shareddata.SubsetItems)) {
 			t.Errorf("%s: exit %d, stderr %q", m, code, stderr)
 		}
 		if _, err := os.Stat(filepath.Join(out, run.ResultsFile)); err == nil {
@@ -54,7 +55,7 @@ func deadURL(t *testing.T) string {
 // predictions) to a temporary gold and prediction file.
 func firstItems(t *testing.T, n int) (gold, pred string) {
 	t.Helper()
-	spider := shareddata.Path(t, "spider")
+	spider := shareddata.SubsetPath(t, "spider")
 	b, err := os.ReadFile(filepath.Join(spider, "dev.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -77,8 +78,8 @@ func firstItems(t *testing.T, n int) (gold, pred string) {
 // the check off, the circuit breaker stops the run after a few
 // consecutive failures, keeping what was finished.
 func TestDeadEndpointStopsTheRunFast(t *testing.T) {
-	spider := shareddata.Path(t, "spider")
-	gold, pred := firstItems(t, 200)
+	spider := shareddata.SubsetPath(t, "spider")
+	gold, pred := firstItems(t, shareddata.SubsetItems)
 	dead := deadURL(t)
 	args := func(out string, extra ...string) []string {
 		return append([]string{"eval", "--gold", gold, "--pred", pred, "--db", filepath.Join(spider, "database"),

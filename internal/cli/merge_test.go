@@ -21,7 +21,7 @@ import (
 // checks that merge gives the single run's records byte for byte and its
 // summary's counts, accuracies and partial table.
 func TestShardsMergeToSingleRun(t *testing.T) {
-	spider := shareddata.Path(t, "spider")
+	spider := shareddata.SubsetPath(t, "spider")
 	base := []string{"eval",
 		"--gold", filepath.Join(spider, "dev_gold.sql"),
 		"--pred", filepath.Join(spider, "predictions", "din_sql.sql"),
@@ -51,7 +51,7 @@ func TestShardsMergeToSingleRun(t *testing.T) {
 				t.Fatalf("shard %d/4 holds item %d", i, r.Index)
 			}
 		}
-		if want := (1034 - i + 3) / 4; len(recs) != want {
+		if want := (shareddata.SubsetItems - i + 3) / 4; len(recs) != want {
 			t.Fatalf("shard %d/4 has %d records, want %d", i, len(recs), want)
 		}
 		shards = append(shards, out)
@@ -65,7 +65,7 @@ func TestShardsMergeToSingleRun(t *testing.T) {
 	}
 	full := string(b)
 	lines := strings.SplitAfter(full, "\n")
-	cut := strings.Join(lines[:100], "") + lines[100][:10]
+	cut := strings.Join(lines[:20], "") + lines[20][:10]
 	if err := os.WriteFile(p1, []byte(cut), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -95,11 +95,11 @@ func TestShardsMergeToSingleRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if gs.Items != 1034 || !reflect.DeepEqual(ws.Overall, gs.Overall) || !reflect.DeepEqual(ws.ByDifficulty, gs.ByDifficulty) ||
+	if gs.Items != shareddata.SubsetItems || !reflect.DeepEqual(ws.Overall, gs.Overall) || !reflect.DeepEqual(ws.ByDifficulty, gs.ByDifficulty) ||
 		!reflect.DeepEqual(ws.Difficulties, gs.Difficulties) || !reflect.DeepEqual(ws.Partial, gs.Partial) {
 		t.Fatalf("merged summary differs from the single run's:\n%+v\n%+v", gs.Overall, ws.Overall)
 	}
-	if gs.Run.Difficulty != "spider_hardness" || gs.Run.Graded+gs.Run.Resumed != 1034 || gs.Run.Shard != "" {
+	if gs.Run.Difficulty != "spider_hardness" || gs.Run.Graded+gs.Run.Resumed != shareddata.SubsetItems || gs.Run.Shard != "" {
 		t.Errorf("merged run block %v", gs.Run)
 	}
 

@@ -39,8 +39,11 @@ per-run filters on the page, the runs side by side. Each item with a wrong
 result shows a diff of gold and predicted rows that eval kept while grading
 (at most ` + fmt.Sprint(eval.MaxSamples) + ` items); --db reads them for the records of a run
 made before records kept them.`,
-		Example: `  sqljudge report out/spider --html spider.html
-  sqljudge report out/din --compare out/c3 --db database/ --html din-vs-c3.html`,
+		Example: `  # two systems graded on Spider as downloaded (spider_data/), then their reports
+  sqljudge eval --gold spider_data/dev_gold.sql --pred din.sql --db spider_data/database --out out/din
+  sqljudge eval --gold spider_data/dev_gold.sql --pred c3.sql --db spider_data/database --out out/c3
+  sqljudge report out/din --html din.html
+  sqljudge report out/din --compare out/c3 --db spider_data/database --html din-vs-c3.html`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runReport(cmd, args[0], f) },
 	}

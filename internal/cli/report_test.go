@@ -71,7 +71,7 @@ func parsePage(t *testing.T, path string) *html.Node {
 // summary.json, one item per record in the page's blob with its verdicts
 // and result sample.
 func TestHTMLReport(t *testing.T) {
-	spider := shareddata.Path(t, "spider")
+	spider := shareddata.SubsetPath(t, "spider")
 	tmp := t.TempDir()
 	outs := map[string]string{}
 	for _, sys := range []string{"din_sql", "c3"} {
@@ -282,7 +282,7 @@ func checkPage(t *testing.T, doc *html.Node, main, other *htmlreport.Run) {
 // prediction and verdicts.
 func checkBlob(t *testing.T, b *pageBlob, main, other *htmlreport.Run) {
 	t.Helper()
-	if len(b.Items) != len(main.Records) || len(b.Items) != 1034 {
+	if len(b.Items) != len(main.Records) || len(b.Items) != shareddata.SubsetItems {
 		t.Fatalf("%d items in the blob, want %d", len(b.Items), len(main.Records))
 	}
 	byIndex := map[int]run.Record{}

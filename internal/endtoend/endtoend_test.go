@@ -32,7 +32,7 @@ const goldenVersion = "golden"
 // output and its output files with the case's expected ones.
 func TestEndToEnd(t *testing.T) {
 	cli.Version = goldenVersion
-	data := shareddata.Dir(t)
+	data := shareddata.Subset(t)
 	cases, err := filepath.Glob(filepath.Join("testdata", "*", "cmd"))
 	if err != nil {
 		t.Fatal(err)
@@ -237,7 +237,7 @@ func (e *env) csvHead(where string, n int, src, dst string) {
 
 // oracle returns the official verdicts of system's Spider dev predictions.
 func (e *env) oracle(system string) []shareddata.OracleRecord {
-	return shareddata.Oracle(e.t, system)
+	return shareddata.SubsetOracle(e.t, system)
 }
 
 func (e *env) labels(where string, n int, system, dst string) {

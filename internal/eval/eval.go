@@ -181,6 +181,8 @@ func (o *Options) Check() error {
 		return usage.Errorf("--max-bytes must be positive")
 	case o.Resume && o.Overwrite:
 		return usage.Errorf("--resume and --overwrite exclude each other")
+	case hasMetric(o.Metrics, "em") && o.Tables == "":
+		return usage.Errorf("em needs the database schemas: give --tables with the benchmark's tables.json (Spider and BIRD ship one beside the databases)")
 	case o.Partial && !hasMetric(o.Metrics, "em"):
 		return usage.Errorf("--partial prints em's partial-matching table: add em to --metrics")
 	case o.EMFixed && !hasMetric(o.Metrics, "em"):

@@ -36,7 +36,7 @@ func firstLines(t *testing.T, src, dir, name string, n int) string {
 }
 
 func spiderOptions(t *testing.T, n int) Options {
-	spider := shareddata.Path(t, "spider")
+	spider := shareddata.SubsetPath(t, "spider")
 	dir := t.TempDir()
 	return Options{
 		Gold:    firstLines(t, filepath.Join(spider, "dev_gold.sql"), dir, "gold.sql", n),
@@ -60,7 +60,7 @@ func TestRunSpiderMatchesOracle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	oracle := shareddata.Oracle(t, "din_sql")[:n]
+	oracle := shareddata.SubsetOracle(t, "din_sql")[:n]
 	correct, byLevel := 0, map[string]int{}
 	for _, r := range oracle {
 		correct += r.Exec

@@ -19,7 +19,7 @@ import (
 // input (generate.InputError, or eval.InputError for the judges), each
 // naming what to fix, found before any LLM request.
 func TestRunCommandInputErrors(t *testing.T) {
-	spider := shareddata.Path(t, "spider")
+	spider := shareddata.SubsetPath(t, "spider")
 	gold, dbDir := filepath.Join(spider, "dev.json"), filepath.Join(spider, "database")
 	inUse := t.TempDir()
 	if err := os.WriteFile(filepath.Join(inUse, generate.LedgerFile), nil, 0o644); err != nil {

@@ -91,7 +91,7 @@ func TestRenderLikePythonFormat(t *testing.T) {
 // every table, columns with example values and value statics, key
 // constraints kept.
 func TestSchemaString(t *testing.T) {
-	db := filepath.Join(shareddata.Path(t, "spider", "database"))
+	db := filepath.Join(shareddata.SubsetPath(t, "spider", "database"))
 	eng := sqlite.New(db, sqlite.Options{})
 	defer eng.Close()
 	cat, err := loadCatalog(context.Background(), eng, "concert_singer")
@@ -149,7 +149,7 @@ func TestSchemaStringOracle(t *testing.T) {
 }
 
 func TestQueryColumns(t *testing.T) {
-	eng := sqlite.New(shareddata.Path(t, "spider", "database"), sqlite.Options{})
+	eng := sqlite.New(shareddata.SubsetPath(t, "spider", "database"), sqlite.Options{})
 	defer eng.Close()
 	cat, err := loadCatalog(context.Background(), eng, "concert_singer")
 	if err != nil {

@@ -169,7 +169,7 @@ func TestValueRetrievalRecall(t *testing.T) {
 // official get_column_profiles loads them all) and the candidate prompt
 // shows those retrieve_context found.
 func TestDescriptionsReachPrompts(t *testing.T) {
-	src := shareddata.Path(t, "spider", "database", "concert_singer", "concert_singer.sqlite")
+	src := shareddata.SubsetPath(t, "spider", "database", "concert_singer", "concert_singer.sqlite")
 	dbDir := t.TempDir()
 	dir := filepath.Join(dbDir, "concert_singer")
 	if err := os.MkdirAll(filepath.Join(dir, "database_description"), 0o755); err != nil {

@@ -26,7 +26,7 @@ import (
 // the schema and both results read from the real database.
 func spiderInput(t *testing.T, i int) judge.Input {
 	t.Helper()
-	spider := shareddata.Path(t, "spider")
+	spider := shareddata.SubsetPath(t, "spider")
 	items, err := bench.Load(bench.Options{Gold: filepath.Join(spider, "dev.json"), Pred: filepath.Join(spider, "predictions", "din_sql.sql")})
 	if err != nil {
 		t.Fatal(err)
@@ -458,7 +458,7 @@ func TestDBInfoMatchesROSE(t *testing.T) {
 // BIRD's column descriptions, when the database folder has them, follow
 // the table lines as ROSE writes them; a Latin-1 file is read too.
 func TestDBInfoReadsBIRDDescriptions(t *testing.T) {
-	src := filepath.Join(shareddata.Path(t, "spider"), "database", "concert_singer", "concert_singer.sqlite")
+	src := filepath.Join(shareddata.SubsetPath(t, "spider"), "database", "concert_singer", "concert_singer.sqlite")
 	dir := filepath.Join(t.TempDir(), "concert_singer")
 	if err := os.MkdirAll(filepath.Join(dir, "database_description"), 0o755); err != nil {
 		t.Fatal(err)
@@ -497,7 +497,7 @@ func TestDBInfoReadsBIRDDescriptions(t *testing.T) {
 // both results are equal.
 func TestROSEPromptsAreROSEs(t *testing.T) {
 	in := spiderInput(t, 0)
-	eng := sqlite.New(filepath.Join(shareddata.Path(t, "spider"), "database"), sqlite.Options{})
+	eng := sqlite.New(filepath.Join(shareddata.SubsetPath(t, "spider"), "database"), sqlite.Options{})
 	defer eng.Close()
 	info, err := judge.LoadDBInfo(context.Background(), eng, "concert_singer")
 	if err != nil {

@@ -67,7 +67,7 @@ func TestTSClosesItsSuiteDatabases(t *testing.T) {
 // concert_singer databases are copies of Spider's, one per name.
 func concertSingerSuite(t *testing.T, names ...string) string {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join(shareddata.Path(t, "spider"), "database", "concert_singer", "concert_singer.sqlite"))
+	src, err := os.ReadFile(filepath.Join(shareddata.SubsetPath(t, "spider"), "database", "concert_singer", "concert_singer.sqlite"))
 	if err != nil {
 		t.Fatal(err)
 	}

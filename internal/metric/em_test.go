@@ -15,9 +15,11 @@ import (
 	"github.com/sqljudge/sqljudge/internal/status"
 )
 
-func loadEMItems(tb testing.TB, sys string) (schema.Schemas, []bench.Item) {
+// loadEMItems loads tables.json and the dev items with sys's predictions
+// from the data folder dir (a shareddata.Set's).
+func loadEMItems(tb testing.TB, dir, sys string) (schema.Schemas, []bench.Item) {
 	tb.Helper()
-	spider := shareddata.Path(tb, "spider")
+	spider := filepath.Join(dir, "spider")
 	ss, err := schema.Load(filepath.Join(spider, "tables.json"))
 	if err != nil {
 		tb.Fatal(err)
@@ -44,11 +46,18 @@ func TestEMNeedsSchemas(t *testing.T) {
 // gives, for every dev item of each prediction file, the official exact
 // verdict and hardness, status pred_unparsed_official exactly where the
 // official parser rejected the prediction, and that em-fixed never scores
-// below the official verdict and reads more predictions.
+// below the official verdict and reads more predictions: on the subset,
+// and on the full dev set when it is available.
 func TestEMParityWithOfficialEvaluator(t *testing.T) {
+	for _, set := range shareddata.Sets(t) {
+		t.Run(set.Name, func(t *testing.T) { emParity(t, set) })
+	}
+}
+
+func emParity(t *testing.T, set shareddata.Set) {
 	for _, sys := range systems {
 		t.Run(sys, func(t *testing.T) {
-			ss, items := loadEMItems(t, sys)
+			ss, items := loadEMItems(t, set.Dir, sys)
 			ms, err := metric.New([]string{"em"}, metric.Options{EM: metric.EMOptions{Schemas: ss}})
 			if err != nil {
 				t.Fatal(err)
@@ -57,7 +66,10 @@ func TestEMParityWithOfficialEvaluator(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			oracle := shareddata.Oracle(t, sys)
+			oracle := shareddata.OracleIn(t, set.Dir, sys)
+			if len(items) != set.Items || len(oracle) != set.Items {
+				t.Fatalf("%d items, %d oracle records; want %d", len(items), len(oracle), set.Items)
+			}
 			agree, em, emFixed, unparsed, unparsedFixed := 0, 0, 0, 0, 0
 			for i := range items {
 				v := ms[0].Grade(context.Background(), nil, &items[i])
@@ -106,7 +118,7 @@ func BenchmarkEM(b *testing.B) {
 		fixed bool
 	}{{"official", false}, {"fixed", true}} {
 		b.Run(mode.name, func(b *testing.B) {
-			ss, items := loadEMItems(b, "din_sql")
+			ss, items := loadEMItems(b, shareddata.Dir(b), "din_sql")
 			ms, err := metric.New([]string{"em"}, metric.Options{EM: metric.EMOptions{Schemas: ss, Fixed: mode.fixed}})
 			if err != nil {
 				b.Fatal(err)
@@ -127,7 +139,7 @@ func BenchmarkEM(b *testing.B) {
 // 446 / 174 / 166 by level, and leaves unlabelled, with a reason, an item
 // whose gold the official parser cannot read or whose db_id has no schema.
 func TestSpiderHardnessLabels(t *testing.T) {
-	ss, items := loadEMItems(t, "c3")
+	ss, items := loadEMItems(t, shareddata.Dir(t), "c3")
 	labels, errs := metric.SpiderHardness(ss, items)
 	oracle := shareddata.Oracle(t, "c3")
 	counts := map[string]int{}
@@ -162,7 +174,7 @@ func TestSpiderHardnessLabels(t *testing.T) {
 // and partial scores spider.GradeOfficial computed, on every c3 item; and
 // that it refuses malformed fields and says no for a verdict without them.
 func TestEMPartialRoundTrip(t *testing.T) {
-	ss, items := loadEMItems(t, "c3")
+	ss, items := loadEMItems(t, shareddata.Dir(t), "c3")
 	ms, err := metric.New([]string{"em"}, metric.Options{EM: metric.EMOptions{Schemas: ss}})
 	if err != nil {
 		t.Fatal(err)

@@ -67,12 +67,12 @@ func oracleModel(truth map[string]bool) llmtest.Script {
 // half of them correct and half wrong by the official evaluator, with
 // unique questions, and the oracle's verdict and hardness by question.
 func spiderSample(t testing.TB, n int) ([]bench.Item, map[string]bool, map[string]string) {
-	spider := shareddata.Path(t, "spider")
+	spider := shareddata.SubsetPath(t, "spider")
 	all, err := bench.Load(bench.Options{Gold: filepath.Join(spider, "dev.json"), Pred: filepath.Join(spider, "predictions", "din_sql.sql")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	oracle := shareddata.Oracle(t, "din_sql")
+	oracle := shareddata.SubsetOracle(t, "din_sql")
 	count := map[string]int{}
 	for _, it := range all {
 		count[it.Question]++
@@ -101,12 +101,12 @@ func spiderSample(t testing.TB, n int) ([]bench.Item, map[string]bool, map[strin
 // evaluator counts correct although the two queries, run as written, give
 // different results (ROSE's prover-then-refuter path).
 func correctButDifferent(t testing.TB) (bench.Item, string) {
-	spider := shareddata.Path(t, "spider")
+	spider := shareddata.SubsetPath(t, "spider")
 	all, err := bench.Load(bench.Options{Gold: filepath.Join(spider, "dev.json"), Pred: filepath.Join(spider, "predictions", "din_sql.sql")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	oracle := shareddata.Oracle(t, "din_sql")
+	oracle := shareddata.SubsetOracle(t, "din_sql")
 	eng := sqlite.New(filepath.Join(spider, "database"), sqlite.Options{})
 	defer eng.Close()
 	ctx := context.Background()
@@ -125,7 +125,7 @@ func correctButDifferent(t testing.TB) (bench.Item, string) {
 }
 
 func runJudges(t testing.TB, items []bench.Item, hard map[string]string, client *llm.Client, out string, metrics []string) []run.Record {
-	spider := shareddata.Path(t, "spider")
+	spider := shareddata.SubsetPath(t, "spider")
 	eng := sqlite.New(filepath.Join(spider, "database"), sqlite.Options{})
 	defer eng.Close()
 	ms, err := metric.New(metrics, metric.Options{Judge: *judge.New(client)})
@@ -309,12 +309,12 @@ func TestJudgesNeedAClientAndQuestions(t *testing.T) {
 //
 //	go test ./internal/metric -run '^$' -bench JudgeCalls -benchtime 1x
 func BenchmarkJudgeCallsSpiderDev(b *testing.B) {
-	spider := shareddata.Path(b, "spider")
+	spider := shareddata.SubsetPath(b, "spider")
 	all, err := bench.Load(bench.Options{Gold: filepath.Join(spider, "dev.json"), Pred: filepath.Join(spider, "predictions", "din_sql.sql")})
 	if err != nil {
 		b.Fatal(err)
 	}
-	oracle := shareddata.Oracle(b, "din_sql")
+	oracle := shareddata.SubsetOracle(b, "din_sql")
 	items := all
 	truth := map[string]bool{}
 	for i, it := range items {
@@ -380,7 +380,7 @@ func TestResumeReasksJudgeErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spider := shareddata.Path(t, "spider")
+	spider := shareddata.SubsetPath(t, "spider")
 	eng := sqlite.New(filepath.Join(spider, "database"), sqlite.Options{})
 	defer eng.Close()
 	ms, err := metric.New([]string{"ex", "xscore"}, metric.Options{Judge: *judge.New(client)})

@@ -42,7 +42,7 @@ func TestOptionsZeroMeansZero(t *testing.T) {
 	}
 	metric.Close(ms)
 
-	spider := shareddata.Path(t, "spider")
+	spider := shareddata.SubsetPath(t, "spider")
 	eng := sqlite.New(filepath.Join(spider, "database"), sqlite.Options{})
 	defer eng.Close()
 	env := &metric.Env{Engine: eng, Timeout: 30 * time.Second}
@@ -61,7 +61,7 @@ func TestOptionsZeroMeansZero(t *testing.T) {
 // official --keep_distinct), and no other field of Options changes them.
 func TestEachMetricReadsItsOwnOptions(t *testing.T) {
 	suite := concertSingerSuite(t, "concert_singer.sqlite")
-	eng := sqlite.New(filepath.Join(shareddata.Path(t, "spider"), "database"), sqlite.Options{})
+	eng := sqlite.New(filepath.Join(shareddata.SubsetPath(t, "spider"), "database"), sqlite.Options{})
 	defer eng.Close()
 	env := &metric.Env{Engine: eng, Timeout: 30 * time.Second}
 	// singer has repeated countries: DISTINCT matters once it is kept.

@@ -25,7 +25,7 @@ import (
 // for both gold layouts: the official spider2lite_eval.jsonl with
 // exec_result/, and sqljudge's JSONL.
 func TestSpider2ParityWithOfficial(t *testing.T) {
-	spider := shareddata.Path(t, "spider")
+	spider := shareddata.SubsetPath(t, "spider")
 	eng := sqlite.New(filepath.Join(spider, "database"), sqlite.Options{})
 	defer eng.Close()
 	env := &metric.Env{Engine: eng, Timeout: 30 * time.Second}

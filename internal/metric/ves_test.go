@@ -29,7 +29,7 @@ const fastCount = "SELECT count(*) FROM singer"
 // prediction as fast as its gold gets r about 1 is a timing figure,
 // measured by BenchmarkVESStability, not asserted here.)
 func TestRVESBins(t *testing.T) {
-	spider := shareddata.Path(t, "spider")
+	spider := shareddata.SubsetPath(t, "spider")
 	eng := sqlite.New(filepath.Join(spider, "database"), sqlite.Options{})
 	defer eng.Close()
 	env := &metric.Env{Engine: eng, Timeout: 30 * time.Second}
@@ -92,7 +92,7 @@ func TestRVESRewardBins(t *testing.T) {
 //
 //	go test ./internal/metric -run '^$' -bench VESStability -benchtime 1x
 func BenchmarkVESStability(b *testing.B) {
-	spider := shareddata.Path(b, "spider")
+	spider := shareddata.SubsetPath(b, "spider")
 	eng := sqlite.New(filepath.Join(spider, "database"), sqlite.Options{})
 	defer eng.Close()
 	items, err := bench.Load(bench.Options{

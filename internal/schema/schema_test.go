@@ -11,7 +11,7 @@ import (
 )
 
 func TestLoadSpiderTables(t *testing.T) {
-	path := shareddata.Path(t, "spider", "tables.json")
+	path := shareddata.SubsetPath(t, "spider", "tables.json")
 	s, err := Load(path)
 	if err != nil {
 		t.Fatal(err)

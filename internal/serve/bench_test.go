@@ -30,7 +30,7 @@ func BenchmarkServeSpiderDev(b *testing.B) {
 	b.ResetTimer()
 	start := time.Now()
 	for range b.N {
-		eng := sqlite.New(shareddata.Path(b, "spider", "database"), sqlite.Options{})
+		eng := sqlite.New(shareddata.SubsetPath(b, "spider", "database"), sqlite.Options{})
 		s := New(Config{Engine: eng, Timeout: 60 * time.Second})
 		ts := httptest.NewServer(s.Handler())
 		batches := make(chan int)

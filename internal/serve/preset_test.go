@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/shareddata"
 )
 
 func TestExtractSQL(t *testing.T) {
@@ -114,7 +117,9 @@ func TestPresetByName(t *testing.T) {
 // SkyRL's calculate_reward_single and SQL-R1's compute_score give on the
 // same databases.
 func TestPresetsMatchOracles(t *testing.T) {
-	_, _, ts := newTestServer(t, Config{})
+	eng := sqlite.New(shareddata.Path(t, "spider", "database"), sqlite.Options{}) // the oracles span every dev database
+	t.Cleanup(func() { eng.Close() })
+	_, _, ts := newTestServer(t, Config{Engine: eng})
 	for _, c := range []struct {
 		preset, file string
 		cases        int

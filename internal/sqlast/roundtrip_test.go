@@ -27,7 +27,7 @@ type goldLine struct {
 	db   string
 }
 
-// readGold reads a Spider gold file (SQL<TAB>db_id per line).
+// readGold reads a Spider gold file (SQL<TAB>db_id per line) of the full data.
 func readGold(t testing.TB, name string) []goldLine {
 	t.Helper()
 	path := shareddata.Path(t, "spider", name)

@@ -3,9 +3,10 @@
 // environment, and scratch databases that a test creates and drops.
 //
 // A test that needs a server calls Postgres(t) or MySQL(t). When the
-// variable is missing the test FAILS if $CI is set (a CI run must test
-// every engine) and is skipped otherwise, so `go test ./...` on a machine
-// without servers still runs everything else.
+// variable is missing the test FAILS in CI ($CI set and not "false", or
+// SQLJUDGE_REQUIRE_DATA=1: a CI run must test every engine) and is skipped
+// otherwise with a message naming the variable (`go test -v` shows it), so
+// `go test ./...` on a machine without servers still runs everything else.
 package testserver
 
 import (
@@ -43,11 +44,18 @@ func dsn(tb testing.TB, name, what string) string {
 	if v != "" {
 		return v
 	}
-	if os.Getenv("CI") != "" {
+	if Required() {
 		tb.Fatalf("$%s is not set: CI must start %s (.ci/run does) and export its DSN", name, what)
 	}
-	tb.Skipf("$%s is not set: no %s to test against (.ci/run starts one)", name, what)
+	tb.Skipf("skipped: $%s is not set, so there is no %s to test against (.ci/run starts one; see docs/development.md)", name, what)
 	return ""
+}
+
+// Required reports whether a missing server fails the test: in CI ($CI set
+// and not "false") or with SQLJUDGE_REQUIRE_DATA=1.
+func Required() bool {
+	ci := os.Getenv("CI")
+	return (ci != "" && ci != "false") || os.Getenv("SQLJUDGE_REQUIRE_DATA") == "1"
 }
 
 // Postgres returns the PostgreSQL server's DSN.

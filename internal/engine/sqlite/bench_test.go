@@ -11,7 +11,7 @@ import (
 // BenchmarkQueryRows reads 50,000 rows of an integer, a text and a float
 // through the engine's row loop (on Spider's concert_singer database).
 func BenchmarkQueryRows(b *testing.B) {
-	e := sqlite.New(shareddata.Path(b, "spider", "database"), sqlite.Options{})
+	e := sqlite.New(shareddata.SubsetPath(b, "spider", "database"), sqlite.Options{})
 	defer e.Close()
 	const q = `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 50000)
 		SELECT x, 'singer ' || x, x * 0.5 FROM c`

@@ -26,7 +26,7 @@ import (
 // DIR/<db_id>/<db_id>.sqlite and returns DIR.
 func copyDB(t *testing.T, dbID string) string {
 	t.Helper()
-	src := shareddata.Path(t, "spider", "database", dbID, dbID+".sqlite")
+	src := shareddata.SubsetPath(t, "spider", "database", dbID, dbID+".sqlite")
 	dir := t.TempDir()
 	dst := filepath.Join(dir, dbID, dbID+".sqlite")
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {

@@ -13,7 +13,7 @@ import (
 // reads it back from the cache, and checks that an unknown db_id is an
 // InputError naming it, found before anything is built.
 func TestBuildAll(t *testing.T) {
-	dir := shareddata.Path(t, "spider", "database")
+	dir := shareddata.SubsetPath(t, "spider", "database")
 	out := t.TempDir()
 	t.Setenv("SQLJUDGE_EMBED_MODEL", "")
 	o := BuildOptions{DB: dir, Out: out, DBIDs: "concert_singer"}

@@ -14,15 +14,22 @@ import (
 // TestFromASTAgreesWithOfficial asserts that wherever the official parser
 // reads a dev gold query or a prediction, FromAST builds the same
 // structure from sqlast's tree, and reports the reach of both readers per
-// prediction file.
+// prediction file: on the subset, and on the full dev set when it is
+// available.
 func TestFromASTAgreesWithOfficial(t *testing.T) {
+	for _, set := range shareddata.Sets(t) {
+		t.Run(set.Name, func(t *testing.T) { fromASTParity(t, set) })
+	}
+}
+
+func fromASTParity(t *testing.T, set shareddata.Set) {
 	for _, sys := range append([]string{""}, systems...) {
 		name := sys
 		if name == "" {
 			name = "dev_gold"
 		}
 		t.Run(name, func(t *testing.T) {
-			schemas, items := loadSpider(t, sys)
+			schemas, items := loadSpider(t, set, sys)
 			official, ours, both, same := 0, 0, 0, 0
 			for i, it := range items {
 				s := schemas[it.DBID]
@@ -68,7 +75,7 @@ func sqliteRejects(err error) bool {
 // gold queries, wherever the official parser reads one, FromAST builds
 // the same structure, and reports how many each reads.
 func TestFromASTAgreesOnTrainGold(t *testing.T) {
-	schemas, _ := loadSpider(t, "")
+	schemas, _ := loadSpider(t, shareddata.FullSet(t), "")
 	items, err := bench.Load(bench.Options{Gold: shareddata.Path(t, "spider", "train_gold.sql"), Pred: shareddata.Path(t, "spider", "train_gold.sql")})
 	if err != nil {
 		t.Fatal(err)

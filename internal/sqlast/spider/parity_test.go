@@ -13,10 +13,11 @@ import (
 var systems = shareddata.Systems
 
 // loadSpider returns the official schemas of tables.json and the dev items
-// paired with a prediction file (pred "" pairs gold with itself).
-func loadSpider(t testing.TB, pred string) (map[string]*spider.Schema, []bench.Item) {
+// of the data set paired with a prediction file (pred "" pairs gold with
+// itself).
+func loadSpider(t testing.TB, set shareddata.Set, pred string) (map[string]*spider.Schema, []bench.Item) {
 	t.Helper()
-	dir := shareddata.Path(t, "spider")
+	dir := filepath.Join(set.Dir, "spider")
 	ss, err := schema.Load(filepath.Join(dir, "tables.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -35,20 +36,27 @@ func loadSpider(t testing.TB, pred string) (map[string]*spider.Schema, []bench.I
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(items) != 1034 {
-		t.Fatalf("%d dev items; want 1034", len(items))
+	if len(items) != set.Items {
+		t.Fatalf("%d dev items; want %d", len(items), set.Items)
 	}
 	return schemas, items
 }
 
-// TestEMParityWithOfficialEvaluator asserts that for every one of the 1034
-// Spider dev items of each published prediction file, GradeOfficial gives
-// the official evaluator's exact, hardness and pred_parsed.
+// TestEMParityWithOfficialEvaluator asserts that for every Spider dev item
+// of each published prediction file, GradeOfficial gives the official
+// evaluator's exact, hardness and pred_parsed: on the subset, and on all
+// 1034 items when the full data is available.
 func TestEMParityWithOfficialEvaluator(t *testing.T) {
+	for _, set := range shareddata.Sets(t) {
+		t.Run(set.Name, func(t *testing.T) { emParity(t, set) })
+	}
+}
+
+func emParity(t *testing.T, set shareddata.Set) {
 	for _, sys := range systems {
 		t.Run(sys, func(t *testing.T) {
-			schemas, items := loadSpider(t, sys)
-			oracle := shareddata.Oracle(t, sys)
+			schemas, items := loadSpider(t, set, sys)
+			oracle := shareddata.OracleIn(t, set.Dir, sys)
 			if len(oracle) != len(items) {
 				t.Fatalf("%d oracle records for %d items", len(oracle), len(items))
 			}
@@ -85,7 +93,7 @@ func TestEMParityWithOfficialEvaluator(t *testing.T) {
 // that the hardness counts are the official ones (the oracle's, which the
 // data README gives as easy 248, medium 446, hard 174, extra 166).
 func TestGoldAgainstGold(t *testing.T) {
-	schemas, items := loadSpider(t, "")
+	schemas, items := loadSpider(t, shareddata.FullSet(t), "")
 	want := map[string]int{}
 	for _, o := range shareddata.Oracle(t, "resdsql") {
 		want[o.Hardness]++
@@ -125,7 +133,7 @@ var tablesCache = map[string]*schema.Database{}
 func dbOf(t testing.TB, id string) *schema.Database {
 	t.Helper()
 	if len(tablesCache) == 0 {
-		ss, err := schema.Load(shareddata.Path(t, "spider", "tables.json"))
+		ss, err := schema.Load(shareddata.Path(t, "spider", "tables.json")) // the full data: TestGoldAgainstGold
 		if err != nil {
 			t.Fatal(err)
 		}

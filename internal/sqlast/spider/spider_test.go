@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/sqljudge/sqljudge/internal/shareddata"
 	"github.com/sqljudge/sqljudge/internal/sqlast"
 	"github.com/sqljudge/sqljudge/internal/sqlast/spider"
 )
@@ -11,7 +12,7 @@ import (
 // TestForeignKeyMap checks build_foreign_key_map on car_1 of tables.json:
 // each foreign-key column maps to the smallest column index of its pair.
 func TestForeignKeyMap(t *testing.T) {
-	schemas, _ := loadSpider(t, "")
+	schemas, _ := loadSpider(t, shareddata.SubsetSet(t), "")
 	s := schemas["car_1"]
 	for col, want := range map[string]string{
 		"__countries.continent__": "__continents.contid__",
@@ -33,7 +34,7 @@ func TestForeignKeyMap(t *testing.T) {
 // TestWhatTheOfficialParserRejects checks queries on car_1 that
 // process_sql rejects (and that ParseFixed reads) and ones it reads.
 func TestWhatTheOfficialParserRejects(t *testing.T) {
-	schemas, _ := loadSpider(t, "")
+	schemas, _ := loadSpider(t, shareddata.SubsetSet(t), "")
 	s := schemas["car_1"]
 	for _, c := range []struct {
 		q              string
@@ -70,7 +71,7 @@ func TestWhatTheOfficialParserRejects(t *testing.T) {
 // values ignored, DISTINCT ignored, foreign keys canonicalised, select
 // items compared as a set, and real differences caught.
 func TestExactMatchRules(t *testing.T) {
-	schemas, _ := loadSpider(t, "")
+	schemas, _ := loadSpider(t, shareddata.SubsetSet(t), "")
 	s := schemas["car_1"]
 	gold := "SELECT T2.Model FROM model_list AS T1 JOIN car_names AS T2 ON T1.Model = T2.Model WHERE T1.Maker = 3"
 	for _, c := range []struct {
@@ -108,7 +109,7 @@ func TestBadInput(t *testing.T) {
 	if _, err := spider.ParseOfficial(nil, "SELECT 1"); err == nil {
 		t.Error("ParseOfficial without schema succeeded")
 	}
-	schemas, _ := loadSpider(t, "")
+	schemas, _ := loadSpider(t, shareddata.SubsetSet(t), "")
 	s := schemas["car_1"]
 	var me *spider.MapError
 	if _, err := spider.FromAST(s, sqlast.MustParse("DELETE FROM cars_data")); !errors.As(err, &me) {

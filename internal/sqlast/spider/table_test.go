@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sqljudge/sqljudge/internal/shareddata"
 	"github.com/sqljudge/sqljudge/internal/sqlast/spider"
 )
 
@@ -15,7 +16,7 @@ import (
 // (testdata/official_match_table_c3.txt: evaluation.evaluate with --etype
 // match on dev_gold.sql and predictions/c3.sql, printed to 3 decimals).
 func TestTableMatchesOfficialPrint(t *testing.T) {
-	schemas, items := loadSpider(t, "c3")
+	schemas, items := loadSpider(t, shareddata.FullSet(t), "c3")
 	var tab spider.Table
 	for _, it := range items {
 		g, err := spider.GradeOfficial(schemas[it.DBID], it.Gold[0], it.Pred)
