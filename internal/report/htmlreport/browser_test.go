@@ -21,7 +21,7 @@ import (
 
 // chromiumEnv names the Chromium binary the browser tests drive
 // (/usr/bin/chromium, Debian's package); they need it and are skipped
-// without it.
+// without it, except under SQLJUDGE_REQUIRE_DATA=1 (CI), where they fail.
 const chromiumEnv = "SQLJUDGE_TEST_CHROMIUM"
 
 // browser starts headless Chromium with the machine's flags (no network
@@ -30,7 +30,10 @@ func browser(t testing.TB) context.Context {
 	t.Helper()
 	bin := os.Getenv(chromiumEnv)
 	if bin == "" {
-		t.Skipf("%s is not set: no Chromium to drive", chromiumEnv)
+		if shareddata.Required() {
+			t.Fatalf("%s is not set, and CI (%s=1) runs the browser tests: install Debian's chromium and set it to /usr/bin/chromium", chromiumEnv, shareddata.RequireEnv)
+		}
+		t.Skipf("%s is not set: no Chromium to drive (set it to /usr/bin/chromium after apt-get install chromium)", chromiumEnv)
 	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
