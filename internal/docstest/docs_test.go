@@ -122,7 +122,8 @@ func blockEnv(bin, ws string) []string {
 	return env
 }
 
-// workspace makes a folder holding testdata/ (a link to the subset) and
+// workspace makes a folder holding testdata/ (a link to the subset),
+// examples/ (the repository's examples) and
 // miniatures of the download layouts the documentation's quickstarts read,
 // each built from the subset:
 //
@@ -142,6 +143,7 @@ func workspace(t *testing.T, root string) string {
 	sp, df := filepath.Join(td, "spider"), filepath.Join(td, "defog")
 	links := map[string]string{
 		"testdata":                               td,
+		"examples":                               filepath.Join(root, "examples"),
 		"spider_data/dev.json":                   filepath.Join(sp, "dev.json"),
 		"spider_data/dev_gold.sql":               filepath.Join(sp, "dev_gold.sql"),
 		"spider_data/tables.json":                filepath.Join(sp, "tables.json"),
