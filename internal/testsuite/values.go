@@ -144,3 +144,19 @@ func holdsNumbers(c *Column) bool {
 	}
 	return false
 }
+
+// QueryLiterals returns the literals of query q (numbers, '…' strings, and
+// "…" strings that isColumn does not call a column name), in order: the
+// literals the fuzzer and package equiv draw values from.
+func QueryLiterals(q string, isColumn func(string) bool) []result.Value {
+	return queryLiterals(q, isColumn)
+}
+
+// LiteralVariants returns v and the values near it that tell a query from
+// its neighbours (see literalVariants): ±1, a LIKE pattern's instances,
+// case variants, a day apart.
+func LiteralVariants(v result.Value) []result.Value { return literalVariants(v) }
+
+// AffinityOf returns the affinity SQLite gives a declared type (see
+// Affinity).
+func AffinityOf(decl string) Affinity { return affinityOf(decl) }

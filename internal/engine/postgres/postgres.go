@@ -315,5 +315,10 @@ func (e *Engine) run(ctx context.Context, pc *pgconn.PgConn, db, q string) (set 
 	return set, false, nil
 }
 
+// Release closes the connections to database db, if any; a later query
+// opens them again. Package equiv calls it before it drops a scratch
+// database.
+func (e *Engine) Release(db string) error { return e.pools.Release(db) }
+
 // Close closes every connection pool.
 func (e *Engine) Close() error { return e.pools.Close() }

@@ -1,0 +1,337 @@
+package equiv
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/run"
+	"github.com/sqljudge/sqljudge/internal/usage"
+)
+
+// CommandOptions are the options of `sqljudge equiv`.
+type CommandOptions struct {
+	// Pairs is the pairs file (ReadPairs).
+	Pairs string
+	// Out is the output folder: results.jsonl, summary.json,
+	// fingerprint.json.
+	Out string
+	// DB is "" (scratch SQLite files), a folder of SQLite databases
+	// (db_id pairs read their schema and values there; scratch SQLite
+	// files), or a PostgreSQL DSN (postgres://…: scratch databases on that
+	// server, created and dropped; the role needs CREATEDB).
+	DB string
+	// AllowSuperuser lets a PostgreSQL DSN name a superuser role.
+	AllowSuperuser bool
+	// Seed, Budget, MaxDatabases and Rule are Options' (per pair).
+	Seed         int64
+	Budget       time.Duration
+	MaxDatabases int
+	// Workers decide pairs in parallel (default 1).
+	Workers int
+	// Resume keeps the records of an earlier run in Out and decides the
+	// rest; Overwrite replaces it.
+	Resume, Overwrite bool
+}
+
+// Record is one line of results.jsonl: the pair's id and its Outcome
+// (verdict, witness, search, reason, rule).
+type Record struct {
+	ID string `json:"id"`
+	Outcome
+}
+
+// ResultsFile is the name of the records file in the output folder.
+const ResultsFile = "results.jsonl"
+
+// RunCommand runs `sqljudge equiv`: it decides every pair of o.Pairs,
+// writes OUT/results.jsonl (one record per pair, in input order, each
+// written as soon as it and every earlier pair are decided),
+// OUT/summary.json, and prints the summary table to w. The same seed and
+// inputs give byte-identical results.jsonl. Bad input (a malformed pairs
+// file, an output folder holding another run) is a usage.Error.
+func RunCommand(ctx context.Context, o CommandOptions, w io.Writer) error {
+	if o.Pairs == "" {
+		return usage.Errorf("--pairs is required")
+	}
+	pairs, err := ReadPairs(o.Pairs)
+	if err != nil {
+		return err
+	}
+	if o.Out == "" {
+		return usage.Errorf("--out is required")
+	}
+	if o.Resume && o.Overwrite {
+		return usage.Errorf("--resume and --overwrite exclude each other")
+	}
+	if o.Workers <= 0 {
+		o.Workers = 1
+	}
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+		return err
+	}
+	unlock, err := run.LockOutput(o.Out)
+	if err != nil {
+		return usage.Error{Err: err}
+	}
+	defer unlock()
+	sb, dbDir, err := openSandbox(ctx, o)
+	if err != nil {
+		return err
+	}
+	defer sb.Close()
+	prev, err := prepareOutput(o, sb.Dialect())
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	recs, times, err := decideAll(ctx, o, sb, dbDir, pairs, prev)
+	if err != nil {
+		return err
+	}
+	if err := writeRecords(filepath.Join(o.Out, ResultsFile), recs); err != nil {
+		return err
+	}
+	sum := summarize(o, sb.Dialect(), recs, times, len(prev), time.Since(start))
+	if err := run.WriteFileAtomic(filepath.Join(o.Out, "summary.json"), func(f io.Writer) error {
+		enc := json.NewEncoder(f)
+		enc.SetIndent("", "  ")
+		return enc.Encode(sum)
+	}); err != nil {
+		return err
+	}
+	sum.print(w)
+	return nil
+}
+
+// openSandbox returns the sandbox --db names and the folder db_id pairs
+// are read from ("" when none).
+func openSandbox(ctx context.Context, o CommandOptions) (Sandbox, string, error) {
+	if d, ok := dsnDialect(o.DB); ok {
+		if d != engine.Postgres {
+			return nil, "", usage.Errorf("--db: equiv runs on SQLite (a folder, or none) or PostgreSQL (postgres://…), not %s", d)
+		}
+		sb, err := NewPostgresSandbox(ctx, o.DB, o.AllowSuperuser)
+		if err != nil {
+			if errors.Is(err, engine.ErrPrivileged) {
+				return nil, "", usage.Error{Err: err}
+			}
+			return nil, "", err
+		}
+		return sb, "", nil
+	}
+	if o.DB != "" {
+		if st, err := os.Stat(o.DB); err != nil || !st.IsDir() {
+			return nil, "", usage.Errorf("--db %s: expected a folder of SQLite databases or a postgres:// DSN", o.DB)
+		}
+	}
+	sb, err := NewSQLiteSandbox("")
+	return sb, o.DB, err
+}
+
+// dsnDialect returns the dialect of a DSN with a scheme.
+func dsnDialect(dsn string) (engine.Dialect, bool) {
+	for i := 0; i < len(dsn); i++ {
+		if dsn[i] == ':' {
+			if i < 2 {
+				return "", false
+			}
+			return engine.ParseDialect(dsn[:i])
+		}
+	}
+	return "", false
+}
+
+// fingerprint is what results.jsonl depends on (OUT/fingerprint.json).
+func fingerprint(o CommandOptions, d engine.Dialect) (*run.Fingerprint, error) {
+	h, err := run.FileHash(o.Pairs)
+	if err != nil {
+		return nil, err
+	}
+	return &run.Fingerprint{Version: "equiv", Inputs: map[string]string{"pairs": h}, Settings: map[string]string{
+		"engine": string(d), "seed": fmt.Sprint(o.Seed), "budget": o.Budget.String(),
+		"max_databases": fmt.Sprint(o.MaxDatabases), "db": filepath.Clean(o.DB),
+	}}, nil
+}
+
+// prepareOutput checks the output folder and returns the records of an
+// earlier run to keep (Resume), by id.
+func prepareOutput(o CommandOptions, d engine.Dialect) (map[string]Record, error) {
+	path := filepath.Join(o.Out, ResultsFile)
+	fpPath := filepath.Join(o.Out, "fingerprint.json")
+	fp, err := fingerprint(o, d)
+	if err != nil {
+		return nil, err
+	}
+	_, statErr := os.Stat(path)
+	exists := statErr == nil
+	switch {
+	case exists && !o.Resume && !o.Overwrite:
+		return nil, usage.Errorf("%w: %s holds an earlier run; use --resume to continue it or --overwrite to replace it", run.ErrOutputExists, path)
+	case exists && o.Resume:
+		if err := checkFingerprint(fpPath, fp); err != nil {
+			return nil, err
+		}
+		return readRecords(path)
+	}
+	_ = os.Remove(path)
+	b, _ := json.MarshalIndent(fp, "", "  ")
+	return nil, run.WriteFileAtomic(fpPath, func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err })
+}
+
+func checkFingerprint(path string, fp *run.Fingerprint) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return usage.Errorf("%w: %v", run.ErrSettingsChanged, err)
+	}
+	var old run.Fingerprint
+	if err := json.Unmarshal(b, &old); err != nil {
+		return usage.Errorf("%w: %s: %v", run.ErrSettingsChanged, path, err)
+	}
+	if diff := fp.Diff(&old); len(diff) > 0 {
+		return usage.Errorf("%w: %v", run.ErrSettingsChanged, diff)
+	}
+	return nil
+}
+
+// readRecords reads the complete records of results.jsonl by id; a
+// truncated last line (a run that was stopped) is dropped.
+func readRecords(path string) (map[string]Record, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]Record{}
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		var r Record
+		if json.Unmarshal(line, &r) != nil || r.ID == "" || !r.Verdict.Valid() {
+			continue
+		}
+		out[r.ID] = r
+	}
+	return out, nil
+}
+
+// writeRecords writes the records, one JSON object per line, atomically.
+func writeRecords(path string, recs []Record) error {
+	return run.WriteFileAtomic(path, func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		for _, r := range recs {
+			if err := writeRecord(bw, r); err != nil {
+				return err
+			}
+		}
+		return bw.Flush()
+	})
+}
+
+func writeRecord(w io.Writer, r Record) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// decideAll decides the pairs not in prev with o.Workers workers,
+// appending each record to results.jsonl once every earlier pair's is
+// written, and returns every record in input order with the time each new
+// pair took.
+func decideAll(ctx context.Context, o CommandOptions, sb Sandbox, dbDir string, pairs []PairLine, prev map[string]Record) ([]Record, []time.Duration, error) {
+	recs := make([]Record, len(pairs))
+	done := make([]chan struct{}, len(pairs))
+	var todo []int
+	for i, p := range pairs {
+		done[i] = make(chan struct{})
+		if r, ok := prev[p.ID]; ok {
+			recs[i] = r
+			close(done[i])
+			continue
+		}
+		todo = append(todo, i)
+	}
+	times := make([]time.Duration, len(pairs))
+	f, err := os.OpenFile(filepath.Join(o.Out, ResultsFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	g, gctx := errgroup.WithContext(ctx)
+	feed := make(chan int)
+	g.Go(func() error {
+		defer close(feed)
+		for _, i := range todo {
+			select {
+			case feed <- i:
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+		}
+		return nil
+	})
+	for range o.Workers {
+		g.Go(func() error {
+			for i := range feed {
+				t0 := time.Now()
+				out, err := decideLine(gctx, o, sb, dbDir, pairs[i])
+				if err != nil {
+					return fmt.Errorf("pair %q (line %d): %w", pairs[i].ID, pairs[i].Line, err)
+				}
+				recs[i], times[i] = Record{ID: pairs[i].ID, Outcome: out}, time.Since(t0)
+				close(done[i])
+			}
+			return nil
+		})
+	}
+	g.Go(func() error {
+		for _, i := range todo {
+			select {
+			case <-done[i]:
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+			if err := writeRecord(f, recs[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err := g.Wait(); err != nil {
+		return nil, nil, err
+	}
+	var took []time.Duration
+	for _, i := range todo {
+		took = append(took, times[i])
+	}
+	return recs, took, nil
+}
+
+// decideLine decides one pair of the file.
+func decideLine(ctx context.Context, o CommandOptions, sb Sandbox, dbDir string, p PairLine) (Outcome, error) {
+	pair := Pair{ID: p.ID, Q1: p.Q1, Q2: p.Q2, Schema: p.Schema}
+	if p.DBID != "" {
+		if dbDir == "" {
+			return Outcome{Verdict: Unknown, Reason: fmt.Sprintf("db_id %q: a db_id pair needs --db, a folder of SQLite databases", p.DBID), Rule: newComparer(RuleBag, p.Q1, p.Q2).describe()}, nil
+		}
+		path, err := sqlite.New(dbDir, sqlite.Options{}).Path(p.DBID)
+		if err != nil {
+			return Outcome{Verdict: Unknown, Reason: fmt.Sprintf("db_id %q: %v", p.DBID, err), Rule: newComparer(RuleBag, p.Q1, p.Q2).describe()}, nil
+		}
+		pair.DB = path
+	}
+	return Decide(ctx, pair, Options{Sandbox: sb, Seed: o.Seed, Budget: o.Budget, MaxDatabases: o.MaxDatabases})
+}

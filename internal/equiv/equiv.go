@@ -1,0 +1,178 @@
+package equiv
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/sqljudge/sqljudge/internal/result"
+)
+
+// Pair is two queries to decide over a schema: DDL text in Schema, or the
+// SQLite database file at DB (its schema, and its values seed the search).
+type Pair struct {
+	ID     string
+	Q1, Q2 string
+	Schema string
+	DB     string
+}
+
+// Options configure Decide.
+type Options struct {
+	// Sandbox makes the scratch databases the pair runs on (required).
+	Sandbox Sandbox
+	// Seed makes the search reproducible: the same seed, pair and
+	// options give the same Outcome (unless Budget ends the search).
+	Seed int64
+	// Budget bounds the whole pair, search, shrinking and re-verification
+	// (default 10s); the search stops when it passes.
+	Budget time.Duration
+	// MaxDatabases bounds the databases tried (default 600): the search
+	// stops there even with budget left, so its outcome does not depend
+	// on the machine's speed.
+	MaxDatabases int
+	// QueryTimeout bounds one query (default 2s, never past Budget).
+	QueryTimeout time.Duration
+	// Rule is the comparison rule (default RuleBag).
+	Rule Rule
+	// Neighbours bounds the neighbour queries of each query that guide
+	// the search (default 24; -1 for none).
+	Neighbours int
+	// Extra are databases tried first (a test suite's, by table index of
+	// the pair's schema), before the generated ones.
+	Extra []Data
+}
+
+func (o *Options) defaults() {
+	if o.Budget <= 0 {
+		o.Budget = 10 * time.Second
+	}
+	if o.MaxDatabases <= 0 {
+		o.MaxDatabases = 600
+	}
+	if o.QueryTimeout <= 0 {
+		o.QueryTimeout = 2 * time.Second
+	}
+	if o.Rule == "" {
+		o.Rule = RuleBag
+	}
+	if o.Neighbours == 0 {
+		o.Neighbours = 24
+	}
+}
+
+// Witness is a database on which the two queries differ: SQL creates it
+// from nothing (CREATE TABLE statements, then one INSERT per row, in the
+// engine's dialect), Rows counts its rows over all tables, Q1 and Q2 are
+// the two results on it.
+type Witness struct {
+	SQL  string `json:"sql"`
+	Rows int    `json:"rows"`
+	Q1   Result `json:"q1"`
+	Q2   Result `json:"q2"`
+}
+
+// Result is a query result as JSON: column names and rows, each cell
+// null, a number, a boolean or a string (decimals, dates and times as
+// their text). At most maxShownRows rows are kept; Truncated says when
+// more were returned.
+type Result struct {
+	Columns   []string `json:"columns"`
+	Rows      [][]any  `json:"rows"`
+	Truncated bool     `json:"truncated,omitempty"`
+}
+
+const maxShownRows = 100
+
+// resultJSON converts a result set.
+func resultJSON(s *result.Set) Result {
+	r := Result{Columns: s.Columns, Rows: [][]any{}}
+	if r.Columns == nil {
+		r.Columns = []string{}
+	}
+	for i, row := range s.Rows {
+		if i == maxShownRows {
+			r.Truncated = true
+			break
+		}
+		cells := make([]any, len(row))
+		for j, v := range row {
+			cells[j] = cellJSON(v)
+		}
+		r.Rows = append(r.Rows, cells)
+	}
+	return r
+}
+
+func cellJSON(v result.Value) any {
+	switch v.K {
+	case result.Null:
+		return nil
+	case result.Int:
+		return v.I
+	case result.Bool:
+		return v.I != 0
+	case result.Float:
+		if math.IsInf(v.F, 0) || math.IsNaN(v.F) {
+			return strconv.FormatFloat(v.F, 'g', -1, 64)
+		}
+		return v.F
+	case result.Decimal:
+		if json.Valid([]byte(v.S)) {
+			return json.Number(v.S)
+		}
+	}
+	return v.S
+}
+
+// Phase is one phase of the search and the databases it tried.
+type Phase struct {
+	Name      string `json:"name"`
+	Databases int    `json:"databases"`
+}
+
+// The phases of the search, in order.
+const (
+	PhaseGiven     = "given"     // Options.Extra (a test suite's databases)
+	PhaseEmpty     = "empty"     // every table empty
+	PhaseSmall     = "small"     // tables of 0 to 3 rows from the value pools
+	PhaseNeighbour = "neighbour" // mutations kept while they tell a query from a neighbour
+	PhaseRandom    = "random"    // the test-suite fuzzer's databases, up to 80 rows a table
+)
+
+// Search is what the search tried: Databases compared (both queries ran),
+// Skipped (the engine refused the database, or a query failed on it),
+// LargestTable rows in a table, Values in the pools of all columns, the
+// Phases with their databases, the neighbour queries that guided it and
+// how many of them a database told from their query, the shrinking steps,
+// and the settings (seed, budget, database cap). BudgetExhausted is true
+// when the budget ended the search before its database cap (the outcome
+// may then differ on a faster machine). Elapsed is wall time, kept out of
+// results.jsonl.
+type Search struct {
+	Databases           int           `json:"databases"`
+	Skipped             int           `json:"skipped"`
+	LargestTable        int           `json:"largest_table"`
+	Values              int           `json:"values"`
+	Phases              []Phase       `json:"phases"`
+	Neighbours          int           `json:"neighbours"`
+	NeighboursSeparated int           `json:"neighbours_separated"`
+	ShrinkSteps         int           `json:"shrink_steps,omitempty"`
+	Seed                int64         `json:"seed"`
+	Budget              string        `json:"budget"`
+	MaxDatabases        int           `json:"max_databases"`
+	BudgetExhausted     bool          `json:"budget_exhausted,omitempty"`
+	Elapsed             time.Duration `json:"-"`
+}
+
+// Outcome is the answer for a pair: its Verdict, the Witness when
+// Inequivalent, what was searched, the Reason when Unknown, and the
+// comparison Rule as a sentence.
+type Outcome struct {
+	Verdict Verdict  `json:"verdict"`
+	Witness *Witness `json:"witness,omitempty"`
+	Search  Search   `json:"search"`
+	Reason  string   `json:"reason,omitempty"`
+	Rule    string   `json:"rule"`
+}

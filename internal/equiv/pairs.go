@@ -1,0 +1,84 @@
+package equiv
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/sqljudge/sqljudge/internal/usage"
+)
+
+// PairLine is one line of a pairs file (JSON Lines): {"id", "q1", "q2",
+// "schema"} with the schema as DDL text, or {"id", "q1", "q2", "db_id"}
+// naming a database under --db. Line is its 1-based line number.
+type PairLine struct {
+	ID     string `json:"id"`
+	Q1     string `json:"q1"`
+	Q2     string `json:"q2"`
+	Schema string `json:"schema,omitempty"`
+	DBID   string `json:"db_id,omitempty"`
+	Line   int    `json:"-"`
+}
+
+// ReadPairs reads a pairs file. Blank lines are skipped. A line that is not
+// a JSON object of that shape (unknown keys, a missing id, q1 or q2, both
+// or neither of schema and db_id, an id seen before) is a usage.Error
+// "file:line: what was expected".
+func ReadPairs(path string) ([]PairLine, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usage.Errorf("--pairs: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	var out []PairLine
+	seen := map[string]int{}
+	for n := 1; sc.Scan(); n++ {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		p, err := parsePair(line)
+		if err == nil && seen[p.ID] > 0 {
+			err = fmt.Errorf("id %q was already used on line %d", p.ID, seen[p.ID])
+		}
+		if err != nil {
+			return nil, usage.Errorf("%s:%d: %w", path, n, err)
+		}
+		p.Line = n
+		seen[p.ID] = n
+		out = append(out, p)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, usage.Errorf("%s: %w", path, err)
+	}
+	if len(out) == 0 {
+		return nil, usage.Errorf("%s: no pairs", path)
+	}
+	return out, nil
+}
+
+func parsePair(line []byte) (PairLine, error) {
+	var p PairLine
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return p, fmt.Errorf(`expected one JSON object {"id", "q1", "q2", "schema" or "db_id"}: %v`, err)
+	}
+	if dec.More() {
+		return p, fmt.Errorf("expected one JSON object per line, found more")
+	}
+	switch {
+	case p.ID == "":
+		return p, fmt.Errorf(`missing "id"`)
+	case strings.TrimSpace(p.Q1) == "" || strings.TrimSpace(p.Q2) == "":
+		return p, fmt.Errorf(`pair %q: missing "q1" or "q2"`, p.ID)
+	case (p.Schema == "") == (p.DBID == ""):
+		return p, fmt.Errorf(`pair %q: expected exactly one of "schema" (DDL text) and "db_id"`, p.ID)
+	}
+	return p, nil
+}

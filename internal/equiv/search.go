@@ -1,0 +1,385 @@
+package equiv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/testsuite"
+)
+
+// Decide searches for a database, satisfying p's schema, on which p.Q1 and
+// p.Q2 differ under o.Rule, and returns the Outcome: Inequivalent with the
+// shrunk and re-verified Witness, EquivalentBounded with what was tried,
+// or Unknown with the reason (a schema that does not parse or that the
+// engine refuses, a query that fails on every database). The search is
+// deterministic for o.Seed and the pair's text; it ends within o.Budget
+// (each query within o.QueryTimeout). The error is only for a failure of
+// the tool or of ctx (cancelled by the caller), never for the pair.
+func Decide(ctx context.Context, p Pair, o Options) (Outcome, error) {
+	o.defaults()
+	if o.Sandbox == nil {
+		return Outcome{}, errors.New("equiv: no sandbox")
+	}
+	start := time.Now()
+	dctx, cancel := context.WithTimeout(ctx, o.Budget)
+	defer cancel()
+	s := &searcher{o: o, p: p, cmp: newComparer(o.Rule, p.Q1, p.Q2)}
+	s.out.Rule = s.cmp.describe()
+	s.out.Search = Search{Seed: o.Seed, Budget: o.Budget.String(), MaxDatabases: o.MaxDatabases}
+	err := s.run(dctx)
+	s.out.Search.Elapsed = time.Since(start)
+	if ctx.Err() != nil {
+		return Outcome{}, ctx.Err()
+	}
+	if err != nil {
+		return Outcome{}, err
+	}
+	return s.out, nil
+}
+
+// searcher is the state of one Decide.
+type searcher struct {
+	o      Options
+	p      Pair
+	cmp    comparer
+	schema *Schema
+	sc     Scratch
+	gen    *generator
+	out    Outcome
+
+	// failures of each query: how many databases it failed on, the first
+	// message; ran counts the databases it ran on.
+	fail   [2]int
+	msg    [2]string
+	ran    [2]int
+	neigh  []*neighbour
+	corpus []Data
+	found  Data
+	r      [2]*result.Set
+}
+
+// unknown ends the search with an Unknown verdict.
+func (s *searcher) unknown(format string, args ...any) {
+	s.out.Verdict = Unknown
+	s.out.Reason = fmt.Sprintf(format, args...)
+}
+
+// run does the whole search; its error is a tool failure.
+func (s *searcher) run(ctx context.Context) error {
+	samples, err := s.loadSchema(ctx)
+	if err != nil {
+		s.unknown("schema: %v", err)
+		return nil
+	}
+	d := s.o.Sandbox.Dialect()
+	s.sc, err = s.o.Sandbox.Open(ctx, s.schema.CreateStatements(d))
+	if err != nil {
+		if ctx.Err() != nil {
+			s.unknown("budget ended while creating the schema")
+			return nil
+		}
+		s.unknown("the %s engine refuses the schema: %v", d, err)
+		return nil
+	}
+	defer s.sc.Close()
+	pools := s.schema.pools([]string{s.p.Q1, s.p.Q2}, samples)
+	for _, t := range pools {
+		for _, c := range t {
+			s.out.Search.Values += len(c)
+		}
+	}
+	s.gen = newGenerator(s.schema, pools, rand.New(rand.NewPCG(uint64(s.o.Seed), seedOf(s.p))))
+	// The search may use 3/4 of the budget and shrinking up to 9/10, so
+	// that the re-verification always has time left.
+	searchCtx, cancel := context.WithTimeout(ctx, s.o.Budget*3/4)
+	defer cancel()
+	if s.phases(searchCtx) {
+		shrinkCtx, cancel := context.WithTimeout(ctx, s.o.Budget*9/10)
+		defer cancel()
+		return s.conclude(shrinkCtx, ctx)
+	}
+	if searchCtx.Err() != nil && s.total() < s.o.MaxDatabases {
+		s.out.Search.BudgetExhausted = true
+	}
+	s.decideBounded()
+	return nil
+}
+
+// seedOf hashes the pair's text, so that each pair gets its own stream.
+func seedOf(p Pair) uint64 {
+	h := fnv.New64a()
+	for _, s := range []string{p.Q1, p.Q2, p.Schema, p.DB} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return h.Sum64()
+}
+
+// loadSchema reads the pair's schema (DDL, or the database file) and
+// returns the database's value sample when there is one.
+func (s *searcher) loadSchema(ctx context.Context) ([][][]result.Value, error) {
+	if strings.TrimSpace(s.p.Schema) != "" {
+		sch, err := ParseDDL(s.p.Schema)
+		s.schema = sch
+		return nil, err
+	}
+	if s.p.DB == "" {
+		return nil, errors.New("the pair has neither a schema nor a database")
+	}
+	sch, samples, err := inspectSQLite(ctx, s.p.DB)
+	if err == nil {
+		err = sch.validate()
+	}
+	s.schema = sch
+	return samples, err
+}
+
+// decideBounded sets the verdict when no database told the queries
+// apart.
+func (s *searcher) decideBounded() {
+	for i, q := range []string{"q1", "q2"} {
+		if s.ran[i] == 0 && s.fail[i] > 0 {
+			s.unknown("%s fails on every database tried (%d): %s", q, s.fail[i], s.msg[i])
+			return
+		}
+	}
+	if s.out.Search.Databases == 0 {
+		s.unknown("no database could be tried within the budget")
+		return
+	}
+	s.out.Verdict = EquivalentBounded
+}
+
+func (s *searcher) total() int { return s.out.Search.Databases + s.out.Search.Skipped }
+
+// phases runs the phases in order until one finds a database that tells
+// the queries apart (reported true, kept in s.found), the database cap is
+// reached, or the budget ends.
+func (s *searcher) phases(ctx context.Context) bool {
+	capFor := func(share float64) int { return s.total() + int(share*float64(s.o.MaxDatabases)) }
+	type phase struct {
+		name string
+		next func() (Data, bool)
+		cap  int
+	}
+	extra := 0
+	run := func(ph phase) bool {
+		if s.hopeless() {
+			return false
+		}
+		n := 0
+		defer func() { s.out.Search.Phases = append(s.out.Search.Phases, Phase{ph.name, n}) }()
+		for s.total() < min(ph.cap, s.o.MaxDatabases) && ctx.Err() == nil {
+			db, ok := ph.next()
+			if !ok {
+				return false
+			}
+			n++
+			if s.try(ctx, db, ph.name == PhaseNeighbour) {
+				return true
+			}
+			if s.hopeless() {
+				return false
+			}
+		}
+		return false
+	}
+	if len(s.o.Extra) > 0 && run(phase{PhaseGiven, func() (Data, bool) {
+		if extra == len(s.o.Extra) {
+			return nil, false
+		}
+		extra++
+		return s.schema.repair(s.o.Extra[extra-1]), true
+	}, s.o.MaxDatabases}) {
+		return true
+	}
+	emptyDone := false
+	if run(phase{PhaseEmpty, func() (Data, bool) {
+		if emptyDone {
+			return nil, false
+		}
+		emptyDone = true
+		return make(Data, len(s.schema.Tables)), true
+	}, s.o.MaxDatabases}) {
+		return true
+	}
+	if run(phase{PhaseSmall, func() (Data, bool) { return s.gen.small(1 + s.gen.rng.IntN(3)), true }, capFor(0.4)}) {
+		return true
+	}
+	s.prepareNeighbours(ctx)
+	if run(phase{PhaseNeighbour, s.guided(), capFor(0.3)}) {
+		return true
+	}
+	return run(phase{PhaseRandom, func() (Data, bool) { return s.gen.random(), true }, s.o.MaxDatabases})
+}
+
+// hopeless reports whether a query failed on the first databases without
+// ever running: it fails everywhere (a syntax error, a missing column),
+// so searching on is pointless.
+func (s *searcher) hopeless() bool {
+	for i := range 2 {
+		if s.ran[i] == 0 && s.fail[i] >= 4 {
+			return true
+		}
+	}
+	return false
+}
+
+// try loads db and runs both queries on it; it reports whether they
+// differ (then db and the results are kept in s.found and s.r). With
+// guide, the neighbours still alive are run too, and db joins the corpus
+// when it tells one from its query.
+func (s *searcher) try(ctx context.Context, db Data, guide bool) bool {
+	r, ok := s.runBoth(ctx, db)
+	if !ok {
+		s.out.Search.Skipped++
+		return false
+	}
+	s.out.Search.Databases++
+	for _, t := range db {
+		s.out.Search.LargestTable = max(s.out.Search.LargestTable, len(t))
+	}
+	if !s.cmp.equal(ctx, r[0], r[1]) {
+		if s.robust(ctx, db, r) {
+			s.found, s.r = db, r
+			return true
+		}
+		return false
+	}
+	if guide {
+		s.separateNeighbours(ctx, db, r)
+	}
+	return false
+}
+
+// runBoth loads db and runs both queries; ok is false when the engine
+// refused the database or a query failed (each failure counted).
+func (s *searcher) runBoth(ctx context.Context, db Data) ([2]*result.Set, bool) {
+	var r [2]*result.Set
+	d := s.o.Sandbox.Dialect()
+	if err := s.sc.Load(ctx, s.tableNames(), s.schema.insertStatements(d, db)); err != nil {
+		return r, false
+	}
+	ok := true
+	for i, q := range []string{s.p.Q1, s.p.Q2} {
+		set, err := s.query(ctx, q)
+		if err != nil {
+			s.fail[i]++
+			if s.msg[i] == "" {
+				s.msg[i] = err.Error()
+			}
+			ok = false
+			continue
+		}
+		s.ran[i]++
+		r[i] = set
+	}
+	return r, ok
+}
+
+func (s *searcher) tableNames() []string {
+	out := make([]string, len(s.schema.Tables))
+	for i, t := range s.schema.Tables {
+		out[i] = t.Name
+	}
+	return out
+}
+
+// query runs q on the scratch database within the query timeout.
+func (s *searcher) query(ctx context.Context, q string) (*result.Set, error) {
+	qctx, cancel := context.WithTimeout(ctx, s.o.QueryTimeout)
+	defer cancel()
+	return s.sc.Query(qctx, q)
+}
+
+// robust reports whether a difference is more than the order of rows
+// that tie: when the two results hold the same rows and differ only in
+// order, the difference must also show with every table's rows inserted
+// in reverse order (rows that tie on the sort key come out in scan
+// order, which is not the queries' doing).
+func (s *searcher) robust(ctx context.Context, db Data, r [2]*result.Set) bool {
+	if !sameBag(r[0], r[1]) {
+		return true
+	}
+	rev := db.clone()
+	for _, t := range rev {
+		for i, j := 0, len(t)-1; i < j; i, j = i+1, j-1 {
+			t[i], t[j] = t[j], t[i]
+		}
+	}
+	r2, ok := s.runBoth(ctx, rev)
+	return ok && !s.cmp.equal(ctx, r2[0], r2[1])
+}
+
+// neighbour is a neighbour query of q1 (of=0) or q2 (of=1), alive until
+// a database tells it from its query.
+type neighbour struct {
+	sql   string
+	of    int
+	alive bool
+}
+
+// prepareNeighbours collects up to o.Neighbours neighbour queries of each
+// query (testsuite.Neighbours) that run on the empty database.
+func (s *searcher) prepareNeighbours(ctx context.Context) {
+	if s.o.Neighbours < 0 {
+		return
+	}
+	info := s.gen.info
+	if _, ok := s.runBoth(ctx, make(Data, len(s.schema.Tables))); !ok {
+		return
+	}
+	for i, q := range []string{s.p.Q1, s.p.Q2} {
+		n := 0
+		for _, nb := range testsuite.Neighbours(q, info) {
+			if n == s.o.Neighbours || ctx.Err() != nil {
+				break
+			}
+			if _, err := s.query(ctx, nb.SQL); err == nil {
+				s.neigh = append(s.neigh, &neighbour{sql: nb.SQL, of: i, alive: true})
+				n++
+			}
+		}
+	}
+	s.out.Search.Neighbours = len(s.neigh)
+}
+
+// separateNeighbours runs the neighbours still alive on the loaded
+// database and reports whether it told one from its query.
+func (s *searcher) separateNeighbours(ctx context.Context, db Data, r [2]*result.Set) bool {
+	told := false
+	for _, n := range s.neigh {
+		if !n.alive || ctx.Err() != nil {
+			continue
+		}
+		set, err := s.query(ctx, n.sql)
+		if err == nil && !sameBag(set, r[n.of]) {
+			n.alive = false
+			told = true
+			s.out.Search.NeighboursSeparated++
+		}
+	}
+	if told {
+		s.corpus = append(s.corpus, db)
+	}
+	return told
+}
+
+// guided returns the neighbour phase's source of databases: a mutation of
+// a database of the corpus (those that told a neighbour from its query),
+// or a fresh small database while the corpus is empty or one time in
+// five.
+func (s *searcher) guided() func() (Data, bool) {
+	return func() (Data, bool) {
+		if len(s.corpus) == 0 || s.gen.rng.IntN(5) == 0 {
+			return s.gen.small(1 + s.gen.rng.IntN(3)), true
+		}
+		return s.gen.mutate(s.corpus[s.gen.rng.IntN(len(s.corpus))]), true
+	}
+}

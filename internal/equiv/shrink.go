@@ -1,0 +1,171 @@
+package equiv
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/result"
+)
+
+// differs loads db and reports whether the queries differ on it (as try
+// does, without counting it as a searched database).
+func (s *searcher) differs(ctx context.Context, db Data) ([2]*result.Set, bool) {
+	s.out.Search.ShrinkSteps++
+	r, ok := s.runBoth(ctx, db)
+	if !ok || s.cmp.equal(ctx, r[0], r[1]) || !s.robust(ctx, db, r) {
+		return r, false
+	}
+	return r, true
+}
+
+// unit is one row of a database: table index and row index.
+type unit struct{ t, i int }
+
+// subset returns the rows of db that units name, repaired.
+func (s *searcher) subset(db Data, units []unit) Data {
+	out := make(Data, len(db))
+	for _, u := range units {
+		out[u.t] = append(out[u.t], db[u.t][u.i])
+	}
+	return s.schema.repair(out)
+}
+
+// shrinkRows is delta debugging over rows (Zeller and Hildebrandt, TSE
+// 2002, ddmin): it removes chunks of rows, halving the chunk size when no
+// chunk can go, while the queries still differ on what is left (rows a
+// removal orphans go with it). It returns a 1-minimal database: no single
+// row can be removed.
+func (s *searcher) shrinkRows(ctx context.Context, db Data) Data {
+	var units []unit
+	for t, rows := range db {
+		for i := range rows {
+			units = append(units, unit{t, i})
+		}
+	}
+	n := 2
+	for len(units) > 0 && ctx.Err() == nil {
+		if len(units) == 1 {
+			n = 1
+		}
+		reduced := false
+		for k := 0; k < n && ctx.Err() == nil; k++ {
+			lo, hi := k*len(units)/n, (k+1)*len(units)/n
+			rest := append(append([]unit(nil), units[:lo]...), units[hi:]...)
+			cand := s.subset(db, rest)
+			if _, ok := s.differs(ctx, cand); ok {
+				db, units = cand, nil
+				for t, rows := range cand {
+					for i := range rows {
+						units = append(units, unit{t, i})
+					}
+				}
+				n = max(n-1, 2)
+				reduced = true
+				break
+			}
+		}
+		if !reduced {
+			if n >= len(units) {
+				break
+			}
+			n = min(2*n, len(units))
+		}
+	}
+	return db
+}
+
+// simplest returns the simple values a cell may take, simplest first:
+// NULL where allowed, then the zero of its kind (0, ”, the first base
+// value).
+func simplest(c Column) []result.Value {
+	var out []result.Value
+	if !c.NotNull {
+		out = append(out, result.NullValue())
+	}
+	return append(out, baseValues(c.Kind)[0])
+}
+
+// simplifyValues replaces each value by a simpler one (simplest) where
+// the queries still differ and no row is lost to a constraint.
+func (s *searcher) simplifyValues(ctx context.Context, db Data) Data {
+	for ti, t := range s.schema.Tables {
+		for ri := range db[ti] {
+			for ci, c := range t.Columns {
+				for _, v := range simplest(c) {
+					if ctx.Err() != nil {
+						return db
+					}
+					cur := db[ti][ri][ci]
+					if cur.K == v.K && result.RowKey([]result.Value{cur}) == result.RowKey([]result.Value{v}) {
+						break
+					}
+					cand := db.clone()
+					cand[ti][ri][ci] = v
+					if fixed := s.schema.repair(cand); fixed.Rows() != cand.Rows() {
+						continue
+					}
+					if _, ok := s.differs(ctx, cand); ok {
+						db = cand
+						break
+					}
+				}
+			}
+		}
+	}
+	return db
+}
+
+// conclude shrinks the database found, re-verifies it from its SQL alone
+// and sets the verdict: Inequivalent with the witness, or Unknown when the
+// difference does not reproduce (which would be a bug of the search).
+func (s *searcher) conclude(ctx, verifyCtx context.Context) error {
+	db := s.found
+	for round := 0; round < 3; round++ {
+		before := s.schema.Script(engine.SQLite, db)
+		db = s.simplifyValues(ctx, s.shrinkRows(ctx, db))
+		if s.schema.Script(engine.SQLite, db) == before {
+			break
+		}
+	}
+	script := s.schema.Script(s.o.Sandbox.Dialect(), db)
+	r, err := s.verify(verifyCtx, script)
+	if err != nil {
+		if verifyCtx.Err() != nil {
+			s.unknown("the budget ended before the witness could be re-verified")
+			return nil
+		}
+		s.unknown("internal error: the witness does not reproduce: %v", err)
+		return nil
+	}
+	s.out.Verdict = Inequivalent
+	s.out.Witness = &Witness{SQL: script, Rows: db.Rows(), Q1: resultJSON(r[0]), Q2: resultJSON(r[1])}
+	return nil
+}
+
+// verify builds a fresh scratch database from script alone, runs both
+// queries on it and returns their results; an error when a query fails or
+// the results do not differ.
+func (s *searcher) verify(ctx context.Context, script string) ([2]*result.Set, error) {
+	var r [2]*result.Set
+	sc, err := s.o.Sandbox.Open(ctx, nil)
+	if err != nil {
+		return r, err
+	}
+	defer sc.Close()
+	if err := sc.Load(ctx, nil, splitScript(script)); err != nil {
+		return r, fmt.Errorf("the witness SQL does not run: %w", err)
+	}
+	for i, q := range []string{s.p.Q1, s.p.Q2} {
+		qctx, cancel := context.WithTimeout(ctx, s.o.QueryTimeout)
+		r[i], err = sc.Query(qctx, q)
+		cancel()
+		if err != nil {
+			return r, fmt.Errorf("q%d fails on the witness: %w", i+1, err)
+		}
+	}
+	if s.cmp.equal(ctx, r[0], r[1]) {
+		return r, fmt.Errorf("the queries return equal results on the witness")
+	}
+	return r, nil
+}

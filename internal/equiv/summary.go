@@ -1,0 +1,96 @@
+package equiv
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"text/tabwriter"
+	"time"
+
+	"github.com/sqljudge/sqljudge/internal/engine"
+)
+
+// Summary is OUT/summary.json: the run's settings, the pairs per verdict,
+// the witness sizes (rows) and the time per pair decided in this run
+// (resumed pairs have no time).
+//
+//	{"pairs": 397, "resumed": 0, "engine": "postgres", "seed": 1, "budget": "10s",
+//	 "verdicts": {"inequivalent": 120, "equivalent_bounded": 270, "unknown": 7},
+//	 "witness_rows": {"median": 2, "max": 6},
+//	 "time_ms": {"median": 310, "p95": 4200, "total": 91000}}
+type Summary struct {
+	Pairs       int             `json:"pairs"`
+	Resumed     int             `json:"resumed"`
+	Engine      string          `json:"engine"`
+	Seed        int64           `json:"seed"`
+	Budget      string          `json:"budget"`
+	Verdicts    map[Verdict]int `json:"verdicts"`
+	WitnessRows Spread          `json:"witness_rows"`
+	TimeMS      Spread          `json:"time_ms"`
+}
+
+// Spread is the median, 95th percentile, maximum and total of a list of
+// numbers (0 for an empty list).
+type Spread struct {
+	Median float64 `json:"median"`
+	P95    float64 `json:"p95"`
+	Max    float64 `json:"max"`
+	Total  float64 `json:"total"`
+}
+
+// spread computes a Spread; percentiles by the nearest-rank method.
+func spread(xs []float64) Spread {
+	if len(xs) == 0 {
+		return Spread{}
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	rank := func(p float64) float64 {
+		k := int(p*float64(len(s))+0.999999) - 1
+		return s[max(0, min(k, len(s)-1))]
+	}
+	total := 0.0
+	for _, x := range s {
+		total += x
+	}
+	med := s[len(s)/2]
+	if len(s)%2 == 0 {
+		med = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return Spread{Median: med, P95: rank(0.95), Max: s[len(s)-1], Total: total}
+}
+
+func summarize(o CommandOptions, d engine.Dialect, recs []Record, times []time.Duration, resumed int, _ time.Duration) Summary {
+	sum := Summary{Pairs: len(recs), Resumed: resumed, Engine: string(d), Seed: o.Seed, Budget: o.Budget.String(), Verdicts: map[Verdict]int{}}
+	for _, v := range Verdicts {
+		sum.Verdicts[v] = 0
+	}
+	var rows []float64
+	for _, r := range recs {
+		sum.Verdicts[r.Verdict]++
+		if r.Witness != nil {
+			rows = append(rows, float64(r.Witness.Rows))
+		}
+	}
+	sum.WitnessRows = spread(rows)
+	var ms []float64
+	for _, t := range times {
+		ms = append(ms, float64(t.Milliseconds()))
+	}
+	sum.TimeMS = spread(ms)
+	return sum
+}
+
+// print writes the console table.
+func (s Summary) print(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "verdict\tpairs\t\n")
+	for _, v := range Verdicts {
+		fmt.Fprintf(tw, "%s\t%d\t\n", v, s.Verdicts[v])
+	}
+	fmt.Fprintf(tw, "total\t%d\t\n", s.Pairs)
+	tw.Flush()
+	fmt.Fprintf(w, "witness rows: median %g, max %g\n", s.WitnessRows.Median, s.WitnessRows.Max)
+	fmt.Fprintf(w, "time per pair: median %gms, p95 %gms (%d pairs decided now, %d resumed; engine %s, seed %d, budget %s)\n",
+		s.TimeMS.Median, s.TimeMS.P95, s.Pairs-s.Resumed, s.Resumed, s.Engine, s.Seed, s.Budget)
+}

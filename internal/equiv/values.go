@@ -1,0 +1,176 @@
+package equiv
+
+import (
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/sqllex"
+	"github.com/sqljudge/sqljudge/internal/testsuite"
+)
+
+// baseValues are the values every column of a kind may take: zero, one,
+// a negative, a second distinct value, and the kind's boundaries.
+func baseValues(k Kind) []result.Value {
+	switch k {
+	case KInt:
+		return []result.Value{result.IntValue(0), result.IntValue(1), result.IntValue(2), result.IntValue(-1), result.IntValue(3)}
+	case KReal, KDecimal:
+		return []result.Value{result.FloatValue(0), result.FloatValue(1), result.FloatValue(1.5), result.FloatValue(-1)}
+	case KDate:
+		return []result.Value{result.TextValue("2000-01-01"), result.TextValue("2000-01-02"), result.TextValue("1999-12-31")}
+	case KTimestamp:
+		return []result.Value{result.TextValue("2000-01-01 00:00:00"), result.TextValue("2000-01-02 12:00:00")}
+	case KTime:
+		return []result.Value{result.TextValue("00:00:00"), result.TextValue("12:30:00")}
+	case KBool:
+		return []result.Value{result.BoolValue(false), result.BoolValue(true)}
+	}
+	return []result.Value{result.TextValue(""), result.TextValue("a"), result.TextValue("b"), result.TextValue("A")}
+}
+
+var (
+	dateRe      = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	timestampRe = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$`)
+	timeRe      = regexp.MustCompile(`^\d{2}:\d{2}(:\d{2})?$`)
+)
+
+// coerce returns v as a value of column c's kind, and false when it has
+// none (text that is no number for a numeric column, a malformed date).
+// Text longer than a VARCHAR(n) is cut to n characters.
+func coerce(v result.Value, c Column) (result.Value, bool) {
+	if v.IsNull() {
+		return v, true
+	}
+	num, isNum := numberOf(v)
+	switch c.Kind {
+	case KInt:
+		if isNum && num == math.Trunc(num) && math.Abs(num) < 1<<53 {
+			return result.IntValue(int64(num)), true
+		}
+		return v, false
+	case KReal, KDecimal:
+		if isNum && !math.IsInf(num, 0) && !math.IsNaN(num) && math.Abs(num) < 1e15 {
+			return result.FloatValue(num), true
+		}
+		return v, false
+	case KBool:
+		if isNum && (num == 0 || num == 1) {
+			return result.BoolValue(num == 1), true
+		}
+		return v, false
+	case KDate:
+		return v, v.K == result.Text && dateRe.MatchString(v.S) && validDate(v.S)
+	case KTimestamp:
+		if v.K == result.Text && dateRe.MatchString(v.S) && validDate(v.S) {
+			return result.TextValue(v.S + " 00:00:00"), true
+		}
+		return v, v.K == result.Text && timestampRe.MatchString(v.S) && validDate(v.S[:10])
+	case KTime:
+		return v, v.K == result.Text && timeRe.MatchString(v.S)
+	}
+	s := v.S
+	switch v.K {
+	case result.Int, result.Bool:
+		s = strconv.FormatInt(v.I, 10)
+	case result.Float:
+		s = strconv.FormatFloat(v.F, 'f', -1, 64)
+	}
+	if c.Len > 0 && len([]rune(s)) > c.Len {
+		s = string([]rune(s)[:c.Len])
+	}
+	return result.TextValue(s), !strings.ContainsRune(s, 0)
+}
+
+func validDate(s string) bool {
+	_, err := time.Parse("2006-01-02", s)
+	return err == nil
+}
+
+// numberOf returns the number v holds or spells.
+func numberOf(v result.Value) (float64, bool) {
+	switch v.K {
+	case result.Int, result.Bool:
+		return float64(v.I), true
+	case result.Float:
+		return v.F, true
+	case result.Text, result.Decimal:
+		f, err := strconv.ParseFloat(strings.TrimSpace(v.S), 64)
+		return f, err == nil
+	}
+	return 0, false
+}
+
+// pools returns, for every column of s (by table and column index), the
+// values the search draws from, without repeats, in a fixed order: the
+// literals of the queries that name the column and their neighbouring
+// values (testsuite.LiteralVariants), the kind's base values, every other
+// literal the column's kind admits, and samples (from the database of
+// --db, by table and column; may be nil).
+func (s *Schema) pools(queries []string, samples [][][]result.Value) [][][]result.Value {
+	words := map[string]bool{}
+	var lits []result.Value
+	for _, q := range queries {
+		for _, t := range sqllex.Tokenize(q) {
+			if t.Kind == sqllex.Word || t.Kind == sqllex.Quoted {
+				words[strings.ToLower(unquoteIdent(t.Text))] = true
+			}
+		}
+		for _, v := range testsuite.QueryLiterals(q, func(n string) bool { return s.isColumn(n) }) {
+			lits = append(lits, testsuite.LiteralVariants(v)...)
+		}
+	}
+	out := make([][][]result.Value, len(s.Tables))
+	for ti, t := range s.Tables {
+		out[ti] = make([][]result.Value, len(t.Columns))
+		for ci, c := range t.Columns {
+			var cand []result.Value
+			if words[strings.ToLower(c.Name)] {
+				cand = append(cand, lits...)
+			}
+			cand = append(cand, baseValues(c.Kind)...)
+			cand = append(cand, lits...)
+			if samples != nil && samples[ti] != nil {
+				cand = append(cand, samples[ti][ci]...)
+			}
+			out[ti][ci] = distinctCoerced(cand, c)
+		}
+	}
+	return out
+}
+
+// distinctCoerced coerces the values to c's kind and drops repeats and
+// those without one, keeping the first occurrence's place.
+func distinctCoerced(vs []result.Value, c Column) []result.Value {
+	seen := map[string]bool{}
+	var out []result.Value
+	for _, v := range vs {
+		if v.IsNull() {
+			continue
+		}
+		cv, ok := coerce(v, c)
+		if !ok {
+			continue
+		}
+		k := string(result.AppendKey(nil, cv)) + cv.K.String()
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, cv)
+	}
+	return out
+}
+
+// isColumn reports whether some table of s has a column named n.
+func (s *Schema) isColumn(n string) bool {
+	for _, t := range s.Tables {
+		if t.col(n) >= 0 {
+			return true
+		}
+	}
+	return false
+}
