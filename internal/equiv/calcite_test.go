@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sqljudge/sqljudge/internal/equiv"
 	"github.com/sqljudge/sqljudge/internal/testserver"
 )
 
@@ -96,6 +97,13 @@ func TestCalciteFilesConsistent(t *testing.T) {
 		if p.Q1 == "" || p.Q2 == "" || p.Schema == "" {
 			t.Errorf("%s:%d: empty q1, q2 or schema", calcitePairs, i+1)
 		}
+	}
+	read, err := equiv.ReadPairs(filepath.FromSlash(calcitePairs))
+	if err != nil {
+		t.Fatalf("sqljudge equiv cannot read the file: %v", err)
+	}
+	if len(read) != calciteCount {
+		t.Fatalf("ReadPairs: %d pairs, want %d", len(read), calciteCount)
 	}
 	res := readJSONL[verieqlResult](t, filepath.FromSlash(calciteVerieql))
 	if len(res) != calciteCount {
