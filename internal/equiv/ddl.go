@@ -138,6 +138,8 @@ func abbreviate(ts []sqllex.Token) string {
 type ddlParser struct {
 	toks []sqllex.Token
 	i    int
+	// quoted tells whether the last name read was quoted.
+	quoted bool
 }
 
 func (p *ddlParser) peek() string {
@@ -194,6 +196,7 @@ func (p *ddlParser) name() (string, error) {
 	}
 	p.i++
 	n := unquoteIdent(t.Text)
+	p.quoted = t.Kind != sqllex.Word
 	if p.peek() == "." {
 		p.i++
 		return p.name()
@@ -332,7 +335,7 @@ func (p *ddlParser) createTable() (*Table, []pendingFK, error) {
 	if p.is("AS") {
 		return nil, nil, p.errorf("CREATE TABLE … AS SELECT is not supported")
 	}
-	t := &Table{Name: n}
+	t := &Table{Name: n, Unquoted: !p.quoted}
 	if err := p.expect("("); err != nil {
 		return nil, nil, err
 	}
@@ -482,7 +485,7 @@ func (p *ddlParser) column(t *Table) ([]pendingFK, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := Column{Name: n}
+	c := Column{Name: n, Unquoted: !p.quoted}
 	var typ []string
 	for p.i < len(p.toks) && p.peek() != "," && p.peek() != ")" {
 		w := strings.ToUpper(p.peek())

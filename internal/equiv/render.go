@@ -97,7 +97,7 @@ func (s *Schema) CreateStatements(d engine.Dialect) []string {
 	for _, t := range s.Tables {
 		var parts []string
 		for _, c := range t.Columns {
-			p := d.QuoteIdent(c.Name) + " " + declType(d, c)
+			p := d.QuoteIdent(storedName(d, c.Name, c.Unquoted)) + " " + declType(d, c)
 			if c.NotNull {
 				p += " NOT NULL"
 			}
@@ -114,9 +114,9 @@ func (s *Schema) CreateStatements(d engine.Dialect) []string {
 			if p == nil || !p.isKey(fk.RefCols) {
 				continue
 			}
-			parts = append(parts, fmt.Sprintf("FOREIGN KEY (%s) REFERENCES %s (%s)", colNames(d, t, fk.Cols), d.QuoteIdent(p.Name), colNames(d, p, fk.RefCols)))
+			parts = append(parts, fmt.Sprintf("FOREIGN KEY (%s) REFERENCES %s (%s)", colNames(d, t, fk.Cols), d.QuoteIdent(storedName(d, p.Name, p.Unquoted)), colNames(d, p, fk.RefCols)))
 		}
-		out = append(out, fmt.Sprintf("CREATE TABLE %s (%s)", d.QuoteIdent(t.Name), strings.Join(parts, ", ")))
+		out = append(out, fmt.Sprintf("CREATE TABLE %s (%s)", d.QuoteIdent(storedName(d, t.Name, t.Unquoted)), strings.Join(parts, ", ")))
 	}
 	return out
 }
@@ -124,7 +124,7 @@ func (s *Schema) CreateStatements(d engine.Dialect) []string {
 func colNames(d engine.Dialect, t *Table, cols []int) string {
 	names := make([]string, len(cols))
 	for i, k := range cols {
-		names[i] = d.QuoteIdent(t.Columns[k].Name)
+		names[i] = d.QuoteIdent(storedName(d, t.Columns[k].Name, t.Columns[k].Unquoted))
 	}
 	return strings.Join(names, ", ")
 }
@@ -170,7 +170,7 @@ func (s *Schema) insertStatements(d engine.Dialect, db Data) []string {
 			for i, v := range row {
 				vals[i] = literal(d, v)
 			}
-			out = append(out, fmt.Sprintf("INSERT INTO %s VALUES (%s)", d.QuoteIdent(t.Name), strings.Join(vals, ", ")))
+			out = append(out, fmt.Sprintf("INSERT INTO %s VALUES (%s)", d.QuoteIdent(storedName(d, t.Name, t.Unquoted)), strings.Join(vals, ", ")))
 		}
 	}
 	return out

@@ -3,6 +3,8 @@ package equiv
 import (
 	"fmt"
 	"strings"
+
+	"github.com/sqljudge/sqljudge/internal/engine"
 )
 
 // Kind is the family of a column's declared type, which decides the values
@@ -64,6 +66,9 @@ type Column struct {
 	// NotNull is true when the column may not hold NULL (NOT NULL, or
 	// part of the primary key).
 	NotNull bool
+	// Unquoted is true when the DDL wrote the name without quotes (see
+	// storedName).
+	Unquoted bool
 }
 
 // ForeignKey is a reference from columns of a table to columns of
@@ -77,14 +82,29 @@ type ForeignKey struct {
 // Table is a table of a Schema: its columns and constraints, columns by
 // index.
 type Table struct {
-	Name    string
-	Columns []Column
+	Name string
+	// Unquoted is true when the DDL wrote the name without quotes (see
+	// storedName).
+	Unquoted bool
+	Columns  []Column
 	// PK is the primary key (column indexes), nil if none.
 	PK []int
 	// Uniques are the UNIQUE constraints (and unique indexes).
 	Uniques [][]int
 	// FKs are the foreign keys.
 	FKs []ForeignKey
+}
+
+// storedName returns the name an engine of dialect d gives an identifier
+// declared as name: PostgreSQL folds an unquoted identifier to lower case
+// (PostgreSQL manual, 4.1.1 "Identifiers and Key Words"), so `CREATE TABLE
+// EMP` makes table emp, which the queries' unquoted EMP names; the other
+// engines keep the declared spelling.
+func storedName(d engine.Dialect, name string, unquoted bool) string {
+	if unquoted && d == engine.Postgres {
+		return strings.ToLower(name)
+	}
+	return name
 }
 
 // Schema is the tables of a pair's database with their constraints, the

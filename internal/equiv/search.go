@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/testsuite"
 )
@@ -263,7 +264,7 @@ func (s *searcher) try(ctx context.Context, db Data, guide bool) bool {
 func (s *searcher) runBoth(ctx context.Context, db Data) ([2]*result.Set, bool) {
 	var r [2]*result.Set
 	d := s.o.Sandbox.Dialect()
-	if err := s.sc.Load(ctx, s.tableNames(), s.schema.insertStatements(d, db)); err != nil {
+	if err := s.sc.Load(ctx, s.tableNames(d), s.schema.insertStatements(d, db)); err != nil {
 		return r, false
 	}
 	ok := true
@@ -283,10 +284,10 @@ func (s *searcher) runBoth(ctx context.Context, db Data) ([2]*result.Set, bool) 
 	return r, ok
 }
 
-func (s *searcher) tableNames() []string {
+func (s *searcher) tableNames(d engine.Dialect) []string {
 	out := make([]string, len(s.schema.Tables))
 	for i, t := range s.schema.Tables {
-		out[i] = t.Name
+		out[i] = storedName(d, t.Name, t.Unquoted)
 	}
 	return out
 }
