@@ -64,8 +64,9 @@ def ddl(schema, constraints):
     out = []
     for t in order:
         lines = []
-        cols = sorted(schema[t], key=lambda c: (
-            CALCITE_ORDER.index(c) if c in CALCITE_ORDER else 0))
+        cols = list(schema[t])
+        if all(c in CALCITE_ORDER for c in cols):
+            cols.sort(key=CALCITE_ORDER.index)
         for c in cols:
             ty = TYPES[schema[t][c].upper()]
             if COLUMN_TYPES.setdefault(c, ty) != ty:
