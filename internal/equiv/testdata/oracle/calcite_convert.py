@@ -371,6 +371,12 @@ def translate(index, k, q):
     q = rewrite_calls(q, "COUNT", count_multi)
     q = rewrite_calls(q, "SINGLE_VALUE", single_value)
     q = typed_null_values(q)
+    if re.search(r"\b(STDDEV_\w+|VAR_\w+)\s*\(", q, re.I):
+        notes.append("not kept exactly: q%d's STDDEV_* / VAR_* of an INTEGER "
+                     "are Calcite's integer arithmetic (SUM(x * x) - SUM(x) * "
+                     "SUM(x) / COUNT(*), integer division, as its rewrite "
+                     "spells out); here the exact value truncated, which "
+                     "can differ" % k)
     q = integer_aggregates(q)
     q = truncating_casts(q)
     return quote_dollar(q), notes
