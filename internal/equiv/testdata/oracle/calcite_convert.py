@@ -307,6 +307,23 @@ FIXES = {
               "not kept exactly: q2's literal 'TABLE ' is a CHAR in Calcite, "
               "equal to q1's 'TABLE' (trailing spaces ignored); in "
               "PostgreSQL it is text and differs"),
+    (23, 1): ([],
+              "not kept exactly: q1's EMP.JOB in NOT EXISTS (SELECT * FROM EMP "
+              "WHERE JOB = EMP.JOB ...) binds to the subquery's own EMP in "
+              "SQL; Calcite's plan (q2) correlates it with the outer EMP (the "
+              "alias of Calcite's test query was lost in the benchmark); "
+              "kept as written"),
+    (195, 1): ([],
+               "not kept exactly: q1's EMP.DEPTNO in (SELECT SAL FROM EMP WHERE "
+               "DEPTNO > EMP.DEPTNO) binds to the subquery's own EMP in SQL; "
+               "Calcite's plan (q2) correlates it with the outer EMP (the "
+               "alias of Calcite's test query was lost in the benchmark); "
+               "kept as written"),
+    (393, 2): ([],
+               "not kept exactly: q2's CAST(DATE '2020-12-11' AS DATE) AS "
+               "HIREDATE assumes HIREDATE is a DATE (VeriEQL's type); the "
+               "schema declares Calcite's TIMESTAMP(0), which other pairs' "
+               "casts need, so the two results differ in type"),
     (261, 1): ([],
                "not kept exactly: q1's EMP.EMPNO inside the subquery over EMP "
                "binds to the subquery's own EMP in SQL; Calcite's plan (q2) "
