@@ -47,6 +47,7 @@ func (f *equivFlags) register(fl *pflag.FlagSet) {
 	fl.Int64Var(&f.o.Seed, "seed", 1, "random seed")
 	fl.DurationVar(&f.o.Budget, "budget", 10*time.Second, "time per pair at most")
 	fl.IntVar(&f.o.MaxDatabases, "max-databases", 600, "databases tried per pair at most")
+	fl.StringVar((*string)(&f.o.Rule), "rule", "bag", "comparison: bag (columns by position, rows as a multiset, in order when a query orders) or spider (Spider's execution match: any column order, order when q1 orders)")
 	fl.IntVar(&f.o.Workers, "workers", 1, "pairs decided in parallel")
 	fl.BoolVar(&f.o.Resume, "resume", false, "continue the run in --out")
 	fl.BoolVar(&f.o.Overwrite, "overwrite", false, "replace the run in --out")

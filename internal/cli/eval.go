@@ -35,6 +35,9 @@ type evalFlags struct {
 	keepDistinct, resume, overwrite     bool
 	emFixed, partial                    bool
 	vesRepeats                          int
+	equivSeed                           int64
+	equivBudget                         time.Duration
+	equivMaxDBs                         int
 	sqlevalFixed                        bool
 	demo                                bool
 	progress                            string
@@ -187,6 +190,9 @@ func (f *evalFlags) registerMetricOptions(fl *pflag.FlagSet) {
 	fl.StringVar(&f.suite, "suite", "", "test-suite folder for ts: `DIR`/<db_id>/*.sqlite (built by: sqljudge testsuite build)")
 	fl.BoolVar(&f.plugValue, "plug-value", false, "ts: also try the gold's values in the prediction's value slots (the official --plug_value)")
 	fl.IntVar(&f.maxPlug, "max-plug", metric.DefaultMaxPlug, "ts: most predictions --plug-value tries per item")
+	fl.Int64Var(&f.equivSeed, "equiv-seed", 1, "equiv: random seed of the counterexample search")
+	fl.DurationVar(&f.equivBudget, "equiv-budget", 3*time.Second, "equiv: time of one item's search at most")
+	fl.IntVar(&f.equivMaxDBs, "equiv-max-databases", 150, "equiv: databases one item's search tries at most")
 	fl.IntVar(&f.vesRepeats, "ves-repeats", metric.DefaultVESRepeats, "ves, rves: timed runs of each predicted and gold query (mini-dev's iterate_num); items then run one at a time")
 }
 
@@ -228,7 +234,8 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		Metrics: f.metrics, Timeout: f.timeout, Workers: f.workers, MaxRows: f.maxRows, MaxBytes: maxBytes,
 		KeepDistinct: f.keepDistinct, EMFixed: f.emFixed, SQLEvalFixed: f.sqlevalFixed, Partial: f.partial,
 		Resume: f.resume, Overwrite: f.overwrite, Suite: f.suite, PlugValue: f.plugValue, MaxPlug: f.maxPlug,
-		VESRepeats: f.vesRepeats, Shard: f.shard, HTML: f.html, AllowSuperuser: f.allowSuperuser,
+		VESRepeats: f.vesRepeats, Shard: f.shard,
+		EquivSeed: f.equivSeed, EquivBudget: f.equivBudget, EquivMaxDatabases: f.equivMaxDBs, HTML: f.html, AllowSuperuser: f.allowSuperuser,
 		Judge: f.llm.judge(), Version: version(), Progress: newProgress(f.progress, stderr), Log: stderr,
 	}
 	if err := o.Check(); err != nil {

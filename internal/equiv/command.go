@@ -38,6 +38,7 @@ type CommandOptions struct {
 	Seed         int64
 	Budget       time.Duration
 	MaxDatabases int
+	Rule         Rule
 	// Workers decide pairs in parallel (default 1).
 	Workers int
 	// Resume keeps the records of an earlier run in Out and decides the
@@ -77,6 +78,12 @@ func RunCommand(ctx context.Context, o CommandOptions, w io.Writer) error {
 	}
 	if o.Workers <= 0 {
 		o.Workers = 1
+	}
+	if o.Rule == "" {
+		o.Rule = RuleBag
+	}
+	if o.Rule != RuleBag && o.Rule != RuleSpider {
+		return usage.Errorf("--rule %q: want %s or %s", o.Rule, RuleBag, RuleSpider)
 	}
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return err
@@ -161,7 +168,7 @@ func fingerprint(o CommandOptions, d engine.Dialect) (*run.Fingerprint, error) {
 	}
 	return &run.Fingerprint{Version: "equiv", Inputs: map[string]string{"pairs": h}, Settings: map[string]string{
 		"engine": string(d), "seed": fmt.Sprint(o.Seed), "budget": o.Budget.String(),
-		"max_databases": fmt.Sprint(o.MaxDatabases), "db": filepath.Clean(o.DB),
+		"max_databases": fmt.Sprint(o.MaxDatabases), "db": filepath.Clean(o.DB), "rule": string(o.Rule),
 	}}, nil
 }
 
@@ -325,13 +332,13 @@ func decideLine(ctx context.Context, o CommandOptions, sb Sandbox, dbDir string,
 	pair := Pair{ID: p.ID, Q1: p.Q1, Q2: p.Q2, Schema: p.Schema}
 	if p.DBID != "" {
 		if dbDir == "" {
-			return Outcome{Verdict: Unknown, Reason: fmt.Sprintf("db_id %q: a db_id pair needs --db, a folder of SQLite databases", p.DBID), Rule: newComparer(RuleBag, p.Q1, p.Q2).describe()}, nil
+			return Outcome{Verdict: Unknown, Reason: fmt.Sprintf("db_id %q: a db_id pair needs --db, a folder of SQLite databases", p.DBID), Rule: newComparer(o.Rule, p.Q1, p.Q2).describe()}, nil
 		}
 		path, err := sqlite.New(dbDir, sqlite.Options{}).Path(p.DBID)
 		if err != nil {
-			return Outcome{Verdict: Unknown, Reason: fmt.Sprintf("db_id %q: %v", p.DBID, err), Rule: newComparer(RuleBag, p.Q1, p.Q2).describe()}, nil
+			return Outcome{Verdict: Unknown, Reason: fmt.Sprintf("db_id %q: %v", p.DBID, err), Rule: newComparer(o.Rule, p.Q1, p.Q2).describe()}, nil
 		}
 		pair.DB = path
 	}
-	return Decide(ctx, pair, Options{Sandbox: sb, Seed: o.Seed, Budget: o.Budget, MaxDatabases: o.MaxDatabases})
+	return Decide(ctx, pair, Options{Sandbox: sb, Seed: o.Seed, Budget: o.Budget, MaxDatabases: o.MaxDatabases, Rule: o.Rule})
 }

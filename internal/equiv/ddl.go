@@ -18,13 +18,13 @@ import (
 // CREATE UNIQUE INDEX … ON t (…). CREATE INDEX, DROP, SET and comments are
 // skipped. Any other statement, or a statement that does not parse, is an
 // error naming the statement and what was expected. CHECK constraints are
-// not modelled: the engine enforces them, and a database that breaks one
-// is skipped by the search.
+// kept as written (Table.Checks) for the engine to enforce: the search
+// does not model them, and skips a database the engine refuses.
 func ParseDDL(ddl string) (*Schema, error) {
 	s := &Schema{}
 	var pending []pendingFK
 	for i, stmt := range splitStatements(ddl) {
-		p := &ddlParser{toks: stmt}
+		p := &ddlParser{toks: stmt, src: ddl}
 		t, fks, err := p.statement()
 		if err != nil {
 			return nil, fmt.Errorf("statement %d (%s): %w", i+1, abbreviate(stmt), err)
@@ -99,10 +99,13 @@ func indexes(t *Table, names []string) ([]int, error) {
 
 // splitStatements tokenizes ddl, drops blanks and comments, and splits it
 // at top-level semicolons; empty statements are dropped.
-func splitStatements(ddl string) [][]sqllex.Token {
-	var out [][]sqllex.Token
-	var cur []sqllex.Token
-	for _, t := range sqllex.Tokenize(ddl) {
+func splitStatements(ddl string) [][]tok {
+	var out [][]tok
+	var cur []tok
+	pos := 0
+	for _, lt := range sqllex.Tokenize(ddl) {
+		t := tok{lt, pos}
+		pos += len(lt.Text)
 		switch {
 		case t.Kind == sqllex.Space || t.Kind == sqllex.Comment:
 		case t.Kind == sqllex.Punct && t.Text == ";":
@@ -120,7 +123,13 @@ func splitStatements(ddl string) [][]sqllex.Token {
 	return out
 }
 
-func abbreviate(ts []sqllex.Token) string {
+// tok is a token and its byte offset in the DDL text.
+type tok struct {
+	sqllex.Token
+	pos int
+}
+
+func abbreviate(ts []tok) string {
 	var b strings.Builder
 	for i, t := range ts {
 		if i > 0 {
@@ -136,10 +145,23 @@ func abbreviate(ts []sqllex.Token) string {
 
 // ddlParser reads one statement's tokens.
 type ddlParser struct {
-	toks []sqllex.Token
+	toks []tok
+	src  string
 	i    int
-	// quoted tells whether the last name read was quoted.
+	// quoted says whether the last name read was quoted.
 	quoted bool
+}
+
+// parenText reads a balanced ( … ) group and returns its text as written,
+// parentheses included.
+func (p *ddlParser) parenText() string {
+	start := p.i
+	p.skipParens()
+	if start >= len(p.toks) || p.i == start {
+		return ""
+	}
+	last := p.toks[p.i-1]
+	return p.src[p.toks[start].pos : last.pos+len(last.Text)]
 }
 
 func (p *ddlParser) peek() string {
@@ -196,7 +218,7 @@ func (p *ddlParser) name() (string, error) {
 	}
 	p.i++
 	n := unquoteIdent(t.Text)
-	p.quoted = t.Kind != sqllex.Word
+	p.quoted = n != t.Text
 	if p.peek() == "." {
 		p.i++
 		return p.name()
@@ -413,9 +435,8 @@ func (p *ddlParser) element(t *Table) ([]pendingFK, error) {
 		fk, err := p.references()
 		fk.cols = cols
 		return []pendingFK{fk}, err
-	case p.is("CHECK"):
-		p.i++
-		p.skipParens()
+	case p.accept("CHECK"):
+		t.Checks = append(t.Checks, p.parenText())
 		return nil, nil
 	case p.is("KEY"), p.is("INDEX"), p.is("FULLTEXT"), p.is("SPATIAL"):
 		for p.i < len(p.toks) && p.peek() != "(" {
@@ -518,7 +539,7 @@ func (p *ddlParser) column(t *Table) ([]pendingFK, error) {
 	return p.columnConstraints(t, len(t.Columns)-1)
 }
 
-func joinTokens(ts []sqllex.Token) string {
+func joinTokens(ts []tok) string {
 	var b strings.Builder
 	for _, t := range ts {
 		b.WriteString(t.Text)
@@ -564,7 +585,7 @@ func (p *ddlParser) columnConstraints(t *Table, k int) ([]pendingFK, error) {
 		case p.accept("DEFAULT"), p.accept("COMMENT"), p.accept("COLLATE"), p.accept("CHARSET"), p.accept("CHARACTER", "SET"):
 			p.skipExpr()
 		case p.accept("CHECK"):
-			p.skipParens()
+			t.Checks = append(t.Checks, p.parenText())
 		case p.accept("ON", "UPDATE"):
 			p.skipExpr()
 		case p.accept("GENERATED"), p.accept("AS"):

@@ -39,9 +39,10 @@ type Options struct {
 	// Neighbours bounds the neighbour queries of each query that guide
 	// the search (default 24; -1 for none).
 	Neighbours int
-	// Extra are databases tried first (a test suite's, by table index of
-	// the pair's schema), before the generated ones.
-	Extra []Data
+	// SuiteFiles are SQLite databases with the pair's schema (a test
+	// suite's) tried first, at most suiteRows rows a table each, repaired
+	// to the schema's constraints.
+	SuiteFiles []string
 }
 
 func (o *Options) defaults() {
@@ -134,7 +135,7 @@ type Phase struct {
 
 // The phases of the search, in order.
 const (
-	PhaseGiven     = "given"     // Options.Extra (a test suite's databases)
+	PhaseSuite     = "suite"     // Options.SuiteFiles (a test suite's databases)
 	PhaseEmpty     = "empty"     // every table empty
 	PhaseSmall     = "small"     // tables of 0 to 3 rows from the value pools
 	PhaseNeighbour = "neighbour" // mutations kept while they tell a query from a neighbour

@@ -2,8 +2,14 @@ package equiv
 
 import (
 	"context"
+	"database/sql"
+	"encoding/json"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 )
 
 func newSQLite(t testing.TB) Sandbox {
@@ -18,21 +24,141 @@ func newSQLite(t testing.TB) Sandbox {
 
 func decide(t testing.TB, sb Sandbox, p Pair) Outcome {
 	t.Helper()
-	out, err := Decide(context.Background(), p, Options{Sandbox: sb, Seed: 1, Budget: 10 * time.Second})
+	out, err := Decide(context.Background(), p, Options{Sandbox: sb, Seed: 1, Budget: 20 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return out
 }
 
+// reverifySQLite re-runs a witness from its SQL alone, on a path of its
+// own (the whole script through database/sql's sqlite3 driver into a new
+// file, both queries through the read-only engine), and requires the
+// recorded results and a difference.
+func reverifySQLite(t testing.TB, w *Witness, q1, q2 string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "w.sqlite")
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(w.SQL); err != nil {
+		t.Fatalf("witness SQL does not run: %v\n%s", err, w.SQL)
+	}
+	db.Close()
+	eng := sqlite.New("", sqlite.Options{})
+	defer eng.Close()
+	var got [2]string
+	for i, q := range []string{q1, q2} {
+		set, err := eng.QueryFile(context.Background(), path, q)
+		if err != nil {
+			t.Fatalf("q%d fails on the witness: %v", i+1, err)
+		}
+		b, _ := json.Marshal(resultJSON(set))
+		got[i] = string(b)
+	}
+	want1, _ := json.Marshal(w.Q1)
+	want2, _ := json.Marshal(w.Q2)
+	if got[0] != string(want1) || got[1] != string(want2) {
+		t.Fatalf("witness results differ from the record:\n got %s / %s\nwant %s / %s", got[0], got[1], want1, want2)
+	}
+	if got[0] == got[1] {
+		t.Fatalf("the queries agree on the witness: %s", got[0])
+	}
+}
+
 const empDDL = `CREATE TABLE dept (deptno INT PRIMARY KEY, name VARCHAR(20) NOT NULL);
 CREATE TABLE emp (empno INT PRIMARY KEY, ename VARCHAR(20), sal INT NOT NULL, deptno INT REFERENCES dept(deptno));`
 
-func TestSmoke(t *testing.T) {
+// handPairs are hand-written pairs whose verdict is known: a NOT NULL or a
+// key that makes two queries equivalent, bag semantics, NULL semantics of
+// NOT IN against NOT EXISTS, ORDER BY.
+var handPairs = []struct {
+	name, q1, q2, ddl string
+	want              Verdict
+	witnessHas        string // a piece of the witness SQL
+}{
+	{"comparison", "SELECT ename FROM emp WHERE sal > 10", "SELECT ename FROM emp WHERE sal >= 10", empDDL, Inequivalent, ", 10, "},
+	{"not null makes equal", "SELECT empno FROM emp WHERE sal = sal", "SELECT empno FROM emp", empDDL, EquivalentBounded, ""},
+	{"null breaks equal", "SELECT empno FROM emp WHERE ename = ename", "SELECT empno FROM emp", empDDL, Inequivalent, "NULL"},
+	{"key makes distinct redundant", "SELECT DISTINCT empno FROM emp", "SELECT empno FROM emp", empDDL, EquivalentBounded, ""},
+	{"bag: duplicates", "SELECT DISTINCT sal FROM emp", "SELECT sal FROM emp", empDDL, Inequivalent, ""},
+	{"NOT IN vs NOT EXISTS", "SELECT name FROM dept WHERE deptno NOT IN (SELECT deptno FROM emp)",
+		"SELECT name FROM dept d WHERE NOT EXISTS (SELECT 1 FROM emp e WHERE e.deptno = d.deptno)", empDDL, Inequivalent, "NULL"},
+	{"NOT IN vs NOT EXISTS, NOT NULL", "SELECT name FROM dept WHERE deptno NOT IN (SELECT deptno FROM emp)",
+		"SELECT name FROM dept d WHERE NOT EXISTS (SELECT 1 FROM emp e WHERE e.deptno = d.deptno)",
+		"CREATE TABLE dept (deptno INT PRIMARY KEY, name TEXT); CREATE TABLE emp (empno INT PRIMARY KEY, deptno INT NOT NULL REFERENCES dept)", EquivalentBounded, ""},
+	{"order", "SELECT empno FROM emp ORDER BY empno", "SELECT empno FROM emp ORDER BY empno DESC", empDDL, Inequivalent, ""},
+	{"order of a bag", "SELECT empno FROM emp ORDER BY empno", "SELECT empno FROM emp", empDDL, EquivalentBounded, ""},
+	{"foreign key join", "SELECT e.empno FROM emp e JOIN dept d ON e.deptno = d.deptno", "SELECT empno FROM emp", empDDL, Inequivalent, "NULL"},
+	{"foreign key join, not null", "SELECT e.empno FROM emp e JOIN dept d ON e.deptno = d.deptno", "SELECT empno FROM emp",
+		"CREATE TABLE dept (deptno INT PRIMARY KEY); CREATE TABLE emp (empno INT PRIMARY KEY, deptno INT NOT NULL, FOREIGN KEY (deptno) REFERENCES dept (deptno))", EquivalentBounded, ""},
+	{"like", "SELECT empno FROM emp WHERE ename LIKE 'Sm%'", "SELECT empno FROM emp WHERE ename = 'Sm'", empDDL, Inequivalent, "m'"},
+	{"count vs count column", "SELECT count(*) FROM emp", "SELECT count(ename) FROM emp", empDDL, Inequivalent, "NULL"},
+	{"empty table aggregate", "SELECT max(sal) FROM emp", "SELECT sal FROM emp ORDER BY sal DESC LIMIT 1", empDDL, Inequivalent, ""},
+}
+
+func TestHandWrittenPairs(t *testing.T) {
 	sb := newSQLite(t)
-	out := decide(t, sb, Pair{ID: "x", Q1: "SELECT ename FROM emp WHERE sal > 10", Q2: "SELECT ename FROM emp WHERE sal >= 10", Schema: empDDL})
-	t.Logf("%+v", out)
-	if out.Witness != nil {
-		t.Log(out.Witness.SQL)
+	for _, c := range handPairs {
+		t.Run(c.name, func(t *testing.T) {
+			out := decide(t, sb, Pair{ID: c.name, Q1: c.q1, Q2: c.q2, Schema: c.ddl})
+			if out.Verdict != c.want {
+				t.Fatalf("verdict %s (%s), want %s; witness %+v", out.Verdict, out.Reason, c.want, out.Witness)
+			}
+			if c.want != Inequivalent {
+				if out.Search.Databases < 100 || out.Search.LargestTable < 3 {
+					t.Errorf("bounded after a small search: %+v", out.Search)
+				}
+				return
+			}
+			if !strings.Contains(out.Witness.SQL, c.witnessHas) {
+				t.Errorf("witness lacks %q:\n%s", c.witnessHas, out.Witness.SQL)
+			}
+			if out.Witness.Rows > 3 {
+				t.Errorf("witness of %d rows, want at most 3:\n%s", out.Witness.Rows, out.Witness.SQL)
+			}
+			reverifySQLite(t, out.Witness, c.q1, c.q2)
+		})
+	}
+}
+
+func TestUnknown(t *testing.T) {
+	sb := newSQLite(t)
+	cases := []struct{ name, q1, q2, ddl, reason string }{
+		{"ddl does not parse", "SELECT 1", "SELECT 1", "CREATE TABLE t (a INT", "schema: statement 1"},
+		{"not ddl", "SELECT 1", "SELECT 1", "SELECT * FROM t", "expected CREATE TABLE"},
+		{"unknown referenced table", "SELECT a FROM t", "SELECT a FROM t", "CREATE TABLE t (a INT REFERENCES nowhere(x))", "unknown table nowhere"},
+		{"nondeterministic", "SELECT a, random() FROM t", "SELECT a, random() FROM t", "CREATE TABLE t (a INT)", "q1 is not deterministic"},
+		{"query fails everywhere", "SELECT nosuch FROM t", "SELECT a FROM t", "CREATE TABLE t (a INT)", "q1 fails on every database"},
+		{"unsatisfiable: a CHECK", "SELECT * FROM t", "SELECT * FROM t WHERE a > 0", "CREATE TABLE t (a INT CHECK (a IS NOT NULL AND a <> a))", "refused every database with rows"},
+		{"unsatisfiable: a foreign key to a table that refuses rows", "SELECT * FROM c", "SELECT * FROM c WHERE x > 0",
+			"CREATE TABLE p (x INT PRIMARY KEY CHECK (x IS NOT NULL AND x <> x)); CREATE TABLE c (x INT NOT NULL REFERENCES p)", "admit only the empty database"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := decide(t, sb, Pair{ID: c.name, Q1: c.q1, Q2: c.q2, Schema: c.ddl})
+			if out.Verdict != Unknown || !strings.Contains(out.Reason, c.reason) {
+				t.Fatalf("got %s (%s), want unknown with %q; %+v", out.Verdict, out.Reason, c.reason, out.Witness)
+			}
+		})
+	}
+}
+
+func TestBudgetIsKept(t *testing.T) {
+	sb := newSQLite(t)
+	// A self cross join of 80-row tables is slow; the budget must stop it.
+	q := "SELECT count(*) FROM t a, t b, t c, t d, t e WHERE a.x + b.x + c.x + d.x + e.x > 0"
+	start := time.Now()
+	out, err := Decide(context.Background(), Pair{Q1: q, Q2: q + " AND 1 = 1", Schema: "CREATE TABLE t (x INT)"},
+		Options{Sandbox: sb, Seed: 1, Budget: time.Second, QueryTimeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Fatalf("a 1s budget took %v", took)
+	}
+	if out.Verdict == Inequivalent {
+		t.Fatalf("equal queries refuted: %+v", out.Witness)
 	}
 }

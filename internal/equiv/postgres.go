@@ -105,11 +105,7 @@ type pgScratch struct {
 func (sc *pgScratch) Load(ctx context.Context, tables []string, inserts []string) error {
 	var stmts []string
 	if len(tables) > 0 {
-		q := make([]string, len(tables))
-		for i, t := range tables {
-			q[i] = engine.Postgres.QuoteIdent(t)
-		}
-		stmts = append(stmts, "TRUNCATE "+strings.Join(q, ", "))
+		stmts = append(stmts, "TRUNCATE "+strings.Join(tables, ", "))
 	}
 	stmts = append(stmts, inserts...)
 	if len(stmts) == 0 {
@@ -119,6 +115,7 @@ func (sc *pgScratch) Load(ctx context.Context, tables []string, inserts []string
 	return err
 }
 
+// Query runs q through the PostgreSQL engine, in a read-only transaction.
 func (sc *pgScratch) Query(ctx context.Context, q string) (*result.Set, error) {
 	return sc.sb.eng.Query(ctx, sc.name, q)
 }

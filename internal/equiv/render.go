@@ -90,14 +90,15 @@ func declType(d engine.Dialect, c Column) string {
 
 // CreateStatements returns the CREATE TABLE statements of s on dialect d,
 // in table order, with every PRIMARY KEY, UNIQUE and NOT NULL; a FOREIGN
-// KEY is declared when it references a key of its parent (the engines
-// refuse any other), and is otherwise kept by the search alone.
+// KEY is declared when it references a key of a table created before it
+// (the engines refuse a reference to a non-key, and a cycle of references
+// cannot be created table by table); the search keeps the others alone.
 func (s *Schema) CreateStatements(d engine.Dialect) []string {
 	out := make([]string, 0, len(s.Tables))
-	for _, t := range s.Tables {
+	for ti, t := range s.Tables {
 		var parts []string
 		for _, c := range t.Columns {
-			p := d.QuoteIdent(storedName(d, c.Name, c.Unquoted)) + " " + declType(d, c)
+			p := ident(d, c.Name, c.Unquoted) + " " + declType(d, c)
 			if c.NotNull {
 				p += " NOT NULL"
 			}
@@ -111,12 +112,15 @@ func (s *Schema) CreateStatements(d engine.Dialect) []string {
 		}
 		for _, fk := range t.FKs {
 			p := s.Table(fk.RefTable)
-			if p == nil || !p.isKey(fk.RefCols) {
-				continue
+			if p == nil || !p.isKey(fk.RefCols) || s.index(p.Name) > ti {
+				continue // a cycle's back edge: the search keeps it alone
 			}
-			parts = append(parts, fmt.Sprintf("FOREIGN KEY (%s) REFERENCES %s (%s)", colNames(d, t, fk.Cols), d.QuoteIdent(storedName(d, p.Name, p.Unquoted)), colNames(d, p, fk.RefCols)))
+			parts = append(parts, fmt.Sprintf("FOREIGN KEY (%s) REFERENCES %s (%s)", colNames(d, t, fk.Cols), ident(d, p.Name, p.Unquoted), colNames(d, p, fk.RefCols)))
 		}
-		out = append(out, fmt.Sprintf("CREATE TABLE %s (%s)", d.QuoteIdent(storedName(d, t.Name, t.Unquoted)), strings.Join(parts, ", ")))
+		for _, c := range t.Checks {
+			parts = append(parts, "CHECK "+c)
+		}
+		out = append(out, fmt.Sprintf("CREATE TABLE %s (%s)", ident(d, t.Name, t.Unquoted), strings.Join(parts, ", ")))
 	}
 	return out
 }
@@ -124,9 +128,20 @@ func (s *Schema) CreateStatements(d engine.Dialect) []string {
 func colNames(d engine.Dialect, t *Table, cols []int) string {
 	names := make([]string, len(cols))
 	for i, k := range cols {
-		names[i] = d.QuoteIdent(storedName(d, t.Columns[k].Name, t.Columns[k].Unquoted))
+		names[i] = ident(d, t.Columns[k].Name, t.Columns[k].Unquoted)
 	}
 	return strings.Join(names, ", ")
+}
+
+// ident quotes a table or column name for dialect d as the DDL meant it:
+// a name written without quotes is folded to lower case on PostgreSQL (as
+// PostgreSQL folds it, so that the queries' unquoted names find it), and
+// kept as written elsewhere; quoting keeps keywords usable as names.
+func ident(d engine.Dialect, name string, unquoted bool) string {
+	if unquoted && d == engine.Postgres {
+		name = strings.ToLower(name)
+	}
+	return d.QuoteIdent(name)
 }
 
 // literal writes v as a SQL literal of dialect d.
@@ -170,7 +185,7 @@ func (s *Schema) insertStatements(d engine.Dialect, db Data) []string {
 			for i, v := range row {
 				vals[i] = literal(d, v)
 			}
-			out = append(out, fmt.Sprintf("INSERT INTO %s VALUES (%s)", d.QuoteIdent(storedName(d, t.Name, t.Unquoted)), strings.Join(vals, ", ")))
+			out = append(out, fmt.Sprintf("INSERT INTO %s VALUES (%s)", ident(d, t.Name, t.Unquoted), strings.Join(vals, ", ")))
 		}
 	}
 	return out

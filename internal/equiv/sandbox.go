@@ -34,7 +34,8 @@ type Sandbox interface {
 // Scratch is one scratch database of a Sandbox, used by one goroutine.
 type Scratch interface {
 	// Load replaces the rows of every table with those the INSERT
-	// statements add; an error (a constraint the engine enforces) leaves
+	// statements add (tables are the tables' names as quoted SQL
+	// identifiers of the dialect); an error (a constraint the engine enforces) leaves
 	// the database unusable until the next successful Load.
 	Load(ctx context.Context, tables []string, inserts []string) error
 	// Query runs one read-only query through the engine.
@@ -76,10 +77,19 @@ func (s *SQLiteSandbox) Close() error {
 	return err
 }
 
-// Open returns a scratch database; its files are written at each Load.
+// Open returns a scratch database: a new file with the DDL, kept open for
+// writing; each Load replaces its rows in one transaction.
 func (s *SQLiteSandbox) Open(ctx context.Context, ddl []string) (Scratch, error) {
-	sc := &sqliteScratch{sb: s, ddl: ddl, base: filepath.Join(s.dir, fmt.Sprintf("s%d", s.n.Add(1)))}
-	if err := sc.Load(ctx, nil, nil); err != nil {
+	path := filepath.Join(s.dir, fmt.Sprintf("s%d.sqlite", s.n.Add(1)))
+	// journal_mode=MEMORY: no journal file, yet a failed Load rolls back.
+	w, err := sql.Open("sqlite3", "file:"+path+"?_journal_mode=MEMORY&_sync=OFF")
+	if err != nil {
+		return nil, err
+	}
+	w.SetMaxOpenConns(1)
+	sc := &sqliteScratch{sb: s, path: path, w: w}
+	if err := sc.exec(ctx, ddl); err != nil {
+		sc.Close()
 		return nil, err
 	}
 	return sc, nil
@@ -87,31 +97,25 @@ func (s *SQLiteSandbox) Open(ctx context.Context, ddl []string) (Scratch, error)
 
 type sqliteScratch struct {
 	sb   *SQLiteSandbox
-	ddl  []string
-	base string
-	k    int
 	path string
+	w    *sql.DB
 }
 
-// Load writes a new file with the DDL and the inserts (SQLite's files are
-// opened immutable by the engine, so each database is a new file).
-func (sc *sqliteScratch) Load(ctx context.Context, _ []string, inserts []string) error {
-	sc.drop()
-	sc.k++
-	sc.path = fmt.Sprintf("%s-%d.sqlite", sc.base, sc.k)
-	return writeSQLite(ctx, sc.path, append(append([]string(nil), sc.ddl...), inserts...))
-}
-
-// writeSQLite creates the SQLite file at path by running the statements,
-// in one transaction.
-func writeSQLite(ctx context.Context, path string, stmts []string) error {
-	db, err := sql.Open("sqlite3", "file:"+path+"?_journal_mode=OFF&_sync=OFF")
-	if err != nil {
-		return err
+// Load empties the tables and runs the inserts in one transaction, then
+// closes the engine's read-only connections to the file (it opens the
+// file immutable, so a connection must not outlive a change).
+func (sc *sqliteScratch) Load(ctx context.Context, tables []string, inserts []string) error {
+	_ = sc.sb.eng.Release(sc.path)
+	stmts := make([]string, 0, len(tables)+len(inserts))
+	for _, t := range tables {
+		stmts = append(stmts, "DELETE FROM "+t)
 	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
-	tx, err := db.BeginTx(ctx, nil)
+	return sc.exec(ctx, append(stmts, inserts...))
+}
+
+// exec runs the statements in one transaction on the writer.
+func (sc *sqliteScratch) exec(ctx context.Context, stmts []string) error {
+	tx, err := sc.w.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -121,10 +125,7 @@ func writeSQLite(ctx context.Context, path string, stmts []string) error {
 			return fmt.Errorf("%s: %w", abbreviateSQL(st), err)
 		}
 	}
-	if err := tx.Commit(); err != nil {
-		return err
-	}
-	return db.Close()
+	return tx.Commit()
 }
 
 func abbreviateSQL(s string) string {
@@ -134,21 +135,20 @@ func abbreviateSQL(s string) string {
 	return s
 }
 
+// Query runs q through the read-only SQLite engine.
 func (sc *sqliteScratch) Query(ctx context.Context, q string) (*result.Set, error) {
 	return sc.sb.eng.QueryFile(ctx, sc.path, q)
 }
 
-func (sc *sqliteScratch) drop() {
-	if sc.path != "" {
-		_ = sc.sb.eng.Release(sc.path)
-		_ = os.Remove(sc.path)
-		sc.path = ""
-	}
-}
-
+// Close closes the writer and the engine's connections and removes the
+// file.
 func (sc *sqliteScratch) Close() error {
-	sc.drop()
-	return nil
+	_ = sc.sb.eng.Release(sc.path)
+	err := sc.w.Close()
+	if rmErr := os.Remove(sc.path); err == nil && !os.IsNotExist(rmErr) {
+		err = rmErr
+	}
+	return err
 }
 
 // splitScript splits a script into its statements (sqllex's statement

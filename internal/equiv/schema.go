@@ -3,8 +3,6 @@ package equiv
 import (
 	"fmt"
 	"strings"
-
-	"github.com/sqljudge/sqljudge/internal/engine"
 )
 
 // Kind is the family of a column's declared type, which decides the values
@@ -66,8 +64,8 @@ type Column struct {
 	// NotNull is true when the column may not hold NULL (NOT NULL, or
 	// part of the primary key).
 	NotNull bool
-	// Unquoted is true when the DDL wrote the name without quotes (see
-	// storedName).
+	// Unquoted is true when the DDL wrote the name without quotes (so
+	// PostgreSQL folds it to lower case).
 	Unquoted bool
 }
 
@@ -83,8 +81,7 @@ type ForeignKey struct {
 // index.
 type Table struct {
 	Name string
-	// Unquoted is true when the DDL wrote the name without quotes (see
-	// storedName).
+	// Unquoted is true when the DDL wrote the name without quotes.
 	Unquoted bool
 	Columns  []Column
 	// PK is the primary key (column indexes), nil if none.
@@ -93,18 +90,9 @@ type Table struct {
 	Uniques [][]int
 	// FKs are the foreign keys.
 	FKs []ForeignKey
-}
-
-// storedName returns the name an engine of dialect d gives an identifier
-// declared as name: PostgreSQL folds an unquoted identifier to lower case
-// (PostgreSQL manual, 4.1.1 "Identifiers and Key Words"), so `CREATE TABLE
-// EMP` makes table emp, which the queries' unquoted EMP names; the other
-// engines keep the declared spelling.
-func storedName(d engine.Dialect, name string, unquoted bool) string {
-	if unquoted && d == engine.Postgres {
-		return strings.ToLower(name)
-	}
-	return name
+	// Checks are the CHECK constraints (column and table ones), each as
+	// written, parentheses included: declared again as they are.
+	Checks []string
 }
 
 // Schema is the tables of a pair's database with their constraints, the

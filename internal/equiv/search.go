@@ -9,8 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/sqllex"
 	"github.com/sqljudge/sqljudge/internal/testsuite"
 )
 
@@ -30,9 +31,9 @@ func Decide(ctx context.Context, p Pair, o Options) (Outcome, error) {
 	start := time.Now()
 	dctx, cancel := context.WithTimeout(ctx, o.Budget)
 	defer cancel()
-	s := &searcher{o: o, p: p, cmp: newComparer(o.Rule, p.Q1, p.Q2)}
+	s := &searcher{o: o, p: p, cmp: newComparer(o.Rule, p.Q1, p.Q2), tieSensitive: tieSensitive(p.Q1) || tieSensitive(p.Q2)}
 	s.out.Rule = s.cmp.describe()
-	s.out.Search = Search{Seed: o.Seed, Budget: o.Budget.String(), MaxDatabases: o.MaxDatabases}
+	s.out.Search = Search{Seed: o.Seed, Budget: o.Budget.String(), MaxDatabases: o.MaxDatabases, Phases: []Phase{}}
 	err := s.run(dctx)
 	s.out.Search.Elapsed = time.Since(start)
 	if ctx.Err() != nil {
@@ -61,8 +62,12 @@ type searcher struct {
 	ran    [2]int
 	neigh  []*neighbour
 	corpus []Data
-	found  Data
-	r      [2]*result.Set
+	// tieSensitive: a query orders its output or takes a LIMIT (robust).
+	tieSensitive bool
+	// loadErr is the engine's first refusal of a database.
+	loadErr string
+	found   Data
+	r       [2]*result.Set
 }
 
 // unknown ends the search with an Unknown verdict.
@@ -154,6 +159,14 @@ func (s *searcher) decideBounded() {
 		s.unknown("no database could be tried within the budget")
 		return
 	}
+	if s.out.Search.LargestTable == 0 {
+		why := "every row drawn broke a key, NOT NULL or foreign key"
+		if s.loadErr != "" {
+			why = "the engine refused every database with rows: " + s.loadErr
+		}
+		s.unknown("the schema's constraints admit only the empty database (%s)", why)
+		return
+	}
 	s.out.Verdict = EquivalentBounded
 }
 
@@ -169,7 +182,6 @@ func (s *searcher) phases(ctx context.Context) bool {
 		next func() (Data, bool)
 		cap  int
 	}
-	extra := 0
 	run := func(ph phase) bool {
 		if s.hopeless() {
 			return false
@@ -191,12 +203,15 @@ func (s *searcher) phases(ctx context.Context) bool {
 		}
 		return false
 	}
-	if len(s.o.Extra) > 0 && run(phase{PhaseGiven, func() (Data, bool) {
-		if extra == len(s.o.Extra) {
-			return nil, false
+	suite := 0
+	if len(s.o.SuiteFiles) > 0 && run(phase{PhaseSuite, func() (Data, bool) {
+		for suite < len(s.o.SuiteFiles) && ctx.Err() == nil {
+			suite++
+			if db, err := s.readSuite(ctx, s.o.SuiteFiles[suite-1]); err == nil {
+				return s.schema.repair(db), true
+			}
 		}
-		extra++
-		return s.schema.repair(s.o.Extra[extra-1]), true
+		return nil, false
 	}, s.o.MaxDatabases}) {
 		return true
 	}
@@ -218,6 +233,14 @@ func (s *searcher) phases(ctx context.Context) bool {
 		return true
 	}
 	return run(phase{PhaseRandom, func() (Data, bool) { return s.gen.random(), true }, s.o.MaxDatabases})
+}
+
+// readSuite reads a suite database through a read-only engine of its
+// own, released afterwards.
+func (s *searcher) readSuite(ctx context.Context, path string) (Data, error) {
+	eng := sqlite.New("", sqlite.Options{MaxConns: 1})
+	defer eng.Close()
+	return readSQLiteData(ctx, eng, path, s.schema)
 }
 
 // hopeless reports whether a query failed on the first databases without
@@ -264,7 +287,10 @@ func (s *searcher) try(ctx context.Context, db Data, guide bool) bool {
 func (s *searcher) runBoth(ctx context.Context, db Data) ([2]*result.Set, bool) {
 	var r [2]*result.Set
 	d := s.o.Sandbox.Dialect()
-	if err := s.sc.Load(ctx, s.tableNames(d), s.schema.insertStatements(d, db)); err != nil {
+	if err := s.sc.Load(ctx, s.tableNames(), s.schema.insertStatements(d, db)); err != nil {
+		if s.loadErr == "" && ctx.Err() == nil {
+			s.loadErr = err.Error()
+		}
 		return r, false
 	}
 	ok := true
@@ -284,10 +310,11 @@ func (s *searcher) runBoth(ctx context.Context, db Data) ([2]*result.Set, bool) 
 	return r, ok
 }
 
-func (s *searcher) tableNames(d engine.Dialect) []string {
+func (s *searcher) tableNames() []string {
+	d := s.o.Sandbox.Dialect()
 	out := make([]string, len(s.schema.Tables))
 	for i, t := range s.schema.Tables {
-		out[i] = storedName(d, t.Name, t.Unquoted)
+		out[i] = ident(d, t.Name, t.Unquoted)
 	}
 	return out
 }
@@ -299,13 +326,13 @@ func (s *searcher) query(ctx context.Context, q string) (*result.Set, error) {
 	return s.sc.Query(qctx, q)
 }
 
-// robust reports whether a difference is more than the order of rows
-// that tie: when the two results hold the same rows and differ only in
-// order, the difference must also show with every table's rows inserted
-// in reverse order (rows that tie on the sort key come out in scan
-// order, which is not the queries' doing).
+// robust reports whether a difference is the queries' doing rather than
+// the engine's choice among rows that tie: when either query orders its
+// output or takes a LIMIT, which rows come first among ties (and so which
+// survive a LIMIT) follows the scan order, so the difference must also
+// show with every table's rows inserted in reverse order.
 func (s *searcher) robust(ctx context.Context, db Data, r [2]*result.Set) bool {
-	if !sameBag(r[0], r[1]) {
+	if !s.tieSensitive {
 		return true
 	}
 	rev := db.clone()
@@ -316,6 +343,20 @@ func (s *searcher) robust(ctx context.Context, db Data, r [2]*result.Set) bool {
 	}
 	r2, ok := s.runBoth(ctx, rev)
 	return ok && !s.cmp.equal(ctx, r2[0], r2[1])
+}
+
+// tieSensitive reports whether q's result may depend on the order rows
+// are scanned in: it has ORDER BY, LIMIT, TOP, FETCH or OFFSET.
+func tieSensitive(q string) bool {
+	for _, t := range sqllex.Tokenize(q) {
+		if t.Kind == sqllex.Word {
+			switch strings.ToUpper(t.Text) {
+			case "ORDER", "LIMIT", "TOP", "FETCH", "OFFSET":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // neighbour is a neighbour query of q1 (of=0) or q2 (of=1), alive until

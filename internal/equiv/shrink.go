@@ -2,6 +2,7 @@ package equiv
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/sqljudge/sqljudge/internal/engine"
@@ -130,6 +131,11 @@ func (s *searcher) conclude(ctx, verifyCtx context.Context) error {
 	}
 	script := s.schema.Script(s.o.Sandbox.Dialect(), db)
 	r, err := s.verify(verifyCtx, script)
+	var nd errNondeterministic
+	if errors.As(err, &nd) {
+		s.unknown("q%d is not deterministic: two runs on the same database differ", nd.q)
+		return nil
+	}
 	if err != nil {
 		if verifyCtx.Err() != nil {
 			s.unknown("the budget ended before the witness could be re-verified")
@@ -142,6 +148,12 @@ func (s *searcher) conclude(ctx, verifyCtx context.Context) error {
 	s.out.Witness = &Witness{SQL: script, Rows: db.Rows(), Q1: resultJSON(r[0]), Q2: resultJSON(r[1])}
 	return nil
 }
+
+// errNondeterministic is the error of verify when query q gives two
+// different results on the witness.
+type errNondeterministic struct{ q int }
+
+func (e errNondeterministic) Error() string { return fmt.Sprintf("q%d is not deterministic", e.q) }
 
 // verify builds a fresh scratch database from script alone, runs both
 // queries on it and returns their results; an error when a query fails or
@@ -156,12 +168,27 @@ func (s *searcher) verify(ctx context.Context, script string) ([2]*result.Set, e
 	if err := sc.Load(ctx, nil, splitScript(script)); err != nil {
 		return r, fmt.Errorf("the witness SQL does not run: %w", err)
 	}
-	for i, q := range []string{s.p.Q1, s.p.Q2} {
+	run := func(i int, q string) (*result.Set, error) {
 		qctx, cancel := context.WithTimeout(ctx, s.o.QueryTimeout)
-		r[i], err = sc.Query(qctx, q)
-		cancel()
+		defer cancel()
+		set, err := sc.Query(qctx, q)
 		if err != nil {
-			return r, fmt.Errorf("q%d fails on the witness: %w", i+1, err)
+			return nil, fmt.Errorf("q%d fails on the witness: %w", i+1, err)
+		}
+		return set, nil
+	}
+	for i, q := range []string{s.p.Q1, s.p.Q2} {
+		if r[i], err = run(i, q); err != nil {
+			return r, err
+		}
+		// A second run must give the same rows: a query whose result
+		// changes from run to run (random(), the clock) proves nothing.
+		again, err := run(i, q)
+		if err != nil {
+			return r, err
+		}
+		if !s.cmp.equal(ctx, r[i], again) && !sameBag(r[i], again) {
+			return r, errNondeterministic{i + 1}
 		}
 	}
 	if s.cmp.equal(ctx, r[0], r[1]) {

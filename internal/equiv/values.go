@@ -48,12 +48,12 @@ func coerce(v result.Value, c Column) (result.Value, bool) {
 	num, isNum := numberOf(v)
 	switch c.Kind {
 	case KInt:
-		if isNum && num == math.Trunc(num) && math.Abs(num) < 1<<53 {
+		if isNum && num == math.Trunc(num) && math.Abs(num) <= intLimit(c.Type) {
 			return result.IntValue(int64(num)), true
 		}
 		return v, false
 	case KReal, KDecimal:
-		if isNum && !math.IsInf(num, 0) && !math.IsNaN(num) && math.Abs(num) < 1e15 {
+		if isNum && !math.IsInf(num, 0) && !math.IsNaN(num) && math.Abs(num) < decimalLimit(c.Type) {
 			return result.FloatValue(num), true
 		}
 		return v, false
@@ -83,6 +83,39 @@ func coerce(v result.Value, c Column) (result.Value, bool) {
 		s = string([]rune(s)[:c.Len])
 	}
 	return result.TextValue(s), !strings.ContainsRune(s, 0)
+}
+
+// intLimit is the largest magnitude an integer type holds on every
+// engine: SMALLINT's and TINYINT's 32767 (TINYINT is declared SMALLINT off
+// MySQL; 127 there is not kept), INTEGER's 2^31-1, BIGINT's 2^53 (exact
+// in a float).
+func intLimit(t string) float64 {
+	switch {
+	case strings.Contains(t, "BIG"):
+		return 1 << 53
+	case strings.Contains(t, "SMALL") || strings.Contains(t, "TINY"):
+		return 32767
+	}
+	return 1<<31 - 1
+}
+
+// decimalLimit is the bound on magnitudes a DECIMAL(p, s) holds,
+// 10^(p-s), or 1e15 without a precision.
+func decimalLimit(t string) float64 {
+	args := strings.Trim(typeArgs(t), "()")
+	if args == "" {
+		return 1e15
+	}
+	ps := strings.Split(args, ",")
+	p, err := strconv.Atoi(strings.TrimSpace(ps[0]))
+	if err != nil {
+		return 1e15
+	}
+	sc := 0
+	if len(ps) > 1 {
+		sc, _ = strconv.Atoi(strings.TrimSpace(ps[1]))
+	}
+	return math.Pow(10, float64(p-sc))
 }
 
 func validDate(s string) bool {

@@ -51,6 +51,11 @@ type Options struct {
 	MaxPlug   int
 	// VESRepeats is the number of timed runs of each query for ves, rves.
 	VESRepeats int
+	// EquivSeed, EquivBudget and EquivMaxDatabases set equiv's search
+	// (metric.EquivOptions; its suite is Suite).
+	EquivSeed         int64
+	EquivBudget       time.Duration
+	EquivMaxDatabases int
 	// Shard ("i/n", see shard.Parse) grades only one shard of the items.
 	Shard string
 	// HTML writes Out/report.html.

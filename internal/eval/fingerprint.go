@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/sqljudge/sqljudge/internal/engine/open"
@@ -46,6 +47,13 @@ func fingerprint(o *Options) (*run.Fingerprint, error) {
 		"samples":           strconv.Itoa(o.Judge.Samples),
 		"llm_parse_retries": strconv.Itoa(o.Judge.ParseRetries),
 		"xscore_min":        strconv.Itoa(o.Judge.XScoreMin),
+	}
+	if slices.Contains(o.Metrics, "equiv") {
+		// Only with equiv, so that the fingerprints of runs without it keep
+		// their keys (resuming a run with equiv added is then refused).
+		fp.Settings["equiv_seed"] = strconv.FormatInt(o.EquivSeed, 10)
+		fp.Settings["equiv_budget"] = o.EquivBudget.String()
+		fp.Settings["equiv_max_databases"] = strconv.Itoa(o.EquivMaxDatabases)
 	}
 	return fp, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/engine/open"
+	_ "github.com/sqljudge/sqljudge/internal/equiv" // registers the equiv metric
 	"github.com/sqljudge/sqljudge/internal/judge"
 	"github.com/sqljudge/sqljudge/internal/llm"
 	"github.com/sqljudge/sqljudge/internal/metric"
@@ -124,6 +125,9 @@ func (o *Options) metricOptions(ss schema.Schemas, client *llm.Client) metric.Op
 			Timeout: o.Timeout, MaxRows: o.MaxRows, MaxBytes: o.MaxBytes,
 		},
 		VES: metric.VESOptions{Repeats: o.VESRepeats},
+		Equiv: metric.EquivOptions{
+			Seed: o.EquivSeed, Budget: o.EquivBudget, MaxDatabases: o.EquivMaxDatabases, Suite: o.Suite,
+		},
 		Judge: judge.Judge{
 			Client: client, Samples: o.Judge.Samples,
 			ParseRetries: o.Judge.ParseRetries, XScoreMin: o.Judge.XScoreMin,

@@ -172,6 +172,11 @@ func registerDetails[T Details](names ...string) {
 	}
 }
 
+// RegisterDetails makes DecodeVerdict read the details of the named
+// metrics as a T, for a metric registered outside this package (equiv).
+// Called from init only.
+func RegisterDetails[T Details](names ...string) { registerDetails[T](names...) }
+
 func init() {
 	registerDetails[SQLEvalDetails]("sqleval")
 	registerDetails[TSDetails]("ts")

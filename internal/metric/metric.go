@@ -173,6 +173,22 @@ type Options struct {
 	// Client and settings; see package judge. A nil Client is an error
 	// from New for those metrics only.
 	Judge judge.Judge
+	// Equiv configures equiv (registered by package equiv, which this
+	// package cannot import: equiv builds on testsuite, which uses ex).
+	Equiv EquivOptions
+}
+
+// EquivOptions are equiv's options: the counterexample search between
+// gold and prediction (package equiv). Seed makes it reproducible; Budget
+// bounds one item's search and MaxDatabases the databases it tries
+// (eval's --equiv-seed, --equiv-budget, --equiv-max-databases); Suite is
+// the test-suite folder whose databases are tried first (eval's --suite,
+// "" for none).
+type EquivOptions struct {
+	Seed         int64
+	Budget       time.Duration
+	MaxDatabases int
+	Suite        string
 }
 
 // Checker is implemented by metrics that need something per database

@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// equivPairs is a small pairs file: one inequivalent pair, one equivalent
+// under a NOT NULL, one whose DDL does not parse.
+const equivPairs = `{"id": "a", "q1": "SELECT x FROM t WHERE x > 1", "q2": "SELECT x FROM t WHERE x >= 1", "schema": "CREATE TABLE t (x INT PRIMARY KEY)"}
+{"id": "b", "q1": "SELECT x FROM t WHERE y = y", "q2": "SELECT x FROM t", "schema": "CREATE TABLE t (x INT PRIMARY KEY, y INT NOT NULL)"}
+
+{"id": "c", "q1": "SELECT 1", "q2": "SELECT 2", "schema": "CREATE TABLE t (x INT"}
+`
+
+func TestEquivCommand(t *testing.T) {
+	dir := t.TempDir()
+	pairs := filepath.Join(dir, "pairs.jsonl")
+	if err := os.WriteFile(pairs, []byte(equivPairs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var results [2][]byte
+	for i := range 2 {
+		out := filepath.Join(dir, "out")
+		code, stdout, stderr := runMain(t, "equiv", "--pairs", pairs, "--out", out, "--seed", "7", "--budget", "5s", "--max-databases", "200", "--overwrite", "--workers", "2")
+		if code != ExitOK {
+			t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+		}
+		for _, want := range []string{"inequivalent", "equivalent_bounded", "unknown", "witness rows: median 1"} {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("console lacks %q:\n%s", want, stdout)
+			}
+		}
+		b, err := os.ReadFile(filepath.Join(out, "results.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		results[i] = b
+	}
+	if !bytes.Equal(results[0], results[1]) {
+		t.Fatalf("the same seed gave different results.jsonl:\n%s\n%s", results[0], results[1])
+	}
+	lines := strings.Split(strings.TrimSpace(string(results[0])), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], `{"id":"a","verdict":"inequivalent"`) || !strings.HasPrefix(lines[1], `{"id":"b","verdict":"equivalent_bounded"`) || !strings.HasPrefix(lines[2], `{"id":"c","verdict":"unknown"`) {
+		t.Fatalf("records:\n%s", results[0])
+	}
+	// Without --resume or --overwrite the folder is refused; --resume
+	// decides nothing again and keeps the bytes.
+	out := filepath.Join(dir, "out")
+	if code, _, stderr := runMain(t, "equiv", "--pairs", pairs, "--out", out, "--seed", "7", "--budget", "5s", "--max-databases", "200"); code != ExitUsage || !strings.Contains(stderr, "--resume") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	code, stdout, _ := runMain(t, "equiv", "--pairs", pairs, "--out", out, "--seed", "7", "--budget", "5s", "--max-databases", "200", "--resume")
+	if code != ExitOK || !strings.Contains(stdout, "0 pairs decided now, 3 resumed") {
+		t.Fatalf("resume: exit %d\n%s", code, stdout)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "results.jsonl")); !bytes.Equal(b, results[0]) {
+		t.Fatalf("resume changed results.jsonl:\n%s", b)
+	}
+	if code, _, stderr := runMain(t, "equiv", "--pairs", pairs, "--out", out, "--seed", "8", "--budget", "5s", "--max-databases", "200", "--resume"); code != ExitUsage || !strings.Contains(stderr, "seed") {
+		t.Fatalf("resume with another seed: exit %d: %s", code, stderr)
+	}
+}
+
+func TestEquivBadPairsFile(t *testing.T) {
+	dir := t.TempDir()
+	cases := map[string]string{
+		"not json":           "{\"id\": \"a\", \"q1\": \"SELECT 1\", \"q2\": \"SELECT 1\", \"schema\": \"CREATE TABLE t (x INT)\"}\nnot json\n",
+		"both schema and db": "{\"id\": \"a\", \"q1\": \"SELECT 1\", \"q2\": \"SELECT 1\", \"schema\": \"x\", \"db_id\": \"y\"}\n",
+		"duplicate id":       "{\"id\": \"a\", \"q1\": \"SELECT 1\", \"q2\": \"SELECT 1\", \"schema\": \"x\"}\n{\"id\": \"a\", \"q1\": \"SELECT 1\", \"q2\": \"SELECT 1\", \"schema\": \"x\"}\n",
+		"unknown key":        "{\"id\": \"a\", \"q\": \"SELECT 1\", \"q2\": \"SELECT 1\", \"schema\": \"x\"}\n",
+	}
+	wantLine := map[string]string{"not json": ":2:", "both schema and db": ":1:", "duplicate id": ":2:", "unknown key": ":1:"}
+	for name, body := range cases {
+		pairs := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".jsonl")
+		if err := os.WriteFile(pairs, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := runMain(t, "equiv", "--pairs", pairs, "--out", filepath.Join(dir, "o"))
+		if code != ExitUsage || !strings.Contains(stderr, pairs+wantLine[name]) {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2 with %s%s", name, code, stderr, pairs, wantLine[name])
+		}
+	}
+}

@@ -1,0 +1,40 @@
+package equiv
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// BenchmarkDecideSpider decides every 40th EX-correct DIN-SQL prediction
+// of Spider dev against its gold (Spider's rule, the item's database
+// seeding the values, eval's equiv defaults: 150 databases, 3s budget);
+// one op is one item. Report: go test -bench DecideSpider -benchtime 20x.
+func BenchmarkDecideSpider(b *testing.B) {
+	ids, pairs := spiderDIN(b)
+	sb := newSQLite(b)
+	var sample []Pair
+	for k := 0; k < len(ids); k += 40 {
+		sample = append(sample, pairs[ids[k]])
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		p := sample[i%len(sample)]
+		if _, err := Decide(context.Background(), p, Options{Sandbox: sb, Seed: 1, Rule: RuleSpider, Budget: 3 * time.Second, MaxDatabases: 150}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecideHandPairs decides the hand-written pairs (DDL schemas,
+// the `sqljudge equiv` defaults: 600 databases, 10s budget); one op is one
+// pair.
+func BenchmarkDecideHandPairs(b *testing.B) {
+	sb := newSQLite(b)
+	for i := 0; b.Loop(); i++ {
+		c := handPairs[i%len(handPairs)]
+		if _, err := Decide(context.Background(), Pair{Q1: c.q1, Q2: c.q2, Schema: c.ddl}, Options{Sandbox: sb, Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,104 @@
+package equiv
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/result"
+)
+
+func TestParseDDLDialects(t *testing.T) {
+	cases := []struct{ name, ddl string }{
+		{"sqlite", `CREATE TABLE "dept" ("deptno" INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+			CREATE TABLE emp (empno INTEGER, ename VARCHAR(10), deptno INTEGER NOT NULL, [job] TEXT,
+			  PRIMARY KEY (empno, deptno), FOREIGN KEY (deptno) REFERENCES dept(deptno) ON DELETE CASCADE)`},
+		{"postgres", `-- a comment
+			CREATE TABLE public.dept (deptno SERIAL PRIMARY KEY, name CHARACTER VARYING(20) NOT NULL,
+			  CONSTRAINT u_name UNIQUE (name));
+			CREATE TABLE IF NOT EXISTS emp (empno integer NOT NULL, ename varchar(10) DEFAULT 'x'::character, deptno integer NOT NULL
+			  REFERENCES dept, job text, CONSTRAINT pk PRIMARY KEY (empno, deptno));
+			CREATE INDEX i ON emp (ename);`},
+		{"mysql", "CREATE TABLE `dept` (`deptno` INT(11) NOT NULL AUTO_INCREMENT, `name` VARCHAR(20) CHARACTER SET utf8 NOT NULL, PRIMARY KEY (`deptno`), UNIQUE KEY `u` (`name`)) ENGINE=InnoDB DEFAULT CHARSET=utf8;\n" +
+			"CREATE TABLE `emp` (`empno` INT UNSIGNED NOT NULL, `ename` VARCHAR(10), `deptno` INT NOT NULL, `job` TEXT COMMENT 'j', PRIMARY KEY (`empno`, `deptno`), KEY `k` (`ename`), CONSTRAINT `f` FOREIGN KEY (`deptno`) REFERENCES `dept` (`deptno`));"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := ParseDDL(c.ddl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(s.Tables) != 2 || s.Tables[0].Name != "dept" || s.Tables[1].Name != "emp" {
+				t.Fatalf("tables %+v", s.Tables)
+			}
+			dept, emp := s.Tables[0], s.Tables[1]
+			if len(dept.PK) != 1 || dept.Columns[0].Kind != KInt || !dept.Columns[1].NotNull || len(dept.Uniques) != 1 || dept.Uniques[0][0] != 1 {
+				t.Errorf("dept: %+v", dept)
+			}
+			if len(emp.PK) != 2 || emp.PK[0] != 0 || emp.PK[1] != 2 || !emp.Columns[0].NotNull || emp.Columns[1].Len != 10 || emp.Columns[1].NotNull {
+				t.Errorf("emp: %+v", emp)
+			}
+			if len(emp.FKs) != 1 || emp.FKs[0].RefTable != "dept" || emp.FKs[0].Cols[0] != 2 || emp.FKs[0].RefCols[0] != 0 {
+				t.Errorf("emp foreign keys: %+v", emp.FKs)
+			}
+			for _, d := range []engine.Dialect{engine.SQLite, engine.Postgres, engine.MySQL} {
+				ddl := strings.Join(s.CreateStatements(d), ";\n")
+				again, err := ParseDDL(ddl)
+				if err != nil {
+					t.Fatalf("%s DDL does not parse again: %v\n%s", d, err, ddl)
+				}
+				if got, want := strings.Join(again.CreateStatements(d), ";"), strings.Join(s.CreateStatements(d), ";"); got != want {
+					t.Errorf("%s round trip:\n got %s\nwant %s", d, got, want)
+				}
+			}
+		})
+	}
+}
+
+func TestParseDDLErrors(t *testing.T) {
+	cases := []struct{ ddl, want string }{
+		{"", "no CREATE TABLE"},
+		{"CREATE TABLE t (a INT", "expected ,"},
+		{"CREATE VIEW v AS SELECT 1", "expected TABLE"},
+		{"INSERT INTO t VALUES (1)", "expected CREATE TABLE"},
+		{"CREATE TABLE t (a INT, a TEXT)", "declared twice"},
+		{"CREATE TABLE t (a INT, PRIMARY KEY (b))", "no column b"},
+		{"CREATE TABLE t (a INT REFERENCES u (x))", "unknown table u"},
+		{"CREATE TABLE u (x INT PRIMARY KEY); CREATE TABLE t (a INT REFERENCES u (y))", "no column y"},
+		{"CREATE TABLE t (a INT[])", "array types"},
+		{"CREATE TABLE t (a INT GENERATED ALWAYS AS (1) STORED)", "generated columns"},
+		{"CREATE TABLE t AS SELECT 1", "not supported"},
+	}
+	for _, c := range cases {
+		if _, err := ParseDDL(c.ddl); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ParseDDL(%q) = %v, want an error with %q", c.ddl, err, c.want)
+		}
+	}
+}
+
+func TestCoerceKeepsEveryEngineSRange(t *testing.T) {
+	cases := []struct {
+		col  Column
+		v    result.Value
+		want bool
+	}{
+		{Column{Type: "INTEGER", Kind: KInt}, result.IntValue(1 << 31), false},
+		{Column{Type: "INTEGER", Kind: KInt}, result.IntValue(1<<31 - 1), true},
+		{Column{Type: "BIGINT", Kind: KInt}, result.IntValue(1 << 40), true},
+		{Column{Type: "SMALLINT", Kind: KInt}, result.IntValue(40000), false},
+		{Column{Type: "DECIMAL(5, 2)", Kind: KDecimal}, result.FloatValue(999.5), true},
+		{Column{Type: "DECIMAL(5, 2)", Kind: KDecimal}, result.FloatValue(1000), false},
+		{Column{Type: "INT", Kind: KInt}, result.TextValue("12"), true},
+		{Column{Type: "INT", Kind: KInt}, result.TextValue("1.5"), false},
+		{Column{Type: "DATE", Kind: KDate}, result.TextValue("2020-02-30"), false},
+		{Column{Type: "DATE", Kind: KDate}, result.TextValue("2020-02-29"), true},
+	}
+	for _, c := range cases {
+		if _, ok := coerce(c.v, c.col); ok != c.want {
+			t.Errorf("coerce(%v, %s) = %v, want %v", c.v, c.col.Type, ok, c.want)
+		}
+	}
+	if v, _ := coerce(result.TextValue("abcdef"), Column{Type: "VARCHAR(3)", Kind: KText, Len: 3}); v.S != "abc" {
+		t.Errorf("VARCHAR(3) keeps %q", v.S)
+	}
+}

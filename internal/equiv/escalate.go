@@ -1,0 +1,169 @@
+package equiv
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+
+	"github.com/sqljudge/sqljudge/internal/bench"
+	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/metric"
+	"github.com/sqljudge/sqljudge/internal/status"
+)
+
+func init() {
+	metric.Register("verdict", "escalation to one auditable verdict: ex, then ts (with --suite), then equiv, then an LLM judge (rose, when configured); the step that decided and its evidence", func(o metric.Options) (metric.Metric, error) {
+		return NewEscalation(o)
+	})
+	metric.RegisterDetails[EscalationDetails]("verdict")
+}
+
+// Step is a step of the escalation, a closed set: the one that decided is
+// named in the record.
+type Step string
+
+// The steps, in the order they run.
+const (
+	StepEX    Step = "ex"    // execution match on the item's database
+	StepTS    Step = "ts"    // test-suite accuracy (with --suite)
+	StepEquiv Step = "equiv" // the counterexample search
+	StepJudge Step = "rose"  // the ROSE LLM judge (when one is configured)
+)
+
+// EscalationDetails are the details of the verdict metric: the Step that
+// decided, the Witness when a database tells gold and prediction apart
+// (for ex, the item's database shrunk to the smallest part that still
+// does, when the search could), the Databases the search compared, and
+// the deciding step's own verdict as Evidence (its results.jsonl object:
+// ts's witness database, the judge's reasoning, ...).
+type EscalationDetails struct {
+	Step      Step            `json:"step"`
+	Witness   *Witness        `json:"witness,omitempty"`
+	Databases int             `json:"databases,omitempty"`
+	Evidence  json.RawMessage `json:"evidence,omitempty"`
+}
+
+// Numbers returns nil: the step is text.
+func (d EscalationDetails) Numbers() map[string]float64 { return nil }
+
+// Escalation is the verdict metric: it runs the steps in order and stops
+// at the first that decides. ex on the item's database (a difference there
+// decides: wrong, with the database shrunk into a witness); ts when a
+// suite is given (a suite database that tells them apart decides); equiv
+// (a witness decides); then, when the search found nothing and an LLM judge
+// is configured, ROSE decides; without one, equiv's "no witness" is the
+// verdict (correct).
+type Escalation struct {
+	ex    *metric.EX
+	ts    metric.Metric
+	eq    *Metric
+	judge metric.Metric
+}
+
+// NewEscalation builds the steps from the metric options; the caller closes
+// it.
+func NewEscalation(o metric.Options) (*Escalation, error) {
+	eq, err := NewMetric(o.Equiv)
+	if err != nil {
+		return nil, err
+	}
+	e := &Escalation{ex: metric.NewEX(o.EX), eq: eq}
+	if o.TS.Dir != "" {
+		if e.ts, err = metric.NewTS(o.TS, o.EX); err != nil {
+			eq.Close()
+			return nil, err
+		}
+	}
+	if o.Judge.Client != nil {
+		js, err := metric.New([]string{string(StepJudge)}, o)
+		if err != nil {
+			e.Close()
+			return nil, err
+		}
+		e.judge = js[0]
+	}
+	return e, nil
+}
+
+// Name returns "verdict".
+func (e *Escalation) Name() string { return "verdict" }
+
+// Close closes the steps that hold resources.
+func (e *Escalation) Close() error {
+	var errs []error
+	for _, m := range []any{e.eq, e.ts, e.judge} {
+		if c, ok := m.(io.Closer); ok && c != nil {
+			errs = append(errs, c.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Check delegates to ts, when a suite is given.
+func (e *Escalation) Check(ctx context.Context, db string) error {
+	if c, ok := e.ts.(metric.Checker); ok {
+		return c.Check(ctx, db)
+	}
+	return nil
+}
+
+// CheckItem delegates to the judge, when one is configured.
+func (e *Escalation) CheckItem(it *bench.Item) error {
+	if c, ok := e.judge.(metric.ItemChecker); ok {
+		return c.CheckItem(it)
+	}
+	return nil
+}
+
+// Grade runs the steps in order.
+func (e *Escalation) Grade(ctx context.Context, x *metric.Exec, it *bench.Item) metric.Verdict {
+	v := e.ex.Grade(ctx, x, it)
+	if v.Status != status.OK || !v.Correct {
+		return decided(StepEX, v, e.exWitness(ctx, x, it))
+	}
+	if e.ts != nil {
+		if v := e.ts.Grade(ctx, x, it); v.Status != status.OK || !v.Correct {
+			return decided(StepTS, v, nil)
+		}
+	}
+	v = e.eq.Grade(ctx, x, it)
+	d, _ := v.Details.(Details)
+	if v.Status != status.OK || !v.Correct || e.judge == nil {
+		out := decided(StepEquiv, v, d.Witness)
+		ed := out.Details.(EscalationDetails)
+		ed.Databases = d.Databases
+		out.Details = ed
+		return out
+	}
+	return decided(StepJudge, e.judge.Grade(ctx, x, it), nil)
+}
+
+// decided returns the deciding step's verdict with its evidence.
+func decided(step Step, v metric.Verdict, w *Witness) metric.Verdict {
+	ev, _ := json.Marshal(v)
+	return metric.Verdict{Correct: v.Correct, Status: v.Status, Detail: v.Detail,
+		Details: EscalationDetails{Step: step, Witness: w, Evidence: ev}}
+}
+
+// exWitness shrinks the item's database (at most suiteRows rows a table)
+// into a witness, for an item ex rejected; nil when the queries fail or the
+// part read does not tell them apart.
+func (e *Escalation) exWitness(ctx context.Context, x *metric.Exec, it *bench.Item) *Witness {
+	eng, ok := x.Env().Engine.(*sqlite.Engine)
+	if !ok || len(it.Gold) == 0 {
+		return nil
+	}
+	path, err := eng.Path(it.DBID)
+	if err != nil {
+		return nil
+	}
+	out, err := Decide(ctx, Pair{ID: it.ID, Q1: it.Gold[0], Q2: it.Pred, DB: path}, Options{
+		Sandbox: e.eq.sb, Seed: e.eq.o.Seed, Budget: e.eq.o.Budget, MaxDatabases: 1,
+		Rule: RuleSpider, SuiteFiles: []string{path}, Neighbours: -1,
+	})
+	if err != nil {
+		return nil
+	}
+	return out.Witness
+}

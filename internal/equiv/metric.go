@@ -1,0 +1,187 @@
+package equiv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/sqljudge/sqljudge/internal/bench"
+	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/metric"
+	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/sqllex"
+	"github.com/sqljudge/sqljudge/internal/status"
+)
+
+func init() {
+	metric.Register("equiv", "counterexample search: ex on every small database satisfying the item's schema; a wrong item carries the smallest witness", func(o metric.Options) (metric.Metric, error) {
+		return NewMetric(o.Equiv)
+	})
+	metric.RegisterDetails[Details]("equiv")
+}
+
+// Details are the details of the equiv metric in results.jsonl
+// (verdicts.equiv): the search's Verdict, the Witness that tells gold and
+// prediction apart (the object `sqljudge equiv` writes: sql, rows, q1 =
+// the gold's result, q2 = the prediction's), the Databases compared, and
+// the Reason of an unknown verdict.
+type Details struct {
+	Verdict   Verdict  `json:"verdict"`
+	Witness   *Witness `json:"witness,omitempty"`
+	Databases int      `json:"databases"`
+	Reason    string   `json:"reason,omitempty"`
+}
+
+// Numbers returns {"databases": n, "refuted": 0 or 1}: the summary's mean
+// databases per item and share of items with a witness.
+func (d Details) Numbers() map[string]float64 {
+	r := 0.0
+	if d.Witness != nil {
+		r = 1
+	}
+	return map[string]float64{"databases": float64(d.Databases), "refuted": r}
+}
+
+// Metric is equiv as a metric of eval: the item is correct iff the search
+// (Decide, under RuleSpider: Spider's execution match, row order when the
+// gold orders) finds no database, satisfying the item's schema and seeded
+// with its database's values, on which gold and prediction differ, and
+// they agree on the item's database itself. The queries run exactly as
+// written (no DISTINCT removal, no value rewriting), so a witness re-runs
+// in any SQLite client. A test suite's databases, when given, are tried
+// first (at most suiteRows rows a table). When the search cannot decide
+// (unknown), the verdict is the comparison on the item's database, with
+// the reason in Detail. The item's database must be a SQLite file.
+type Metric struct {
+	o  metric.EquivOptions
+	sb *SQLiteSandbox
+}
+
+// NewMetric returns the equiv metric; the caller closes it.
+func NewMetric(o metric.EquivOptions) (*Metric, error) {
+	if o.Budget <= 0 || o.MaxDatabases <= 0 {
+		return nil, errors.New("needs a positive --equiv-budget and --equiv-max-databases")
+	}
+	sb, err := NewSQLiteSandbox("")
+	if err != nil {
+		return nil, err
+	}
+	return &Metric{o: o, sb: sb}, nil
+}
+
+// Name returns "equiv".
+func (m *Metric) Name() string { return "equiv" }
+
+// Close removes the scratch databases' folder.
+func (m *Metric) Close() error { return m.sb.Close() }
+
+// Grade decides gold against prediction; with several gold alternatives
+// the item is correct if one of them has no witness.
+func (m *Metric) Grade(ctx context.Context, x *metric.Exec, it *bench.Item) metric.Verdict {
+	eng, ok := x.Env().Engine.(*sqlite.Engine)
+	if !ok {
+		return metric.Verdict{Status: status.InternalError, Detail: "equiv runs on SQLite databases (--db a folder of .sqlite files)"}
+	}
+	path, err := eng.Path(it.DBID)
+	if err != nil {
+		return metric.Verdict{Status: status.InternalError, Detail: err.Error()}
+	}
+	var last metric.Verdict
+	for _, gold := range it.Gold {
+		last = m.gradeOne(ctx, x, it, gold, path)
+		if last.Correct {
+			break
+		}
+	}
+	return last
+}
+
+// gradeOne grades the prediction against one gold query.
+func (m *Metric) gradeOne(ctx context.Context, x *metric.Exec, it *bench.Item, gold, path string) metric.Verdict {
+	gs, gerr := x.Gold(ctx, it.DBID, gold)
+	if gerr != nil {
+		return metric.Verdict{Status: engine.Classify(gerr, status.GoldError), Detail: gerr.Error()}
+	}
+	ps, perr := x.Pred(ctx, it.DBID, it.Pred)
+	if perr != nil {
+		return metric.Verdict{Status: engine.Classify(perr, status.PredError), Detail: perr.Error()}
+	}
+	sameOnDB := result.SpiderEqual(gs, ps, sqllex.ContainsOrderBy(gold))
+	out, err := Decide(ctx, Pair{ID: it.ID, Q1: gold, Q2: it.Pred, DB: path}, Options{
+		Sandbox: m.sb, Seed: m.o.Seed, Budget: m.o.Budget, MaxDatabases: m.o.MaxDatabases,
+		Rule: RuleSpider, SuiteFiles: m.suiteFiles(it.DBID),
+	})
+	if err != nil {
+		return metric.Verdict{Status: status.InternalError, Detail: err.Error()}
+	}
+	d := Details{Verdict: out.Verdict, Witness: out.Witness, Databases: out.Search.Databases, Reason: out.Reason}
+	v := metric.Verdict{Status: status.OK, Details: d}
+	switch {
+	case out.Verdict == Inequivalent:
+	case !sameOnDB:
+		v.Detail = "the results differ on the item's database; the search found no smaller witness"
+	case out.Verdict == Unknown:
+		v.Correct = true
+		v.Detail = "equiv could not search (" + out.Reason + "); the verdict is the comparison on the item's database"
+	default:
+		v.Correct = true
+	}
+	return v
+}
+
+// suiteFiles lists the suite's databases for db_id, the item's own
+// database left out, by name.
+func (m *Metric) suiteFiles(dbID string) []string {
+	if m.o.Suite == "" {
+		return nil
+	}
+	entries, err := os.ReadDir(filepath.Join(m.o.Suite, dbID))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".sqlite") || e.Name() == dbID+".sqlite" {
+			continue
+		}
+		out = append(out, filepath.Join(m.o.Suite, dbID, e.Name()))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// suiteRows bounds the rows read from each table of a suite database.
+const suiteRows = 200
+
+// readSQLiteData reads the rows of every table of s from the SQLite file
+// at path (at most suiteRows a table, values coerced to the columns'
+// kinds); a table the file lacks stays empty.
+func readSQLiteData(ctx context.Context, eng *sqlite.Engine, path string, s *Schema) (Data, error) {
+	db := make(Data, len(s.Tables))
+	for ti, t := range s.Tables {
+		cols := make([]string, len(t.Columns))
+		for i, c := range t.Columns {
+			cols[i] = engine.SQLite.QuoteIdent(c.Name)
+		}
+		q := fmt.Sprintf("SELECT %s FROM %s LIMIT %d", strings.Join(cols, ", "), engine.SQLite.QuoteIdent(t.Name), suiteRows)
+		set, err := eng.QueryFile(ctx, path, q)
+		if err != nil {
+			continue
+		}
+		for _, r := range set.Rows {
+			row := make([]result.Value, len(r))
+			for i, v := range r {
+				if cv, ok := coerce(v, t.Columns[i]); ok {
+					row[i] = cv
+				}
+			}
+			db[ti] = append(db[ti], row)
+		}
+	}
+	return db, nil
+}

@@ -1,0 +1,60 @@
+package equiv
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sqljudge/sqljudge/internal/bench"
+	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/metric"
+	"github.com/sqljudge/sqljudge/internal/shareddata"
+)
+
+// TestMetricOnSpider grades two DIN-SQL predictions of Spider dev that EX
+// accepts: item 6 (wrong on a one-row table with a NULL age) and item 0
+// (SELECT count(*) FROM singer, the gold itself). The wrong item's record
+// carries the witness as verdicts.equiv.witness, which re-runs from its
+// SQL alone and reads back into Details.
+func TestMetricOnSpider(t *testing.T) {
+	_, pairs := spiderDIN(t)
+	ms, err := metric.New([]string{"equiv"}, metric.Options{Equiv: metric.EquivOptions{Seed: 1, Budget: 10 * time.Second, MaxDatabases: 150}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer metric.Close(ms)
+	eng := sqlite.New(shareddata.Path(t, "spider", "database"), sqlite.Options{})
+	defer eng.Close()
+	env := &metric.Env{Engine: eng, Timeout: 10 * time.Second}
+	grade := func(i int) metric.Verdict {
+		p := pairs[i]
+		it := &bench.Item{Index: i, DBID: p.ID, Gold: []string{p.Q1}, Pred: p.Q2}
+		return ms[0].Grade(context.Background(), env.NewExec(), it)
+	}
+	right := grade(0)
+	if !right.Correct || right.Details.(Details).Witness != nil || right.Details.(Details).Verdict != EquivalentBounded {
+		t.Fatalf("item 0: %+v", right)
+	}
+	wrong := grade(6)
+	d := wrong.Details.(Details)
+	if wrong.Correct || d.Witness == nil || d.Witness.Rows != 1 {
+		t.Fatalf("item 6: %+v", wrong)
+	}
+	reverifySQLite(t, d.Witness, pairs[6].Q1, pairs[6].Q2)
+	b, err := json.Marshal(wrong)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"verdict":"inequivalent","witness":{"sql":"CREATE TABLE`) {
+		t.Fatalf("record: %s", b)
+	}
+	back, err := metric.DecodeVerdict("equiv", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bd, ok := back.Details.(Details); !ok || bd.Witness == nil || bd.Witness.SQL != d.Witness.SQL {
+		t.Fatalf("decoded: %+v", back.Details)
+	}
+}
