@@ -13,13 +13,16 @@ import (
 
 // PairLine is one line of a pairs file (JSON Lines): {"id", "q1", "q2",
 // "schema"} with the schema as DDL text, or {"id", "q1", "q2", "db_id"}
-// naming a database under --db. Line is its 1-based line number.
+// naming a database under --db, either with an optional "note": free text
+// about the pair (its source, how it was converted) that the search ignores,
+// as testdata/calcite/pairs.jsonl carries. Line is its 1-based line number.
 type PairLine struct {
 	ID     string `json:"id"`
 	Q1     string `json:"q1"`
 	Q2     string `json:"q2"`
 	Schema string `json:"schema,omitempty"`
 	DBID   string `json:"db_id,omitempty"`
+	Note   string `json:"note,omitempty"`
 	Line   int    `json:"-"`
 }
 
