@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -90,6 +91,9 @@ var handPairs = []struct {
 		"CREATE TABLE dept (deptno INT PRIMARY KEY, name TEXT); CREATE TABLE emp (empno INT PRIMARY KEY, deptno INT NOT NULL REFERENCES dept)", EquivalentBounded, ""},
 	{"order", "SELECT empno FROM emp ORDER BY empno", "SELECT empno FROM emp ORDER BY empno DESC", empDDL, Inequivalent, ""},
 	{"order of a bag", "SELECT empno FROM emp ORDER BY empno", "SELECT empno FROM emp", empDDL, EquivalentBounded, ""},
+	{"ties under ORDER BY", "SELECT ename, sal FROM emp ORDER BY sal",
+		"SELECT ename, sal FROM (SELECT ename, sal FROM emp ORDER BY ename DESC) AS t ORDER BY sal", empDDL, EquivalentBounded, ""},
+	{"ties, the other direction", "SELECT ename, sal FROM emp ORDER BY sal", "SELECT ename, sal FROM emp ORDER BY sal DESC", empDDL, Inequivalent, ""},
 	{"foreign key join", "SELECT e.empno FROM emp e JOIN dept d ON e.deptno = d.deptno", "SELECT empno FROM emp", empDDL, Inequivalent, "NULL"},
 	{"foreign key join, not null", "SELECT e.empno FROM emp e JOIN dept d ON e.deptno = d.deptno", "SELECT empno FROM emp",
 		"CREATE TABLE dept (deptno INT PRIMARY KEY); CREATE TABLE emp (empno INT PRIMARY KEY, deptno INT NOT NULL, FOREIGN KEY (deptno) REFERENCES dept (deptno))", EquivalentBounded, ""},
@@ -160,5 +164,52 @@ func TestBudgetIsKept(t *testing.T) {
 	}
 	if out.Verdict == Inequivalent {
 		t.Fatalf("equal queries refuted: %+v", out.Witness)
+	}
+}
+
+// TestWithTiebreak: every output column is appended to the top-level ORDER
+// BY, before a top-level LIMIT or FETCH, after comments and a final ';' are
+// set aside; no tiebreak where a query does not order at the top level or
+// uses TOP.
+func TestWithTiebreak(t *testing.T) {
+	cases := []struct{ q, want string }{
+		{"SELECT a, b FROM t ORDER BY a", "SELECT a, b FROM t ORDER BY a, 1, 2"},
+		{"SELECT a, b FROM t ORDER BY a DESC; -- note\n", "SELECT a, b FROM t ORDER BY a DESC, 1, 2"},
+		{"SELECT a, b FROM (SELECT a, b FROM t ORDER BY b) ORDER BY a", "SELECT a, b FROM (SELECT a, b FROM t ORDER BY b) ORDER BY a, 1, 2"},
+		{"SELECT a, b FROM (SELECT a, b FROM t ORDER BY b LIMIT 3)", ""},
+		{"SELECT a, b FROM t ORDER BY a LIMIT 3;", "SELECT a, b FROM t ORDER BY a, 1, 2 LIMIT 3"},
+		{"SELECT a, b FROM t ORDER BY a\nFETCH NEXT 3 ROWS ONLY", "SELECT a, b FROM t ORDER BY a, 1, 2\nFETCH NEXT 3 ROWS ONLY"},
+		{"SELECT TOP 3 a, b FROM t ORDER BY a", ""},
+		{"SELECT a, b FROM t", ""},
+	}
+	for _, c := range cases {
+		got, ok := withTiebreak(c.q, 2)
+		if ok != (c.want != "") || got != c.want {
+			t.Errorf("withTiebreak(%q) = %q, %v; want %q", c.q, got, ok, c.want)
+		}
+	}
+}
+
+// TestTiebreakAll: subqueries that keep some rows of an ordered result get
+// their own tiebreak (their column count from cols), those that keep every
+// row are left alone, and a subquery that cannot run alone stops the
+// rewrite.
+func TestTiebreakAll(t *testing.T) {
+	cols := func(sub string) (int, error) {
+		if strings.Contains(sub, "outer_t") {
+			return 0, errors.New("correlated")
+		}
+		return 3, nil
+	}
+	q := "SELECT x FROM (SELECT a, b, c FROM t ORDER BY a FETCH NEXT 2 ROWS ONLY) AS s JOIN (SELECT a FROM u ORDER BY a) AS v ON s.a = v.a ORDER BY x LIMIT 1"
+	want := "SELECT x FROM (SELECT a, b, c FROM t ORDER BY a, 1, 2, 3 FETCH NEXT 2 ROWS ONLY) AS s JOIN (SELECT a FROM u ORDER BY a) AS v ON s.a = v.a ORDER BY x, 1 LIMIT 1"
+	if got, ok := tiebreakAll(q, 1, cols); !ok || got != want {
+		t.Errorf("tiebreakAll = %q, %v\nwant %q", got, ok, want)
+	}
+	if got, ok := tiebreakAll("SELECT a FROM t WHERE b = (SELECT b FROM outer_t ORDER BY c LIMIT 1)", 1, cols); ok {
+		t.Errorf("a correlated subquery was rewritten: %q", got)
+	}
+	if got, ok := tiebreakAll("SELECT a FROM t", 1, cols); !ok || got != "SELECT a FROM t" {
+		t.Errorf("no ORDER BY: %q, %v", got, ok)
 	}
 }

@@ -1,0 +1,211 @@
+package equiv
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/sqllex"
+)
+
+// withTiebreak returns q with every output column appended to its
+// top-level ORDER BY by position (", 1, 2, …, ncols", before a top-level
+// LIMIT, OFFSET or FETCH), so that rows tying on q's own sort keys come
+// out in one order fixed by their values, not by the engine's scan or hash
+// order. The result is one of the results q allows: the same rows in an
+// order q accepts, or under a LIMIT the rows of one of its valid choices
+// among ties. ok is false when q has no top-level ORDER BY, uses TOP, or
+// has no columns.
+func withTiebreak(q string, ncols int) (string, bool) {
+	if ncols == 0 || !ordersOutput(q) {
+		return "", false
+	}
+	depth, pos, cut := 0, 0, -1
+	for _, t := range sqllex.Tokenize(q) {
+		switch {
+		case t.Text == "(":
+			depth++
+		case t.Text == ")":
+			depth--
+		case depth == 0 && t.Kind == sqllex.Word:
+			switch strings.ToUpper(t.Text) {
+			case "TOP":
+				return "", false
+			case "LIMIT", "OFFSET", "FETCH":
+				if cut < 0 {
+					cut = pos
+				}
+			}
+		}
+		pos += len(t.Text)
+	}
+	if cut < 0 {
+		cut = significantEnd(q)
+	} else {
+		cut = significantEnd(q[:cut])
+	}
+	var b strings.Builder
+	b.WriteString(q[:cut])
+	for i := 1; i <= ncols; i++ {
+		b.WriteString(", ")
+		b.WriteString(strconv.Itoa(i))
+	}
+	b.WriteString(q[cut:significantEnd(q)])
+	return b.String(), true
+}
+
+// tiebreakAll returns q with a tiebreak (withTiebreak) on every ORDER BY
+// that decides which rows are kept or in what order they come: each
+// parenthesised SELECT that has its own ORDER BY and LIMIT, OFFSET, FETCH
+// or TOP (its column count read by running it alone, cols), innermost
+// first, and q's top-level ORDER BY (ncols columns). ok is false when such
+// a subquery cannot be run alone (it is correlated, say) or uses TOP.
+func tiebreakAll(q string, ncols int, cols func(string) (int, error)) (string, bool) {
+	var b strings.Builder
+	toks := sqllex.Tokenize(q)
+	for i := 0; i < len(toks); i++ {
+		b.WriteString(toks[i].Text)
+		if toks[i].Text != "(" || !startsSelect(toks[i+1:]) {
+			continue
+		}
+		j := closing(toks, i)
+		var inner strings.Builder
+		for _, t := range toks[i+1 : j] {
+			inner.WriteString(t.Text)
+		}
+		sub := inner.String()
+		n := 0
+		if keepsRows(sub) {
+			var err error
+			if n, err = cols(sub); err != nil {
+				return "", false
+			}
+		}
+		tb, ok := tiebreakAll(sub, n, cols)
+		if !ok {
+			return "", false
+		}
+		b.WriteString(tb)
+		i = j - 1
+	}
+	out := b.String()
+	if ncols == 0 || !ordersOutput(out) {
+		return out, true
+	}
+	return withTiebreak(out, ncols)
+}
+
+// startsSelect reports whether the first significant token of toks is
+// SELECT or WITH.
+func startsSelect(toks []sqllex.Token) bool {
+	for _, t := range toks {
+		if t.Kind == sqllex.Space || t.Kind == sqllex.Comment {
+			continue
+		}
+		return t.Kind == sqllex.Word && (strings.EqualFold(t.Text, "SELECT") || strings.EqualFold(t.Text, "WITH"))
+	}
+	return false
+}
+
+// closing returns the index of the ")" that closes the "(" at toks[i], or
+// len(toks) when it is never closed.
+func closing(toks []sqllex.Token, i int) int {
+	depth := 0
+	for j := i; j < len(toks); j++ {
+		switch toks[j].Text {
+		case "(":
+			depth++
+		case ")":
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return len(toks)
+}
+
+// keepsRows reports whether q orders its output at its own level and keeps
+// only some rows (LIMIT, OFFSET, FETCH or TOP at that level): which rows it
+// keeps among ties is then the engine's choice.
+func keepsRows(q string) bool {
+	if !ordersOutput(q) {
+		return false
+	}
+	depth := 0
+	for _, t := range sqllex.Tokenize(q) {
+		switch {
+		case t.Text == "(":
+			depth++
+		case t.Text == ")":
+			depth--
+		case depth == 0 && t.Kind == sqllex.Word:
+			switch strings.ToUpper(t.Text) {
+			case "LIMIT", "OFFSET", "FETCH", "TOP":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// significantEnd returns the byte offset just past q's last token that is
+// neither space, a comment nor ';'.
+func significantEnd(q string) int {
+	end, cut := 0, 0
+	for _, t := range sqllex.Tokenize(q) {
+		end += len(t.Text)
+		if t.Kind != sqllex.Space && t.Kind != sqllex.Comment && t.Text != ";" {
+			cut = end
+		}
+	}
+	return cut
+}
+
+// tiesExplain reports whether the difference between the two results r
+// on db can be the engine's choice among rows that tie on a query's sort
+// keys rather than the queries' doing. Each query that orders its output
+// at the top level is run with every output column appended to its ORDER
+// BY (withTiebreak), which gives one of the results it allows; if the two
+// then agree, some valid choice among ties makes them equal and db proves
+// nothing. A difference of order alone (the same rows) is also explained
+// when either query does not order its output at the top level (its order
+// is unspecified), and any difference is when a tiebroken query fails.
+// Subqueries that keep some rows of an ordered result (ORDER BY … LIMIT)
+// are tiebroken too (tiebreakAll); one that cannot be run alone (a
+// correlated one) explains any difference, so no witness rests on it.
+func (s *searcher) tiesExplain(ctx context.Context, db Data, r [2]*result.Set) bool {
+	orderOnly := sameBag(r[0], r[1])
+	d := s.o.Sandbox.Dialect()
+	if err := s.sc.Load(ctx, s.tableNames(), s.schema.insertStatements(d, db)); err != nil {
+		return true
+	}
+	cols := func(sub string) (int, error) {
+		set, err := s.query(ctx, sub)
+		if err != nil {
+			return 0, err
+		}
+		return len(set.Columns), nil
+	}
+	qs := [2]string{s.p.Q1, s.p.Q2}
+	for i := range qs {
+		if orderOnly && !ordersOutput(qs[i]) {
+			return true
+		}
+		tb, ok := tiebreakAll(qs[i], len(r[i].Columns), cols)
+		if !ok {
+			return true
+		}
+		qs[i] = tb
+	}
+	a, err := s.query(ctx, qs[0])
+	if err != nil {
+		return true
+	}
+	b, err := s.query(ctx, qs[1])
+	if err != nil {
+		return true
+	}
+	return s.cmp.equal(ctx, a, b)
+}
