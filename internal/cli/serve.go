@@ -29,6 +29,9 @@ type serveFlags struct {
 	maxConns                         int
 	timeout, drain, maxItemTime      time.Duration
 	keepDistinct, listPresets        bool
+	equivSeed                        int64
+	equivBudget                      time.Duration
+	equivMaxDBs                      int
 }
 
 func newServeCmd() *cobra.Command {
@@ -84,6 +87,9 @@ second signal stops it at once (exit 3).`,
 	fl.IntVar(&f.maxRows, "max-rows", engine.DefaultMaxRows, "row cap of a query result; more rows is a wrong prediction")
 	fl.StringVar(&f.tables, "tables", "", "Spider tables.json (needed by the em metric)")
 	fl.BoolVar(&f.keepDistinct, "keep-distinct", false, "keep DISTINCT for ex (the official evaluator removes it)")
+	fl.Int64Var(&f.equivSeed, "equiv-seed", 1, "equiv: random seed of the counterexample search")
+	fl.DurationVar(&f.equivBudget, "equiv-budget", 3*time.Second, "equiv: time of one item's search at most")
+	fl.IntVar(&f.equivMaxDBs, "equiv-max-databases", 150, "equiv: databases one item's search tries at most")
 	fl.StringVar(&f.metric, "metric", "ex", "metric of items whose request and preset name none")
 	fl.StringVar(&f.token, "token", "", "bearer token every request but /healthz must send (Authorization: Bearer TOKEN); default $SQLJUDGE_SERVE_TOKEN, which keeps it out of ps")
 	fl.StringVar(&f.labels, "labels", "", `JSONL {"prompt", "db_id", "gold"}: labels of /v1/openrlhf samples sent without one`)
@@ -129,7 +135,8 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 	if err != nil {
 		return usage.Errorf("--gold-cache %q: %v", f.goldCache, err)
 	}
-	opts := metric.Options{EX: metric.EXOptions{KeepDistinct: f.keepDistinct}}
+	opts := metric.Options{EX: metric.EXOptions{KeepDistinct: f.keepDistinct},
+		Equiv: metric.EquivOptions{Seed: f.equivSeed, Budget: f.equivBudget, MaxDatabases: f.equivMaxDBs}}
 	if f.tables != "" {
 		s, err := schema.Load(f.tables)
 		if err != nil {

@@ -28,6 +28,7 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/engine"
+	_ "github.com/sqljudge/sqljudge/internal/equiv" // registers the equiv and verdict metrics, as eval does
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/status"
 )

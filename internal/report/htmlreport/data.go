@@ -158,10 +158,25 @@ func nonNil(xs []string) []string {
 // maxField is the most bytes of one verdict field's JSON the page keeps.
 const maxField = 200
 
-// shortFields returns the details JSON f with each value longer than
-// maxField bytes (em's per-component "partial" scores, ~1 KB an item)
-// replaced by a string saying where it is, so that the page of a large
-// run stays small; the page's partial table aggregates them.
+// maxWitness is the most bytes of an equiv witness's JSON (the "witness"
+// field of the equiv and verdict metrics: the SQL of the database that
+// tells gold from prediction and both results) the page keeps: the item
+// view shows it, so it is exempt from maxField up to this bound.
+const maxWitness = 16 << 10
+
+// fieldLimit is the most bytes the page keeps of verdict field k's JSON.
+func fieldLimit(k string) int {
+	if k == "witness" {
+		return maxWitness
+	}
+	return maxField
+}
+
+// shortFields returns the details JSON f with each value longer than its
+// fieldLimit (em's per-component "partial" scores, ~1 KB an item; a
+// witness over maxWitness) replaced by a string saying where it is, so
+// that the page of a large run stays small; the page's partial table
+// aggregates them.
 func shortFields(f string) string {
 	if len(f) <= maxField {
 		return f
@@ -172,7 +187,7 @@ func shortFields(f string) string {
 	}
 	cut := false
 	for k, raw := range m {
-		if len(raw) > maxField {
+		if len(raw) > fieldLimit(k) {
 			m[k], _ = json.Marshal(fmt.Sprintf("(%d bytes of JSON, in results.jsonl)", len(raw)))
 			cut = true
 		}

@@ -199,8 +199,32 @@
     });
     return h + "</table>";
   };
+  // An equiv witness (the "witness" field of equiv or verdict): the SQL of
+  // the database that tells gold (q1) from prediction (q2), and both results.
+  var resultHTML = function (label, r) {
+    r = r || {};
+    var rows = r.rows || [], cols = r.columns || [];
+    var h = '<div class="muted">' + esc(label) + " (" + esc(cols.join(", ")) + "): " + plural(rows.length, "row") + (r.truncated ? " &middot; first rows shown" : "") + "</div><table><tr>" +
+      cols.map(function (c) { return "<th>" + esc(c) + "</th>"; }).join("") + "</tr>";
+    rows.forEach(function (row) {
+      h += "<tr>" + row.map(function (c) { return cellHTML(c === null ? "NULL" : typeof c === "string" ? c : JSON.stringify(c)); }).join("") + "</tr>";
+    });
+    return h + "</table>";
+  };
+  var witnessHTML = function (vd) {
+    var h = "";
+    M.forEach(function (m, k) {
+      var d = vd && vd[k], w = null;
+      if ((m !== "equiv" && m !== "verdict") || !d || !d[1]) return;
+      try { w = JSON.parse(d[1]).witness; } catch (e) { return; }
+      if (!w || typeof w !== "object" || typeof w.sql !== "string") return;
+      h += '<div class="witness"><h3>witness (' + esc(m) + ")</h3>" + '<div class="muted">' + plural(w.rows || 0, "row") + " in the witness database</div>" + clampPre(w.sql) +
+        resultHTML("gold / q1", w.q1) + resultHTML("prediction / q2", w.q2) + "</div>";
+    });
+    return h;
+  };
   var runPanel = function (name, pred, vs, vd, s) {
-    return '<div class="panel"><h3>prediction' + (cmp ? " &middot; " + esc(name) : "") + "</h3>" + clampPre(pred) + verdictsHTML(vs, vd) + sampleHTML(s) + "</div>";
+    return '<div class="panel"><h3>prediction' + (cmp ? " &middot; " + esc(name) : "") + "</h3>" + clampPre(pred) + verdictsHTML(vs, vd) + witnessHTML(vd) + sampleHTML(s) + "</div>";
   };
   var openItem = function (k, focus) {
     openK = k;
