@@ -21,29 +21,13 @@ func withTiebreak(q string, ncols int) (string, bool) {
 	if ncols == 0 || !ordersOutput(q) {
 		return "", false
 	}
-	depth, pos, cut := 0, 0, -1
-	for _, t := range sqllex.Tokenize(q) {
-		switch {
-		case t.Text == "(":
-			depth++
-		case t.Text == ")":
-			depth--
-		case depth == 0 && t.Kind == sqllex.Word:
-			switch strings.ToUpper(t.Text) {
-			case "TOP":
-				return "", false
-			case "LIMIT", "OFFSET", "FETCH":
-				if cut < 0 {
-					cut = pos
-				}
-			}
-		}
-		pos += len(t.Text)
+	word, pos := firstRowBound(q)
+	if word == "TOP" {
+		return "", false
 	}
-	if cut < 0 {
-		cut = significantEnd(q)
-	} else {
-		cut = significantEnd(q[:cut])
+	cut := significantEnd(q)
+	if word != "" {
+		cut = significantEnd(q[:pos])
 	}
 	var b strings.Builder
 	b.WriteString(q[:cut])
@@ -133,7 +117,15 @@ func keepsRows(q string) bool {
 	if !ordersOutput(q) {
 		return false
 	}
-	depth := 0
+	word, _ := firstRowBound(q)
+	return word != ""
+}
+
+// firstRowBound returns the first of LIMIT, OFFSET, FETCH and TOP that
+// stands at q's own level (outside parentheses), upper-cased, and its byte
+// offset in q; "" and -1 when there is none.
+func firstRowBound(q string) (string, int) {
+	depth, pos := 0, 0
 	for _, t := range sqllex.Tokenize(q) {
 		switch {
 		case t.Text == "(":
@@ -141,13 +133,14 @@ func keepsRows(q string) bool {
 		case t.Text == ")":
 			depth--
 		case depth == 0 && t.Kind == sqllex.Word:
-			switch strings.ToUpper(t.Text) {
+			switch w := strings.ToUpper(t.Text); w {
 			case "LIMIT", "OFFSET", "FETCH", "TOP":
-				return true
+				return w, pos
 			}
 		}
+		pos += len(t.Text)
 	}
-	return false
+	return "", -1
 }
 
 // significantEnd returns the byte offset just past q's last token that is
