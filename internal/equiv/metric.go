@@ -37,14 +37,15 @@ type Details struct {
 	Reason    string   `json:"reason,omitempty"`
 }
 
-// Numbers returns {"databases": n, "refuted": 0 or 1}: the summary's mean
-// databases per item and share of items with a witness.
+// Numbers returns {"databases_tried": n, "with_witness": 0 or 1}: the
+// summary's mean number of databases searched per item and share of items
+// with a witness (wrong items the search refuted, not every wrong item).
 func (d Details) Numbers() map[string]float64 {
 	r := 0.0
 	if d.Witness != nil {
 		r = 1
 	}
-	return map[string]float64{"databases": float64(d.Databases), "refuted": r}
+	return map[string]float64{"databases_tried": float64(d.Databases), "with_witness": r}
 }
 
 // Metric is equiv as a metric of eval: the item is correct iff the search
