@@ -158,12 +158,5 @@ func (e *Escalation) exWitness(ctx context.Context, x *metric.Exec, it *bench.It
 	if err != nil {
 		return nil
 	}
-	out, err := Decide(ctx, Pair{ID: it.ID, Q1: it.Gold[0], Q2: it.Pred, DB: path}, Options{
-		Sandbox: e.eq.sb, Seed: e.eq.o.Seed, Budget: e.eq.o.Budget, MaxDatabases: 1,
-		Rule: RuleSpider, SuiteFiles: []string{path}, Neighbours: -1,
-	})
-	if err != nil {
-		return nil
-	}
-	return out.Witness
+	return e.eq.itemDBWitness(ctx, it.ID, it.Gold[0], it.Pred, path)
 }

@@ -125,7 +125,15 @@ func (m *Metric) gradeOne(ctx context.Context, x *metric.Exec, it *bench.Item, g
 	switch {
 	case out.Verdict == Inequivalent:
 	case !sameOnDB:
-		v.Detail = "the results differ on the item's database; the search found no smaller witness"
+		// The item's database itself separates the pair: the verdict is
+		// inequivalent, never "equivalent_bounded", whether or not a part of
+		// it small enough to print as a witness still does.
+		d.Verdict, d.Reason = Inequivalent, ""
+		if d.Witness = m.itemDBWitness(ctx, it.ID, gold, it.Pred, path); d.Witness == nil {
+			d.Reason = "the item's database (" + it.DBID + ") separates them; no part of it small enough to print does, and the search found no other database that does"
+		}
+		v.Details = d
+		v.Detail = "the results differ on the item's database"
 	case out.Verdict == Unknown:
 		v.Correct = true
 		v.Detail = "equiv could not search (" + out.Reason + "); the verdict is the comparison on the item's database"
@@ -133,6 +141,20 @@ func (m *Metric) gradeOne(ctx context.Context, x *metric.Exec, it *bench.Item, g
 		v.Correct = true
 	}
 	return v
+}
+
+// itemDBWitness shrinks the item's database at path (at most suiteRows
+// rows a table) into a witness between gold and pred; nil when the queries
+// fail there or the part read does not tell them apart.
+func (m *Metric) itemDBWitness(ctx context.Context, id, gold, pred, path string) *Witness {
+	out, err := Decide(ctx, Pair{ID: id, Q1: gold, Q2: pred, DB: path}, Options{
+		Sandbox: m.sb, Seed: m.o.Seed, Budget: m.o.Budget, MaxDatabases: 1,
+		Rule: RuleSpider, SuiteFiles: []string{path}, Neighbours: -1,
+	})
+	if err != nil {
+		return nil
+	}
+	return out.Witness
 }
 
 // suiteFiles lists the suite's databases for db_id, the item's own

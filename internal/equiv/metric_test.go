@@ -58,3 +58,34 @@ func TestMetricOnSpider(t *testing.T) {
 		t.Fatalf("decoded: %+v", back.Details)
 	}
 }
+
+// TestMetricItemDatabaseSeparates grades DIN-SQL's prediction of Spider dev
+// item 235 (flight_2), SELECT DISTINCT where the gold keeps duplicates: the
+// official test-suite evaluator strips DISTINCT and calls it right, and
+// the item's own database tells the queries as written apart. The verdict
+// is inequivalent with its evidence (a witness cut from the item's
+// database, or the reason naming it), never "equivalent_bounded" beside
+// correct: false, which a reader takes for a contradiction.
+func TestMetricItemDatabaseSeparates(t *testing.T) {
+	_, pairs := spiderDIN(t)
+	ms, err := metric.New([]string{"equiv"}, metric.Options{Equiv: metric.EquivOptions{Seed: 1, Budget: 10 * time.Second, MaxDatabases: 20}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer metric.Close(ms)
+	eng := sqlite.New(shareddata.Path(t, "spider", "database"), sqlite.Options{})
+	defer eng.Close()
+	env := &metric.Env{Engine: eng, Timeout: 10 * time.Second}
+	p := pairs[235]
+	it := &bench.Item{Index: 235, DBID: p.ID, Gold: []string{p.Q1}, Pred: p.Q2}
+	v := ms[0].Grade(context.Background(), env.NewExec(), it)
+	d := v.Details.(Details)
+	if v.Correct || d.Verdict != Inequivalent {
+		t.Fatalf("item 235: %+v", v)
+	}
+	if d.Witness != nil {
+		reverifySQLite(t, d.Witness, p.Q1, p.Q2)
+	} else if !strings.Contains(d.Reason, "item's database (flight_2)") {
+		t.Fatalf("no witness and no reason naming the database: %+v", d)
+	}
+}
