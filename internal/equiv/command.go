@@ -29,10 +29,12 @@ type CommandOptions struct {
 	Out string
 	// DB is "" (scratch SQLite files), a folder of SQLite databases
 	// (db_id pairs read their schema and values there; scratch SQLite
-	// files), or a PostgreSQL DSN (postgres://…: scratch databases on that
-	// server, created and dropped; the role needs CREATEDB).
+	// files), a PostgreSQL DSN (postgres://…: scratch databases on that
+	// server, created and dropped; the role needs CREATEDB) or a MySQL DSN
+	// (mysql://…, MariaDB or MySQL: the same; see MySQLSandbox).
 	DB string
-	// AllowSuperuser lets a PostgreSQL DSN name a superuser role.
+	// AllowSuperuser lets a server DSN name an account that may administer
+	// the server (a PostgreSQL superuser; MySQL SUPER, FILE, ALL…).
 	AllowSuperuser bool
 	// Seed, Budget, MaxDatabases and Rule are Options' (per pair).
 	Seed         int64
@@ -126,10 +128,7 @@ func RunCommand(ctx context.Context, o CommandOptions, w io.Writer) error {
 // are read from ("" when none).
 func openSandbox(ctx context.Context, o CommandOptions) (Sandbox, string, error) {
 	if d, ok := dsnDialect(o.DB); ok {
-		if d != engine.Postgres {
-			return nil, "", usage.Errorf("--db: equiv runs on SQLite (a folder, or none) or PostgreSQL (postgres://…), not %s", d)
-		}
-		sb, err := NewPostgresSandbox(ctx, o.DB, o.AllowSuperuser)
+		sb, err := newServerSandbox(ctx, d, o)
 		if err != nil {
 			if errors.Is(err, engine.ErrPrivileged) {
 				return nil, "", usage.Error{Err: err}
