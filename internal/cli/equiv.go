@@ -31,8 +31,9 @@ server, and no other database is opened (PostgreSQL: the role needs CREATEDB;
 MariaDB/MySQL: the account needs CREATE, DROP, SELECT, INSERT, DELETE and
 REFERENCES on sqljudge\_equiv\_%). An account that may administer the server
 (a PostgreSQL superuser; SUPER, FILE or ALL PRIVILEGES on *.* on MySQL) is
-refused unless --allow-superuser. Without --db, pairs run in scratch SQLite
-files.
+refused unless --allow-superuser. With a postgres:// DSN, db_id names a
+database on that server, which is only read (catalog queries and SELECTs).
+Without --db, pairs run in scratch SQLite files.
 
 OUT/results.jsonl holds one record per pair in input order:
 {"id", "verdict", "witness", "search", "reason", "rule"}; the same --seed

@@ -329,9 +329,11 @@ func decideAll(ctx context.Context, o CommandOptions, sb Sandbox, dbDir string, 
 // decideLine decides one pair of the file.
 func decideLine(ctx context.Context, o CommandOptions, sb Sandbox, dbDir string, p PairLine) (Outcome, error) {
 	pair := Pair{ID: p.ID, Q1: p.Q1, Q2: p.Q2, Schema: p.Schema}
-	if p.DBID != "" {
+	if _, server := sb.(dbReader); p.DBID != "" && server {
+		pair.DBID = p.DBID
+	} else if p.DBID != "" {
 		if dbDir == "" {
-			return Outcome{Verdict: Unknown, Reason: fmt.Sprintf("db_id %q: a db_id pair needs --db, a folder of SQLite databases", p.DBID), Rule: newComparer(o.Rule, p.Q1, p.Q2).describe()}, nil
+			return Outcome{Verdict: Unknown, Reason: fmt.Sprintf("db_id %q: a db_id pair needs --db, a folder of SQLite databases or a postgres:// DSN", p.DBID), Rule: newComparer(o.Rule, p.Q1, p.Q2).describe()}, nil
 		}
 		path, err := sqlite.New(dbDir, sqlite.Options{}).Path(p.DBID)
 		if err != nil {
