@@ -31,7 +31,9 @@ server, and no other database is opened (PostgreSQL: the role needs CREATEDB;
 MariaDB/MySQL: the account needs CREATE, DROP, SELECT, INSERT, DELETE and
 REFERENCES on sqljudge\_equiv\_%). An account that may administer the server
 (a PostgreSQL superuser; SUPER, FILE or ALL PRIVILEGES on *.* on MySQL) is
-refused unless --allow-superuser. With a postgres:// DSN, db_id names a
+refused unless --allow-superuser. --db duckdb:[DIR] runs each pair in scratch
+DuckDB files (under DIR, else the system's temporary folder; binaries built
+with -tags duckdb). With a postgres:// DSN, db_id names a
 database on that server, which is only read (catalog queries and SELECTs).
 Without --db, pairs run in scratch SQLite files.
 
@@ -48,7 +50,7 @@ type equivFlags struct {
 func (f *equivFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.o.Pairs, "pairs", "", "pairs file (JSON Lines: id, q1, q2, schema or db_id)")
 	fl.StringVar(&f.o.Out, "out", "", "output folder")
-	fl.StringVar(&f.o.DB, "db", "", "folder of SQLite databases (db_id pairs), or a postgres:// or mysql:// DSN to run on")
+	fl.StringVar(&f.o.DB, "db", "", "folder of SQLite databases (db_id pairs), or a postgres:// or mysql:// DSN, or duckdb:[DIR], to run on")
 	fl.Int64Var(&f.o.Seed, "seed", 1, "random seed")
 	fl.DurationVar(&f.o.Budget, "budget", 10*time.Second, "time per pair at most")
 	fl.IntVar(&f.o.MaxDatabases, "max-databases", 600, "databases tried per pair at most")
