@@ -61,6 +61,7 @@ var mysqlHandPairs = []struct {
 	{"mysql ddl: group count", "SELECT `deptno`, COUNT(*) FROM `emp` GROUP BY `deptno`", "SELECT `deptno`, COUNT(`ename`) FROM `emp` GROUP BY `deptno`", mysqlDDL, Inequivalent},
 	{"postgres ddl: unique name", "SELECT DISTINCT name FROM dept", "SELECT name FROM dept", pgDDL, EquivalentBounded},
 	{"postgres ddl: a day apart", "SELECT empno FROM emp WHERE hired < '2020-01-02'", "SELECT empno FROM emp WHERE hired <= '2020-01-01'", pgDDL, EquivalentBounded},
+	{"schema the server refuses", "SELECT a FROM t", "SELECT a FROM t WHERE a > 0", "CREATE TABLE t (a INT CHECK (a ~ 'x'))", Unknown},
 	{"postgres ddl: timestamp", "SELECT empno FROM emp WHERE seen > '2020-01-01 00:00:00'", "SELECT empno FROM emp WHERE seen >= '2020-01-01 00:00:00'", pgDDL, Inequivalent},
 }
 
@@ -232,6 +233,59 @@ func TestMySQLLimitedAccount(t *testing.T) {
 		}
 		if out.Verdict != c.want {
 			t.Errorf("%s / %s: %s (%s), want %s", c.q1, c.q2, out.Verdict, out.Reason, c.want)
+		}
+	}
+}
+
+// TestMySQLCancelDropsScratch stops a search by its context: the scratch
+// database is dropped all the same.
+func TestMySQLCancelDropsScratch(t *testing.T) {
+	server := testserver.MySQL(t)
+	sb, err := NewMySQLSandbox(context.Background(), server, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	_, err = Decide(ctx, Pair{Q1: "SELECT empno FROM emp WHERE sal = sal", Q2: "SELECT empno FROM emp", Schema: empDDL}, Options{Sandbox: sb, Seed: 1, Budget: time.Minute, MaxDatabases: 100_000})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Decide under a cancelled context: %v", err)
+	}
+	if sb.n.Load() == 0 {
+		t.Fatal("no scratch database was made")
+	}
+	for _, d := range mysqlDatabases(t, server) {
+		if strings.HasPrefix(d, sb.prefix) {
+			t.Fatalf("scratch database %s left after a cancelled search", d)
+		}
+	}
+}
+
+// BenchmarkMySQLDatabase measures what one database of the search costs on
+// MariaDB: a Load of two rows and two queries (each on a fresh session,
+// as the MySQL engine runs every query).
+func BenchmarkMySQLDatabase(b *testing.B) {
+	server := testserver.MySQL(b)
+	ctx := context.Background()
+	sb, err := NewMySQLSandbox(ctx, server, true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sb.Close()
+	sc, err := sb.Open(ctx, []string{"CREATE TABLE t (x INT PRIMARY KEY, y INT)"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sc.Close()
+	for b.Loop() {
+		if err := sc.Load(ctx, []string{"`t`"}, []string{"INSERT INTO `t` VALUES (1, 2)", "INSERT INTO `t` VALUES (2, 3)"}); err != nil {
+			b.Fatal(err)
+		}
+		for range 2 {
+			if _, err := sc.Query(ctx, "SELECT y FROM t WHERE x > 1"); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 }
