@@ -110,6 +110,13 @@ func TestEquivCommandMySQL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	pw := testserver.MySQLConfig(t, server).Passwd
+	for _, f := range []string{"fingerprint.json", "summary.json", "results.jsonl"} {
+		written, _ := os.ReadFile(filepath.Join(out, f))
+		if pw != "" && strings.Contains(string(written), ":"+pw+"@") {
+			t.Errorf("%s holds the DSN's password:\n%s", f, written)
+		}
+	}
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	if len(lines) != 3 || !strings.HasPrefix(lines[0], `{"id":"a","verdict":"inequivalent","witness":{"sql":"CREATE TABLE `+"`t`") || !strings.HasPrefix(lines[1], `{"id":"b","verdict":"equivalent_bounded"`) || !strings.HasPrefix(lines[2], `{"id":"c","verdict":"unknown"`) {
 		t.Fatalf("records:\n%s", b)

@@ -167,7 +167,7 @@ func fingerprint(o CommandOptions, d engine.Dialect) (*run.Fingerprint, error) {
 	}
 	return &run.Fingerprint{Version: "equiv", Inputs: map[string]string{"pairs": h}, Settings: map[string]string{
 		"engine": string(d), "seed": fmt.Sprint(o.Seed), "budget": o.Budget.String(),
-		"max_databases": fmt.Sprint(o.MaxDatabases), "db": filepath.Clean(o.DB), "rule": string(o.Rule),
+		"max_databases": fmt.Sprint(o.MaxDatabases), "db": dbSetting(o.DB), "rule": string(o.Rule),
 	}}, nil
 }
 

@@ -2,9 +2,11 @@ package equiv
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/engine/open"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/usage"
 )
@@ -42,3 +44,12 @@ func RegisterDuckDB(f func(dir string) (Sandbox, error)) { newDuckDBSandbox = f 
 // at most 100 rows, cells as JSON values), as Decide records q1's and
 // q2's results: a test re-running a witness compares with it.
 func ResultOf(s *result.Set) Result { return resultJSON(s) }
+
+// dbSetting is --db as OUT/fingerprint.json records it: a DSN with its
+// password replaced (open.Redact, as eval records it), a folder cleaned.
+func dbSetting(db string) string {
+	if _, ok := dsnDialect(db); ok {
+		return open.Redact(db)
+	}
+	return filepath.Clean(db)
+}
