@@ -25,10 +25,17 @@ OOPSLA 2024). Each pair gets one verdict:
 PAIRS is JSON Lines: {"id", "q1", "q2", "schema"} with DDL text (SQLite,
 PostgreSQL or MySQL spelling), or {"id", "q1", "q2", "db_id"} for a database
 under --db (a folder of SQLite databases; its schema and values seed the
-search). --db may also be a PostgreSQL DSN: each pair then runs in a scratch
-database created and dropped on that server (the role needs CREATEDB; a
-superuser is refused unless --allow-superuser). Without --db, pairs run in
-scratch SQLite files.
+search). --db may also be a server DSN, postgres://… or mysql://… (MariaDB or
+MySQL): each pair then runs in a scratch database created and dropped on that
+server, and no other database is opened (PostgreSQL: the role needs CREATEDB;
+MariaDB/MySQL: the account needs CREATE, DROP, SELECT, INSERT, DELETE and
+REFERENCES on sqljudge\_equiv\_%). An account that may administer the server
+(a PostgreSQL superuser; SUPER, FILE or ALL PRIVILEGES on *.* on MySQL) is
+refused unless --allow-superuser. --db duckdb:[DIR] runs each pair in scratch
+DuckDB files (under DIR, else the system's temporary folder; binaries built
+with -tags duckdb). With a postgres:// DSN, db_id names a
+database on that server, which is only read (catalog queries and SELECTs).
+Without --db, pairs run in scratch SQLite files.
 
 OUT/results.jsonl holds one record per pair in input order:
 {"id", "verdict", "witness", "search", "reason", "rule"}; the same --seed
@@ -43,7 +50,7 @@ type equivFlags struct {
 func (f *equivFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.o.Pairs, "pairs", "", "pairs file (JSON Lines: id, q1, q2, schema or db_id)")
 	fl.StringVar(&f.o.Out, "out", "", "output folder")
-	fl.StringVar(&f.o.DB, "db", "", "folder of SQLite databases (db_id pairs), or a postgres:// DSN to run on")
+	fl.StringVar(&f.o.DB, "db", "", "folder of SQLite databases (db_id pairs), or a postgres:// or mysql:// DSN, or duckdb:[DIR], to run on")
 	fl.Int64Var(&f.o.Seed, "seed", 1, "random seed")
 	fl.DurationVar(&f.o.Budget, "budget", 10*time.Second, "time per pair at most")
 	fl.IntVar(&f.o.MaxDatabases, "max-databases", 600, "databases tried per pair at most")
@@ -51,7 +58,7 @@ func (f *equivFlags) register(fl *pflag.FlagSet) {
 	fl.IntVar(&f.o.Workers, "workers", 1, "pairs decided in parallel")
 	fl.BoolVar(&f.o.Resume, "resume", false, "continue the run in --out")
 	fl.BoolVar(&f.o.Overwrite, "overwrite", false, "replace the run in --out")
-	fl.BoolVar(&f.o.AllowSuperuser, "allow-superuser", false, "let a PostgreSQL superuser DSN run the queries")
+	fl.BoolVar(&f.o.AllowSuperuser, "allow-superuser", false, "let a --db account that may administer the server (PostgreSQL superuser, MySQL SUPER/ALL) run the queries")
 }
 
 func newEquivCmd() *cobra.Command {

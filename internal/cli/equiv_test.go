@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sqljudge/sqljudge/internal/testserver"
 )
 
 // equivPairs is a small pairs file: one inequivalent pair, one equivalent
@@ -83,5 +85,40 @@ func TestEquivBadPairsFile(t *testing.T) {
 		if code != ExitUsage || !strings.Contains(stderr, pairs+wantLine[name]) {
 			t.Errorf("%s: exit %d, stderr %q; want exit 2 with %s%s", name, code, stderr, pairs, wantLine[name])
 		}
+	}
+}
+
+// TestEquivCommandMySQL runs equiv with --db a MariaDB DSN: an account
+// with ALL PRIVILEGES on *.* is refused (exit 2) without
+// --allow-superuser, and the pairs are decided with it.
+func TestEquivCommandMySQL(t *testing.T) {
+	server := testserver.MySQL(t)
+	dir := t.TempDir()
+	pairs := filepath.Join(dir, "pairs.jsonl")
+	if err := os.WriteFile(pairs, []byte(equivPairs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	if code, _, stderr := runMain(t, "equiv", "--pairs", pairs, "--out", out, "--db", server); code != ExitUsage || !strings.Contains(stderr, "--allow-superuser") {
+		t.Fatalf("a privileged account: exit %d: %s", code, stderr)
+	}
+	code, stdout, stderr := runMain(t, "equiv", "--pairs", pairs, "--out", out, "--db", server, "--allow-superuser", "--budget", "10s", "--max-databases", "100", "--overwrite")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw := testserver.MySQLConfig(t, server).Passwd
+	for _, f := range []string{"fingerprint.json", "summary.json", "results.jsonl"} {
+		written, _ := os.ReadFile(filepath.Join(out, f))
+		if pw != "" && strings.Contains(string(written), ":"+pw+"@") {
+			t.Errorf("%s holds the DSN's password:\n%s", f, written)
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], `{"id":"a","verdict":"inequivalent","witness":{"sql":"CREATE TABLE `+"`t`") || !strings.HasPrefix(lines[1], `{"id":"b","verdict":"equivalent_bounded"`) || !strings.HasPrefix(lines[2], `{"id":"c","verdict":"unknown"`) {
+		t.Fatalf("records:\n%s", b)
 	}
 }

@@ -29,10 +29,12 @@ type CommandOptions struct {
 	Out string
 	// DB is "" (scratch SQLite files), a folder of SQLite databases
 	// (db_id pairs read their schema and values there; scratch SQLite
-	// files), or a PostgreSQL DSN (postgres://…: scratch databases on that
-	// server, created and dropped; the role needs CREATEDB).
+	// files), a PostgreSQL DSN (postgres://…: scratch databases on that
+	// server, created and dropped; the role needs CREATEDB) or a MySQL DSN
+	// (mysql://…, MariaDB or MySQL: the same; see MySQLSandbox).
 	DB string
-	// AllowSuperuser lets a PostgreSQL DSN name a superuser role.
+	// AllowSuperuser lets a server DSN name an account that may administer
+	// the server (a PostgreSQL superuser; MySQL SUPER, FILE, ALL…).
 	AllowSuperuser bool
 	// Seed, Budget, MaxDatabases and Rule are Options' (per pair).
 	Seed         int64
@@ -126,10 +128,7 @@ func RunCommand(ctx context.Context, o CommandOptions, w io.Writer) error {
 // are read from ("" when none).
 func openSandbox(ctx context.Context, o CommandOptions) (Sandbox, string, error) {
 	if d, ok := dsnDialect(o.DB); ok {
-		if d != engine.Postgres {
-			return nil, "", usage.Errorf("--db: equiv runs on SQLite (a folder, or none) or PostgreSQL (postgres://…), not %s", d)
-		}
-		sb, err := NewPostgresSandbox(ctx, o.DB, o.AllowSuperuser)
+		sb, err := newServerSandbox(ctx, d, o)
 		if err != nil {
 			if errors.Is(err, engine.ErrPrivileged) {
 				return nil, "", usage.Error{Err: err}
@@ -168,7 +167,7 @@ func fingerprint(o CommandOptions, d engine.Dialect) (*run.Fingerprint, error) {
 	}
 	return &run.Fingerprint{Version: "equiv", Inputs: map[string]string{"pairs": h}, Settings: map[string]string{
 		"engine": string(d), "seed": fmt.Sprint(o.Seed), "budget": o.Budget.String(),
-		"max_databases": fmt.Sprint(o.MaxDatabases), "db": filepath.Clean(o.DB), "rule": string(o.Rule),
+		"max_databases": fmt.Sprint(o.MaxDatabases), "db": dbSetting(o.DB), "rule": string(o.Rule),
 	}}, nil
 }
 
@@ -330,9 +329,11 @@ func decideAll(ctx context.Context, o CommandOptions, sb Sandbox, dbDir string, 
 // decideLine decides one pair of the file.
 func decideLine(ctx context.Context, o CommandOptions, sb Sandbox, dbDir string, p PairLine) (Outcome, error) {
 	pair := Pair{ID: p.ID, Q1: p.Q1, Q2: p.Q2, Schema: p.Schema}
-	if p.DBID != "" {
+	if _, server := sb.(dbReader); p.DBID != "" && server {
+		pair.DBID = p.DBID
+	} else if p.DBID != "" {
 		if dbDir == "" {
-			return Outcome{Verdict: Unknown, Reason: fmt.Sprintf("db_id %q: a db_id pair needs --db, a folder of SQLite databases", p.DBID), Rule: newComparer(o.Rule, p.Q1, p.Q2).describe()}, nil
+			return Outcome{Verdict: Unknown, Reason: fmt.Sprintf("db_id %q: a db_id pair needs --db, a folder of SQLite databases or a postgres:// DSN", p.DBID), Rule: newComparer(o.Rule, p.Q1, p.Q2).describe()}, nil
 		}
 		path, err := sqlite.New(dbDir, sqlite.Options{}).Path(p.DBID)
 		if err != nil {

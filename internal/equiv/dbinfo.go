@@ -63,8 +63,9 @@ func (s *Schema) fromData(info *testsuite.DBInfo, d testsuite.Data) Data {
 }
 
 // inspectSQLite reads the schema and a value sample of the SQLite database
-// at path (package testsuite's Inspect): the schema, and the sample by
-// table and column index.
+// at path (package testsuite's Inspect, then addSQLiteConstraints for the
+// CHECKs and multi-column UNIQUEs Inspect leaves out): the schema, and the
+// sample by table and column index.
 func inspectSQLite(ctx context.Context, path string) (*Schema, [][][]result.Value, error) {
 	eng := sqlite.New("", sqlite.Options{})
 	defer eng.Close()
@@ -107,6 +108,9 @@ func inspectSQLite(ctx context.Context, path string) (*Schema, [][][]result.Valu
 			}
 			t.FKs = append(t.FKs, ForeignKey{Cols: []int{t.col(fk.Column)}, RefTable: p.Name, RefCols: []int{p.col(fk.RefColumn)}})
 		}
+	}
+	if err := addSQLiteConstraints(ctx, eng, path, s, info.DDL); err != nil {
+		return nil, nil, err
 	}
 	return s, samples, nil
 }

@@ -9,13 +9,16 @@ import (
 	"github.com/sqljudge/sqljudge/internal/result"
 )
 
-// Pair is two queries to decide over a schema: DDL text in Schema, or the
-// SQLite database file at DB (its schema, and its values seed the search).
+// Pair is two queries to decide over a schema: DDL text in Schema, the
+// SQLite database file at DB, or the database DBID of the sandbox's server
+// (a PostgreSQL sandbox reads it, never writes it); a database gives its
+// schema, and its values seed the search.
 type Pair struct {
 	ID     string
 	Q1, Q2 string
 	Schema string
 	DB     string
+	DBID   string
 }
 
 // Options configure Decide.

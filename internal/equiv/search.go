@@ -124,6 +124,9 @@ func seedOf(p Pair) uint64 {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}
+	if p.DBID != "" {
+		h.Write([]byte(p.DBID))
+	}
 	return h.Sum64()
 }
 
@@ -134,6 +137,9 @@ func (s *searcher) loadSchema(ctx context.Context) ([][][]result.Value, error) {
 		sch, err := ParseDDL(s.p.Schema)
 		s.schema = sch
 		return nil, err
+	}
+	if s.p.DBID != "" {
+		return s.readServerDB(ctx)
 	}
 	if s.p.DB == "" {
 		return nil, errors.New("the pair has neither a schema nor a database")

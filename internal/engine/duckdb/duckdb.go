@@ -248,6 +248,17 @@ func (e *Engine) run(ctx context.Context, c *duckdb.Conn, db, q string) (*result
 	})
 }
 
+// Release closes the connections to database db, if any; a later query
+// opens it again (equiv calls it before it rewrites a scratch file, as a
+// connection must not outlive a change made by another).
+func (e *Engine) Release(db string) error {
+	path, err := e.Path(db)
+	if err != nil {
+		return nil // never opened: no file
+	}
+	return e.pools.Release(path)
+}
+
 // Close closes every database and the parser's.
 func (e *Engine) Close() error {
 	err := e.pools.Close()

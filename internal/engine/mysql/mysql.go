@@ -464,3 +464,7 @@ func (e *Engine) collect(rows *sql.Rows, db string, cancel context.CancelFunc) (
 
 // Close closes every connection pool.
 func (e *Engine) Close() error { return e.pools.Close() }
+
+// Release closes the connections to database db, if any; a later query
+// opens them again (equiv calls it before it drops a scratch database).
+func (e *Engine) Release(db string) error { return e.pools.Release(db) }

@@ -1,0 +1,247 @@
+package equiv
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/sqljudge/sqljudge/internal/dbload"
+	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/engine/postgres"
+	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/shareddata"
+	"github.com/sqljudge/sqljudge/internal/testserver"
+)
+
+// loadSpiderIntoPostgres copies Spider database dbID (its schema with
+// keys and foreign keys, and every row) into a new PostgreSQL database
+// with names unquoted, as a PostgreSQL port of Spider writes them, and
+// returns that database's name.
+func loadSpiderIntoPostgres(t *testing.T, server, dbID string) string {
+	t.Helper()
+	ctx := context.Background()
+	path := shareddata.SubsetPath(t, "spider", "database", dbID, dbID+".sqlite")
+	sch, _, err := inspectSQLite(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tb := range sch.Tables {
+		tb.Unquoted = true
+		for i := range tb.Columns {
+			tb.Columns[i].Unquoted = true
+		}
+	}
+	eng := sqlite.New("", sqlite.Options{})
+	defer eng.Close()
+	data, err := readSQLiteData(ctx, eng, path, sch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := testserver.Name("sjt_spider_") + dbID
+	conn := testserver.CreatePostgresDB(t, server, name)
+	if _, err := conn.Exec(ctx, sch.Script(engine.Postgres, data)); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+// pgFingerprint is every table's rows of database db, as text, sorted: a
+// database that equiv only reads keeps it.
+func pgFingerprint(t *testing.T, conn *pgx.Conn) string {
+	t.Helper()
+	ctx := context.Background()
+	var out string
+	err := conn.QueryRow(ctx, `SELECT string_agg(c.relname || ':' || (xpath('/row/c/text()', query_to_xml(format('SELECT md5(coalesce(string_agg(t::text, '','' ORDER BY t::text), '''')) AS c FROM %I t', c.relname), false, true, '')))[1]::text, ';' ORDER BY c.relname)
+		FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'r'`).Scan(&out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// readerSandbox returns a sandbox whose role may read database db and
+// create databases, and nothing else (not a superuser): what a db_id pair
+// on PostgreSQL needs.
+func readerSandbox(t *testing.T, server, db string) *PostgresSandbox {
+	t.Helper()
+	ctx := context.Background()
+	dsn := testserver.PostgresReader(t, server, db)
+	u, _ := url.Parse(dsn)
+	admin := testserver.ConnectPostgres(t, server, "")
+	if _, err := admin.Exec(ctx, "ALTER ROLE "+u.User.Username()+" CREATEDB"); err != nil {
+		t.Fatal(err)
+	}
+	sb, err := NewPostgresSandbox(ctx, dsn, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	return sb
+}
+
+// TestPostgresDBIDSpider decides db_id pairs over Spider's concert_singer
+// loaded into PostgreSQL: its composite primary key and foreign keys,
+// read from the catalog, make two pairs equivalent that are not without
+// them; a witness re-verifies; the database is unchanged (read under a
+// role that may only read it).
+func TestPostgresDBIDSpider(t *testing.T) {
+	server := testserver.Postgres(t)
+	ctx := context.Background()
+	db := loadSpiderIntoPostgres(t, server, "concert_singer")
+	conn := testserver.ConnectPostgres(t, server, db)
+	before := pgFingerprint(t, conn)
+	sb := readerSandbox(t, server, db)
+	sch, samples, err := sb.ReadDB(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sic := sch.Table("singer_in_concert")
+	if sic == nil || len(sic.PK) != 2 || len(sic.FKs) != 2 || slices.Index(sch.Tables, sic) < slices.Index(sch.Tables, sch.Table("concert")) {
+		t.Fatalf("singer_in_concert: %+v (tables %d)", sic, len(sch.Tables))
+	}
+	singer := sch.Table("singer")
+	if ci := singer.col("name"); ci < 0 || len(samples[slices.Index(sch.Tables, singer)][ci]) == 0 {
+		t.Fatalf("no sample of singer.name: %+v", samples)
+	}
+	cases := []struct {
+		q1, q2 string
+		want   Verdict
+	}{
+		{"SELECT T1.concert_ID FROM singer_in_concert AS T1 JOIN singer AS T2 ON T1.Singer_ID = T2.Singer_ID", "SELECT concert_ID FROM singer_in_concert", EquivalentBounded},
+		{"SELECT DISTINCT concert_ID, Singer_ID FROM singer_in_concert", "SELECT concert_ID, Singer_ID FROM singer_in_concert", EquivalentBounded},
+		{"SELECT count(*) FROM singer", "SELECT count(Singer_ID) FROM singer", EquivalentBounded},
+		{"SELECT name FROM singer WHERE age > 40", "SELECT name FROM singer WHERE age >= 40", Inequivalent},
+		{"SELECT count(*) FROM singer", "SELECT count(Country) FROM singer", Inequivalent},
+	}
+	for _, c := range cases {
+		out, err := Decide(ctx, Pair{Q1: c.q1, Q2: c.q2, DBID: db}, Options{Sandbox: sb, Seed: 1, Budget: 20 * time.Second, MaxDatabases: 150})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Verdict != c.want {
+			t.Errorf("%s / %s: %s (%s), want %s; %+v", c.q1, c.q2, out.Verdict, out.Reason, c.want, out.Witness)
+			continue
+		}
+		if out.Witness != nil {
+			reverifyPostgres(t, server, out.Witness, c.q1, c.q2)
+		}
+	}
+	if after := pgFingerprint(t, conn); after != before {
+		t.Fatalf("the db_id database changed:\n%s\n%s", before, after)
+	}
+}
+
+// reverifyPostgres builds the witness in a database of the test's own and
+// requires the recorded results and a difference.
+func reverifyPostgres(t *testing.T, server string, w *Witness, q1, q2 string) {
+	t.Helper()
+	ctx := context.Background()
+	name := testserver.Name("sjt_equiv_")
+	conn := testserver.CreatePostgresDB(t, server, name)
+	if _, err := conn.Exec(ctx, w.SQL); err != nil {
+		t.Fatalf("witness SQL does not run on PostgreSQL: %v\n%s", err, w.SQL)
+	}
+	eng, err := postgres.New(server, postgres.Options{AllowSuperuser: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	var got [2]string
+	for i, q := range []string{q1, q2} {
+		set, err := eng.Query(ctx, name, q)
+		if err != nil {
+			t.Fatalf("q%d fails on the witness: %v", i+1, err)
+		}
+		b, _ := json.Marshal(resultJSON(set))
+		got[i] = string(b)
+	}
+	want1, _ := json.Marshal(w.Q1)
+	want2, _ := json.Marshal(w.Q2)
+	if got[0] != string(want1) || got[1] != string(want2) {
+		t.Fatalf("witness results differ from the record:\n got %s / %s\nwant %s / %s\n%s", got[0], got[1], want1, want2, w.SQL)
+	}
+	if got[0] == got[1] {
+		t.Fatalf("the queries agree on the witness: %s", got[0])
+	}
+}
+
+// TestPostgresDBIDDefog runs `equiv` on db_id pairs over Defog's
+// car_dealership, loaded from its PostgreSQL dump as it is (SERIAL keys,
+// UNIQUE columns, REFERENCES): the catalog's constraints are read, the
+// database's values seed the search, and the database is unchanged.
+func TestPostgresDBIDDefog(t *testing.T) {
+	server := testserver.Postgres(t)
+	ctx := context.Background()
+	dump, err := dbload.ReadDump(shareddata.Path(t, "defog", "defog_data", "car_dealership", "car_dealership.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefix := testserver.Name("sjt_defog_")
+	t.Cleanup(func() { testserver.DropPostgresDB(t, server, prefix+"car_dealership") })
+	if _, err := dbload.Load(ctx, server, []*dbload.Dump{dump}, dbload.Options{Prefix: prefix}); err != nil {
+		t.Fatal(err)
+	}
+	db := prefix + "car_dealership"
+	conn := testserver.ConnectPostgres(t, server, db)
+	before := pgFingerprint(t, conn)
+	sb := readerSandbox(t, server, db)
+	sch, samples, err := sb.ReadDB(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cars, sales := sch.Table("cars"), sch.Table("sales")
+	if cars == nil || sales == nil || len(cars.PK) != 1 || len(cars.Uniques) != 1 || cars.Columns[cars.Uniques[0][0]].Name != "vin_number" || len(sales.FKs) != 3 {
+		t.Fatalf("cars %+v\nsales %+v", cars, sales)
+	}
+	if mk := samples[slices.Index(sch.Tables, cars)][cars.col("make")]; !slices.ContainsFunc(mk, func(v result.Value) bool { return v.S == "Toyota" }) {
+		t.Errorf("cars.make sample lacks Toyota: %v", mk)
+	}
+	pairs := `{"id": "fk", "q1": "SELECT s.id FROM sales s JOIN cars c ON s.car_id = c.id", "q2": "SELECT id FROM sales", "db_id": "` + db + `"}
+{"id": "unique", "q1": "SELECT DISTINCT vin_number FROM cars", "q2": "SELECT vin_number FROM cars", "db_id": "` + db + `"}
+{"id": "price", "q1": "SELECT id FROM sales WHERE sale_price > 30000", "q2": "SELECT id FROM sales WHERE sale_price >= 30000", "db_id": "` + db + `"}
+{"id": "make", "q1": "SELECT count(*) FROM cars WHERE make = 'Toyota'", "q2": "SELECT count(*) FROM cars WHERE make LIKE 'Toyota%'", "db_id": "` + db + `"}
+{"id": "missing", "q1": "SELECT 1", "q2": "SELECT 1", "db_id": "sjt_no_such_database"}
+`
+	dir := t.TempDir()
+	file := filepath.Join(dir, "pairs.jsonl")
+	if err := os.WriteFile(file, []byte(pairs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	u, _ := url.Parse(testserver.PostgresReader(t, server, db))
+	admin := testserver.ConnectPostgres(t, server, "")
+	if _, err := admin.Exec(ctx, "ALTER ROLE "+u.User.Username()+" CREATEDB"); err != nil {
+		t.Fatal(err)
+	}
+	var console strings.Builder
+	if err := RunCommand(ctx, CommandOptions{Pairs: file, Out: filepath.Join(dir, "out"), DB: u.String(), Seed: 1, Budget: 20 * time.Second, MaxDatabases: 150}, &console); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := readRecords(filepath.Join(dir, "out", ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Verdict{"fk": EquivalentBounded, "unique": EquivalentBounded, "price": Inequivalent, "make": Inequivalent, "missing": Unknown}
+	for id, v := range want {
+		if recs[id].Verdict != v {
+			t.Errorf("%s: %s (%s), want %s", id, recs[id].Verdict, recs[id].Reason, v)
+		}
+	}
+	if w := recs["make"].Witness; w != nil {
+		if !strings.Contains(w.SQL, "'Toyota") {
+			t.Errorf("the make witness does not use the database's or the query's value:\n%s", w.SQL)
+		}
+		reverifyPostgres(t, server, w, "SELECT count(*) FROM cars WHERE make = 'Toyota'", "SELECT count(*) FROM cars WHERE make LIKE 'Toyota%'")
+	}
+	if after := pgFingerprint(t, conn); after != before {
+		t.Fatalf("the db_id database changed:\n%s\n%s", before, after)
+	}
+}

@@ -1,0 +1,166 @@
+// Package duckdbsandbox is equiv's DuckDB sandbox: scratch DuckDB files in
+// a temporary folder, written through the read-write driver and queried
+// through sqljudge's read-only DuckDB engine (package engine/duckdb). It
+// is a package of its own so that only a binary built with -tags duckdb
+// links DuckDB: importing it registers the sandbox of `--db duckdb:[DIR]`
+// with package equiv (equiv.RegisterDuckDB).
+package duckdbsandbox
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+
+	_ "github.com/duckdb/duckdb-go/v2" // the "duckdb" driver, to write scratch files
+
+	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/engine/duckdb"
+	"github.com/sqljudge/sqljudge/internal/equiv"
+	"github.com/sqljudge/sqljudge/internal/result"
+)
+
+func init() {
+	equiv.RegisterDuckDB(func(dir string) (equiv.Sandbox, error) { return New(dir) })
+}
+
+// Sandbox makes scratch DuckDB files under a temporary folder. It never
+// opens a file it did not create. It is safe for concurrent use.
+type Sandbox struct {
+	dir string
+	eng *duckdb.Engine
+	n   atomic.Int64
+}
+
+var _ equiv.Sandbox = (*Sandbox)(nil)
+
+// New returns a sandbox whose files live in a new temporary folder under
+// dir ("" for the system's), removed by Close.
+func New(dir string) (*Sandbox, error) {
+	d, err := os.MkdirTemp(dir, "sqljudge-equiv-")
+	if err != nil {
+		return nil, err
+	}
+	return &Sandbox{dir: d, eng: duckdb.New(d, duckdb.Options{MaxConns: 1, MaxRows: 10_000, MemoryLimit: "1GB"})}, nil
+}
+
+// Dialect returns engine.DuckDB.
+func (s *Sandbox) Dialect() engine.Dialect { return engine.DuckDB }
+
+// Close closes the engine and removes the folder.
+func (s *Sandbox) Close() error {
+	err := s.eng.Close()
+	if rmErr := os.RemoveAll(s.dir); err == nil {
+		err = rmErr
+	}
+	return err
+}
+
+// writerConfig is the configuration of the writer: no file, network or
+// extension access from SQL (a CHECK of the pair's DDL runs there).
+func writerConfig() string {
+	v := url.Values{}
+	v.Set("enable_external_access", "false")
+	v.Set("autoinstall_known_extensions", "false")
+	v.Set("autoload_known_extensions", "false")
+	v.Set("memory_limit", "1GB")
+	return v.Encode()
+}
+
+// scratch is one scratch file. It is never open for writing and for
+// reading at once (DuckDB keeps one database per file and process): each
+// Load opens a writer on the file, after the engine let go of it, and
+// closes the writer before the engine reads the file again.
+type scratch struct {
+	sb   *Sandbox
+	name string
+	path string
+}
+
+// Open returns a scratch database: a new file holding the tables of ddl.
+func (s *Sandbox) Open(ctx context.Context, ddl []string) (equiv.Scratch, error) {
+	name := fmt.Sprintf("s%d", s.n.Add(1))
+	sc := &scratch{sb: s, name: name, path: filepath.Join(s.dir, name+".duckdb")}
+	err := sc.write(ctx, func(w *sql.DB) error {
+		return inTx(ctx, w, ddl)
+	})
+	if err != nil {
+		sc.Close()
+		return nil, err
+	}
+	return sc, nil
+}
+
+// Load empties the tables, referencing tables first, each DELETE in a
+// transaction of its own (DuckDB checks a foreign key against the rows a
+// transaction deleted as if they were still there, and a key against
+// them too), then runs the inserts in one transaction. A failed Load may
+// leave the tables empty.
+func (sc *scratch) Load(ctx context.Context, tables []string, inserts []string) error {
+	return sc.write(ctx, func(w *sql.DB) error {
+		for i := len(tables) - 1; i >= 0; i-- {
+			if _, err := w.ExecContext(ctx, "DELETE FROM "+tables[i]); err != nil {
+				return err
+			}
+		}
+		return inTx(ctx, w, inserts)
+	})
+}
+
+// write opens a writer on the file (created if missing), runs f and
+// closes the writer.
+func (sc *scratch) write(ctx context.Context, f func(*sql.DB) error) error {
+	_ = sc.sb.eng.Release(sc.name)
+	w, err := sql.Open("duckdb", sc.path+"?"+writerConfig())
+	if err != nil {
+		return err
+	}
+	w.SetMaxOpenConns(1)
+	if err := f(w); err != nil {
+		w.Close()
+		return err
+	}
+	return w.Close()
+}
+
+// inTx runs the statements in one transaction.
+func inTx(ctx context.Context, w *sql.DB, stmts []string) error {
+	tx, err := w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	for _, st := range stmts {
+		if _, err := tx.ExecContext(ctx, st); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("%s: %w", abbreviate(st), err)
+		}
+	}
+	return tx.Commit()
+}
+
+func abbreviate(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "…"
+	}
+	return s
+}
+
+// Query runs q through the read-only DuckDB engine.
+func (sc *scratch) Query(ctx context.Context, q string) (*result.Set, error) {
+	return sc.sb.eng.Query(ctx, sc.name, q)
+}
+
+// Close lets the engine's connections go and removes the file and its
+// write-ahead log.
+func (sc *scratch) Close() error {
+	_ = sc.sb.eng.Release(sc.name)
+	for _, p := range []string{sc.path, sc.path + ".wal"} {
+		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+	}
+	return nil
+}
