@@ -2,6 +2,7 @@ package serve
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -35,4 +36,42 @@ func TestGradeEquiv(t *testing.T) {
 			t.Errorf("item %s (%s): %+v; want %s", req.Items[i].ID, req.Items[i].Metric, r, want[i])
 		}
 	}
+}
+
+// TestCloseRemovesScratchDatabases grades one item with equiv, whose metric
+// keeps its scratch databases in a folder under TMPDIR, then closes the
+// server: the folder is gone, and a metric asked for after Close is refused
+// rather than built and never closed (each stopped server used to leave its
+// sqljudge-equiv-* folder behind).
+func TestCloseRemovesScratchDatabases(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	eng := sqlite.New(shareddata.SubsetPath(t, "spider", "database"), sqlite.Options{})
+	t.Cleanup(func() { eng.Close() })
+	s, _, ts := newTestServer(t, Config{Engine: eng, MetricOptions: metric.Options{
+		Equiv: metric.EquivOptions{Seed: 1, Budget: 5 * time.Second, MaxDatabases: 5}}})
+	req := GradeRequest{Items: []GradeItem{{ID: json.RawMessage(`1`), DBID: "concert_singer",
+		Gold: Gold{"SELECT count(*) FROM singer"}, Pred: ptr("SELECT count(*) FROM singer"), Metric: "equiv"}}}
+	if r := grade(t, ts.URL, req); r[0].Verdict != Correct {
+		t.Fatalf("%+v", r[0])
+	}
+	if n := scratchFolders(t, tmp); n != 1 {
+		t.Fatalf("%d scratch folders while serving; want 1", n)
+	}
+	s.Close()
+	if n := scratchFolders(t, tmp); n != 0 {
+		t.Fatalf("%d scratch folders after Close; want 0", n)
+	}
+	if _, err := s.metric("equiv"); err == nil {
+		t.Fatal("a metric was built after Close")
+	}
+}
+
+func scratchFolders(t *testing.T, dir string) int {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(dir, "sqljudge-equiv-*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(m)
 }

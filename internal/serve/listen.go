@@ -70,6 +70,7 @@ const cutGrace = 5 * time.Second
 // nil after a clean shutdown, ErrDrainCut after a cut one, or the
 // listener's error.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, sd Shutdown) error {
+	defer s.Close()
 	hs := s.httpServer()
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(netutil.LimitListener(ln, s.cfg.MaxConns)) }()

@@ -139,8 +139,20 @@ func New(cfg Config) *Server {
 }
 
 // Close stops grading: items still running end with their queries
-// cancelled. It does not close the engine.
-func (s *Server) Close() { s.stopGrading("not graded: the server is shutting down") }
+// cancelled; then it closes the metrics built so far (equiv's scratch
+// databases' folder is removed). It does not close the engine. It may be
+// called more than once.
+func (s *Server) Close() {
+	s.stopGrading("not graded: the server is shutting down")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for name, m := range s.metrics {
+		if err := metric.Close([]metric.Metric{m}); err != nil {
+			s.logf("closing metric %s: %v", name, err)
+		}
+		delete(s.metrics, name)
+	}
+}
 
 // stopGrading cancels every item still running or waiting; why is the
 // error they are answered with.
@@ -409,6 +421,10 @@ func (s *Server) metric(name string) (metric.Metric, error) {
 	defer s.mu.Unlock()
 	if m, ok := s.metrics[name]; ok {
 		return m, nil
+	}
+	if s.ctx.Err() != nil {
+		// Closed: a metric built now would never be closed.
+		return nil, errors.New("the server is shutting down")
 	}
 	ms, err := metric.New([]string{name}, s.cfg.MetricOptions)
 	if err != nil {
