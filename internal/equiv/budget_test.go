@@ -125,3 +125,28 @@ func TestPostgresVerificationHasItsOwnTime(t *testing.T) {
 		t.Fatalf("%d databases opened, want 2 (the search's, the re-verification's)", sb.opens.Load())
 	}
 }
+
+// TestSummaryCountsBudgetExhausted: summary.json and the console count the
+// pairs the budget stopped, whose records may differ from run to run.
+func TestSummaryCountsBudgetExhausted(t *testing.T) {
+	recs := []Record{
+		{ID: "a", Outcome: Outcome{Verdict: EquivalentBounded, Search: Search{BudgetExhausted: true}}},
+		{ID: "b", Outcome: Outcome{Verdict: EquivalentBounded}},
+		{ID: "c", Outcome: Outcome{Verdict: Unknown, Search: Search{BudgetExhausted: true}}},
+	}
+	sum := summarize(CommandOptions{MaxDatabases: 600}, "sqlite", recs, nil, 0, 0)
+	if sum.BudgetExhausted != 2 {
+		t.Fatalf("budget_exhausted %d, want 2", sum.BudgetExhausted)
+	}
+	var b strings.Builder
+	sum.print(&b)
+	if !strings.Contains(b.String(), "budget ended the search of 2 pairs") {
+		t.Fatalf("the console does not count them:\n%s", b.String())
+	}
+	sum = summarize(CommandOptions{MaxDatabases: 600}, "sqlite", recs[1:2], nil, 0, 0)
+	b.Reset()
+	sum.print(&b)
+	if sum.BudgetExhausted != 0 || strings.Contains(b.String(), "budget ended") {
+		t.Fatalf("no pair stopped, yet: %d\n%s", sum.BudgetExhausted, b.String())
+	}
+}

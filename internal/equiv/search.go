@@ -82,6 +82,7 @@ func (s *searcher) unknown(format string, args ...any) {
 func (s *searcher) run(ctx, parent context.Context) error {
 	samples, err := s.loadSchema(ctx)
 	if err != nil {
+		s.out.Search.BudgetExhausted = ctx.Err() != nil
 		s.unknown("schema: %v", err)
 		return nil
 	}
@@ -89,6 +90,7 @@ func (s *searcher) run(ctx, parent context.Context) error {
 	s.sc, err = s.o.Sandbox.Open(ctx, s.schema.CreateStatements(d))
 	if err != nil {
 		if ctx.Err() != nil {
+			s.out.Search.BudgetExhausted = true
 			s.unknown("budget ended while creating the schema")
 			return nil
 		}
