@@ -150,3 +150,22 @@ func TestSummaryCountsBudgetExhausted(t *testing.T) {
 		t.Fatalf("no pair stopped, yet: %d\n%s", sum.BudgetExhausted, b.String())
 	}
 }
+
+// TestQueryTimeoutIsSaid: a query stopped by its own timeout (a five-way
+// cross join on the fuzzer's tables of up to 80 rows) might have run on a
+// faster machine, so the record says budget_exhausted even though the
+// database cap, not the budget, ended the search.
+func TestQueryTimeoutIsSaid(t *testing.T) {
+	q := "SELECT count(*) FROM t a, t b, t c, t d, t e WHERE a.x + b.x + c.x + d.x + e.x > 0"
+	out, err := Decide(context.Background(), Pair{Q1: q, Q2: q + " AND 1 = 1", Schema: "CREATE TABLE t (x INT)"},
+		Options{Sandbox: newSQLite(t), Seed: 1, MaxDatabases: 30, QueryTimeout: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Search.Databases+out.Search.Skipped != 30 || out.Search.Skipped == 0 {
+		t.Fatalf("want the cap reached with databases skipped by a timeout: %+v", out.Search)
+	}
+	if !out.Search.BudgetExhausted {
+		t.Fatalf("queries ran into their timeout, the record does not say so: %+v", out.Search)
+	}
+}

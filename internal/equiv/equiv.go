@@ -183,11 +183,12 @@ const (
 // Phases with their databases, the neighbour queries that guided it and
 // how many of them a database told from their query, the shrinking steps,
 // and the settings (seed, budget, database and shrinking caps).
-// BudgetExhausted is true when the budget ended the search before its
-// database cap or the shrinking before it was done: the outcome then
-// depends on the machine's speed and may differ from run to run (a
-// record without it is the same bytes on every run). Elapsed is wall
-// time, kept out of results.jsonl.
+// BudgetExhausted is true when a time limit cut the work short: the budget
+// ended the search before its database cap or the shrinking before it was
+// done, or a query ran into its timeout (Options.QueryTimeout). The
+// outcome then depends on the machine's speed and may differ from run to
+// run; a record without it is the same bytes on every run. Elapsed is
+// wall time, kept out of results.jsonl.
 type Search struct {
 	Databases           int           `json:"databases"`
 	Skipped             int           `json:"skipped"`

@@ -165,6 +165,9 @@ func TestBudgetIsKept(t *testing.T) {
 	if out.Verdict == Inequivalent {
 		t.Fatalf("equal queries refuted: %+v", out.Witness)
 	}
+	if !out.Search.BudgetExhausted {
+		t.Fatalf("queries ran into their timeout, the record does not say so: %+v", out.Search)
+	}
 }
 
 // TestWithTiebreak: every output column is appended to the top-level ORDER

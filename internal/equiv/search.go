@@ -319,11 +319,17 @@ func (s *searcher) tableNames() []string {
 	return out
 }
 
-// query runs q on the scratch database within the query timeout.
+// query runs q on the scratch database within the query timeout. A query
+// stopped by its timeout marks the search BudgetExhausted: on a faster
+// machine it might have run, and the outcome might differ.
 func (s *searcher) query(ctx context.Context, q string) (*result.Set, error) {
 	qctx, cancel := context.WithTimeout(ctx, s.o.QueryTimeout)
 	defer cancel()
-	return s.sc.Query(qctx, q)
+	set, err := s.sc.Query(qctx, q)
+	if err != nil && qctx.Err() != nil && ctx.Err() == nil {
+		s.out.Search.BudgetExhausted = true
+	}
+	return set, err
 }
 
 // robust reports whether a difference is the queries' doing rather than
