@@ -64,8 +64,8 @@ const (
 // The defaults of the equiv metric (eval's and serve's --equiv-max-databases
 // and --equiv-budget): fewer databases than `sqljudge equiv`, so that
 // `eval --metrics ex,equiv` of Spider dev (1034 items) takes about 4
-// minutes on 2 loaded cores (measured: 3m50s, no item stopped by the
-// budget), and a budget that is only a safety net (an item takes well
+// minutes on 2 loaded cores (measured: 3m13s and 3m50s, no item stopped
+// by the budget), and a budget that is only a safety net (an item takes well
 // under a second).
 const (
 	DefaultMetricMaxDatabases = 300
