@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"time"
-
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -37,10 +35,16 @@ with -tags duckdb). With a postgres:// DSN, db_id names a
 database on that server, which is only read (catalog queries and SELECTs).
 Without --db, pairs run in scratch SQLite files.
 
+The search of a pair ends after --max-databases databases and the shrinking
+of a witness after --max-shrink-steps, so that the outcome does not depend on
+the machine's speed; --budget is only a safety net for queries that run long
+(a pair it stops says "budget_exhausted": true, and the summary counts them).
+
 OUT/results.jsonl holds one record per pair in input order:
 {"id", "verdict", "witness", "search", "reason", "rule"}; the same --seed
-gives the same bytes. OUT/summary.json and the table printed hold the counts
-per verdict, witness sizes and time per pair.`
+gives the same bytes (but for the pairs marked budget_exhausted).
+OUT/summary.json and the table printed hold the counts per verdict, witness
+sizes and time per pair.`
 
 // equivFlags are the flags of sqljudge equiv.
 type equivFlags struct {
@@ -52,8 +56,9 @@ func (f *equivFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.o.Out, "out", "", "output folder")
 	fl.StringVar(&f.o.DB, "db", "", "folder of SQLite databases (db_id pairs), or a postgres:// or mysql:// DSN, or duckdb:[DIR], to run on")
 	fl.Int64Var(&f.o.Seed, "seed", 1, "random seed")
-	fl.DurationVar(&f.o.Budget, "budget", 10*time.Second, "time per pair at most")
-	fl.IntVar(&f.o.MaxDatabases, "max-databases", 600, "databases tried per pair at most")
+	fl.IntVar(&f.o.MaxDatabases, "max-databases", equiv.DefaultMaxDatabases, "databases the search of a pair tries (its bound: the same bytes on any machine)")
+	fl.IntVar(&f.o.MaxShrinkSteps, "max-shrink-steps", equiv.DefaultMaxShrinkSteps, "databases tried while shrinking a witness at most")
+	fl.DurationVar(&f.o.Budget, "budget", equiv.DefaultBudget, "time per pair at most: a safety net for slow queries; a pair it stops is marked budget_exhausted")
 	fl.StringVar((*string)(&f.o.Rule), "rule", "bag", "comparison: bag (columns by position, rows as a multiset, in order when a query orders) or spider (Spider's execution match: any column order, order when q1 orders)")
 	fl.IntVar(&f.o.Workers, "workers", 1, "pairs decided in parallel")
 	fl.BoolVar(&f.o.Resume, "resume", false, "continue the run in --out")
@@ -67,7 +72,7 @@ func newEquivCmd() *cobra.Command {
 		Use:     "equiv",
 		Short:   "Decide pairs of queries: a counterexample database, or equivalent on every database tried",
 		Long:    equivLong,
-		Example: `  sqljudge equiv --pairs pairs.jsonl --out out/ --seed 1 --budget 10s`,
+		Example: `  sqljudge equiv --pairs pairs.jsonl --out out/ --seed 1 --max-databases 600`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return equiv.RunCommand(cmd.Context(), f.o, cmd.OutOrStdout())

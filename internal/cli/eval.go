@@ -16,6 +16,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/demo"
 	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/equiv"
 	"github.com/sqljudge/sqljudge/internal/eval"
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/report"
@@ -193,8 +194,8 @@ func (f *evalFlags) registerMetricOptions(fl *pflag.FlagSet) {
 	fl.BoolVar(&f.plugValue, "plug-value", false, "ts: also try the gold's values in the prediction's value slots (the official --plug_value)")
 	fl.IntVar(&f.maxPlug, "max-plug", metric.DefaultMaxPlug, "ts: most predictions --plug-value tries per item")
 	fl.Int64Var(&f.equivSeed, "equiv-seed", 1, "equiv: random seed of the counterexample search")
-	fl.DurationVar(&f.equivBudget, "equiv-budget", 3*time.Second, "equiv: time of one item's search at most")
-	fl.IntVar(&f.equivMaxDBs, "equiv-max-databases", 150, "equiv: databases one item's search tries at most")
+	fl.DurationVar(&f.equivBudget, "equiv-budget", equiv.DefaultMetricBudget, "equiv: time of one item's search at most, a safety net for slow queries (an item it stops is marked budget_exhausted)")
+	fl.IntVar(&f.equivMaxDBs, "equiv-max-databases", equiv.DefaultMetricMaxDatabases, "equiv: databases one item's search tries (its bound: the same verdict on any machine)")
 	fl.IntVar(&f.vesRepeats, "ves-repeats", metric.DefaultVESRepeats, "ves, rves: timed runs of each predicted and gold query (mini-dev's iterate_num); items then run one at a time")
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/open"
+	"github.com/sqljudge/sqljudge/internal/equiv"
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/schema"
 	"github.com/sqljudge/sqljudge/internal/serve"
@@ -88,8 +89,8 @@ second signal stops it at once (exit 3).`,
 	fl.StringVar(&f.tables, "tables", "", "Spider tables.json (needed by the em metric)")
 	fl.BoolVar(&f.keepDistinct, "keep-distinct", false, "keep DISTINCT for ex (the official evaluator removes it)")
 	fl.Int64Var(&f.equivSeed, "equiv-seed", 1, "equiv: random seed of the counterexample search")
-	fl.DurationVar(&f.equivBudget, "equiv-budget", 3*time.Second, "equiv: time of one item's search at most")
-	fl.IntVar(&f.equivMaxDBs, "equiv-max-databases", 150, "equiv: databases one item's search tries at most")
+	fl.DurationVar(&f.equivBudget, "equiv-budget", equiv.DefaultMetricBudget, "equiv: time of one item's search at most, a safety net for slow queries (an item it stops is marked budget_exhausted)")
+	fl.IntVar(&f.equivMaxDBs, "equiv-max-databases", equiv.DefaultMetricMaxDatabases, "equiv: databases one item's search tries (its bound: the same verdict on any machine)")
 	fl.StringVar(&f.metric, "metric", "ex", "metric of items whose request and preset name none")
 	fl.StringVar(&f.token, "token", "", "bearer token every request but /healthz must send (Authorization: Bearer TOKEN); default $SQLJUDGE_SERVE_TOKEN, which keeps it out of ps")
 	fl.StringVar(&f.labels, "labels", "", `JSONL {"prompt", "db_id", "gold"}: labels of /v1/openrlhf samples sent without one`)

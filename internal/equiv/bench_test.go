@@ -3,12 +3,12 @@ package equiv
 import (
 	"context"
 	"testing"
-	"time"
 )
 
 // BenchmarkDecideSpider decides every 40th EX-correct DIN-SQL prediction
 // of Spider dev against its gold (Spider's rule, the item's database
-// seeding the values, eval's equiv defaults: 150 databases, 3s budget);
+// seeding the values, eval's equiv defaults: DefaultMetricMaxDatabases,
+// DefaultMetricBudget);
 // one op is one item. Report: go test -bench DecideSpider -benchtime 20x.
 func BenchmarkDecideSpider(b *testing.B) {
 	ids, pairs := spiderDIN(b)
@@ -20,14 +20,14 @@ func BenchmarkDecideSpider(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		p := sample[i%len(sample)]
-		if _, err := Decide(context.Background(), p, Options{Sandbox: sb, Seed: 1, Rule: RuleSpider, Budget: 3 * time.Second, MaxDatabases: 150}); err != nil {
+		if _, err := Decide(context.Background(), p, Options{Sandbox: sb, Seed: 1, Rule: RuleSpider, Budget: DefaultMetricBudget, MaxDatabases: DefaultMetricMaxDatabases}); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
 // BenchmarkDecideHandPairs decides the hand-written pairs (DDL schemas,
-// the `sqljudge equiv` defaults: 600 databases, 10s budget); one op is one
+// the `sqljudge equiv` defaults: 600 databases, 1m budget); one op is one
 // pair.
 func BenchmarkDecideHandPairs(b *testing.B) {
 	sb := newSQLite(b)

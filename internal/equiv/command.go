@@ -36,11 +36,13 @@ type CommandOptions struct {
 	// AllowSuperuser lets a server DSN name an account that may administer
 	// the server (a PostgreSQL superuser; MySQL SUPER, FILE, ALL…).
 	AllowSuperuser bool
-	// Seed, Budget, MaxDatabases and Rule are Options' (per pair).
-	Seed         int64
-	Budget       time.Duration
-	MaxDatabases int
-	Rule         Rule
+	// Seed, Budget, MaxDatabases, MaxShrinkSteps and Rule are Options'
+	// (per pair; 0 for Options' default).
+	Seed           int64
+	Budget         time.Duration
+	MaxDatabases   int
+	MaxShrinkSteps int
+	Rule           Rule
 	// Workers decide pairs in parallel (default 1).
 	Workers int
 	// Resume keeps the records of an earlier run in Out and decides the
@@ -81,6 +83,11 @@ func RunCommand(ctx context.Context, o CommandOptions, w io.Writer) error {
 	if o.Workers <= 0 {
 		o.Workers = 1
 	}
+	// The defaults spelled out, so that the fingerprint and the summary
+	// name the settings used.
+	d := Options{Budget: o.Budget, MaxDatabases: o.MaxDatabases, MaxShrinkSteps: o.MaxShrinkSteps}
+	d.defaults()
+	o.Budget, o.MaxDatabases, o.MaxShrinkSteps = d.Budget, d.MaxDatabases, d.MaxShrinkSteps
 	if o.Rule == "" {
 		o.Rule = RuleBag
 	}
@@ -167,7 +174,8 @@ func fingerprint(o CommandOptions, d engine.Dialect) (*run.Fingerprint, error) {
 	}
 	return &run.Fingerprint{Version: "equiv", Inputs: map[string]string{"pairs": h}, Settings: map[string]string{
 		"engine": string(d), "seed": fmt.Sprint(o.Seed), "budget": o.Budget.String(),
-		"max_databases": fmt.Sprint(o.MaxDatabases), "db": dbSetting(o.DB), "rule": string(o.Rule),
+		"max_databases": fmt.Sprint(o.MaxDatabases), "max_shrink_steps": fmt.Sprint(o.MaxShrinkSteps),
+		"db": dbSetting(o.DB), "rule": string(o.Rule),
 	}}, nil
 }
 
@@ -341,5 +349,5 @@ func decideLine(ctx context.Context, o CommandOptions, sb Sandbox, dbDir string,
 		}
 		pair.DB = path
 	}
-	return Decide(ctx, pair, Options{Sandbox: sb, Seed: o.Seed, Budget: o.Budget, MaxDatabases: o.MaxDatabases, Rule: o.Rule})
+	return Decide(ctx, pair, Options{Sandbox: sb, Seed: o.Seed, Budget: o.Budget, MaxDatabases: o.MaxDatabases, MaxShrinkSteps: o.MaxShrinkSteps, Rule: o.Rule})
 }

@@ -26,15 +26,24 @@ type Options struct {
 	// Sandbox makes the scratch databases the pair runs on (required).
 	Sandbox Sandbox
 	// Seed makes the search reproducible: the same seed, pair and
-	// options give the same Outcome (unless Budget ends the search).
+	// options give the same Outcome, on any machine, unless Budget ends
+	// the search or the shrinking first (then Search.BudgetExhausted).
 	Seed int64
-	// Budget bounds the whole pair, search, shrinking and re-verification
-	// (default 10s); the search stops when it passes.
-	Budget time.Duration
 	// MaxDatabases bounds the databases tried (default 600): the search
-	// stops there even with budget left, so its outcome does not depend
-	// on the machine's speed.
+	// ends there, so its outcome does not depend on the machine's speed.
+	// The search gives 40% of them to small databases, 30% to the
+	// neighbour-guided ones and the rest to the fuzzer's.
 	MaxDatabases int
+	// MaxShrinkSteps bounds the databases tried while shrinking a witness
+	// (default 500), for the same reason.
+	MaxShrinkSteps int
+	// Budget is a safety net on the time of the search and the shrinking
+	// together (default 60s), for queries that run long on every
+	// database: the caps end a normal pair well before it (about 1s for
+	// 600 databases on SQLite, 3s on PostgreSQL, 12s for the slowest
+	// Calcite pairs on a loaded 2-core machine). The re-verification of a
+	// witness has time of its own (verifyTimeout), never what is left.
+	Budget time.Duration
 	// QueryTimeout bounds one query (default 2s, never past Budget).
 	QueryTimeout time.Duration
 	// Rule is the comparison rule (default RuleBag).
@@ -48,12 +57,33 @@ type Options struct {
 	SuiteFiles []string
 }
 
+// The defaults of Options (and of `sqljudge equiv`).
+const (
+	DefaultMaxDatabases   = 600
+	DefaultMaxShrinkSteps = 500
+	DefaultBudget         = 60 * time.Second
+)
+
+// The defaults of the equiv metric (eval's and serve's --equiv-max-databases
+// and --equiv-budget): fewer databases than `sqljudge equiv`, so that
+// `eval --metrics ex,equiv` of Spider dev (1034 items) takes about 4
+// minutes on 2 loaded cores (measured: 3m13s and 3m50s, no item stopped
+// by the budget), and a budget that is only a safety net (an item takes well
+// under a second).
+const (
+	DefaultMetricMaxDatabases = 300
+	DefaultMetricBudget       = 20 * time.Second
+)
+
 func (o *Options) defaults() {
 	if o.Budget <= 0 {
-		o.Budget = 10 * time.Second
+		o.Budget = DefaultBudget
 	}
 	if o.MaxDatabases <= 0 {
-		o.MaxDatabases = 600
+		o.MaxDatabases = DefaultMaxDatabases
+	}
+	if o.MaxShrinkSteps <= 0 {
+		o.MaxShrinkSteps = DefaultMaxShrinkSteps
 	}
 	if o.QueryTimeout <= 0 {
 		o.QueryTimeout = 2 * time.Second
@@ -65,6 +95,11 @@ func (o *Options) defaults() {
 		o.Neighbours = 24
 	}
 }
+
+// verifyTimeout bounds the re-verification of a witness: creating a fresh
+// database (on PostgreSQL a CREATE DATABASE, which takes seconds on a
+// loaded server), loading the witness and four query runs.
+func (o *Options) verifyTimeout() time.Duration { return 30*time.Second + 4*o.QueryTimeout }
 
 // Witness is a database on which the two queries differ: SQL creates it
 // from nothing (CREATE TABLE statements, then one INSERT per row, in the
@@ -150,10 +185,13 @@ const (
 // LargestTable rows in a table, Values in the pools of all columns, the
 // Phases with their databases, the neighbour queries that guided it and
 // how many of them a database told from their query, the shrinking steps,
-// and the settings (seed, budget, database cap). BudgetExhausted is true
-// when the budget ended the search before its database cap (the outcome
-// may then differ on a faster machine). Elapsed is wall time, kept out of
-// results.jsonl.
+// and the settings (seed, budget, database and shrinking caps).
+// BudgetExhausted is true when a time limit cut the work short: the budget
+// ended the search before its database cap or the shrinking before it was
+// done, or a query ran into its timeout (Options.QueryTimeout). The
+// outcome then depends on the machine's speed and may differ from run to
+// run; a record without it is the same bytes on every run. Elapsed is
+// wall time, kept out of results.jsonl.
 type Search struct {
 	Databases           int           `json:"databases"`
 	Skipped             int           `json:"skipped"`
@@ -166,6 +204,7 @@ type Search struct {
 	Seed                int64         `json:"seed"`
 	Budget              string        `json:"budget"`
 	MaxDatabases        int           `json:"max_databases"`
+	MaxShrinkSteps      int           `json:"max_shrink_steps"`
 	BudgetExhausted     bool          `json:"budget_exhausted,omitempty"`
 	Elapsed             time.Duration `json:"-"`
 }

@@ -21,17 +21,20 @@ func newGenerator(s *Schema, pools [][][]result.Value, rng *rand.Rand) *generato
 	return &generator{s: s, pools: pools, rng: rng, info: info, fuzz: testsuite.NewFuzzer(info, nil)}
 }
 
-// shape is the per-database choices: the NULL rate and, per column, the
-// few values the database draws from (few values make joins meet, groups
-// gather and duplicates appear).
+// shape is the per-database choices: the NULL rate, the duplicate-row
+// rate, the rate of values already placed (usedRates) and, per column,
+// the few values the database draws from (few values make joins meet,
+// groups gather and duplicates appear).
 type shape struct {
 	nullRate float64
 	dupRate  float64
+	usedRate float64
 	vals     [][][]result.Value
 }
 
 func (g *generator) newShape() shape {
 	sh := shape{nullRate: []float64{0, 0.15, 0.4}[g.rng.IntN(3)], dupRate: []float64{0, 0.3}[g.rng.IntN(2)]}
+	sh.usedRate = usedRates[g.rng.IntN(len(usedRates))]
 	sh.vals = make([][][]result.Value, len(g.pools))
 	for ti, cols := range g.pools {
 		sh.vals[ti] = make([][]result.Value, len(cols))
@@ -61,6 +64,7 @@ func (g *generator) pick(pool []result.Value, n int) []result.Value {
 func (g *generator) small(maxRows int) Data {
 	sh := g.newShape()
 	db := make(Data, len(g.s.Tables))
+	p := newPlaced(g.s)
 	for ti := range g.s.Tables {
 		n := g.rng.IntN(maxRows + 1)
 		for range n {
@@ -68,21 +72,29 @@ func (g *generator) small(maxRows int) Data {
 				db[ti] = append(db[ti], db[ti][g.rng.IntN(len(db[ti]))])
 				continue
 			}
-			db[ti] = append(db[ti], g.row(sh, ti, db))
+			db[ti] = append(db[ti], g.row(sh, ti, db, p))
+			p.add(ti, db[ti][len(db[ti])-1])
 		}
 	}
 	return g.s.repair(db)
 }
 
 // row draws one row of table ti: foreign keys from a parent row already
-// drawn (or NULL where allowed), other columns from the shape's values or
-// NULL at its rate where the column allows it.
-func (g *generator) row(sh shape, ti int, db Data) []result.Value {
+// drawn (or NULL where allowed), other columns, at the shape's rate, from
+// the values placed so far in p (placed.draw), else from the shape's
+// values, or NULL at its rate where the column allows it.
+func (g *generator) row(sh shape, ti int, db Data, p *placed) []result.Value {
 	t := g.s.Tables[ti]
 	row := make([]result.Value, len(t.Columns))
 	for ci, c := range t.Columns {
 		if !c.NotNull && g.rng.Float64() < sh.nullRate {
 			continue
+		}
+		if sh.usedRate > 0 && g.rng.Float64() < sh.usedRate {
+			if v, ok := p.draw(g.rng, ti, ci); ok {
+				row[ci] = v
+				continue
+			}
 		}
 		vals := sh.vals[ti][ci]
 		if len(vals) > 0 {
@@ -109,12 +121,14 @@ func (g *generator) row(sh shape, ti int, db Data) []result.Value {
 func (g *generator) mutate(db Data) Data {
 	db = db.clone()
 	sh := g.newShape()
+	p := newPlaced(g.s)
+	p.addAll(db)
 	for range 1 + g.rng.IntN(3) {
 		ti := g.rng.IntN(len(db))
 		rows := db[ti]
 		switch op := g.rng.IntN(4); {
 		case op == 0 || len(rows) == 0:
-			db[ti] = append(rows, g.row(sh, ti, db))
+			db[ti] = append(rows, g.row(sh, ti, db, p))
 		case op == 1:
 			i := g.rng.IntN(len(rows))
 			db[ti] = append(rows[:i:i], rows[i+1:]...)
@@ -144,7 +158,10 @@ func (g *generator) setValue(db Data, ti, i int) {
 
 // random draws a database from the test-suite fuzzer (testsuite.Fuzzer:
 // table sizes up to 80 rows, values from the pools and fresh random ones
-// of each column's type), coerced and repaired.
+// of each column's type), coerced, with values already placed reused at a
+// rate drawn from usedRates (reuse), and repaired.
 func (g *generator) random() Data {
-	return g.s.repair(g.s.fromData(g.info, g.fuzz.Sample(g.rng)))
+	db := g.s.fromData(g.info, g.fuzz.Sample(g.rng))
+	g.reuse(db, usedRates[g.rng.IntN(len(usedRates))])
+	return g.s.repair(db)
 }

@@ -28,24 +28,31 @@ func init() {
 // Details are the details of the equiv metric in results.jsonl
 // (verdicts.equiv): the search's Verdict, the Witness that tells gold and
 // prediction apart (the object `sqljudge equiv` writes: sql, rows, q1 =
-// the gold's result, q2 = the prediction's), the Databases compared, and
-// the Reason of an unknown verdict.
+// the gold's result, q2 = the prediction's), the Databases compared, the
+// Reason of an unknown verdict, and BudgetExhausted when the time budget,
+// not the database cap, ended the search (Search.BudgetExhausted: the
+// record may then differ from run to run).
 type Details struct {
-	Verdict   Verdict  `json:"verdict"`
-	Witness   *Witness `json:"witness,omitempty"`
-	Databases int      `json:"databases"`
-	Reason    string   `json:"reason,omitempty"`
+	Verdict         Verdict  `json:"verdict"`
+	Witness         *Witness `json:"witness,omitempty"`
+	Databases       int      `json:"databases"`
+	Reason          string   `json:"reason,omitempty"`
+	BudgetExhausted bool     `json:"budget_exhausted,omitempty"`
 }
 
-// Numbers returns {"databases_tried": n, "with_witness": 0 or 1}: the
-// summary's mean number of databases searched per item and share of items
-// with a witness (wrong items the search refuted, not every wrong item).
+// Numbers returns {"databases_tried": n, "with_witness": 0 or 1,
+// "budget_exhausted": 0 or 1}: the summary's mean number of databases
+// searched per item, share of items with a witness (wrong items the
+// search refuted, not every wrong item) and share of items whose search
+// the time budget ended (their records may differ from run to run).
 func (d Details) Numbers() map[string]float64 {
-	r := 0.0
-	if d.Witness != nil {
-		r = 1
+	b01 := func(b bool) float64 {
+		if b {
+			return 1
+		}
+		return 0
 	}
-	return map[string]float64{"databases_tried": float64(d.Databases), "with_witness": r}
+	return map[string]float64{"databases_tried": float64(d.Databases), "with_witness": b01(d.Witness != nil), "budget_exhausted": b01(d.BudgetExhausted)}
 }
 
 // Metric is equiv as a metric of eval: the item is correct iff the search
@@ -120,7 +127,7 @@ func (m *Metric) gradeOne(ctx context.Context, x *metric.Exec, it *bench.Item, g
 	if err != nil {
 		return metric.Verdict{Status: status.InternalError, Detail: err.Error()}
 	}
-	d := Details{Verdict: out.Verdict, Witness: out.Witness, Databases: out.Search.Databases, Reason: out.Reason}
+	d := Details{Verdict: out.Verdict, Witness: out.Witness, Databases: out.Search.Databases, Reason: out.Reason, BudgetExhausted: out.Search.BudgetExhausted}
 	v := metric.Verdict{Status: status.OK, Details: d}
 	switch {
 	case out.Verdict == Inequivalent:

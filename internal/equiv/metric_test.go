@@ -59,6 +59,30 @@ func TestMetricOnSpider(t *testing.T) {
 	}
 }
 
+// TestMetricSaysBudgetExhausted: an item whose search the budget stopped
+// says so in its record (verdicts.equiv.budget_exhausted) and counts in the
+// summary's share (Numbers).
+func TestMetricSaysBudgetExhausted(t *testing.T) {
+	_, pairs := spiderDIN(t)
+	ms, err := metric.New([]string{"equiv"}, metric.Options{Equiv: metric.EquivOptions{Seed: 1, Budget: time.Nanosecond, MaxDatabases: 150}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer metric.Close(ms)
+	eng := sqlite.New(shareddata.Path(t, "spider", "database"), sqlite.Options{})
+	defer eng.Close()
+	env := &metric.Env{Engine: eng, Timeout: 10 * time.Second}
+	p := pairs[0]
+	v := ms[0].Grade(context.Background(), env.NewExec(), &bench.Item{DBID: p.ID, Gold: []string{p.Q1}, Pred: p.Q2})
+	d, ok := v.Details.(Details)
+	if !ok || !d.BudgetExhausted || d.Numbers()["budget_exhausted"] != 1 {
+		t.Fatalf("the budget stopped the search, the verdict does not say so: %+v", v)
+	}
+	if b, _ := json.Marshal(v); !strings.Contains(string(b), `"budget_exhausted":true`) {
+		t.Fatalf("record: %s", b)
+	}
+}
+
 // TestMetricItemDatabaseSeparates grades DIN-SQL's prediction of Spider dev
 // item 235 (flight_2), SELECT DISTINCT where the gold keeps duplicates: the
 // official test-suite evaluator strips DISTINCT and calls it right, and

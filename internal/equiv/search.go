@@ -33,8 +33,8 @@ func Decide(ctx context.Context, p Pair, o Options) (Outcome, error) {
 	defer cancel()
 	s := &searcher{o: o, p: p, cmp: newComparer(o.Rule, p.Q1, p.Q2), tieSensitive: tieSensitive(p.Q1) || tieSensitive(p.Q2)}
 	s.out.Rule = s.cmp.describe()
-	s.out.Search = Search{Seed: o.Seed, Budget: o.Budget.String(), MaxDatabases: o.MaxDatabases, Phases: []Phase{}}
-	err := s.run(dctx)
+	s.out.Search = Search{Seed: o.Seed, Budget: o.Budget.String(), MaxDatabases: o.MaxDatabases, MaxShrinkSteps: o.MaxShrinkSteps, Phases: []Phase{}}
+	err := s.run(dctx, ctx)
 	s.out.Search.Elapsed = time.Since(start)
 	if ctx.Err() != nil {
 		return Outcome{}, ctx.Err()
@@ -76,10 +76,13 @@ func (s *searcher) unknown(format string, args ...any) {
 	s.out.Reason = fmt.Sprintf(format, args...)
 }
 
-// run does the whole search; its error is a tool failure.
-func (s *searcher) run(ctx context.Context) error {
+// run does the whole search under ctx (the budget); the re-verification
+// of a witness runs under parent (the caller's context), with time of its
+// own. Its error is a tool failure.
+func (s *searcher) run(ctx, parent context.Context) error {
 	samples, err := s.loadSchema(ctx)
 	if err != nil {
+		s.out.Search.BudgetExhausted = ctx.Err() != nil
 		s.unknown("schema: %v", err)
 		return nil
 	}
@@ -87,6 +90,7 @@ func (s *searcher) run(ctx context.Context) error {
 	s.sc, err = s.o.Sandbox.Open(ctx, s.schema.CreateStatements(d))
 	if err != nil {
 		if ctx.Err() != nil {
+			s.out.Search.BudgetExhausted = true
 			s.unknown("budget ended while creating the schema")
 			return nil
 		}
@@ -101,16 +105,12 @@ func (s *searcher) run(ctx context.Context) error {
 		}
 	}
 	s.gen = newGenerator(s.schema, pools, rand.New(rand.NewPCG(uint64(s.o.Seed), seedOf(s.p))))
-	// The search may use 3/4 of the budget and shrinking up to 9/10, so
-	// that the re-verification always has time left.
-	searchCtx, cancel := context.WithTimeout(ctx, s.o.Budget*3/4)
-	defer cancel()
-	if s.phases(searchCtx) {
-		shrinkCtx, cancel := context.WithTimeout(ctx, s.o.Budget*9/10)
-		defer cancel()
-		return s.conclude(shrinkCtx, ctx)
+	// The database cap ends the search and the step cap the shrinking;
+	// the budget (ctx) only stops them when they run long.
+	if s.phases(ctx) {
+		return s.conclude(ctx, parent)
 	}
-	if searchCtx.Err() != nil && s.total() < s.o.MaxDatabases {
+	if ctx.Err() != nil && s.total() < s.o.MaxDatabases {
 		s.out.Search.BudgetExhausted = true
 	}
 	s.decideBounded()
@@ -325,11 +325,17 @@ func (s *searcher) tableNames() []string {
 	return out
 }
 
-// query runs q on the scratch database within the query timeout.
+// query runs q on the scratch database within the query timeout. A query
+// stopped by its timeout marks the search BudgetExhausted: on a faster
+// machine it might have run, and the outcome might differ.
 func (s *searcher) query(ctx context.Context, q string) (*result.Set, error) {
 	qctx, cancel := context.WithTimeout(ctx, s.o.QueryTimeout)
 	defer cancel()
-	return s.sc.Query(qctx, q)
+	set, err := s.sc.Query(qctx, q)
+	if err != nil && qctx.Err() != nil && ctx.Err() == nil {
+		s.out.Search.BudgetExhausted = true
+	}
+	return set, err
 }
 
 // robust reports whether a difference is the queries' doing rather than

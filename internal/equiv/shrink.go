@@ -45,12 +45,12 @@ func (s *searcher) shrinkRows(ctx context.Context, db Data) Data {
 		}
 	}
 	n := 2
-	for len(units) > 0 && ctx.Err() == nil {
+	for len(units) > 0 && s.canShrink(ctx) {
 		if len(units) == 1 {
 			n = 1
 		}
 		reduced := false
-		for k := 0; k < n && ctx.Err() == nil; k++ {
+		for k := 0; k < n && s.canShrink(ctx); k++ {
 			lo, hi := k*len(units)/n, (k+1)*len(units)/n
 			rest := append(append([]unit(nil), units[:lo]...), units[hi:]...)
 			cand := s.subset(db, rest)
@@ -94,7 +94,7 @@ func (s *searcher) simplifyValues(ctx context.Context, db Data) Data {
 		for ri := range db[ti] {
 			for ci, c := range t.Columns {
 				for _, v := range simplest(c) {
-					if ctx.Err() != nil {
+					if !s.canShrink(ctx) {
 						return db
 					}
 					cur := db[ti][ri][ci]
@@ -117,10 +117,20 @@ func (s *searcher) simplifyValues(ctx context.Context, db Data) Data {
 	return db
 }
 
-// conclude shrinks the database found, re-verifies it from its SQL alone
-// and sets the verdict: Inequivalent with the witness, or Unknown when the
-// difference does not reproduce (which would be a bug of the search).
-func (s *searcher) conclude(ctx, verifyCtx context.Context) error {
+// canShrink reports whether shrinking may try another database: steps
+// are left (Options.MaxShrinkSteps) and the budget has not ended.
+func (s *searcher) canShrink(ctx context.Context) bool {
+	return s.out.Search.ShrinkSteps < s.o.MaxShrinkSteps && ctx.Err() == nil
+}
+
+// conclude shrinks the database found (under ctx, the budget),
+// re-verifies it from its SQL alone and sets the verdict: Inequivalent
+// with the witness, or Unknown when the difference does not reproduce
+// (which would be a bug of the search). The re-verification runs under
+// parent with time of its own (verifyTimeout), whatever the search and
+// the shrinking left of the budget: a witness found is never lost to the
+// clock.
+func (s *searcher) conclude(ctx, parent context.Context) error {
 	db := s.found
 	for round := 0; round < 3; round++ {
 		before := s.schema.Script(engine.SQLite, db)
@@ -129,7 +139,12 @@ func (s *searcher) conclude(ctx, verifyCtx context.Context) error {
 			break
 		}
 	}
+	if ctx.Err() != nil {
+		s.out.Search.BudgetExhausted = true
+	}
 	script := s.schema.Script(s.o.Sandbox.Dialect(), db)
+	verifyCtx, cancel := context.WithTimeout(parent, s.o.verifyTimeout())
+	defer cancel()
 	r, err := s.verify(verifyCtx, script)
 	var nd errNondeterministic
 	if errors.As(err, &nd) {
@@ -138,7 +153,7 @@ func (s *searcher) conclude(ctx, verifyCtx context.Context) error {
 	}
 	if err != nil {
 		if verifyCtx.Err() != nil {
-			s.unknown("the budget ended before the witness could be re-verified")
+			s.unknown("the re-verification of the witness ran out of its time (%s): %v", s.o.verifyTimeout(), err)
 			return nil
 		}
 		s.unknown("internal error: the witness does not reproduce: %v", err)

@@ -11,22 +11,29 @@ import (
 )
 
 // Summary is OUT/summary.json: the run's settings, the pairs per verdict,
-// the witness sizes (rows) and the time per pair decided in this run
-// (resumed pairs have no time).
+// the pairs whose search or shrinking the time budget ended before its
+// cap (BudgetExhausted: their records may differ from run to run; the
+// others are the same bytes on every machine), the witness sizes (rows)
+// and the time per pair decided in this run (resumed pairs have no time).
 //
-//	{"pairs": 397, "resumed": 0, "engine": "postgres", "seed": 1, "budget": "10s",
+//	{"pairs": 397, "resumed": 0, "engine": "postgres", "seed": 1, "budget": "1m0s",
+//	 "max_databases": 600, "max_shrink_steps": 500,
 //	 "verdicts": {"inequivalent": 120, "equivalent_bounded": 270, "unknown": 7},
+//	 "budget_exhausted": 0,
 //	 "witness_rows": {"median": 2, "max": 6},
 //	 "time_ms": {"median": 310, "p95": 4200, "total": 91000}}
 type Summary struct {
-	Pairs       int             `json:"pairs"`
-	Resumed     int             `json:"resumed"`
-	Engine      string          `json:"engine"`
-	Seed        int64           `json:"seed"`
-	Budget      string          `json:"budget"`
-	Verdicts    map[Verdict]int `json:"verdicts"`
-	WitnessRows Spread          `json:"witness_rows"`
-	TimeMS      Spread          `json:"time_ms"`
+	Pairs           int             `json:"pairs"`
+	Resumed         int             `json:"resumed"`
+	Engine          string          `json:"engine"`
+	Seed            int64           `json:"seed"`
+	Budget          string          `json:"budget"`
+	MaxDatabases    int             `json:"max_databases"`
+	MaxShrinkSteps  int             `json:"max_shrink_steps"`
+	Verdicts        map[Verdict]int `json:"verdicts"`
+	BudgetExhausted int             `json:"budget_exhausted"`
+	WitnessRows     Spread          `json:"witness_rows"`
+	TimeMS          Spread          `json:"time_ms"`
 }
 
 // Spread is the median, 95th percentile, maximum and total of a list of
@@ -61,13 +68,17 @@ func spread(xs []float64) Spread {
 }
 
 func summarize(o CommandOptions, d engine.Dialect, recs []Record, times []time.Duration, resumed int, _ time.Duration) Summary {
-	sum := Summary{Pairs: len(recs), Resumed: resumed, Engine: string(d), Seed: o.Seed, Budget: o.Budget.String(), Verdicts: map[Verdict]int{}}
+	sum := Summary{Pairs: len(recs), Resumed: resumed, Engine: string(d), Seed: o.Seed, Budget: o.Budget.String(),
+		MaxDatabases: o.MaxDatabases, MaxShrinkSteps: o.MaxShrinkSteps, Verdicts: map[Verdict]int{}}
 	for _, v := range Verdicts {
 		sum.Verdicts[v] = 0
 	}
 	var rows []float64
 	for _, r := range recs {
 		sum.Verdicts[r.Verdict]++
+		if r.Search.BudgetExhausted {
+			sum.BudgetExhausted++
+		}
 		if r.Witness != nil {
 			rows = append(rows, float64(r.Witness.Rows))
 		}
@@ -91,6 +102,9 @@ func (s Summary) print(w io.Writer) {
 	fmt.Fprintf(tw, "total\t%d\t\n", s.Pairs)
 	tw.Flush()
 	fmt.Fprintf(w, "witness rows: median %g, max %g\n", s.WitnessRows.Median, s.WitnessRows.Max)
+	if s.BudgetExhausted > 0 {
+		fmt.Fprintf(w, "budget ended the search of %d pairs before its cap of %d databases (or their shrinking): their records may differ from run to run (search.budget_exhausted)\n", s.BudgetExhausted, s.MaxDatabases)
+	}
 	fmt.Fprintf(w, "time per pair: median %gms, p95 %gms (%d pairs decided now, %d resumed; engine %s, seed %d, budget %s)\n",
 		s.TimeMS.Median, s.TimeMS.P95, s.Pairs-s.Resumed, s.Resumed, s.Engine, s.Seed, s.Budget)
 }

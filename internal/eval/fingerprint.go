@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/sqljudge/sqljudge/internal/engine/open"
+	"github.com/sqljudge/sqljudge/internal/equiv"
 	"github.com/sqljudge/sqljudge/internal/llm"
 	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/usage"
@@ -54,6 +55,9 @@ func fingerprint(o *Options) (*run.Fingerprint, error) {
 		fp.Settings["equiv_seed"] = strconv.FormatInt(o.EquivSeed, 10)
 		fp.Settings["equiv_budget"] = o.EquivBudget.String()
 		fp.Settings["equiv_max_databases"] = strconv.Itoa(o.EquivMaxDatabases)
+		// The shrinking's step cap is equiv's default (no flag): a
+		// change of it changes the witnesses.
+		fp.Settings["equiv_max_shrink_steps"] = strconv.Itoa(equiv.DefaultMaxShrinkSteps)
 	}
 	return fp, nil
 }

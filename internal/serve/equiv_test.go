@@ -1,12 +1,15 @@
 package serve
 
 import (
+	"context"
+	"database/sql"
 	"encoding/json"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/equiv"
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
 )
@@ -21,7 +24,7 @@ func TestGradeEquiv(t *testing.T) {
 	eng := sqlite.New(shareddata.SubsetPath(t, "spider", "database"), sqlite.Options{})
 	t.Cleanup(func() { eng.Close() })
 	_, _, ts := newTestServer(t, Config{Engine: eng, MetricOptions: metric.Options{
-		Equiv: metric.EquivOptions{Seed: 1, Budget: 5 * time.Second, MaxDatabases: 20}}})
+		Equiv: metric.EquivOptions{Seed: 1, Budget: 20 * time.Second, MaxDatabases: 300}}})
 	gold := Gold{"SELECT name FROM singer WHERE age > 40"}
 	wrong, right := ptr("SELECT name FROM singer WHERE age > 35"), ptr("SELECT name FROM singer WHERE 40 < age")
 	req := GradeRequest{Items: []GradeItem{
@@ -31,10 +34,72 @@ func TestGradeEquiv(t *testing.T) {
 		{ID: json.RawMessage(`4`), DBID: "concert_singer", Gold: gold, Pred: wrong, Metric: "verdict"},
 	}}
 	want := []Verdict{Correct, Wrong, Correct, Wrong}
-	for i, r := range grade(t, ts.URL, req) {
+	res := grade(t, ts.URL, req)
+	for i, r := range res {
 		if r.Verdict != want[i] || r.Error != "" {
 			t.Errorf("item %s (%s): %+v; want %s", req.Items[i].ID, req.Items[i].Metric, r, want[i])
 		}
+	}
+	// The wrong items carry the witness as eval's record does
+	// (verdicts.<metric>.witness), and it re-runs: on a database built from
+	// its SQL alone, gold and prediction return what it says, and differ.
+	for _, i := range []int{1, 3} {
+		w := witnessOf(t, res[i], req.Items[i].Metric)
+		if w == nil {
+			t.Fatalf("item %s (%s) has no witness: %+v", req.Items[i].ID, req.Items[i].Metric, res[i])
+		}
+		rerunWitness(t, w, gold[0], *wrong)
+	}
+	if w := witnessOf(t, res[2], "equiv"); w != nil {
+		t.Errorf("a correct item carries a witness: %+v", w)
+	}
+}
+
+// witnessOf decodes result r's verdicts.<name>.witness (nil when absent),
+// failing the test when r has no verdict of that metric.
+func witnessOf(t *testing.T, r GradeResult, name string) *equiv.Witness {
+	t.Helper()
+	v, ok := r.Verdicts[name]
+	if !ok {
+		t.Fatalf("result %s has no verdicts.%s: %+v", r.ID, name, r)
+	}
+	raw, ok := v.Details.(metric.RawFields)["witness"]
+	if !ok {
+		return nil
+	}
+	var w equiv.Witness
+	if err := json.Unmarshal(raw, &w); err != nil {
+		t.Fatal(err)
+	}
+	return &w
+}
+
+// rerunWitness builds a SQLite file from the witness's SQL alone (through
+// the read-write sqlite3 driver), runs both queries on it through the
+// read-only engine and requires the witness's results and a difference.
+func rerunWitness(t *testing.T, w *equiv.Witness, gold, pred string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "w.sqlite")
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(w.SQL); err != nil {
+		t.Fatalf("the witness SQL does not run: %v\n%s", err, w.SQL)
+	}
+	db.Close()
+	eng := sqlite.New("", sqlite.Options{})
+	defer eng.Close()
+	var got [2]int
+	for i, q := range []string{gold, pred} {
+		set, err := eng.QueryFile(context.Background(), path, q)
+		if err != nil {
+			t.Fatalf("%s fails on the witness: %v", q, err)
+		}
+		got[i] = len(set.Rows)
+	}
+	if got[0] != len(w.Q1.Rows) || got[1] != len(w.Q2.Rows) || got[0] == got[1] {
+		t.Fatalf("the witness re-runs to %d and %d rows; it says %d and %d\n%s", got[0], got[1], len(w.Q1.Rows), len(w.Q2.Rows), w.SQL)
 	}
 }
 

@@ -224,18 +224,24 @@ func (g *Gold) UnmarshalJSON(b []byte) error {
 // GradeResult is one result of POST /v1/grade, in request order:
 //
 //	{"id": "x", "verdict": "correct", "correct": true, "reward": 1.0,
-//	 "sql": "<graded SQL>", "error": ""}
+//	 "sql": "<graded SQL>", "error": "",
+//	 "verdicts": {"equiv": {"correct": false, "status": "ok", "verdict": "inequivalent",
+//	              "witness": {"sql": "CREATE TABLE …; INSERT …;", "rows": 1, "q1": {…}, "q2": {…}}}}}
 //
 // Correct equals `sqljudge eval --metrics <metric>` on the same gold,
 // prediction and database. Error says why an item is invalid, timed out
-// or could not be graded ("" otherwise).
+// or could not be graded ("" otherwise). Verdicts is present when the
+// metric's verdict carries details (equiv's and verdict's witness, em's
+// hardness, a judge's score): the metric's verdict keyed by the metric's
+// name, the same object as eval's record holds under "verdicts".
 type GradeResult struct {
-	ID      json.RawMessage `json:"id"`
-	Verdict Verdict         `json:"verdict"`
-	Correct bool            `json:"correct"`
-	Reward  float64         `json:"reward"`
-	SQL     string          `json:"sql"`
-	Error   string          `json:"error"`
+	ID       json.RawMessage           `json:"id"`
+	Verdict  Verdict                   `json:"verdict"`
+	Correct  bool                      `json:"correct"`
+	Reward   float64                   `json:"reward"`
+	SQL      string                    `json:"sql"`
+	Error    string                    `json:"error"`
+	Verdicts map[string]metric.Verdict `json:"verdicts,omitempty"`
 }
 
 // GradeResponse is the answer of POST /v1/grade; ElapsedMS is the
@@ -332,7 +338,11 @@ func (s *Server) gradeItem(ctx context.Context, req GradeRequest, it *GradeItem)
 	case parsed.SQL == "":
 		o.Verdict, res.Error = Invalid, "no SQL found"
 	default:
-		o.Verdict, res.Error = s.run(ctx, m, it, parsed.SQL)
+		var mv metric.Verdict
+		o.Verdict, res.Error, mv = s.run(ctx, m, it, parsed.SQL)
+		if mv.Details != nil {
+			res.Verdicts = map[string]metric.Verdict{m.Name(): mv}
+		}
 	}
 	res.Verdict, res.Correct, res.Reward = o.Verdict, o.Verdict == Correct, p.Reward(o)
 	return res
@@ -355,12 +365,13 @@ func (s *Server) unusable(it *GradeItem, metricErr error) string {
 }
 
 // run grades sql against the item's gold with metric m on a worker slot,
-// under ctx bounded by MaxItemTime from the moment it has the slot.
-func (s *Server) run(ctx context.Context, m metric.Metric, it *GradeItem, sql string) (v Verdict, detail string) {
+// under ctx bounded by MaxItemTime from the moment it has the slot; mv is
+// the metric's own verdict (zero when it did not grade).
+func (s *Server) run(ctx context.Context, m metric.Metric, it *GradeItem, sql string) (v Verdict, detail string, mv metric.Verdict) {
 	select {
 	case s.slots <- struct{}{}:
 	case <-ctx.Done():
-		return Error, s.stopReason()
+		return Error, s.stopReason(), mv
 	}
 	defer func() { <-s.slots }()
 	defer func() {
@@ -374,18 +385,18 @@ func (s *Server) run(ctx context.Context, m metric.Metric, it *GradeItem, sql st
 	}
 	defer cancel()
 	item := bench.Item{ID: string(it.ID), DBID: it.DBID, Gold: it.Gold, GoldText: strings.Join(it.Gold, ";\n"), Pred: sql}
-	mv := m.Grade(ictx, s.env.NewExec(), &item)
+	mv = m.Grade(ictx, s.env.NewExec(), &item)
 	v, detail = classify(mv)
 	switch {
 	case ctx.Err() != nil:
-		return Error, s.stopReason()
+		return Error, s.stopReason(), metric.Verdict{}
 	case ictx.Err() != nil:
 		if v != Timeout {
 			v = Error
 		}
-		return v, fmt.Sprintf("the item ran past --max-item-time (%s): %s", s.cfg.MaxItemTime, detail)
+		return v, fmt.Sprintf("the item ran past --max-item-time (%s): %s", s.cfg.MaxItemTime, detail), metric.Verdict{}
 	}
-	return v, detail
+	return v, detail, mv
 }
 
 // stopReason says why the items of a request whose context ended were not
