@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/testserver"
 )
@@ -167,5 +168,47 @@ func TestQueryTimeoutIsSaid(t *testing.T) {
 	}
 	if !out.Search.BudgetExhausted {
 		t.Fatalf("queries ran into their timeout, the record does not say so: %+v", out.Search)
+	}
+}
+
+// timeoutOnOpen wraps a sandbox so that every query on the n-th database
+// opened fails as a query past its timeout does.
+type timeoutOnOpen struct {
+	Sandbox
+	n     int64
+	opens atomic.Int64
+}
+
+func (s *timeoutOnOpen) Open(ctx context.Context, ddl []string) (Scratch, error) {
+	sc, err := s.Sandbox.Open(ctx, ddl)
+	if err != nil || s.opens.Add(1) != s.n {
+		return sc, err
+	}
+	return timeoutScratch{sc}, nil
+}
+
+type timeoutScratch struct{ Scratch }
+
+func (timeoutScratch) Query(context.Context, string) (*result.Set, error) {
+	return nil, &engine.QueryError{Err: engine.ErrTimeout}
+}
+
+// TestVerificationTimeoutIsNotABug: when a query times out on the fresh
+// database of the re-verification (the second opened), the pair is
+// unknown with that reason and budget_exhausted, not "internal error: the
+// witness does not reproduce", which would claim a bug of the search.
+func TestVerificationTimeoutIsNotABug(t *testing.T) {
+	sq, err := NewSQLiteSandbox(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sq.Close()
+	out, err := Decide(context.Background(), Pair{Q1: "SELECT x FROM t WHERE x > 1", Q2: "SELECT x FROM t WHERE x >= 1", Schema: "CREATE TABLE t (x INT PRIMARY KEY)"},
+		Options{Sandbox: &timeoutOnOpen{Sandbox: sq, n: 2}, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Verdict != Unknown || !strings.Contains(out.Reason, "stopped at a query's limit (timeout") || !out.Search.BudgetExhausted {
+		t.Fatalf("got %s (%s), budget_exhausted %v", out.Verdict, out.Reason, out.Search.BudgetExhausted)
 	}
 }

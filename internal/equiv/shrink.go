@@ -7,6 +7,7 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/status"
 )
 
 // differs loads db and reports whether the queries differ on it (as try
@@ -154,6 +155,13 @@ func (s *searcher) conclude(ctx, parent context.Context) error {
 	if err != nil {
 		if verifyCtx.Err() != nil {
 			s.unknown("the re-verification of the witness ran out of its time (%s): %v", s.o.verifyTimeout(), err)
+			return nil
+		}
+		if st := engine.Classify(err, status.InternalError); st != status.InternalError {
+			// A query too slow (or a result too large) on the fresh
+			// database: the engine's limit, not a witness that failed.
+			s.out.Search.BudgetExhausted = s.out.Search.BudgetExhausted || st == status.Timeout
+			s.unknown("the re-verification of the witness stopped at a query's limit (%s, query timeout %s): %v", st, s.o.QueryTimeout, err)
 			return nil
 		}
 		s.unknown("internal error: the witness does not reproduce: %v", err)
