@@ -48,6 +48,14 @@ func Tokenize(s string) []Token {
 	return toks
 }
 
+// Next returns the token of s that starts at byte offset i (0 <= i <
+// len(s)) and the offset just past it: Tokenize(s) one token at a time,
+// without building the slice, for callers that stop early.
+func Next(s string, i int) (Token, int) {
+	j, k := scan(s, i)
+	return Token{k, s[i:j]}, j
+}
+
 // scan returns the end of the token starting at i and its kind.
 func scan(s string, i int) (int, Kind) {
 	c := s[i]
