@@ -154,8 +154,12 @@ func quoted(s string, i int, q byte) int {
 // (test-suite-sql-eval exec_eval.postprocess): "> =", "< =" and "! =" become
 // ">=", "<=" and "!=" (a tokeniser artefact of some systems).
 func Postprocess(q string) string {
-	return strings.NewReplacer("> =", ">=", "< =", "<=", "! =", "!=").Replace(q)
+	return postprocess.Replace(q)
 }
+
+// postprocess is built once: a Replacer is safe for concurrent use, and
+// building one per query cost more than replacing.
+var postprocess = strings.NewReplacer("> =", ">=", "< =", "<=", "! =", "!=")
 
 // RemoveDistinct drops every DISTINCT keyword from q, as
 // test-suite-sql-eval parse.remove_distinct does: sqlparse tokens whose
