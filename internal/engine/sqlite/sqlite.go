@@ -219,7 +219,12 @@ func (e *Engine) pool(path string) (*sql.DB, func(), error) {
 		if err != nil {
 			return nil, err
 		}
-		u := url.URL{Scheme: "file", OmitHost: true, Path: abs, RawQuery: "mode=ro&immutable=1&_query_only=1"}
+		// _mutex=no (SQLITE_OPEN_NOMUTEX): database/sql hands a
+		// connection to one goroutine at a time, and sqlite3_interrupt,
+		// the one call made from another goroutine, takes no mutex; the
+		// driver's default serialises every call on a per-connection
+		// mutex for nothing.
+		u := url.URL{Scheme: "file", OmitHost: true, Path: abs, RawQuery: "mode=ro&immutable=1&_query_only=1&_mutex=no"}
 		p, err := sql.Open(driverName, u.String())
 		if err != nil {
 			return nil, err
