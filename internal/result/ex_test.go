@@ -81,6 +81,12 @@ func TestSpiderEqual(t *testing.T) {
 		if got := SpiderEqual(c.g, c.p, c.ordered); got != c.want {
 			t.Errorf("%s: SpiderEqual = %v, want %v", c.name, got, c.want)
 		}
+		if Identical(c.g, c.p) && !c.want {
+			t.Errorf("%s: Identical, but SpiderEqual should be false", c.name)
+		}
+	}
+	if Identical(set(row(1)), set(row(1), row(1))) || Identical(set(row(-zero)), set(row(zero))) || !Identical(set(), set()) {
+		t.Error("Identical: wrong on row counts or on -0.0")
 	}
 }
 
@@ -163,6 +169,9 @@ func replayOfficial(t *testing.T, path string) int {
 		cancel()
 		if err != nil || got != c.Want {
 			t.Errorf("%s:%d: SpiderEqualContext = %v, %v; official result_eq = %v\n gold %v\n pred %v\n order matters %v", path, ln, got, err, c.Want, c.G, c.P, c.Order)
+		}
+		if Identical(conv(c.G), conv(c.P)) && !c.Want {
+			t.Errorf("%s:%d: Identical, but official result_eq = false", path, ln)
 		}
 	}
 	if err := sc.Err(); err != nil {
