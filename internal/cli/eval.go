@@ -248,11 +248,8 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	if o.Timed() && f.workers != 1 && cmd.Flags().Changed("workers") {
 		fmt.Fprintf(stderr, "eval: ves/rves time queries one item at a time; --workers %d ignored\n", f.workers)
 	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		// Collect garbage harder as the heap grows, so the copies a large
-		// result leaves behind do not pile up (see --max-bytes).
-		debug.SetMemoryLimit(512 << 20)
-	}
+	restore := tuneGC(os.Getenv)
+	defer restore()
 	sum, err := eval.Run(cmd.Context(), o)
 	if err != nil {
 		return err
@@ -316,4 +313,36 @@ func parseBytes(s string) (int64, error) {
 		return 0, fmt.Errorf("too large")
 	}
 	return n * u, nil
+}
+
+// evalGCPercent is the GC percent eval runs with unless GOGC is set: a
+// run allocates many short-lived results, and collecting at 4x the live
+// heap instead of 2x takes about a tenth off its CPU (Spider dev, ex and
+// ts), while evalMemoryLimit keeps the heap bounded.
+const evalGCPercent = 400
+
+// evalMemoryLimit is the soft memory limit eval runs with unless
+// GOMEMLIMIT is set: past it the collector runs harder, so the copies a
+// large result leaves behind do not pile up (see --max-bytes).
+const evalMemoryLimit = 512 << 20
+
+// tuneGC sets eval's GC percent and soft memory limit where the
+// environment (getenv) does not set GOGC or GOMEMLIMIT, and returns the
+// function that restores the previous settings.
+func tuneGC(getenv func(string) string) (restore func()) {
+	gc, mem := -2, int64(-1)
+	if getenv("GOGC") == "" {
+		gc = debug.SetGCPercent(evalGCPercent)
+	}
+	if getenv("GOMEMLIMIT") == "" {
+		mem = debug.SetMemoryLimit(evalMemoryLimit)
+	}
+	return func() {
+		if gc != -2 {
+			debug.SetGCPercent(gc)
+		}
+		if mem >= 0 {
+			debug.SetMemoryLimit(mem)
+		}
+	}
 }

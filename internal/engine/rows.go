@@ -107,6 +107,7 @@ func (c *Collector) Value(v driver.Value) result.Value {
 func ReadRows(db string, rows driver.Rows, lim Limits, value func(c *Collector, i int, v driver.Value) result.Value) (*result.Set, error) {
 	c := NewCollector(db, rows.Columns(), lim)
 	dest := make([]driver.Value, len(c.Set.Columns))
+	var slab rowSlab
 	for {
 		if err := rows.Next(dest); err != nil {
 			if err == io.EOF {
@@ -117,7 +118,7 @@ func ReadRows(db string, rows driver.Rows, lim Limits, value func(c *Collector, 
 		if c.Full() {
 			return nil, TooLarge(db, lim.MaxRows)
 		}
-		row := make([]result.Value, len(dest))
+		row := slab.next(len(dest))
 		for i, v := range dest {
 			row[i] = value(c, i, v)
 		}
@@ -125,6 +126,32 @@ func ReadRows(db string, rows driver.Rows, lim Limits, value func(c *Collector, 
 			return nil, err
 		}
 	}
+}
+
+// rowSlab hands out rows cut from shared blocks of cells, one allocation
+// per block instead of one per row. A block holds up to slabRows rows,
+// fewer for the first blocks (so a one-row result allocates one row); a
+// row's capacity is its length, so an append to it copies instead of
+// running into the next row.
+type rowSlab struct {
+	cells []result.Value
+	rows  int // rows handed out so far
+}
+
+// slabRows is the most rows one block holds.
+const slabRows = 64
+
+func (s *rowSlab) next(n int) []result.Value {
+	if n == 0 {
+		return []result.Value{}
+	}
+	if len(s.cells) < n {
+		s.cells = make([]result.Value, n*min(max(s.rows, 1), slabRows))
+	}
+	s.rows++
+	row := s.cells[:n:n]
+	s.cells = s.cells[n:]
+	return row
 }
 
 // RawDecoder decodes one non-NULL cell of a text-protocol result (MySQL's

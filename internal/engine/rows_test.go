@@ -2,7 +2,9 @@ package engine
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -108,5 +110,50 @@ func TestPools(t *testing.T) {
 	}
 	if _, err := ps.Get("a", open("a")); !errors.Is(err, closeErr) {
 		t.Errorf("Get after Close: %v, want %v", err, closeErr)
+	}
+}
+
+// fakeRows is a driver.Rows over fixed integer rows.
+type fakeRows struct {
+	cols []string
+	rows [][]int64
+}
+
+func (f *fakeRows) Columns() []string { return f.cols }
+func (f *fakeRows) Close() error      { return nil }
+func (f *fakeRows) Next(dest []driver.Value) error {
+	if len(f.rows) == 0 {
+		return io.EOF
+	}
+	for i, v := range f.rows[0] {
+		dest[i] = v
+	}
+	f.rows = f.rows[1:]
+	return nil
+}
+
+// TestReadRowsKeepsRowsApart reads 200 rows (more than one block of
+// cells) and checks every row's values, and that growing one row never
+// writes into the next.
+func TestReadRowsKeepsRowsApart(t *testing.T) {
+	src := &fakeRows{cols: []string{"a", "b"}}
+	for i := range int64(200) {
+		src.rows = append(src.rows, []int64{i, -i})
+	}
+	set, err := ReadRows("db", src, Limits{}.WithDefaults(), func(c *Collector, _ int, v driver.Value) result.Value { return c.Value(v) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Rows) != 200 {
+		t.Fatalf("%d rows, want 200", len(set.Rows))
+	}
+	for i, r := range set.Rows {
+		if len(r) != 2 || cap(r) != 2 || r[0] != result.IntValue(int64(i)) || r[1] != result.IntValue(-int64(i)) {
+			t.Fatalf("row %d = %v (cap %d)", i, r, cap(r))
+		}
+	}
+	_ = append(set.Rows[10], result.TextValue("x"))
+	if set.Rows[11][0] != result.IntValue(11) {
+		t.Errorf("appending to row 10 changed row 11: %v", set.Rows[11])
 	}
 }

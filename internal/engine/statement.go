@@ -19,7 +19,9 @@ var QueryKeywords = []string{"SELECT", "WITH", "VALUES", "TABLE", "SHOW"}
 // whitespace, comments and opening parentheses; "" when q has none (it is
 // blank or starts with something else, such as a string).
 func FirstKeyword(q string) string {
-	for _, t := range sqllex.Tokenize(q) {
+	for i := 0; i < len(q); {
+		t, next := sqllex.Next(q, i)
+		i = next
 		switch t.Kind {
 		case sqllex.Space, sqllex.Comment:
 			continue

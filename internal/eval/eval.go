@@ -132,7 +132,7 @@ func Run(ctx context.Context, o Options) (*report.Summary, error) {
 		return nil, err
 	}
 	r := &run.Runner{
-		Env:     &metric.Env{Engine: j.eng, Timeout: o.Timeout},
+		Env:     &metric.Env{Engine: j.eng, Timeout: o.Timeout, SharePreds: true},
 		Metrics: j.metrics,
 		Opts: run.Options{
 			OutDir: o.Out, Workers: o.Workers, Resume: o.Resume, Overwrite: o.Overwrite,

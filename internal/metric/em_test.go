@@ -157,9 +157,13 @@ func TestSpiderHardnessLabels(t *testing.T) {
 		{DBID: "no_such_db", Gold: []string{"SELECT 1"}},
 		{DBID: "concert_singer"},
 		{DBID: "concert_singer", Gold: []string{"SELECT count(*) FROM singer"}},
+		// The same gold again, on a database without a schema, and a
+		// repeated unreadable gold: labels are per (database, gold).
+		{DBID: "no_such_db", Gold: []string{"SELECT count(*) FROM singer"}},
+		{DBID: "concert_singer", Gold: []string{"SELECT no_such_column FROM singer"}},
 	}
 	labels, errs = metric.SpiderHardness(ss, bad)
-	for i, want := range []string{"no_such_column", "no_such_db", "no gold", ""} {
+	for i, want := range []string{"no_such_column", "no_such_db", "no gold", "", "no_such_db", "no_such_column"} {
 		switch {
 		case want == "" && (errs[i] != nil || labels[i] != "easy"):
 			t.Errorf("item %d: %q, %v; want easy", i, labels[i], errs[i])

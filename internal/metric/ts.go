@@ -63,7 +63,7 @@ func NewTS(o TSOptions, ex EXOptions) (*TS, error) {
 	return &TS{
 		Dir: o.Dir, PlugValue: o.PlugValue, MaxPlug: o.MaxPlug,
 		ex:  NewEX(ex),
-		env: &Env{Engine: eng, Timeout: o.Timeout},
+		env: &Env{Engine: eng, Timeout: o.Timeout, SharePreds: true},
 	}, nil
 }
 
@@ -209,7 +209,7 @@ func (m *TS) grade(ctx context.Context, dbs []string, p, g string, ordered bool)
 			return Verdict{Status: status.GoldError, Detail: fmt.Sprintf("suite defect: the gold query fails on %s: %v", db, gerr),
 				Details: TSDetails{Witness: db, Databases: len(dbs)}}
 		}
-		ps, perr := m.env.query(ctx, db, p)
+		ps, perr := m.env.Pred(ctx, db, p)
 		if perr != nil {
 			return Verdict{Status: engine.Classify(perr, status.PredError), Detail: fmt.Sprintf("on %s: %v", filepath.Base(db), perr),
 				Details: TSDetails{Witness: db, Databases: len(dbs), WitnessGold: gs.String()}}

@@ -128,8 +128,10 @@ func ReadRecords(path string) (recs []Record, validBytes int64, err error) {
 				return recs, off, nil
 			}
 			if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
+				// Record.UnmarshalJSON directly: json.Unmarshal would
+				// scan the line once more before handing it over.
 				var r Record
-				if err := json.Unmarshal(trimmed, &r); err != nil {
+				if err := r.UnmarshalJSON(trimmed); err != nil {
 					return nil, 0, fmt.Errorf("%s:%d: not a sqljudge record: %w", path, ln, err)
 				}
 				recs = append(recs, r)

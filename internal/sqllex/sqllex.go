@@ -48,6 +48,14 @@ func Tokenize(s string) []Token {
 	return toks
 }
 
+// Next returns the token of s that starts at byte offset i (0 <= i <
+// len(s)) and the offset just past it: Tokenize(s) one token at a time,
+// without building the slice, for callers that stop early.
+func Next(s string, i int) (Token, int) {
+	j, k := scan(s, i)
+	return Token{k, s[i:j]}, j
+}
+
 // scan returns the end of the token starting at i and its kind.
 func scan(s string, i int) (int, Kind) {
 	c := s[i]
@@ -146,8 +154,12 @@ func quoted(s string, i int, q byte) int {
 // (test-suite-sql-eval exec_eval.postprocess): "> =", "< =" and "! =" become
 // ">=", "<=" and "!=" (a tokeniser artefact of some systems).
 func Postprocess(q string) string {
-	return strings.NewReplacer("> =", ">=", "< =", "<=", "! =", "!=").Replace(q)
+	return postprocess.Replace(q)
 }
+
+// postprocess is built once: a Replacer is safe for concurrent use, and
+// building one per query cost more than replacing.
+var postprocess = strings.NewReplacer("> =", ">=", "< =", "<=", "! =", "!=")
 
 // RemoveDistinct drops every DISTINCT keyword from q, as
 // test-suite-sql-eval parse.remove_distinct does: sqlparse tokens whose

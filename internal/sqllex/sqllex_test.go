@@ -20,6 +20,14 @@ func TestTokenizeRoundTrips(t *testing.T) {
 		if got != q {
 			t.Errorf("tokens of %q rebuild %q", q, got)
 		}
+		var one []Token
+		for i := 0; i < len(q); {
+			tok, next := Next(q, i)
+			one, i = append(one, tok), next
+		}
+		if !slices.Equal(one, Tokenize(q)) {
+			t.Errorf("Next one at a time gives %q; Tokenize %q", one, Tokenize(q))
+		}
 	}
 }
 

@@ -152,10 +152,17 @@ func (e *Engine) Dialect() engine.Dialect { return engine.SQLite }
 // engine.ErrBadDBID. The path returned then has its symlinks resolved, so
 // aliases of one file share one connection pool; it is remembered for the
 // engine's life. With root "", db is a file path (internal callers only:
-// test-suite databases).
+// test-suite databases), remembered once found until Release(db).
 func (e *Engine) Path(db string) (string, error) {
 	if e.root == "" {
+		// A file found once is remembered until Release (suite builders
+		// release a database before they move or delete it): ts asks
+		// for the same suite files thousands of times a run.
+		if _, ok := e.found.Load(db); ok {
+			return db, nil
+		}
 		if fileExists(db) {
+			e.found.Store(db, db)
 			return db, nil
 		}
 		return "", fmt.Errorf("%w: no file %s", engine.ErrNoDatabase, db)
@@ -212,7 +219,12 @@ func (e *Engine) pool(path string) (*sql.DB, func(), error) {
 		if err != nil {
 			return nil, err
 		}
-		u := url.URL{Scheme: "file", OmitHost: true, Path: abs, RawQuery: "mode=ro&immutable=1&_query_only=1"}
+		// _mutex=no (SQLITE_OPEN_NOMUTEX): database/sql hands a
+		// connection to one goroutine at a time, and sqlite3_interrupt,
+		// the one call made from another goroutine, takes no mutex; the
+		// driver's default serialises every call on a per-connection
+		// mutex for nothing.
+		u := url.URL{Scheme: "file", OmitHost: true, Path: abs, RawQuery: "mode=ro&immutable=1&_query_only=1&_mutex=no"}
 		p, err := sql.Open(driverName, u.String())
 		if err != nil {
 			return nil, err
@@ -345,9 +357,14 @@ func value(c *engine.Collector, _ int, v driver.Value) result.Value {
 }
 
 // Release closes the connections to the database file at path, if any (a
-// later query opens them again). Suite builders call it for databases they
-// delete.
-func (e *Engine) Release(path string) error { return e.pools.Release(path) }
+// later query opens them again), and, with root "", forgets that the file
+// was found. Suite builders call it for databases they move or delete.
+func (e *Engine) Release(path string) error {
+	if e.root == "" {
+		e.found.Delete(path)
+	}
+	return e.pools.Release(path)
+}
 
 // OpenPools returns the number of databases with a connection pool open.
 func (e *Engine) OpenPools() int { return e.pools.Len() }

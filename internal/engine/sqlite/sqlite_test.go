@@ -447,3 +447,34 @@ func TestTransactionControlRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestFilePathEngineForgetsReleasedFiles: an engine over file paths (root
+// "", ts's) remembers a file it found, and forgets it on Release, so that
+// a database moved away is no longer found and one put back is.
+func TestFilePathEngineForgetsReleasedFiles(t *testing.T) {
+	root := copyDB(t, "concert_singer")
+	path := filepath.Join(root, "concert_singer", "concert_singer.sqlite")
+	moved := path + ".moved"
+	e := sqlite.New("", sqlite.Options{})
+	defer e.Close()
+	ctx := context.Background()
+	q := "SELECT count(*) FROM singer"
+	if _, err := e.Query(ctx, path, q); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Release(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path, moved); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Query(ctx, path, q); !errors.Is(err, engine.ErrNoDatabase) {
+		t.Fatalf("released and moved away: err = %v, want ErrNoDatabase", err)
+	}
+	if err := os.Rename(moved, path); err != nil {
+		t.Fatal(err)
+	}
+	if set, err := e.Query(ctx, path, q); err != nil || set.Len() != 1 {
+		t.Fatalf("put back: %v, %v", set, err)
+	}
+}

@@ -13,9 +13,70 @@ import (
 // str patterns) accept.
 const pyWS = `[\t\n\v\f\r \x1c-\x1f\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]`
 
+// subst is one substitution of the word tokenizer. can, when set, is a
+// cheap necessary condition for re to match: when it is false the
+// substitution is skipped, which leaves the text as re.ReplaceAllString
+// would (no match, no change) without running the regexp.
+//
+// pad, when set, says that re is a class of ASCII characters replaced by
+// " $0 ": apply then pads each of them with a space on both sides itself,
+// which is what the regexp would do.
 type subst struct {
 	re   *regexp.Regexp
 	repl string
+	can  func(string) bool
+	pad  string
+}
+
+// apply runs the substitution on text unless its guard rules a match out.
+func (s subst) apply(text string) string {
+	if s.can != nil && !s.can(text) {
+		return text
+	}
+	if s.pad != "" {
+		return padChars(text, s.pad)
+	}
+	return s.re.ReplaceAllString(text, s.repl)
+}
+
+// padChars puts a space before and after every byte of text that is one of
+// the ASCII characters chars (a byte below 0x80 is always a whole UTF-8
+// character).
+func padChars(text, chars string) string {
+	var b strings.Builder
+	b.Grow(len(text) + 16)
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; c < utf8.RuneSelf && strings.IndexByte(chars, c) >= 0 {
+			b.WriteByte(' ')
+			b.WriteByte(c)
+			b.WriteByte(' ')
+			continue
+		}
+		b.WriteByte(text[i])
+	}
+	return b.String()
+}
+
+// anyOf returns a guard true when text holds one of chars: a pattern
+// that must match one of them cannot match otherwise.
+func anyOf(chars string) func(string) bool {
+	return func(text string) bool { return strings.ContainsAny(text, chars) }
+}
+
+// has returns a guard true when text holds sub.
+func has(sub string) func(string) bool {
+	return func(text string) bool { return strings.Contains(text, sub) }
+}
+
+// finalPeriod guards the two patterns ([^.])(\.)(closers*)\s*$: a match
+// needs a period followed only by closing characters and whitespace up to
+// the end, so the last character that is neither of those must be a period
+// (the stripped set is a superset of what may follow the period).
+func finalPeriod(text string) bool {
+	t := strings.TrimRightFunc(text, func(r rune) bool {
+		return isPySpace(r) || strings.ContainsRune(`])}>"'»”’ `, r)
+	})
+	return strings.HasSuffix(t, ".")
 }
 
 // The substitutions of nltk's NLTKWordTokenizer.tokenize (nltk 3.8,
@@ -24,36 +85,39 @@ type subst struct {
 // tokenizer runs, so they never match (see wordTokenize).
 var (
 	startingQuotes = []subst{
-		{regexp.MustCompile("([«“‘„]|[`]+)"), " $1 "},
-		{regexp.MustCompile("(``)"), " $1 "},
+		{regexp.MustCompile("([«“‘„]|[`]+)"), " $1 ", anyOf("«“‘„`"), ""},
+		{regexp.MustCompile("(``)"), " $1 ", has("``"), ""},
 	}
 	punctuation = []subst{
-		{regexp.MustCompile(`([^.])(\.)([\])}>"'»”’ ]*)` + pyWS + `*$`), "$1 $2 $3 "},
-		{regexp.MustCompile(`([:,])([^\p{Nd}])`), " $1 $2"},
-		{regexp.MustCompile(`([:,])$`), " $1 "},
-		{regexp.MustCompile(`\.{2,}`), " $0 "},
-		{regexp.MustCompile(`[;@#$%&]`), " $0 "},
-		{regexp.MustCompile(`([^.])(\.)([\])}>"']*)` + pyWS + `*$`), "$1 $2$3 "},
-		{regexp.MustCompile(`[?!]`), " $0 "},
-		{regexp.MustCompile(`[*]`), " $0 "},
+		{regexp.MustCompile(`([^.])(\.)([\])}>"'»”’ ]*)` + pyWS + `*$`), "$1 $2 $3 ", finalPeriod, ""},
+		{regexp.MustCompile(`([:,])([^\p{Nd}])`), " $1 $2", anyOf(":,"), ""},
+		{regexp.MustCompile(`([:,])$`), " $1 ", anyOf(":,"), ""},
+		{regexp.MustCompile(`\.{2,}`), " $0 ", has(".."), ""},
+		{regexp.MustCompile(`[;@#$%&]`), " $0 ", anyOf(";@#$%&"), ";@#$%&"},
+		{regexp.MustCompile(`([^.])(\.)([\])}>"']*)` + pyWS + `*$`), "$1 $2$3 ", finalPeriod, ""},
+		{regexp.MustCompile(`[?!]`), " $0 ", anyOf("?!"), "?!"},
+		{regexp.MustCompile(`[*]`), " $0 ", anyOf("*"), "*"},
 	}
-	parensBrackets = subst{regexp.MustCompile(`[\]\[(){}<>]`), " $0 "}
-	doubleDashes   = subst{regexp.MustCompile(`--`), " -- "}
-	endingQuotes   = subst{regexp.MustCompile("([»”’])"), " $1 "}
+	parensBrackets = subst{regexp.MustCompile(`[\]\[(){}<>]`), " $0 ", anyOf("[](){}<>"), "[](){}<>"}
+	doubleDashes   = subst{regexp.MustCompile(`--`), " -- ", has("--"), ""}
+	endingQuotes   = subst{regexp.MustCompile("([»”’])"), " $1 ", anyOf("»”’"), ""}
 	// contractions are MacIntyre's CONTRACTIONS2 that need no apostrophe:
 	// (?i)\b(can)(not)\b and the like; wanna needs whitespace after it.
+	// word is the pattern's text in lower case: on ASCII text (where
+	// (?i) folds only A-Z onto a-z) no match is possible unless the
+	// lower-cased text holds it.
 	contractions = []struct {
 		re        *regexp.Regexp
+		word      string
 		needSpace bool
 	}{
-		{regexp.MustCompile(`(?i)(can)(not)`), false},
-		{regexp.MustCompile(`(?i)(gim)(me)`), false},
-		{regexp.MustCompile(`(?i)(gon)(na)`), false},
-		{regexp.MustCompile(`(?i)(got)(ta)`), false},
-		{regexp.MustCompile(`(?i)(lem)(me)`), false},
-		{regexp.MustCompile(`(?i)(wan)(na)`), true},
+		{regexp.MustCompile(`(?i)(can)(not)`), "cannot", false},
+		{regexp.MustCompile(`(?i)(gim)(me)`), "gimme", false},
+		{regexp.MustCompile(`(?i)(gon)(na)`), "gonna", false},
+		{regexp.MustCompile(`(?i)(got)(ta)`), "gotta", false},
+		{regexp.MustCompile(`(?i)(lem)(me)`), "lemme", false},
+		{regexp.MustCompile(`(?i)(wan)(na)`), "wanna", true},
 	}
-	pySpace = regexp.MustCompile(pyWS + `+`)
 )
 
 // wordTokenize splits text as nltk's NLTKWordTokenizer().tokenize does
@@ -61,25 +125,34 @@ var (
 // nltk.word_tokenize). text never holds ' or " here.
 func wordTokenize(text string) []string {
 	for _, s := range startingQuotes {
-		text = s.re.ReplaceAllString(text, s.repl)
+		text = s.apply(text)
 	}
 	for _, s := range punctuation {
-		text = s.re.ReplaceAllString(text, s.repl)
+		text = s.apply(text)
 	}
-	text = parensBrackets.re.ReplaceAllString(text, parensBrackets.repl)
-	text = doubleDashes.re.ReplaceAllString(text, doubleDashes.repl)
+	text = parensBrackets.apply(text)
+	text = doubleDashes.apply(text)
 	text = " " + text + " "
-	text = endingQuotes.re.ReplaceAllString(text, endingQuotes.repl)
+	text = endingQuotes.apply(text)
+	ascii, lower := isASCII(text), strings.ToLower(text)
 	for _, c := range contractions {
+		if ascii && !strings.Contains(lower, c.word) {
+			continue
+		}
 		text = splitContraction(text, c.re, c.needSpace)
+		ascii, lower = isASCII(text), strings.ToLower(text)
 	}
-	var out []string
-	for _, f := range pySpace.Split(text, -1) {
-		if f != "" {
-			out = append(out, f)
+	// re.split(pyWS+, text) without its empty strings.
+	return strings.FieldsFunc(text, isPySpace)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
 		}
 	}
-	return out
+	return true
 }
 
 // isWordRune is Python re's \w for str patterns.
