@@ -34,7 +34,7 @@ func TestWitnessInBrowser(t *testing.T) {
 	_, err := eval.Run(context.Background(), eval.Options{
 		Gold: gold, Pred: pred, DB: shareddata.SubsetPath(t, "spider", "database"), Out: out,
 		Metrics: []string{"ex", "equiv"}, Timeout: 30 * time.Second, Workers: 1, MaxRows: 1 << 20, MaxBytes: 1 << 30,
-		MaxPlug: 1000, VESRepeats: 1, EquivSeed: 1, EquivBudget: 5 * time.Second, EquivMaxDatabases: 20,
+		MaxPlug: 1000, VESRepeats: 1, EquivSeed: 1, EquivBudget: 5 * time.Second, EquivMaxDatabases: 300,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -62,7 +62,8 @@ var tokenizerCases = []string{
 // (the full data when present, else the committed subset).
 func TestWordTokenizeGuardsChangeNothing(t *testing.T) {
 	texts := slices.Clone(tokenizerCases)
-	texts = append(texts, spiderQueries(t)...)
+	queries, full := spiderQueries(t)
+	texts = append(texts, queries...)
 	for _, text := range texts {
 		for _, v := range []string{strings.ReplaceAll(text, "'", `"`), text + " . ) "} {
 			got, want := wordTokenize(v), unguardedWordTokenize(v)
@@ -71,16 +72,20 @@ func TestWordTokenizeGuardsChangeNothing(t *testing.T) {
 			}
 		}
 	}
-	if len(texts) < 2000 {
-		t.Errorf("only %d texts checked", len(texts))
+	// The subset holds 179 dev items with their predictions; the full data
+	// all of dev and train.
+	if want := map[bool]int{false: 800, true: 10000}[full]; len(queries) < want {
+		t.Errorf("only %d queries of Spider checked (full data: %v); want %d", len(queries), full, want)
 	}
 }
 
 // spiderQueries returns the SQL of every line of the Spider gold and
-// prediction files.
-func spiderQueries(t *testing.T) []string {
+// prediction files, and whether they came from the full data (else the
+// committed subset).
+func spiderQueries(t *testing.T) ([]string, bool) {
 	dir := shareddata.SubsetPath(t, "spider")
-	if full, err := shareddata.Find(); err == nil {
+	full, err := shareddata.Find()
+	if err == nil {
 		dir = filepath.Join(full, "spider")
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "predictions", "*.sql"))
@@ -102,7 +107,7 @@ func spiderQueries(t *testing.T) []string {
 		}
 		fh.Close()
 	}
-	return out
+	return out, err == nil
 }
 
 // BenchmarkWordTokenize splits every Spider dev gold query with the
