@@ -113,13 +113,19 @@ func mysqlReaderDSN(t *testing.T, server, db string) string {
 // TestMySQLDBIDSpider decides db_id pairs over Spider's concert_singer
 // loaded into MariaDB, read under an account that may only SELECT from
 // it: its composite primary key and foreign keys, read from
-// information_schema, make two pairs equivalent that are inequivalent on
-// the same tables without them; a witness re-verifies; the database is
+// information_schema, and a CHECK and a unique index added to it make
+// five pairs equivalent that are inequivalent on the same tables without
+// them; a witness re-verifies; the database is
 // unchanged and no scratch database is left.
 func TestMySQLDBIDSpider(t *testing.T) {
 	server := testserver.MySQL(t)
 	ctx := context.Background()
 	db, conn := loadSpiderIntoMySQL(t, server, "concert_singer")
+	for _, q := range []string{"ALTER TABLE singer ADD CONSTRAINT age_positive CHECK (Age > 0)", "CREATE UNIQUE INDEX stadium_name ON stadium (Name)"} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
 	before := mysqlFingerprint(t, conn)
 	sb, err := NewMySQLSandbox(ctx, mysqlReaderDSN(t, server, db), false)
 	if err != nil {
@@ -137,6 +143,9 @@ func TestMySQLDBIDSpider(t *testing.T) {
 	if ci := singer.col("name"); ci < 0 || len(samples[slices.Index(sch.Tables, singer)][ci]) == 0 {
 		t.Fatalf("no sample of singer.name: %+v", samples)
 	}
+	if st := sch.Table("stadium"); len(singer.Checks) != 1 || !strings.Contains(singer.Checks[0], "> 0") || len(st.Uniques) != 1 || st.Columns[st.Uniques[0][0]].Name != "Name" {
+		t.Fatalf("the CHECK or the unique index was not read: singer %+v, stadium %+v", singer, st)
+	}
 	bare := keyless(sch)
 	cases := []struct {
 		q1, q2 string
@@ -146,6 +155,8 @@ func TestMySQLDBIDSpider(t *testing.T) {
 		{"SELECT T1.concert_ID FROM singer_in_concert AS T1 JOIN singer AS T2 ON T1.Singer_ID = T2.Singer_ID", "SELECT concert_ID FROM singer_in_concert", EquivalentBounded, true},
 		{"SELECT DISTINCT concert_ID, Singer_ID FROM singer_in_concert", "SELECT concert_ID, Singer_ID FROM singer_in_concert", EquivalentBounded, true},
 		{"SELECT count(*) FROM singer", "SELECT count(Singer_ID) FROM singer", EquivalentBounded, true},
+		{"SELECT Name FROM singer WHERE Age > 0 OR Age IS NULL", "SELECT Name FROM singer", EquivalentBounded, true},
+		{"SELECT DISTINCT Name FROM stadium WHERE Name IS NOT NULL", "SELECT Name FROM stadium WHERE Name IS NOT NULL", EquivalentBounded, true},
 		{"SELECT name FROM singer WHERE age > 40", "SELECT name FROM singer WHERE age >= 40", Inequivalent, false},
 		{"SELECT count(*) FROM singer", "SELECT count(Country) FROM singer", Inequivalent, false},
 	}
