@@ -31,7 +31,7 @@ REFERENCES on sqljudge\_equiv\_%). An account that may administer the server
 (a PostgreSQL superuser; SUPER, FILE or ALL PRIVILEGES on *.* on MySQL) is
 refused unless --allow-superuser. --db duckdb:[DIR] runs each pair in scratch
 DuckDB files (under DIR, else the system's temporary folder; binaries built
-with -tags duckdb). With a postgres:// DSN, db_id names a
+with -tags duckdb). With a postgres:// or mysql:// DSN, db_id names a
 database on that server, which is only read (catalog queries and SELECTs).
 Without --db, pairs run in scratch SQLite files.
 

@@ -146,7 +146,7 @@ func openSandbox(ctx context.Context, o CommandOptions) (Sandbox, string, error)
 	}
 	if o.DB != "" {
 		if st, err := os.Stat(o.DB); err != nil || !st.IsDir() {
-			return nil, "", usage.Errorf("--db %s: expected a folder of SQLite databases or a postgres:// DSN", o.DB)
+			return nil, "", usage.Errorf("--db %s: expected a folder of SQLite databases, a postgres:// or a mysql:// DSN", o.DB)
 		}
 	}
 	sb, err := NewSQLiteSandbox("")
@@ -341,7 +341,7 @@ func decideLine(ctx context.Context, o CommandOptions, sb Sandbox, dbDir string,
 		pair.DBID = p.DBID
 	} else if p.DBID != "" {
 		if dbDir == "" {
-			return Outcome{Verdict: Unknown, Reason: fmt.Sprintf("db_id %q: a db_id pair needs --db, a folder of SQLite databases or a postgres:// DSN", p.DBID), Rule: newComparer(o.Rule, p.Q1, p.Q2).describe()}, nil
+			return Outcome{Verdict: Unknown, Reason: fmt.Sprintf("db_id %q: a db_id pair needs --db, a folder of SQLite databases, a postgres:// or a mysql:// DSN", p.DBID), Rule: newComparer(o.Rule, p.Q1, p.Q2).describe()}, nil
 		}
 		path, err := sqlite.New(dbDir, sqlite.Options{}).Path(p.DBID)
 		if err != nil {

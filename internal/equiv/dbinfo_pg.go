@@ -234,7 +234,7 @@ func pgSamples(q func(string) (*result.Set, error), sch *Schema) ([][][]result.V
 func (s *searcher) readServerDB(ctx context.Context) ([][][]result.Value, error) {
 	r, ok := s.o.Sandbox.(dbReader)
 	if !ok {
-		return nil, fmt.Errorf("db_id %q: the %s engine cannot read an existing database (db_id pairs run on SQLite or PostgreSQL)", s.p.DBID, s.o.Sandbox.Dialect())
+		return nil, fmt.Errorf("db_id %q: the %s engine cannot read an existing database (db_id pairs run on SQLite, PostgreSQL or MariaDB/MySQL)", s.p.DBID, s.o.Sandbox.Dialect())
 	}
 	sch, samples, err := r.ReadDB(ctx, s.p.DBID)
 	if err != nil {

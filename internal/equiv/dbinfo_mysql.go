@@ -1,0 +1,181 @@
+package equiv
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/result"
+)
+
+var _ dbReader = (*MySQLSandbox)(nil)
+
+// The information_schema queries of MySQLSandbox.ReadDB. Each runs on a
+// connection to the db_id database itself and filters on DATABASE(), so
+// the db_id never enters the SQL text: the base tables by name, their
+// columns with COLUMN_TYPE and IS_NULLABLE, their PRIMARY KEY and FOREIGN
+// KEY columns in key order from KEY_COLUMN_USAGE (a foreign key into
+// another database is left out; TABLE_CONSTRAINTS is not used, as MariaDB
+// hides its rows from an account that may only SELECT), their unique
+// indexes (UNIQUE constraints are unique indexes on
+// MySQL; an index on an expression has no COLUMN_NAME and is left out by
+// addTo), and their CHECK constraints: MariaDB's CHECK_CONSTRAINTS names
+// the table, MySQL 8's does not (its TABLE_CONSTRAINTS does).
+const (
+	myColumnsQuery = `SELECT c.TABLE_NAME, c.COLUMN_NAME, c.COLUMN_TYPE, c.IS_NULLABLE
+FROM information_schema.COLUMNS c JOIN information_schema.TABLES t ON t.TABLE_SCHEMA = c.TABLE_SCHEMA AND t.TABLE_NAME = c.TABLE_NAME
+WHERE c.TABLE_SCHEMA = DATABASE() AND t.TABLE_TYPE = 'BASE TABLE'
+ORDER BY c.TABLE_NAME, c.ORDINAL_POSITION`
+	myKeysQuery = `SELECT TABLE_NAME, CONSTRAINT_NAME, REFERENCED_TABLE_NAME IS NOT NULL, COLUMN_NAME, REFERENCED_TABLE_NAME, REFERENCED_COLUMN_NAME
+FROM information_schema.KEY_COLUMN_USAGE
+WHERE TABLE_SCHEMA = DATABASE() AND (CONSTRAINT_NAME = 'PRIMARY' OR REFERENCED_TABLE_SCHEMA = DATABASE())
+ORDER BY TABLE_NAME, CONSTRAINT_NAME, ORDINAL_POSITION`
+	myUniqueQuery = `SELECT TABLE_NAME, INDEX_NAME, COLUMN_NAME
+FROM information_schema.STATISTICS
+WHERE TABLE_SCHEMA = DATABASE() AND NON_UNIQUE = 0 AND INDEX_NAME <> 'PRIMARY'
+ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX`
+	myChecksMariaDB = `SELECT TABLE_NAME, CONSTRAINT_NAME, CHECK_CLAUSE
+FROM information_schema.CHECK_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE()
+ORDER BY TABLE_NAME, CONSTRAINT_NAME`
+	myChecksMySQL = `SELECT tc.TABLE_NAME, tc.CONSTRAINT_NAME, cc.CHECK_CLAUSE
+FROM information_schema.TABLE_CONSTRAINTS tc JOIN information_schema.CHECK_CONSTRAINTS cc
+  ON cc.CONSTRAINT_SCHEMA = tc.CONSTRAINT_SCHEMA AND cc.CONSTRAINT_NAME = tc.CONSTRAINT_NAME
+WHERE tc.TABLE_SCHEMA = DATABASE() AND tc.CONSTRAINT_TYPE = 'CHECK'
+ORDER BY tc.TABLE_NAME, tc.CONSTRAINT_NAME`
+)
+
+// ReadDB reads database dbID of the MariaDB or MySQL server: its schema
+// from information_schema (base tables by name, column types as
+// COLUMN_TYPE spells them, NOT NULL, primary keys, unique indexes, foreign
+// keys within the database, CHECK constraints where the server keeps them:
+// MariaDB 10.2+, MySQL 8.0.16+) and up to pgSampleValues distinct values a
+// column, as the PostgreSQL reader does (PostgresSandbox.ReadDB). dbID
+// must be a name (engine.CheckDBID); it is the connection's database and
+// never part of a statement. Every statement is a SELECT run through the
+// MySQL engine in a read-only transaction: nothing is written to dbID.
+func (s *MySQLSandbox) ReadDB(ctx context.Context, dbID string) (*Schema, [][][]result.Value, error) {
+	if err := engine.CheckDBID(dbID); err != nil {
+		return nil, nil, err
+	}
+	q := func(sql string) (*result.Set, error) { return s.eng.Query(ctx, dbID, sql) }
+	cols, err := q(myColumnsQuery)
+	if err != nil {
+		return nil, nil, err
+	}
+	sch := &Schema{}
+	for _, r := range cols.Rows {
+		t := sch.Table(r[0].S)
+		if t == nil || t.Name != r[0].S {
+			t = &Table{Name: r[0].S}
+			sch.Tables = append(sch.Tables, t)
+		}
+		typ := strings.ToUpper(r[2].S)
+		c := Column{Name: r[1].S, Type: typ, Kind: kindOf(typ), NotNull: r[3].S == "NO"}
+		if c.Kind == KText {
+			c.Len = lenOf(typ)
+		}
+		t.Columns = append(t.Columns, c)
+	}
+	if len(sch.Tables) == 0 {
+		return nil, nil, fmt.Errorf("database %s has no tables", dbID)
+	}
+	if err := readMySQLConstraints(q, sch); err != nil {
+		return nil, nil, err
+	}
+	sch.orderTables()
+	if err := sch.validate(); err != nil {
+		return nil, nil, err
+	}
+	samples, err := mysqlSamples(q, sch)
+	return sch, samples, err
+}
+
+// readMySQLConstraints adds the keys, foreign keys, unique indexes and
+// CHECKs of information_schema to sch.
+func readMySQLConstraints(q func(string) (*result.Set, error), sch *Schema) error {
+	keys, err := q(myKeysQuery)
+	if err != nil {
+		return err
+	}
+	idx, err := q(myUniqueQuery)
+	if err != nil {
+		return err
+	}
+	type key struct{ table, name string }
+	groups := map[key]*pgConstraint{}
+	var order []*pgConstraint
+	group := func(table, name, typ string) *pgConstraint {
+		k := key{table, name}
+		g := groups[k]
+		if g == nil {
+			g = &pgConstraint{table: table, typ: typ}
+			groups[k] = g
+			order = append(order, g)
+		}
+		return g
+	}
+	for _, r := range keys.Rows {
+		typ := "p"
+		if r[2].I != 0 {
+			typ = "f"
+		}
+		g := group(r[0].S, r[1].S, typ)
+		g.cols = append(g.cols, r[3].S)
+		g.refTable = r[4].S
+		g.refCols = append(g.refCols, r[5].S)
+	}
+	for _, r := range idx.Rows {
+		g := group(r[0].S, "\x00index "+r[1].S, "u")
+		g.cols = append(g.cols, r[2].S)
+	}
+	for _, g := range order {
+		g.addTo(sch)
+	}
+	return readMySQLChecks(q, sch)
+}
+
+// readMySQLChecks adds the CHECK constraints to their tables, each as
+// "(clause)" as Table.Checks keeps them. A server without
+// CHECK_CONSTRAINTS (MariaDB before 10.2, MySQL before 8.0.16) enforces
+// no CHECK, so there is none to read.
+func readMySQLChecks(q func(string) (*result.Set, error), sch *Schema) error {
+	set, err := q(myChecksMariaDB)
+	if err != nil {
+		if set, err = q(myChecksMySQL); err != nil {
+			return nil
+		}
+	}
+	for _, r := range set.Rows {
+		if t := sch.Table(r[0].S); t != nil && r[2].S != "" {
+			t.Checks = append(t.Checks, "("+r[2].S+")")
+		}
+	}
+	return nil
+}
+
+// mysqlSamples reads up to pgSampleValues distinct values of every
+// column, in the order of their first row in a scan, as pgSamples does
+// (distinct as the column's collation compares them); a column GROUP BY
+// refuses gives its first values, repeats included.
+func mysqlSamples(q func(string) (*result.Set, error), sch *Schema) ([][][]result.Value, error) {
+	d := engine.MySQL
+	out := make([][][]result.Value, len(sch.Tables))
+	for ti, t := range sch.Tables {
+		out[ti] = make([][]result.Value, len(t.Columns))
+		for ci, c := range t.Columns {
+			col, tab := d.QuoteIdent(c.Name), d.QuoteIdent(t.Name)
+			set, err := q(fmt.Sprintf("SELECT v FROM (SELECT %s AS v, row_number() OVER () AS n FROM %s) AS s GROUP BY v ORDER BY min(n) LIMIT %d", col, tab, pgSampleValues))
+			if err != nil {
+				set, err = q(fmt.Sprintf("SELECT %s FROM %s LIMIT %d", col, tab, pgSampleValues))
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s.%s: %w", t.Name, c.Name, err)
+			}
+			for _, r := range set.Rows {
+				out[ti][ci] = append(out[ti][ci], r[0])
+			}
+		}
+	}
+	return out, nil
+}
