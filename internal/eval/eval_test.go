@@ -13,6 +13,8 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
+	"github.com/sqljudge/sqljudge/internal/testserver"
+	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
 // firstLines writes the first n lines of a shared data file to dir/name.
@@ -127,5 +129,26 @@ func TestRunInputErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(base.Out); !os.IsNotExist(err) {
 		t.Errorf("out folder after input errors: %v", err)
+	}
+}
+
+// TestEquivRefusesServerEngines: equiv and verdict search on SQLite files;
+// with --db a PostgreSQL DSN the run is refused at once (a usage error,
+// exit 2) naming the way to decide such pairs, instead of grading every
+// item as an internal error and printing a table of them.
+func TestEquivRefusesServerEngines(t *testing.T) {
+	dsn := testserver.Postgres(t)
+	for _, m := range []string{"equiv", "verdict"} {
+		o := spiderOptions(t, 3)
+		o.DB, o.AllowSuperuser, o.Metrics = dsn, true, []string{"ex", m}
+		o.EquivSeed, o.EquivBudget, o.EquivMaxDatabases = 1, time.Second, 10
+		_, err := Run(context.Background(), o)
+		var ue usage.Error
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), "not on postgres") || !strings.Contains(err.Error(), "sqljudge equiv --db DSN") {
+			t.Fatalf("%s on PostgreSQL: %v", m, err)
+		}
+		if _, statErr := os.Stat(filepath.Join(o.Out, run.ResultsFile)); statErr == nil {
+			t.Fatalf("%s on PostgreSQL wrote records", m)
+		}
 	}
 }

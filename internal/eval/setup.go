@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/sqljudge/sqljudge/internal/bench"
+	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/open"
 	_ "github.com/sqljudge/sqljudge/internal/equiv" // registers the equiv metric
 	"github.com/sqljudge/sqljudge/internal/judge"
@@ -15,6 +16,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/schema"
 	"github.com/sqljudge/sqljudge/internal/shard"
+	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
 // setup loads the items, opens the engine, checks every db_id, labels
@@ -46,6 +48,9 @@ func setup(ctx context.Context, o *Options) (*job, error) {
 		return nil, InputError{Err: err}
 	}
 	j.eng = eng
+	if d := eng.Dialect(); d != engine.SQLite && (hasMetric(o.Metrics, "equiv") || hasMetric(o.Metrics, "verdict")) {
+		return j, usage.Errorf("--metrics equiv and verdict search for a witness on SQLite databases (--db a folder of .sqlite files), not on %s: decide such pairs with `sqljudge equiv --db DSN` and db_id pairs", d)
+	}
 	if err := CheckDatabases(ctx, items, eng, j.schemas, o.Tables); err != nil {
 		return j, err
 	}
