@@ -87,7 +87,7 @@ func (s *MySQLSandbox) ReadDB(ctx context.Context, dbID string) (*Schema, [][][]
 	if err := sch.validate(); err != nil {
 		return nil, nil, err
 	}
-	samples, err := mysqlSamples(q, sch)
+	samples, err := serverSamples(engine.MySQL, q, sch)
 	return sch, samples, err
 }
 
@@ -152,30 +152,4 @@ func readMySQLChecks(q func(string) (*result.Set, error), sch *Schema) error {
 		}
 	}
 	return nil
-}
-
-// mysqlSamples reads up to pgSampleValues distinct values of every
-// column, in the order of their first row in a scan, as pgSamples does
-// (distinct as the column's collation compares them); a column GROUP BY
-// refuses gives its first values, repeats included.
-func mysqlSamples(q func(string) (*result.Set, error), sch *Schema) ([][][]result.Value, error) {
-	d := engine.MySQL
-	out := make([][][]result.Value, len(sch.Tables))
-	for ti, t := range sch.Tables {
-		out[ti] = make([][]result.Value, len(t.Columns))
-		for ci, c := range t.Columns {
-			col, tab := d.QuoteIdent(c.Name), d.QuoteIdent(t.Name)
-			set, err := q(fmt.Sprintf("SELECT v FROM (SELECT %s AS v, row_number() OVER () AS n FROM %s) AS s GROUP BY v ORDER BY min(n) LIMIT %d", col, tab, pgSampleValues))
-			if err != nil {
-				set, err = q(fmt.Sprintf("SELECT %s FROM %s LIMIT %d", col, tab, pgSampleValues))
-			}
-			if err != nil {
-				return nil, fmt.Errorf("%s.%s: %w", t.Name, c.Name, err)
-			}
-			for _, r := range set.Rows {
-				out[ti][ci] = append(out[ti][ci], r[0])
-			}
-		}
-	}
-	return out, nil
 }

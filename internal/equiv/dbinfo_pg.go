@@ -55,7 +55,7 @@ ORDER BY cl.oid, ic.relname, u.i`
 // (tables of current_schema(), column types as format_type spells them,
 // NOT NULL, keys, UNIQUE constraints and indexes, foreign keys within the
 // schema, CHECK constraints as pg_get_constraintdef prints them) and up to
-// pgSampleValues distinct values a column (pgSamples). Every statement is a SELECT run through the PostgreSQL engine,
+// pgSampleValues distinct values a column (serverSamples). Every statement is a SELECT run through the PostgreSQL engine,
 // in a read-only transaction under the sandbox's role: nothing is written
 // to dbID.
 func (s *PostgresSandbox) ReadDB(ctx context.Context, dbID string) (*Schema, [][][]result.Value, error) {
@@ -88,7 +88,7 @@ func (s *PostgresSandbox) ReadDB(ctx context.Context, dbID string) (*Schema, [][
 	if err := sch.validate(); err != nil {
 		return nil, nil, err
 	}
-	samples, err := pgSamples(q, sch)
+	samples, err := serverSamples(engine.Postgres, q, sch)
 	return sch, samples, err
 }
 
@@ -203,12 +203,13 @@ func colIndexes(t *Table, names []string) ([]int, bool) {
 	return out, len(out) > 0
 }
 
-// pgSamples reads up to pgSampleValues distinct values of every column,
-// in the order of their first row in a scan (insertion order, for a table
-// loaded and not changed since), as inspectSQLite's sample is; a type
-// without equality (json) gives its first values, repeats included.
-func pgSamples(q func(string) (*result.Set, error), sch *Schema) ([][][]result.Value, error) {
-	d := engine.Postgres
+// serverSamples reads up to pgSampleValues distinct values of every
+// column of a database on a server of dialect d, in the order of their
+// first row in a scan (insertion order, for a table loaded and not changed
+// since), as inspectSQLite's sample is; distinct as the column's type (or,
+// on MySQL, collation) compares them. A column GROUP BY refuses (a type
+// without equality, such as json) gives its first values, repeats included.
+func serverSamples(d engine.Dialect, q func(string) (*result.Set, error), sch *Schema) ([][][]result.Value, error) {
 	out := make([][][]result.Value, len(sch.Tables))
 	for ti, t := range sch.Tables {
 		out[ti] = make([][]result.Value, len(t.Columns))
