@@ -3,7 +3,6 @@ package equiv
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/result"
@@ -63,32 +62,11 @@ func (s *MySQLSandbox) ReadDB(ctx context.Context, dbID string) (*Schema, [][][]
 	if err != nil {
 		return nil, nil, err
 	}
-	sch := &Schema{}
-	for _, r := range cols.Rows {
-		t := sch.Table(r[0].S)
-		if t == nil || t.Name != r[0].S {
-			t = &Table{Name: r[0].S}
-			sch.Tables = append(sch.Tables, t)
-		}
-		typ := strings.ToUpper(r[2].S)
-		c := Column{Name: r[1].S, Type: typ, Kind: kindOf(typ), NotNull: r[3].S == "NO"}
-		if c.Kind == KText {
-			c.Len = lenOf(typ)
-		}
-		t.Columns = append(t.Columns, c)
-	}
+	sch := schemaOfColumns(cols, func(v result.Value) bool { return v.S == "NO" })
 	if len(sch.Tables) == 0 {
 		return nil, nil, fmt.Errorf("database %s has no tables", dbID)
 	}
-	if err := readMySQLConstraints(q, sch); err != nil {
-		return nil, nil, err
-	}
-	sch.orderTables()
-	if err := sch.validate(); err != nil {
-		return nil, nil, err
-	}
-	samples, err := serverSamples(engine.MySQL, q, sch)
-	return sch, samples, err
+	return completeServerSchema(engine.MySQL, q, sch, readMySQLConstraints)
 }
 
 // readMySQLConstraints adds the keys, foreign keys, unique indexes and

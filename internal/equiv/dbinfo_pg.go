@@ -64,6 +64,17 @@ func (s *PostgresSandbox) ReadDB(ctx context.Context, dbID string) (*Schema, [][
 	if err != nil {
 		return nil, nil, err
 	}
+	sch := schemaOfColumns(cols, func(v result.Value) bool { return v.K == result.Bool && v.I != 0 })
+	if len(sch.Tables) == 0 {
+		return nil, nil, fmt.Errorf("database %s has no tables in its current schema", dbID)
+	}
+	return completeServerSchema(engine.Postgres, q, sch, s.readConstraints)
+}
+
+// schemaOfColumns builds the tables of a server's catalog rows (table,
+// column, type, nullability; a table's columns in order, tables as they
+// come); notNull reads the dialect's nullability cell.
+func schemaOfColumns(cols *result.Set, notNull func(result.Value) bool) *Schema {
 	sch := &Schema{}
 	for _, r := range cols.Rows {
 		t := sch.Table(r[0].S)
@@ -72,23 +83,27 @@ func (s *PostgresSandbox) ReadDB(ctx context.Context, dbID string) (*Schema, [][
 			sch.Tables = append(sch.Tables, t)
 		}
 		typ := strings.ToUpper(r[2].S)
-		c := Column{Name: r[1].S, Type: typ, Kind: kindOf(typ), NotNull: r[3].K == result.Bool && r[3].I != 0}
+		c := Column{Name: r[1].S, Type: typ, Kind: kindOf(typ), NotNull: notNull(r[3])}
 		if c.Kind == KText {
 			c.Len = lenOf(typ)
 		}
 		t.Columns = append(t.Columns, c)
 	}
-	if len(sch.Tables) == 0 {
-		return nil, nil, fmt.Errorf("database %s has no tables in its current schema", dbID)
-	}
-	if err := s.readConstraints(q, sch); err != nil {
+	return sch
+}
+
+// completeServerSchema adds a server database's constraints to sch
+// (constraints, the dialect's catalog reader), orders and validates its
+// tables and reads each column's first values (serverSamples).
+func completeServerSchema(d engine.Dialect, q func(string) (*result.Set, error), sch *Schema, constraints func(func(string) (*result.Set, error), *Schema) error) (*Schema, [][][]result.Value, error) {
+	if err := constraints(q, sch); err != nil {
 		return nil, nil, err
 	}
 	sch.orderTables()
 	if err := sch.validate(); err != nil {
 		return nil, nil, err
 	}
-	samples, err := serverSamples(engine.Postgres, q, sch)
+	samples, err := serverSamples(d, q, sch)
 	return sch, samples, err
 }
 
