@@ -212,3 +212,20 @@ func TestVerificationTimeoutIsNotABug(t *testing.T) {
 		t.Fatalf("got %s (%s), budget_exhausted %v", out.Verdict, out.Reason, out.Search.BudgetExhausted)
 	}
 }
+
+// TestSummaryWithoutWitnesses: a run that refutes no pair says so on the
+// console instead of "witness rows: median 0, max 0", which reads as
+// witnesses of no rows; with witnesses it says how many the figures cover.
+func TestSummaryWithoutWitnesses(t *testing.T) {
+	var b strings.Builder
+	summarize(CommandOptions{MaxDatabases: 600}, "sqlite", []Record{{ID: "a", Outcome: Outcome{Verdict: EquivalentBounded}}}, nil, 0, 0).print(&b)
+	if !strings.Contains(b.String(), "witness rows: no witness (no pair inequivalent)") || strings.Contains(b.String(), "witness rows: median") {
+		t.Fatalf("console:\n%s", b.String())
+	}
+	b.Reset()
+	w := &Witness{Rows: 2}
+	summarize(CommandOptions{MaxDatabases: 600}, "sqlite", []Record{{ID: "a", Outcome: Outcome{Verdict: Inequivalent, Witness: w}}}, nil, 0, 0).print(&b)
+	if !strings.Contains(b.String(), "witness rows: median 2, max 2 (of 1 witnesses)") {
+		t.Fatalf("console:\n%s", b.String())
+	}
+}

@@ -101,7 +101,12 @@ func (s Summary) print(w io.Writer) {
 	}
 	fmt.Fprintf(tw, "total\t%d\t\n", s.Pairs)
 	tw.Flush()
-	fmt.Fprintf(w, "witness rows: median %g, max %g\n", s.WitnessRows.Median, s.WitnessRows.Max)
+	if n := s.Verdicts[Inequivalent]; n > 0 {
+		fmt.Fprintf(w, "witness rows: median %g, max %g (of %d witnesses)\n", s.WitnessRows.Median, s.WitnessRows.Max, n)
+	} else {
+		// "median 0, max 0" would read as witnesses of no rows.
+		fmt.Fprintln(w, "witness rows: no witness (no pair inequivalent)")
+	}
 	if s.BudgetExhausted > 0 {
 		fmt.Fprintf(w, "budget ended the search of %d pairs before its cap of %d databases (or their shrinking): their records may differ from run to run (search.budget_exhausted)\n", s.BudgetExhausted, s.MaxDatabases)
 	}
