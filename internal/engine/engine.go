@@ -29,6 +29,26 @@ const cellOverhead = 40
 // the memory a result holds.
 func CellBytes(v result.Value) int64 { return cellOverhead + int64(len(v.S)) }
 
+// SetBytes is the memory a result holds, about: CellBytes for each cell, a
+// slice header per row, and the column names. Caches of results bound
+// themselves with it.
+func SetBytes(s *result.Set) int64 {
+	if s == nil {
+		return 0
+	}
+	n := int64(64)
+	for _, c := range s.Columns {
+		n += 16 + int64(len(c))
+	}
+	for _, row := range s.Rows {
+		n += 24
+		for _, v := range row {
+			n += CellBytes(v)
+		}
+	}
+	return n
+}
+
 // TooLargeBytes returns the error of a result past maxBytes bytes (see
 // CellBytes). A single value SQLite refuses to build past its length
 // limit gets an error of its own (package sqlite).

@@ -15,7 +15,7 @@ import (
 // dev predictions repeat one on the same database).
 const PredCacheSize = 64
 
-// predCacheMaxBytes is the largest result (engine.CellBytes summed) the
+// predCacheMaxBytes is the largest result (engine.SetBytes) the
 // cache keeps, so that it never holds more than PredCacheSize times this.
 const predCacheMaxBytes = 1 << 20
 
@@ -44,7 +44,7 @@ func (c *predCache) get(k goldKey, f func() (*result.Set, error)) (*result.Set, 
 	c.mu.Unlock()
 	ent.once.Do(func() {
 		ent.v, ent.err = f()
-		if ent.err == nil && setBytes(ent.v) > predCacheMaxBytes {
+		if ent.err == nil && engine.SetBytes(ent.v) > predCacheMaxBytes {
 			c.drop(k, ent)
 		}
 	})
@@ -71,19 +71,6 @@ func (c *predCache) drop(k goldKey, ent *onceEntry[*result.Set]) {
 		delete(c.m, k)
 	}
 	c.mu.Unlock()
-}
-
-func setBytes(s *result.Set) int64 {
-	var n int64
-	if s == nil {
-		return 0
-	}
-	for _, r := range s.Rows {
-		for _, v := range r {
-			n += engine.CellBytes(v)
-		}
-	}
-	return n
 }
 
 // volatileWords are the words (lower case) of SQLite's functions whose

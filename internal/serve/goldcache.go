@@ -11,11 +11,11 @@ import (
 )
 
 // DefaultGoldCache is the default byte bound of the gold cache (--gold-cache):
-// 256 MiB, as counted by setBytes.
+// 256 MiB, as counted by engine.SetBytes.
 const DefaultGoldCache = 256 << 20
 
 // goldCache is the server's gold-result cache: least recently used entries
-// go first once the results held pass a bound in bytes (setBytes). It keeps
+// go first once the results held pass a bound in bytes (engine.SetBytes). It keeps
 // only what is a property of the gold query: its result, or an error the
 // engine raises deterministically (engine.Deterministic); a timeout, a
 // cancellation or a result past a cap is returned to the callers waiting
@@ -89,7 +89,7 @@ func (c *goldCache) fill(e *goldEntry, set *result.Set, err error) (*result.Set,
 		delete(c.m, e.key)
 		return set, err
 	}
-	e.size = setBytes(set) + int64(len(e.key.db)+len(e.key.sql)) + 200
+	e.size = engine.SetBytes(set) + int64(len(e.key.db)+len(e.key.sql)) + 200
 	if e.size > c.limit {
 		delete(c.m, e.key)
 		return set, err
@@ -110,23 +110,4 @@ func (c *goldCache) size() (n int, bytes int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.lru.Len(), c.bytes
-}
-
-// setBytes is the memory a result holds, about: engine.CellBytes for each
-// cell, a slice header per row, and the column names.
-func setBytes(s *result.Set) int64 {
-	if s == nil {
-		return 0
-	}
-	n := int64(64)
-	for _, c := range s.Columns {
-		n += 16 + int64(len(c))
-	}
-	for _, row := range s.Rows {
-		n += 24
-		for _, v := range row {
-			n += engine.CellBytes(v)
-		}
-	}
-	return n
 }
