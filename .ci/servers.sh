@@ -71,6 +71,12 @@ start_postgres() {
   sj_run_as postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
     -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c full_page_writes=off -c synchronous_commit=off -c max_connections=200" \
     start >/dev/null || { cat "$dir/server.log"; return 1; }
+  # As docs/equiv.md prescribes for a server that runs equiv: new databases
+  # (copies of template1) do not let PUBLIC signal other backends, so a
+  # pair's query cannot end other sessions of its role.
+  "$bin/psql" -X -q -h 127.0.0.1 -p "$port" -U postgres -d template1 -v ON_ERROR_STOP=1 \
+    -c "REVOKE EXECUTE ON FUNCTION pg_terminate_backend(integer, bigint), pg_cancel_backend(integer) FROM PUBLIC" ||
+    { cat "$dir/server.log"; return 1; }
   export SQLJUDGE_TEST_POSTGRES="postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
   echo "servers: postgres $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port (data in $dir)"
 }

@@ -44,9 +44,9 @@ type slowScratch struct {
 	delay time.Duration
 }
 
-func (sc slowScratch) Load(ctx context.Context, tables, inserts []string) error {
+func (sc slowScratch) Load(ctx context.Context, tables []TableRows) error {
 	time.Sleep(sc.delay)
-	return sc.Scratch.Load(ctx, tables, inserts)
+	return sc.Scratch.Load(ctx, tables)
 }
 
 func (sc slowScratch) Query(ctx context.Context, q string) (*result.Set, error) {

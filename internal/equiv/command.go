@@ -137,7 +137,7 @@ func openSandbox(ctx context.Context, o CommandOptions) (Sandbox, string, error)
 	if d, ok := dsnDialect(o.DB); ok {
 		sb, err := newServerSandbox(ctx, d, o)
 		if err != nil {
-			if errors.Is(err, engine.ErrPrivileged) {
+			if errors.Is(err, engine.ErrPrivileged) || errors.Is(err, ErrSetup) {
 				return nil, "", usage.Error{Err: err}
 			}
 			return nil, "", err

@@ -108,13 +108,15 @@ func readMySQLConstraints(q func(string) (*result.Set, error), sch *Schema) erro
 		g.cols = append(g.cols, r[2].S)
 	}
 	for _, g := range order {
-		g.addTo(sch)
+		if err := g.addTo(sch); err != nil {
+			return err
+		}
 	}
 	return readMySQLChecks(q, sch)
 }
 
-// readMySQLChecks adds the CHECK constraints to their tables, each as
-// "(clause)" as Table.Checks keeps them. A server without
+// readMySQLChecks adds the CHECK constraints to their tables, parsed
+// (ParseCheck; a clause it refuses is the error). A server without
 // CHECK_CONSTRAINTS (MariaDB before 10.2, MySQL before 8.0.16) enforces
 // no CHECK, so there is none to read.
 func readMySQLChecks(q func(string) (*result.Set, error), sch *Schema) error {
@@ -126,7 +128,9 @@ func readMySQLChecks(q func(string) (*result.Set, error), sch *Schema) error {
 	}
 	for _, r := range set.Rows {
 		if t := sch.Table(r[0].S); t != nil && r[2].S != "" {
-			t.Checks = append(t.Checks, "("+r[2].S+")")
+			if err := t.addChecks([]string{r[2].S}); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

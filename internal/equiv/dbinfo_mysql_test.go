@@ -143,7 +143,7 @@ func TestMySQLDBIDSpider(t *testing.T) {
 	if ci := singer.col("name"); ci < 0 || len(samples[slices.Index(sch.Tables, singer)][ci]) == 0 {
 		t.Fatalf("no sample of singer.name: %+v", samples)
 	}
-	if st := sch.Table("stadium"); len(singer.Checks) != 1 || !strings.Contains(singer.Checks[0], "> 0") || len(st.Uniques) != 1 || st.Columns[st.Uniques[0][0]].Name != "Name" {
+	if st := sch.Table("stadium"); len(singer.Checks) != 1 || !strings.Contains(singer.Checks[0].String(), "> 0") || len(st.Uniques) != 1 || st.Columns[st.Uniques[0][0]].Name != "Name" {
 		t.Fatalf("the CHECK or the unique index was not read: singer %+v, stadium %+v", singer, st)
 	}
 	bare := keyless(sch)

@@ -144,7 +144,9 @@ func (s *PostgresSandbox) readConstraints(q func(string) (*result.Set, error), s
 		g.cols = append(g.cols, r[2].S)
 	}
 	for _, g := range order {
-		g.addTo(sch)
+		if err := g.addTo(sch); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -160,21 +162,22 @@ type pgConstraint struct {
 }
 
 // addTo adds the constraint to its table of sch; one that names a column
-// or table outside sch (another schema's) is left out.
-func (g *pgConstraint) addTo(sch *Schema) {
+// or table outside sch (another schema's) is left out. A CHECK that
+// ParseCheck refuses is the error.
+func (g *pgConstraint) addTo(sch *Schema) error {
 	t := sch.Table(g.table)
 	if t == nil {
-		return
+		return nil
 	}
 	if g.typ == "c" {
 		if def, ok := strings.CutPrefix(g.def, "CHECK "); ok {
-			t.Checks = append(t.Checks, strings.TrimSuffix(def, " NOT VALID"))
+			return t.addChecks([]string{strings.TrimSuffix(def, " NOT VALID")})
 		}
-		return
+		return nil
 	}
 	cols, ok := colIndexes(t, g.cols)
 	if !ok {
-		return
+		return nil
 	}
 	switch g.typ {
 	case "p":
@@ -189,14 +192,15 @@ func (g *pgConstraint) addTo(sch *Schema) {
 	case "f":
 		p := sch.Table(g.refTable)
 		if p == nil {
-			return
+			return nil
 		}
 		ref, ok := colIndexes(p, g.refCols)
 		if !ok {
-			return
+			return nil
 		}
 		t.FKs = append(t.FKs, ForeignKey{Cols: cols, RefTable: p.Name, RefCols: ref})
 	}
+	return nil
 }
 
 // colIndexes returns the indexes of the named columns of t; false when a

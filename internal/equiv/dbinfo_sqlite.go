@@ -2,6 +2,7 @@ package equiv
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/sqljudge/sqljudge/internal/engine"
@@ -11,23 +12,36 @@ import (
 // addSQLiteConstraints adds to s, the schema testsuite.Inspect read from
 // the SQLite database at path, the constraints it leaves out: the CHECK
 // constraints (column and table ones) of every CREATE TABLE of
-// sqlite_master (ddl), parsed as ParseDDL parses them and kept as written
-// for the engine to enforce, and the UNIQUE constraints and unique
-// indexes over several columns (PRAGMA index_list, then index_info; a
-// partial index or one over an expression is left out, as it binds only
-// some rows or no column). A CREATE TABLE the DDL parser cannot read keeps
-// no CHECK (the search then may draw rows the original would refuse,
-// as before); a failing PRAGMA is an error.
+// sqlite_master (ddl), parsed as ParseDDL parses them (ParseCheck) and
+// printed again for the engine to enforce, and the UNIQUE constraints and
+// unique indexes over several columns (PRAGMA index_list, then
+// index_info; a partial index or one over an expression is left out, as it
+// binds only some rows or no column). A CREATE TABLE the DDL parser cannot
+// read keeps no CHECK (the search then may draw rows the original would
+// refuse, as before); a CHECK that ParseCheck refuses is the error (a
+// *CheckError), as is a failing PRAGMA.
 func addSQLiteConstraints(ctx context.Context, eng *sqlite.Engine, path string, s *Schema, ddl []string) error {
 	for _, stmt := range ddl {
 		for _, toks := range splitStatements(stmt) {
 			p := &ddlParser{toks: toks, src: stmt}
 			parsed, _, err := p.statement()
+			var ce *CheckError
+			if errors.As(err, &ce) {
+				return err
+			}
 			if err != nil || parsed == nil {
 				continue
 			}
-			if t := s.Table(parsed.Name); t != nil {
-				t.Checks = append(t.Checks, parsed.Checks...)
+			t := s.Table(parsed.Name)
+			if t == nil {
+				continue
+			}
+			for _, c := range parsed.Checks {
+				rc, ok := c.rebind(t)
+				if !ok {
+					return &CheckError{Table: t.Name, Err: fmt.Errorf("CHECK %s names a column the table does not have", c)}
+				}
+				t.Checks = append(t.Checks, rc)
 			}
 		}
 	}

@@ -18,8 +18,11 @@ import (
 // CREATE UNIQUE INDEX … ON t (…). CREATE INDEX, DROP, SET and comments are
 // skipped. Any other statement, or a statement that does not parse, is an
 // error naming the statement and what was expected. CHECK constraints are
-// kept as written (Table.Checks) for the engine to enforce: the search
-// does not model them, and skips a database the engine refuses.
+// parsed (ParseCheck: a small grammar, a few functions; anything else is
+// an error) and printed again for the engine to enforce (Table.Checks),
+// never copied as written: the search does not model them, and skips a
+// database the engine refuses. A column type's arguments must be one or two
+// integers.
 func ParseDDL(ddl string) (*Schema, error) {
 	s := &Schema{}
 	var pending []pendingFK
@@ -150,6 +153,9 @@ type ddlParser struct {
 	i    int
 	// quoted says whether the last name read was quoted.
 	quoted bool
+	// checks are the texts of the table's CHECKs, parsed once every
+	// column is read.
+	checks []string
 }
 
 // parenText reads a balanced ( … ) group and returns its text as written,
@@ -284,20 +290,6 @@ func (p *ddlParser) skipParens() {
 	}
 }
 
-// parenInts reads ( n [, m] ) and returns n, or 0 when absent.
-func (p *ddlParser) parenInts() int {
-	if p.peek() != "(" {
-		return 0
-	}
-	start := p.i
-	p.skipParens()
-	if start+1 < len(p.toks) {
-		n, _ := strconv.Atoi(p.toks[start+1].Text)
-		return n
-	}
-	return 0
-}
-
 // statement reads one statement: a CREATE TABLE (returned), a CREATE
 // UNIQUE INDEX (returned as a pending unique set), or a statement that
 // is skipped.
@@ -381,6 +373,9 @@ func (p *ddlParser) createTable() (*Table, []pendingFK, error) {
 	for _, k := range t.PK {
 		t.Columns[k].NotNull = true
 	}
+	if err := t.addChecks(p.checks); err != nil {
+		return nil, nil, err
+	}
 	return t, fks, nil // table options (ENGINE=…, WITHOUT ROWID) are ignored
 }
 
@@ -436,7 +431,7 @@ func (p *ddlParser) element(t *Table) ([]pendingFK, error) {
 		fk.cols = cols
 		return []pendingFK{fk}, err
 	case p.accept("CHECK"):
-		t.Checks = append(t.Checks, p.parenText())
+		p.checks = append(p.checks, p.parenText())
 		return nil, nil
 	case p.is("KEY"), p.is("INDEX"), p.is("FULLTEXT"), p.is("SPATIAL"):
 		for p.i < len(p.toks) && p.peek() != "(" {
@@ -517,11 +512,19 @@ func (p *ddlParser) column(t *Table) ([]pendingFK, error) {
 			return nil, p.errorf("array types are not supported")
 		}
 		if w == "(" {
-			start := p.i
-			if c.Len = p.parenInts(); c.Len < 0 {
-				c.Len = 0
+			if len(typ) == 0 {
+				return nil, p.errorf("expected a type name before (")
 			}
-			typ[len(typ)-1] += joinTokens(p.toks[start:p.i])
+			if last := typ[len(typ)-1]; last == "ENUM" || last == "SET" {
+				p.skipParens() // MySQL's value list: the column is read as text
+				continue
+			}
+			args, n, err := p.typeArgs()
+			if err != nil {
+				return nil, err
+			}
+			c.Len = max(n, 0)
+			typ[len(typ)-1] += args
 			continue
 		}
 		typ = append(typ, w)
@@ -539,15 +542,46 @@ func (p *ddlParser) column(t *Table) ([]pendingFK, error) {
 	return p.columnConstraints(t, len(t.Columns)-1)
 }
 
-func joinTokens(ts []tok) string {
-	var b strings.Builder
-	for _, t := range ts {
-		b.WriteString(t.Text)
-		if t.Text == "," {
-			b.WriteByte(' ')
+// typeArgs reads a type's arguments, ( n ) or ( n , m ) with n and m
+// unsigned integers, and returns them as "(n)" or "(n, m)" with n.
+// Anything else (MySQL's ENUM('a', 'b'), a string, an expression) is an
+// error: a declared type is printed again, and only from integers.
+func (p *ddlParser) typeArgs() (string, int, error) {
+	start := p.i
+	p.skipParens()
+	ts := p.toks[start:p.i]
+	var nums []string
+	for k, t := range ts {
+		switch {
+		case k == 0 || k == len(ts)-1:
+			continue // the parentheses
+		case k%2 == 1 && t.Kind == sqllex.Number && isDigits(t.Text):
+			nums = append(nums, t.Text)
+		case k%2 == 0 && t.Text == ",":
+		default:
+			p.i = start
+			return "", 0, p.errorf("expected a type's arguments, one or two integers")
 		}
 	}
-	return b.String()
+	if len(nums) == 0 || len(nums) > 2 || len(ts) != 2*len(nums)+1 {
+		p.i = start
+		return "", 0, p.errorf("expected a type's arguments, one or two integers")
+	}
+	n, err := strconv.Atoi(nums[0])
+	if err != nil {
+		p.i = start
+		return "", 0, p.errorf("a type's argument out of range")
+	}
+	return "(" + strings.Join(nums, ", ") + ")", n, nil
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != "" && len(s) <= 9
 }
 
 // columnConstraints reads the constraints after a column's type.
@@ -585,7 +619,7 @@ func (p *ddlParser) columnConstraints(t *Table, k int) ([]pendingFK, error) {
 		case p.accept("DEFAULT"), p.accept("COMMENT"), p.accept("COLLATE"), p.accept("CHARSET"), p.accept("CHARACTER", "SET"):
 			p.skipExpr()
 		case p.accept("CHECK"):
-			t.Checks = append(t.Checks, p.parenText())
+			p.checks = append(p.checks, p.parenText())
 		case p.accept("ON", "UPDATE"):
 			p.skipExpr()
 		case p.accept("GENERATED"), p.accept("AS"):

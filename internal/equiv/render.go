@@ -14,9 +14,15 @@ import (
 // simpleType is a declared type SQLite reads as it is written.
 var simpleType = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*( [A-Z_][A-Z0-9_]*)*(\(\d+(, \d+)?\))?$`)
 
-// typeArgs returns the "(…)" of a declared type, or "".
+// typeArgsRe is what a declared type's arguments may be: one or two
+// integers (ParseDDL reads nothing else; a server's catalog is held to it
+// too, since a type is printed again into the sandbox's DDL).
+var typeArgsRe = regexp.MustCompile(`^\(\d{1,9}(, ?\d{1,9})?\)$`)
+
+// typeArgs returns the "(…)" of a declared type, or "" when it has none
+// or when they are not one or two integers.
 func typeArgs(t string) string {
-	if i := strings.IndexByte(t, '('); i >= 0 {
+	if i := strings.IndexByte(t, '('); i >= 0 && typeArgsRe.MatchString(t[i:]) {
 		return t[i:]
 	}
 	return ""
@@ -118,7 +124,7 @@ func (s *Schema) CreateStatements(d engine.Dialect) []string {
 			parts = append(parts, fmt.Sprintf("FOREIGN KEY (%s) REFERENCES %s (%s)", colNames(d, t, fk.Cols), ident(d, p.Name, p.Unquoted), colNames(d, p, fk.RefCols)))
 		}
 		for _, c := range t.Checks {
-			parts = append(parts, "CHECK "+c)
+			parts = append(parts, "CHECK "+c.SQL(d, t))
 		}
 		out = append(out, fmt.Sprintf("CREATE TABLE %s (%s)", ident(d, t.Name, t.Unquoted), strings.Join(parts, ", ")))
 	}
@@ -144,39 +150,114 @@ func ident(d engine.Dialect, name string, unquoted bool) string {
 	return d.QuoteIdent(name)
 }
 
-// literal writes v as a SQL literal of dialect d.
-func literal(d engine.Dialect, v result.Value) string {
+// valueText is v as the text a SQL literal or a text-format parameter of
+// dialect d spells it (a number, TRUE/FALSE or a string's characters),
+// and whether it is quoted as a string in a literal; ok is false for
+// NULL (and a float that is not finite, written as NULL).
+func valueText(d engine.Dialect, v result.Value) (text string, quoted, ok bool) {
 	switch v.K {
 	case result.Null:
-		return "NULL"
+		return "", false, false
 	case result.Int:
-		return strconv.FormatInt(v.I, 10)
+		return strconv.FormatInt(v.I, 10), false, true
 	case result.Bool:
 		if d == engine.SQLite {
-			return strconv.FormatInt(v.I, 10)
+			return strconv.FormatInt(v.I, 10), false, true
 		}
 		if v.I != 0 {
-			return "TRUE"
+			return "TRUE", false, true
 		}
-		return "FALSE"
+		return "FALSE", false, true
 	case result.Float:
 		if math.IsInf(v.F, 0) || math.IsNaN(v.F) {
-			return "NULL"
+			return "", false, false
 		}
 		s := strconv.FormatFloat(v.F, 'f', -1, 64)
 		if !strings.Contains(s, ".") {
 			s += ".0"
 		}
+		return s, false, true
+	}
+	return v.S, true, true
+}
+
+// literal writes v as a SQL literal of dialect d. A string is quoted with
+// its quotes doubled; on PostgreSQL a string holding a backslash is an
+// E'…' string with the backslash doubled, and on MySQL the backslash is
+// doubled, so that the literal reads the same whatever the session's
+// standard_conforming_strings (or sql_mode's NO_BACKSLASH_ESCAPES: only
+// the value would change, never where the literal ends).
+func literal(d engine.Dialect, v result.Value) string {
+	s, quoted, ok := valueText(d, v)
+	switch {
+	case !ok:
+		return "NULL"
+	case !quoted:
 		return s
 	}
-	s := strings.ReplaceAll(v.S, "'", "''")
-	if d == engine.MySQL {
+	s = strings.ReplaceAll(s, "'", "''")
+	switch {
+	case d == engine.MySQL:
 		s = strings.ReplaceAll(s, `\`, `\\`)
+	case d == engine.Postgres && strings.Contains(s, `\`):
+		return "E'" + strings.ReplaceAll(s, `\`, `\\`) + "'"
 	}
 	return "'" + s + "'"
 }
 
-// insertStatements returns one INSERT per row of db, tables in order.
+// argOf is v as a parameter of dialect d's database/sql driver: nil for
+// NULL (and a float that is not finite), an int64, a float64, a bool (an
+// int64 on SQLite, as literal writes it) or a string.
+func argOf(d engine.Dialect, v result.Value) any {
+	switch v.K {
+	case result.Null:
+		return nil
+	case result.Int:
+		return v.I
+	case result.Bool:
+		if d == engine.SQLite {
+			return v.I
+		}
+		return v.I != 0
+	case result.Float:
+		if math.IsInf(v.F, 0) || math.IsNaN(v.F) {
+			return nil
+		}
+		return v.F
+	}
+	return v.S
+}
+
+// insertSQL is the INSERT of one row of a table of n columns with
+// parameters: $1, $2… on PostgreSQL, ? elsewhere.
+func insertSQL(d engine.Dialect, table string, n int) string {
+	var b strings.Builder
+	b.WriteString("INSERT INTO " + table + " VALUES (")
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if d == engine.Postgres {
+			b.WriteString("$" + strconv.Itoa(i+1))
+		} else {
+			b.WriteByte('?')
+		}
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// tableRows are db's rows by table, in table order, for Scratch.Load.
+func (s *Schema) tableRows(d engine.Dialect, db Data) []TableRows {
+	out := make([]TableRows, len(s.Tables))
+	for ti, t := range s.Tables {
+		out[ti] = TableRows{Name: ident(d, t.Name, t.Unquoted), Cols: len(t.Columns), Rows: db[ti]}
+	}
+	return out
+}
+
+// insertStatements returns one INSERT per row of db, tables in order,
+// values as literals: the witness's script.
 func (s *Schema) insertStatements(d engine.Dialect, db Data) []string {
 	var out []string
 	for ti, t := range s.Tables {
@@ -193,12 +274,17 @@ func (s *Schema) insertStatements(d engine.Dialect, db Data) []string {
 
 // Script returns the database db as SQL the engine of dialect d runs as it
 // is: the CREATE TABLE statements, then one INSERT per row, each statement
-// ended by ";\n".
+// ended by ";\n" (ScriptStatements, joined).
 func (s *Schema) Script(d engine.Dialect, db Data) string {
 	var b strings.Builder
-	for _, st := range append(s.CreateStatements(d), s.insertStatements(d, db)...) {
+	for _, st := range s.ScriptStatements(d, db) {
 		b.WriteString(st)
 		b.WriteString(";\n")
 	}
 	return b.String()
+}
+
+// ScriptStatements are the statements of Script, one a string.
+func (s *Schema) ScriptStatements(d engine.Dialect, db Data) []string {
+	return append(s.CreateStatements(d), s.insertStatements(d, db)...)
 }

@@ -20,11 +20,23 @@ import (
 // Sandbox makes scratch databases on one engine: the only databases equiv
 // writes. It never opens a database it did not create. Implementations are
 // safe for concurrent use.
+//
+// No text of a pair reaches a sandbox as SQL of its own: the statements
+// given to Open and Exec are equiv's own rendering of a parsed schema
+// (Schema.CreateStatements, Schema.Script: quoted names, CHECKs printed
+// again from a parse, literals escaped for the dialect), each sent as one
+// statement (PostgreSQL's extended protocol, MySQL without
+// multi-statements, SQLite checked to hold one); Load passes values as
+// parameters; Query runs a pair's query through the engine's read-only
+// path. The server sandboxes pin the session settings that change how
+// SQL text is read (standard_conforming_strings, search_path, sql_mode).
 type Sandbox interface {
 	// Dialect is the engine's SQL dialect.
 	Dialect() engine.Dialect
 	// Open creates an empty scratch database and runs the statements of
-	// ddl in it. Its error is the engine's (the DDL is the caller's input).
+	// ddl in it, one at a time. Its error is the engine's when a
+	// statement fails (the schema is the pair's), a *SetupError when the
+	// scratch database itself cannot be made (the sandbox's).
 	Open(ctx context.Context, ddl []string) (Scratch, error)
 	// Close releases what the sandbox holds (not the scratch databases,
 	// which their Close drops).
@@ -33,16 +45,38 @@ type Sandbox interface {
 
 // Scratch is one scratch database of a Sandbox, used by one goroutine.
 type Scratch interface {
-	// Load replaces the rows of every table with those the INSERT
-	// statements add (tables are the tables' names as quoted SQL
-	// identifiers of the dialect); an error (a constraint the engine enforces) leaves
-	// the database unusable until the next successful Load.
-	Load(ctx context.Context, tables []string, inserts []string) error
+	// Load empties every table of tables (referencing tables last in the
+	// slice, emptied first) and inserts their rows, values passed as
+	// parameters, in one transaction; an error (a constraint the engine
+	// enforces) leaves the database unusable until the next successful
+	// Load.
+	Load(ctx context.Context, tables []TableRows) error
+	// Exec runs statements the caller rendered (a witness's script), one
+	// statement per call, in one transaction.
+	Exec(ctx context.Context, stmts []string) error
 	// Query runs one read-only query through the engine.
 	Query(ctx context.Context, q string) (*result.Set, error)
 	// Close drops the scratch database.
 	Close() error
 }
+
+// TableRows are the rows of one table for Scratch.Load: the table's name
+// as a quoted identifier of the dialect, its number of columns, and its
+// rows (each of Cols values, in column order).
+type TableRows struct {
+	Name string
+	Cols int
+	Rows [][]result.Value
+}
+
+// SetupError is the error of a sandbox that cannot make a scratch
+// database (CREATE DATABASE refused, the server gone): the tool's
+// failure, never a verdict on a pair.
+type SetupError struct{ Err error }
+
+func (e *SetupError) Error() string { return "cannot create a scratch database: " + e.Err.Error() }
+
+func (e *SetupError) Unwrap() error { return e.Err }
 
 // SQLiteSandbox makes scratch SQLite files under a temporary folder,
 // written through the read-write "sqlite3" driver and queried through
@@ -101,16 +135,28 @@ type sqliteScratch struct {
 	w    *sql.DB
 }
 
-// Load empties the tables and runs the inserts in one transaction, then
-// closes the engine's read-only connections to the file (it opens the
-// file immutable, so a connection must not outlive a change).
-func (sc *sqliteScratch) Load(ctx context.Context, tables []string, inserts []string) error {
+// Load empties the tables and inserts the rows (parameters) in one
+// transaction, after closing the engine's read-only connections to the
+// file (it opens the file immutable, so a connection must not outlive a
+// change).
+func (sc *sqliteScratch) Load(ctx context.Context, tables []TableRows) error {
 	_ = sc.sb.eng.Release(sc.path)
-	stmts := make([]string, 0, len(tables)+len(inserts))
-	for _, t := range tables {
-		stmts = append(stmts, "DELETE FROM "+t)
+	tx, err := sc.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
 	}
-	return sc.exec(ctx, append(stmts, inserts...))
+	if err := loadRows(ctx, engine.SQLite, tx, tables); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// Exec runs the statements in one transaction, each after checking that
+// it is one statement (the driver would run a second one).
+func (sc *sqliteScratch) Exec(ctx context.Context, stmts []string) error {
+	_ = sc.sb.eng.Release(sc.path)
+	return sc.exec(ctx, stmts)
 }
 
 // exec runs the statements in one transaction on the writer.
@@ -120,12 +166,86 @@ func (sc *sqliteScratch) exec(ctx context.Context, stmts []string) error {
 		return err
 	}
 	for _, st := range stmts {
+		if err := OneStatement(st); err != nil {
+			tx.Rollback()
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, st); err != nil {
 			tx.Rollback()
 			return fmt.Errorf("%s: %w", abbreviateSQL(st), err)
 		}
 	}
 	return tx.Commit()
+}
+
+// OneStatement refuses a text that holds more than one statement
+// (sqllex splits as SQLite does): a sandbox whose driver would run a
+// second statement of a string calls it before each Exec.
+func OneStatement(st string) error {
+	if end, more := sqllex.FirstStatement(st); more {
+		return fmt.Errorf("%s: more than one statement (a second starts at byte %d)", abbreviateSQL(st), end)
+	}
+	return nil
+}
+
+// Execer is what InsertRows writes through: a transaction or a
+// connection of database/sql.
+type Execer interface {
+	PrepareContext(ctx context.Context, query string) (*sql.Stmt, error)
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// loadRows empties the tables (last first) and inserts their rows
+// (deleteRows, insertRows).
+func loadRows(ctx context.Context, d engine.Dialect, x Execer, tables []TableRows) error {
+	if err := deleteRows(ctx, x, tables); err != nil {
+		return err
+	}
+	return InsertRows(ctx, d, x, tables)
+}
+
+// deleteRows empties the tables, the last first.
+func deleteRows(ctx context.Context, x Execer, tables []TableRows) error {
+	for i := len(tables) - 1; i >= 0; i-- {
+		if _, err := x.ExecContext(ctx, "DELETE FROM "+tables[i].Name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// InsertRows inserts the tables' rows through database/sql, one prepared
+// INSERT per table of dialect d, values as parameters of d's driver:
+// nil for NULL, int64, float64, bool (int64 on SQLite) or string. Its
+// error names the INSERT.
+func InsertRows(ctx context.Context, d engine.Dialect, x Execer, tables []TableRows) error {
+	for _, t := range tables {
+		if len(t.Rows) == 0 {
+			continue
+		}
+		q := insertSQL(d, t.Name, t.Cols)
+		st, err := x.PrepareContext(ctx, q)
+		if err != nil {
+			return fmt.Errorf("%s: %w", abbreviateSQL(q), err)
+		}
+		for _, row := range t.Rows {
+			if _, err := st.ExecContext(ctx, args(d, row)...); err != nil {
+				st.Close()
+				return fmt.Errorf("%s: %w", abbreviateSQL(q), err)
+			}
+		}
+		st.Close()
+	}
+	return nil
+}
+
+// args are a row's values as parameters of dialect d's driver.
+func args(d engine.Dialect, row []result.Value) []any {
+	out := make([]any, len(row))
+	for i, v := range row {
+		out[i] = argOf(d, v)
+	}
+	return out
 }
 
 func abbreviateSQL(s string) string {

@@ -2,10 +2,8 @@ package equiv
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
 	"database/sql/driver"
-	"encoding/hex"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -19,39 +17,57 @@ import (
 )
 
 // MySQLSandbox makes scratch databases on a MariaDB or MySQL server: each
-// Open runs CREATE DATABASE under a new name (sqljudge_equiv_<random>_<n>,
-// utf8mb4 with the server's default collation), and the scratch's Close
-// drops it. It never opens or changes another database. Tables are
-// created, filled and emptied on a connection of the scratch's own, one
-// statement per call (multi-statements stay off); queries run through
-// sqljudge's MySQL engine (package mysql: read-only transactions, a fresh
-// session per query, max_statement_time).
+// Open runs CREATE DATABASE under a new name (scratchName; utf8mb4 with
+// the server's default collation), and the scratch's Close drops it. It
+// never opens or changes another database. Tables are created, filled and
+// emptied on a connection of the scratch's own, one statement per call
+// (multi-statements stay off), values as parameters of server-side
+// prepared statements; every session pins sql_mode (mysqlSQLMode: no
+// ANSI_QUOTES, no NO_BACKSLASH_ESCAPES, no PIPES_AS_CONCAT), time_zone
+// and, on MariaDB, max_statement_time; queries run through sqljudge's
+// MySQL engine (package mysql: read-only transactions, a fresh session per
+// query, max_statement_time) with the same sql_mode.
 //
 // The account needs CREATE, DROP, SELECT, INSERT, DELETE and REFERENCES
-// on the scratch databases and nothing else, e.g.
+// on the scratch databases, SELECT on the db_id databases it reads, and
+// nothing else, e.g.
 //
 //	GRANT CREATE, DROP, SELECT, INSERT, DELETE, REFERENCES
 //	  ON `sqljudge\_equiv\_%`.* TO 'equiv'@'localhost';
 //
-// An account that may administer the server (global ALL PRIVILEGES,
-// SUPER, FILE, PROCESS, SHUTDOWN, RELOAD, CREATE USER, GRANT OPTION or an
-// ADMIN privilege, as SHOW GRANTS lists them) is refused with
-// engine.ErrPrivileged unless allowSuperuser: a query could read server
-// files (LOAD_FILE) or see other sessions' statements. This mirrors the
-// superuser check of the PostgreSQL engine (postgres.Engine.Check).
+// An account with more (any privilege on *.* but USAGE, anything but
+// those six on the scratch databases, anything but SELECT and SHOW VIEW
+// elsewhere, EXECUTE on a routine, PROXY, WITH GRANT OPTION, or a role
+// that has any of these) is refused with engine.ErrPrivileged unless
+// allowSuperuser (vetMySQLGrants); one that cannot create, fill and drop
+// a scratch database is refused with ErrSetup before the first pair.
+//
+// What a pair's query can read (MySQL lets a query name another database):
+// every database the account may SELECT, which with the grant above is
+// the scratch databases of other runs under the same account (they hold
+// the values sampled from db_id databases) and the db_id databases
+// themselves. Give runs of different trust an account each.
 type MySQLSandbox struct {
 	cfg    *mysqldrv.Config // the DSN's, without a database
 	admin  *sql.DB          // CREATE and DROP DATABASE
 	eng    *mysql.Engine
 	prefix string
 	n      atomic.Int64
+	// Swept names the stale scratch databases NewMySQLSandbox dropped.
+	Swept []string
 }
 
 var _ Sandbox = (*MySQLSandbox)(nil)
 
+// mysqlSQLMode is the sql_mode of every session of the sandbox, readers
+// included: strict, and reading SQL text as equiv renders it ('…'
+// strings with backslash escapes, `…` names, || as OR is never rendered).
+const mysqlSQLMode = "'STRICT_ALL_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'"
+
 // NewMySQLSandbox parses dsn (mysql.ParseDSN: mysql://user:pass@host:port/
 // or go-sql-driver's form), connects to the server, vets the account
-// (unless allowSuperuser) and returns the sandbox.
+// (unless allowSuperuser), tries a scratch database, drops the stale ones
+// of earlier runs and returns the sandbox.
 func NewMySQLSandbox(ctx context.Context, dsn string, allowSuperuser bool) (*MySQLSandbox, error) {
 	cfg, err := mysql.ParseDSN(dsn)
 	if err != nil {
@@ -60,91 +76,87 @@ func NewMySQLSandbox(ctx context.Context, dsn string, allowSuperuser bool) (*MyS
 	cfg.DBName = ""
 	cfg.MultiStatements = false
 	cfg.AllowAllFiles = false
+	cfg.InterpolateParams = false
 	if cfg.Params == nil {
 		cfg.Params = map[string]string{}
 	}
 	cfg.Params["time_zone"] = "'+00:00'"
+	cfg.Params["sql_mode"] = mysqlSQLMode
+	cfg.Params["lock_wait_timeout"] = "10"
+	admin, err := openMySQL(cfg)
+	if err != nil {
+		return nil, err
+	}
+	admin.SetMaxOpenConns(2)
+	var version string
+	if err := admin.QueryRowContext(ctx, "SELECT VERSION()").Scan(&version); err != nil {
+		admin.Close()
+		return nil, fmt.Errorf("--db: cannot connect: %w", err)
+	}
+	if strings.Contains(version, "MariaDB") {
+		cfg.Params["max_statement_time"] = "30"
+	}
+	s := &MySQLSandbox{cfg: cfg, admin: admin, prefix: scratchPrefix()}
+	if err := s.setup(ctx, dsn, allowSuperuser); err != nil {
+		admin.Close()
+		if s.eng != nil {
+			s.eng.Close()
+		}
+		return nil, err
+	}
+	return s, nil
+}
+
+// setup vets the account, makes the engine, tries a scratch database and
+// sweeps the stale ones.
+func (s *MySQLSandbox) setup(ctx context.Context, dsn string, allowSuperuser bool) error {
+	if !allowSuperuser {
+		if err := vetMySQLAccount(ctx, s.admin); err != nil {
+			return err
+		}
+	}
+	eng, err := mysql.New(dsn, mysql.Options{MaxConns: 2, MaxRows: 10_000, SessionParams: map[string]string{"sql_mode": mysqlSQLMode}})
+	if err != nil {
+		return err
+	}
+	s.eng = eng
+	if err := s.probe(ctx); err != nil {
+		return err
+	}
+	s.Swept, err = sweepMySQL(ctx, s.admin, staleAfter)
+	return err
+}
+
+func openMySQL(cfg *mysqldrv.Config) (*sql.DB, error) {
 	conn, err := mysqldrv.NewConnector(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("--db: %w", err)
 	}
-	admin := sql.OpenDB(conn)
-	admin.SetMaxOpenConns(2)
-	if err := admin.PingContext(ctx); err != nil {
-		admin.Close()
-		return nil, fmt.Errorf("--db: cannot connect: %w", err)
-	}
-	if !allowSuperuser {
-		if err := vetMySQLAccount(ctx, admin); err != nil {
-			admin.Close()
-			return nil, err
-		}
-	}
-	eng, err := mysql.New(dsn, mysql.Options{MaxConns: 2, MaxRows: 10_000})
-	if err != nil {
-		admin.Close()
-		return nil, err
-	}
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	return &MySQLSandbox{cfg: cfg, admin: admin, eng: eng, prefix: "sqljudge_equiv_" + hex.EncodeToString(b[:])}, nil
+	return sql.OpenDB(conn), nil
 }
 
-// adminPrivileges are the global privileges that let a query reach past
-// its database (files, other sessions, the server's settings and users).
-var adminPrivileges = []string{"ALL", "ALL PRIVILEGES", "SUPER", "FILE", "PROCESS", "SHUTDOWN", "RELOAD", "CREATE USER", "GRANT OPTION"}
-
-// vetMySQLAccount refuses an account with a global administrative
-// privilege in its SHOW GRANTS (which on MariaDB includes the privileges
-// of the role in use).
-func vetMySQLAccount(ctx context.Context, db *sql.DB) error {
-	rows, err := db.QueryContext(ctx, "SHOW GRANTS")
-	if err != nil {
-		return fmt.Errorf("--db: cannot read the account's privileges: %w", err)
-	}
-	defer rows.Close()
+// probe creates, fills and drops a scratch database.
+func (s *MySQLSandbox) probe(ctx context.Context) error {
 	var user string
-	_ = db.QueryRowContext(ctx, "SELECT CURRENT_USER()").Scan(&user)
-	for rows.Next() {
-		var g string
-		if err := rows.Scan(&g); err != nil {
-			return err
-		}
-		if p := adminPrivilege(g); p != "" {
-			return fmt.Errorf("%w: account %s holds %s on *.*, so a query could read server files or see other sessions; grant an account CREATE, DROP, SELECT, INSERT, DELETE and REFERENCES on `sqljudge\\_equiv\\_%%`.* only (docs/equiv.md, \"Engines\"), or pass --allow-superuser", engine.ErrPrivileged, user, p)
-		}
+	_ = s.admin.QueryRowContext(ctx, "SELECT CURRENT_USER()").Scan(&user)
+	sch, err := ParseDDL("CREATE TABLE probe (a INTEGER PRIMARY KEY, b TEXT)")
+	if err != nil {
+		return err
 	}
-	return rows.Err()
+	sc, err := s.Open(ctx, sch.CreateStatements(engine.MySQL))
+	if err != nil {
+		return fmt.Errorf("%w: account %s cannot create and use a scratch database: %v; %s", ErrSetup, user, err, mysqlGrantAdvice)
+	}
+	defer sc.Close()
+	rows := []TableRows{{Name: "`probe`", Cols: 2, Rows: [][]result.Value{{result.IntValue(1), result.TextValue("x")}}}}
+	if err := sc.Load(ctx, rows); err != nil {
+		return fmt.Errorf("%w: account %s cannot write to its scratch database: %v; %s", ErrSetup, user, err, mysqlGrantAdvice)
+	}
+	return nil
 }
 
-// adminPrivilege returns the first administrative privilege a SHOW GRANTS
-// line gives on *.*, or "".
-func adminPrivilege(grant string) string {
-	g := strings.ToUpper(grant)
-	if strings.HasSuffix(strings.TrimSpace(g), "WITH GRANT OPTION") && strings.Contains(g, " ON *.* ") {
-		return "GRANT OPTION"
-	}
-	privs, ok := strings.CutPrefix(g, "GRANT ")
-	if !ok {
-		return ""
-	}
-	privs, _, ok = strings.Cut(privs, " ON *.* ")
-	if !ok {
-		return ""
-	}
-	for _, p := range strings.Split(privs, ",") {
-		p = strings.TrimSpace(p)
-		for _, a := range adminPrivileges {
-			if p == a {
-				return p
-			}
-		}
-		if strings.Contains(p, "ADMIN") {
-			return p
-		}
-	}
-	return ""
-}
+// mysqlGrantAdvice says how to make an account fit for equiv.
+const mysqlGrantAdvice = "grant an account CREATE, DROP, SELECT, INSERT, DELETE and REFERENCES on `sqljudge\\_equiv\\_%`.* (and SELECT on the db_id databases it reads) and nothing else (docs/equiv.md, \"Engines\")"
 
 // Dialect returns engine.MySQL.
 func (s *MySQLSandbox) Dialect() engine.Dialect { return engine.MySQL }
@@ -163,17 +175,17 @@ func (s *MySQLSandbox) Close() error {
 func (s *MySQLSandbox) Open(ctx context.Context, ddl []string) (Scratch, error) {
 	name := fmt.Sprintf("%s_%d", s.prefix, s.n.Add(1))
 	if _, err := s.admin.ExecContext(ctx, "CREATE DATABASE "+engine.MySQL.QuoteIdent(name)+" CHARACTER SET utf8mb4"); err != nil {
-		return nil, fmt.Errorf("cannot create a scratch database: %w", err)
+		return nil, &SetupError{err}
 	}
 	sc := &mysqlScratch{sb: s, name: name}
 	cfg := s.cfg.Clone()
 	cfg.DBName = name
-	conn, err := mysqldrv.NewConnector(cfg)
+	w, err := openMySQL(cfg)
 	if err != nil {
 		sc.Close()
-		return nil, err
+		return nil, &SetupError{err}
 	}
-	sc.w = sql.OpenDB(conn)
+	sc.w = w
 	sc.w.SetMaxOpenConns(1)
 	for _, st := range ddl {
 		if _, err := sc.w.ExecContext(ctx, st); err != nil {
@@ -191,35 +203,64 @@ type mysqlScratch struct {
 }
 
 // Load empties the tables (foreign key checks off while it does, so that
-// a table referencing itself empties too) and runs the inserts, in one
-// transaction; a failed Load rolls back.
-func (sc *mysqlScratch) Load(ctx context.Context, tables []string, inserts []string) error {
+// a table referencing itself empties too) and inserts the rows (one
+// prepared INSERT per table), in one transaction; a failed Load rolls
+// back.
+func (sc *mysqlScratch) Load(ctx context.Context, tables []TableRows) error {
+	return sc.inTx(ctx, func(c *sql.Conn) error {
+		if _, err := c.ExecContext(ctx, "SET SESSION foreign_key_checks = 0"); err != nil {
+			return err
+		}
+		if err := deleteRows(ctx, c, tables); err != nil {
+			return err
+		}
+		if _, err := c.ExecContext(ctx, "SET SESSION foreign_key_checks = 1"); err != nil {
+			return err
+		}
+		return InsertRows(ctx, engine.MySQL, c, tables)
+	})
+}
+
+// Exec runs the statements, one per call, in one transaction.
+func (sc *mysqlScratch) Exec(ctx context.Context, stmts []string) error {
+	return sc.inTx(ctx, func(c *sql.Conn) error {
+		for _, st := range stmts {
+			if _, err := c.ExecContext(ctx, st); err != nil {
+				return fmt.Errorf("%s: %w", abbreviateSQL(st), err)
+			}
+		}
+		return nil
+	})
+}
+
+// inTx runs f on the writer's connection inside START TRANSACTION …
+// COMMIT; on an error it rolls back and restores foreign_key_checks, or
+// discards the connection when it cannot.
+func (sc *mysqlScratch) inTx(ctx context.Context, f func(*sql.Conn) error) error {
 	c, err := sc.w.Conn(ctx)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	stmts := []string{"START TRANSACTION", "SET SESSION foreign_key_checks = 0"}
-	for i := len(tables) - 1; i >= 0; i-- {
-		stmts = append(stmts, "DELETE FROM "+tables[i])
+	if _, err := c.ExecContext(ctx, "START TRANSACTION"); err != nil {
+		return err
 	}
-	stmts = append(stmts, "SET SESSION foreign_key_checks = 1")
-	stmts = append(append(stmts, inserts...), "COMMIT")
-	for _, st := range stmts {
-		if _, err := c.ExecContext(ctx, st); err != nil {
-			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-			_, rerr := c.ExecContext(rctx, "ROLLBACK")
-			if _, ferr := c.ExecContext(rctx, "SET SESSION foreign_key_checks = 1"); rerr == nil {
-				rerr = ferr
-			}
-			cancel()
-			if rerr != nil {
-				_ = c.Raw(func(any) error { return driver.ErrBadConn })
-			}
-			return fmt.Errorf("%s: %w", abbreviateSQL(st), err)
+	err = f(c)
+	if err == nil {
+		_, err = c.ExecContext(ctx, "COMMIT")
+	}
+	if err != nil {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		_, rerr := c.ExecContext(rctx, "ROLLBACK")
+		if _, ferr := c.ExecContext(rctx, "SET SESSION foreign_key_checks = 1"); rerr == nil {
+			rerr = ferr
+		}
+		cancel()
+		if rerr != nil {
+			_ = c.Raw(func(any) error { return driver.ErrBadConn })
 		}
 	}
-	return nil
+	return err
 }
 
 // Query runs q through the MySQL engine, in a read-only transaction.
@@ -230,7 +271,7 @@ func (sc *mysqlScratch) Query(ctx context.Context, q string) (*result.Set, error
 // Close drops the scratch database (with a context of its own, so that a
 // run stopped by its budget or by the user still drops it).
 func (sc *mysqlScratch) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
 	defer cancel()
 	if sc.w != nil {
 		_ = sc.w.Close()
@@ -238,4 +279,46 @@ func (sc *mysqlScratch) Close() error {
 	_ = sc.sb.eng.Release(sc.name)
 	_, err := sc.sb.admin.ExecContext(ctx, "DROP DATABASE IF EXISTS "+engine.MySQL.QuoteIdent(sc.name))
 	return err
+}
+
+// mysqlIdleScratchQuery lists the scratch databases the account sees and
+// that no session of the account is connected to (without PROCESS,
+// PROCESSLIST shows the account's own sessions, which is every run of
+// it).
+const mysqlIdleScratchQuery = `SELECT s.SCHEMA_NAME FROM information_schema.SCHEMATA s
+WHERE s.SCHEMA_NAME LIKE 'sqljudge\\_equiv\\_%'
+  AND NOT EXISTS (SELECT 1 FROM information_schema.PROCESSLIST p WHERE p.DB = s.SCHEMA_NAME)
+ORDER BY s.SCHEMA_NAME`
+
+// sweepMySQL drops the stale scratch databases (see scratch.go) and
+// returns their names.
+func sweepMySQL(ctx context.Context, admin *sql.DB, age time.Duration) ([]string, error) {
+	rows, err := admin.QueryContext(ctx, mysqlIdleScratchQuery)
+	if err != nil {
+		return nil, fmt.Errorf("--db: cannot list scratch databases: %w", err)
+	}
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		names = append(names, n)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	var dropped []string
+	now := time.Now()
+	for _, n := range names {
+		if !isStaleName(n, now, age) {
+			continue
+		}
+		if _, err := admin.ExecContext(ctx, "DROP DATABASE IF EXISTS "+engine.MySQL.QuoteIdent(n)); err == nil {
+			dropped = append(dropped, n)
+		}
+	}
+	return dropped, nil
 }

@@ -90,9 +90,9 @@ type Table struct {
 	Uniques [][]int
 	// FKs are the foreign keys.
 	FKs []ForeignKey
-	// Checks are the CHECK constraints (column and table ones), each as
-	// written, parentheses included: declared again as they are.
-	Checks []string
+	// Checks are the CHECK constraints (column and table ones), parsed
+	// (ParseCheck) and printed again for each dialect (Check.SQL).
+	Checks []Check
 }
 
 // Schema is the tables of a pair's database with their constraints, the

@@ -60,6 +60,9 @@ type searcher struct {
 	fail   [2]int
 	msg    [2]string
 	ran    [2]int
+	// failRows and msgRows count the failures on databases with rows.
+	failRows [2]int
+	msgRows  [2]string
 	neigh  []*neighbour
 	corpus []Data
 	// tieSensitive: a query orders its output or takes a LIMIT (robust).
@@ -89,6 +92,10 @@ func (s *searcher) run(ctx, parent context.Context) error {
 	d := s.o.Sandbox.Dialect()
 	s.sc, err = s.o.Sandbox.Open(ctx, s.schema.CreateStatements(d))
 	if err != nil {
+		var setup *SetupError
+		if errors.As(err, &setup) && ctx.Err() == nil {
+			return err // the sandbox's failure, not the pair's
+		}
 		if ctx.Err() != nil {
 			s.out.Search.BudgetExhausted = true
 			s.unknown("budget ended while creating the schema")
@@ -166,6 +173,12 @@ func (s *searcher) decideBounded() {
 		return
 	}
 	if s.out.Search.LargestTable == 0 {
+		for i, q := range []string{"q1", "q2"} {
+			if s.failRows[i] > 0 {
+				s.unknown("%s fails on every database with rows that both queries could be tried on (%d): %s", q, s.failRows[i], s.msgRows[i])
+				return
+			}
+		}
 		why := "every row drawn broke a key, NOT NULL or foreign key"
 		if s.loadErr != "" {
 			why = "the engine refused every database with rows: " + s.loadErr
@@ -293,7 +306,7 @@ func (s *searcher) try(ctx context.Context, db Data, guide bool) bool {
 func (s *searcher) runBoth(ctx context.Context, db Data) ([2]*result.Set, bool) {
 	var r [2]*result.Set
 	d := s.o.Sandbox.Dialect()
-	if err := s.sc.Load(ctx, s.tableNames(), s.schema.insertStatements(d, db)); err != nil {
+	if err := s.sc.Load(ctx, s.schema.tableRows(d, db)); err != nil {
 		if s.loadErr == "" && ctx.Err() == nil {
 			s.loadErr = err.Error()
 		}
@@ -307,6 +320,11 @@ func (s *searcher) runBoth(ctx context.Context, db Data) ([2]*result.Set, bool) 
 			if s.msg[i] == "" {
 				s.msg[i] = err.Error()
 			}
+			if db.Rows() > 0 {
+				if s.failRows[i]++; s.msgRows[i] == "" {
+					s.msgRows[i] = err.Error()
+				}
+			}
 			ok = false
 			continue
 		}
@@ -314,15 +332,6 @@ func (s *searcher) runBoth(ctx context.Context, db Data) ([2]*result.Set, bool) 
 		r[i] = set
 	}
 	return r, ok
-}
-
-func (s *searcher) tableNames() []string {
-	d := s.o.Sandbox.Dialect()
-	out := make([]string, len(s.schema.Tables))
-	for i, t := range s.schema.Tables {
-		out[i] = ident(d, t.Name, t.Unquoted)
-	}
-	return out
 }
 
 // query runs q on the scratch database within the query timeout. A query

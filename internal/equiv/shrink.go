@@ -148,6 +148,10 @@ func (s *searcher) conclude(ctx, parent context.Context) error {
 	defer cancel()
 	r, err := s.verify(verifyCtx, script)
 	var nd errNondeterministic
+	var setup *SetupError
+	if errors.As(err, &setup) && verifyCtx.Err() == nil {
+		return err // the sandbox's failure, not the pair's
+	}
 	if errors.As(err, &nd) {
 		s.unknown("q%d is not deterministic: two runs on the same database differ", nd.q)
 		return nil
@@ -188,7 +192,7 @@ func (s *searcher) verify(ctx context.Context, script string) ([2]*result.Set, e
 		return r, err
 	}
 	defer sc.Close()
-	if err := sc.Load(ctx, nil, splitScript(script)); err != nil {
+	if err := sc.Exec(ctx, splitScript(script)); err != nil {
 		return r, fmt.Errorf("the witness SQL does not run: %w", err)
 	}
 	run := func(i int, q string) (*result.Set, error) {

@@ -171,7 +171,7 @@ func significantEnd(q string) int {
 func (s *searcher) tiesExplain(ctx context.Context, db Data, r [2]*result.Set) bool {
 	orderOnly := sameBag(r[0], r[1])
 	d := s.o.Sandbox.Dialect()
-	if err := s.sc.Load(ctx, s.tableNames(), s.schema.insertStatements(d, db)); err != nil {
+	if err := s.sc.Load(ctx, s.schema.tableRows(d, db)); err != nil {
 		return true
 	}
 	cols := func(sub string) (int, error) {

@@ -70,6 +70,11 @@ type Options struct {
 	// A query that names a database itself (geography.state) reaches that
 	// database, prefix or not.
 	DBPrefix string
+	// SessionParams are session variables every connection sets when it
+	// opens (the driver's SET name=value; the value as SQL, e.g.
+	// "'STRICT_ALL_TABLES'"), besides the engine's time_zone, which wins on
+	// a clash: package equiv pins sql_mode on its scratch databases.
+	SessionParams map[string]string
 }
 
 // Engine is the MySQL/MariaDB engine. It is safe for concurrent use.
@@ -152,6 +157,9 @@ func New(dsn string, opts Options) (*Engine, error) {
 	cfg.ParseTime = false // values are decoded from their text (decode.go)
 	if cfg.Params == nil {
 		cfg.Params = map[string]string{}
+	}
+	for k, v := range opts.SessionParams {
+		cfg.Params[k] = v
 	}
 	cfg.Params["time_zone"] = "'+00:00'"
 	if cfg.Timeout == 0 {

@@ -70,6 +70,11 @@ type Options struct {
 	// pg_ls_dir, and SET ROLE to a lesser role would not hold (the session
 	// user may set the role back from inside a query).
 	AllowSuperuser bool
+	// SessionParams are startup parameters every session gets besides the
+	// engine's own (which win on a clash: default_transaction_read_only
+	// stays on), e.g. package equiv's search_path and
+	// standard_conforming_strings for its scratch databases.
+	SessionParams map[string]string
 }
 
 // Engine is the PostgreSQL engine. It is safe for concurrent use.
@@ -116,6 +121,9 @@ func New(dsn string, opts Options) (*Engine, error) {
 	cc := cfg.ConnConfig
 	if cc.RuntimeParams == nil {
 		cc.RuntimeParams = map[string]string{}
+	}
+	for k, v := range opts.SessionParams {
+		cc.RuntimeParams[k] = v
 	}
 	for k, v := range sessionParams {
 		cc.RuntimeParams[k] = v

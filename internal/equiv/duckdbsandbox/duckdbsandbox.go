@@ -97,17 +97,31 @@ func (s *Sandbox) Open(ctx context.Context, ddl []string) (equiv.Scratch, error)
 // Load empties the tables, referencing tables first, each DELETE in a
 // transaction of its own (DuckDB checks a foreign key against the rows a
 // transaction deleted as if they were still there, and a key against
-// them too), then runs the inserts in one transaction. A failed Load may
-// leave the tables empty.
-func (sc *scratch) Load(ctx context.Context, tables []string, inserts []string) error {
+// them too), then inserts the rows (parameters) in one transaction. A
+// failed Load may leave the tables empty.
+func (sc *scratch) Load(ctx context.Context, tables []equiv.TableRows) error {
 	return sc.write(ctx, func(w *sql.DB) error {
 		for i := len(tables) - 1; i >= 0; i-- {
-			if _, err := w.ExecContext(ctx, "DELETE FROM "+tables[i]); err != nil {
+			if _, err := w.ExecContext(ctx, "DELETE FROM "+tables[i].Name); err != nil {
 				return err
 			}
 		}
-		return inTx(ctx, w, inserts)
+		tx, err := w.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if err := equiv.InsertRows(ctx, engine.DuckDB, tx, tables); err != nil {
+			tx.Rollback()
+			return err
+		}
+		return tx.Commit()
 	})
+}
+
+// Exec runs the statements (a witness's script) in one transaction, each
+// checked to be one statement (the driver would run a second one).
+func (sc *scratch) Exec(ctx context.Context, stmts []string) error {
+	return sc.write(ctx, func(w *sql.DB) error { return inTx(ctx, w, stmts) })
 }
 
 // write opens a writer on the file (created if missing), runs f and
@@ -133,6 +147,10 @@ func inTx(ctx context.Context, w *sql.DB, stmts []string) error {
 		return err
 	}
 	for _, st := range stmts {
+		if err := equiv.OneStatement(st); err != nil {
+			tx.Rollback()
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, st); err != nil {
 			tx.Rollback()
 			return fmt.Errorf("%s: %w", abbreviate(st), err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/engine/duckdb"
 	"github.com/sqljudge/sqljudge/internal/equiv"
+	"github.com/sqljudge/sqljudge/internal/result"
 )
 
 const empDDL = `CREATE TABLE dept (deptno INT PRIMARY KEY, name VARCHAR(20) NOT NULL);
@@ -151,7 +152,7 @@ func BenchmarkDatabase(b *testing.B) {
 	}
 	defer sc.Close()
 	for b.Loop() {
-		if err := sc.Load(ctx, []string{`"t"`}, []string{"INSERT INTO t VALUES (1, 2)", "INSERT INTO t VALUES (2, 3)"}); err != nil {
+		if err := sc.Load(ctx, []equiv.TableRows{{Name: `"t"`, Cols: 2, Rows: [][]result.Value{{result.IntValue(1), result.IntValue(2)}, {result.IntValue(2), result.IntValue(3)}}}}); err != nil {
 			b.Fatal(err)
 		}
 		for range 2 {
