@@ -57,14 +57,14 @@ type searcher struct {
 
 	// failures of each query: how many databases it failed on, the first
 	// message; ran counts the databases it ran on.
-	fail   [2]int
-	msg    [2]string
-	ran    [2]int
+	fail [2]int
+	msg  [2]string
+	ran  [2]int
 	// failRows and msgRows count the failures on databases with rows.
 	failRows [2]int
 	msgRows  [2]string
-	neigh  []*neighbour
-	corpus []Data
+	neigh    []*neighbour
+	corpus   []Data
 	// tieSensitive: a query orders its output or takes a LIMIT (robust).
 	tieSensitive bool
 	// loadErr is the engine's first refusal of a database.
