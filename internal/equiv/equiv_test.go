@@ -135,6 +135,7 @@ func TestUnknown(t *testing.T) {
 		{"unknown referenced table", "SELECT a FROM t", "SELECT a FROM t", "CREATE TABLE t (a INT REFERENCES nowhere(x))", "unknown table nowhere"},
 		{"nondeterministic", "SELECT a, random() FROM t", "SELECT a, random() FROM t", "CREATE TABLE t (a INT)", "q1 is not deterministic"},
 		{"query fails everywhere", "SELECT nosuch FROM t", "SELECT a FROM t", "CREATE TABLE t (a INT)", "q1 fails on every database"},
+		{"query fails on every row", "SELECT abs(-9223372036854775807 - 1) FROM t", "SELECT 1 FROM t", "CREATE TABLE t (a INT)", "q1 fails on every database with rows"},
 		{"unsatisfiable: a CHECK", "SELECT * FROM t", "SELECT * FROM t WHERE a > 0", "CREATE TABLE t (a INT CHECK (a IS NOT NULL AND a <> a))", "refused every database with rows"},
 		{"unsatisfiable: a foreign key to a table that refuses rows", "SELECT * FROM c", "SELECT * FROM c WHERE x > 0",
 			"CREATE TABLE p (x INT PRIMARY KEY CHECK (x IS NOT NULL AND x <> x)); CREATE TABLE c (x INT NOT NULL REFERENCES p)", "admit only the empty database"},
