@@ -63,6 +63,7 @@ func (f *equivFlags) register(fl *pflag.FlagSet) {
 	fl.IntVar(&f.o.Workers, "workers", 1, "pairs decided in parallel")
 	fl.BoolVar(&f.o.Resume, "resume", false, "continue the run in --out")
 	fl.BoolVar(&f.o.Overwrite, "overwrite", false, "replace the run in --out")
+	fl.BoolVar(&f.o.Cleanup, "cleanup", false, "only drop the scratch databases that killed runs left on the --db server (sqljudge_equiv_*, made over 10 minutes ago, no session connected) and exit")
 	fl.BoolVar(&f.o.AllowSuperuser, "allow-superuser", false, "let a --db account that may administer the server (PostgreSQL superuser, MySQL SUPER/ALL) run the queries")
 }
 

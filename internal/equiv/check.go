@@ -168,10 +168,26 @@ func (c Check) rebind(t *Table) (Check, bool) {
 // literal writes it.
 func (c Check) SQL(d engine.Dialect, t *Table) string {
 	var b strings.Builder
-	b.WriteByte('(')
+	wrap := !c.e.parenthesised(d)
+	if wrap {
+		b.WriteByte('(')
+	}
 	c.e.print(&b, d, t)
-	b.WriteByte(')')
+	if wrap {
+		b.WriteByte(')')
+	}
 	return b.String()
+}
+
+// parenthesised reports whether e prints in parentheses of its own.
+func (e *cnode) parenthesised(d engine.Dialect) bool {
+	switch e.op {
+	case cNeg, cNot, cIsNull, cIn, cBetween, cLike, cCase:
+		return true
+	case cBinary:
+		return e.s != "||" || d != engine.MySQL
+	}
+	return false
 }
 
 // String prints the constraint in SQLite's spelling, for messages and

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -48,6 +49,9 @@ type CommandOptions struct {
 	// Resume keeps the records of an earlier run in Out and decides the
 	// rest; Overwrite replaces it.
 	Resume, Overwrite bool
+	// Cleanup only drops the stale scratch databases on the server of DB
+	// (see scratch.go) and prints their names; no pair is decided.
+	Cleanup bool
 }
 
 // Record is one line of results.jsonl: the pair's id and its Outcome
@@ -67,6 +71,9 @@ const ResultsFile = "results.jsonl"
 // inputs give byte-identical results.jsonl. Bad input (a malformed pairs
 // file, an output folder holding another run) is a usage.Error.
 func RunCommand(ctx context.Context, o CommandOptions, w io.Writer) error {
+	if o.Cleanup {
+		return cleanup(ctx, o, w)
+	}
 	if o.Pairs == "" {
 		return usage.Errorf("--pairs is required")
 	}
@@ -107,6 +114,7 @@ func RunCommand(ctx context.Context, o CommandOptions, w io.Writer) error {
 		return err
 	}
 	defer sb.Close()
+	printSwept(w, sb)
 	prev, err := prepareOutput(o, sb.Dialect())
 	if err != nil {
 		return err
@@ -129,6 +137,39 @@ func RunCommand(ctx context.Context, o CommandOptions, w io.Writer) error {
 	}
 	sum.print(w)
 	return nil
+}
+
+// cleanup runs `sqljudge equiv --cleanup`: the sandbox of --db sweeps the
+// stale scratch databases when it starts.
+func cleanup(ctx context.Context, o CommandOptions, w io.Writer) error {
+	if _, ok := dsnDialect(o.DB); !ok || strings.HasPrefix(o.DB, "duckdb:") {
+		return usage.Errorf("--cleanup drops the stale scratch databases of a server: --db must be a postgres:// or mysql:// DSN")
+	}
+	sb, _, err := openSandbox(ctx, o)
+	if err != nil {
+		return err
+	}
+	defer sb.Close()
+	if n := printSwept(w, sb); n == 0 {
+		fmt.Fprintf(w, "no stale scratch database (sqljudge_equiv_*, made over %s ago, no session connected) on %s\n", staleAfter, dbSetting(o.DB))
+	}
+	return nil
+}
+
+// printSwept names the stale scratch databases the sandbox dropped when it
+// started, and returns how many.
+func printSwept(w io.Writer, sb Sandbox) int {
+	var swept []string
+	switch s := sb.(type) {
+	case *PostgresSandbox:
+		swept = s.Swept
+	case *MySQLSandbox:
+		swept = s.Swept
+	}
+	if len(swept) > 0 {
+		fmt.Fprintf(w, "dropped %d stale scratch database(s) of earlier runs (made over %s ago, no session connected): %s\n", len(swept), staleAfter, strings.Join(swept, ", "))
+	}
+	return len(swept)
 }
 
 // openSandbox returns the sandbox --db names and the folder db_id pairs

@@ -341,12 +341,20 @@ func (s *PostgresSandbox) probe(ctx context.Context, user string, allowSuperuser
 	if err := pg.Load(ctx, rows); err != nil {
 		return fmt.Errorf("%w: role %q cannot write to its scratch database: %v", ErrSetup, user, err)
 	}
-	var signals string
-	if err := pg.conn.QueryRow(ctx, pgSignalQuery, pgx.QueryExecModeExec).Scan(&signals); err != nil {
+	signals, err := pgSignals(ctx, pg.conn)
+	if err != nil {
 		return fmt.Errorf("--db: cannot read the role's function privileges: %w", err)
 	}
 	if signals != "" && !allowSuperuser {
 		return fmt.Errorf("%w: role %q may run %s in a new database, so a pair's query could end the other sessions of the role (this run's other workers, other runs); %s, or pass --allow-superuser", engine.ErrPrivileged, user, signals, pgGrantAdvice)
 	}
 	return nil
+}
+
+// pgSignals names the functions that signal other backends which the
+// session's role may run in the session's database ("" for none).
+func pgSignals(ctx context.Context, c *pgx.Conn) (string, error) {
+	var signals string
+	err := c.QueryRow(ctx, pgSignalQuery, pgx.QueryExecModeExec).Scan(&signals)
+	return signals, err
 }
