@@ -25,11 +25,18 @@ PostgreSQL or MySQL spelling), or {"id", "q1", "q2", "db_id"} for a database
 under --db (a folder of SQLite databases; its schema and values seed the
 search). --db may also be a server DSN, postgres://… or mysql://… (MariaDB or
 MySQL): each pair then runs in a scratch database created and dropped on that
-server, and no other database is opened (PostgreSQL: the role needs CREATEDB;
-MariaDB/MySQL: the account needs CREATE, DROP, SELECT, INSERT, DELETE and
-REFERENCES on sqljudge\_equiv\_%). An account that may administer the server
-(a PostgreSQL superuser; SUPER, FILE or ALL PRIVILEGES on *.* on MySQL) is
-refused unless --allow-superuser. --db duckdb:[DIR] runs each pair in scratch
+server, and no other database is opened (PostgreSQL: the role needs CREATEDB,
+and template1 must not let PUBLIC run pg_terminate_backend; MariaDB/MySQL: the
+account needs CREATE, DROP, SELECT, INSERT, DELETE and REFERENCES on
+sqljudge\_equiv\_%, and SELECT on the db_id databases). An account with more
+(a PostgreSQL superuser, CREATEROLE, pg_execute_server_program…; on MySQL any
+privilege beyond that grant) is refused unless --allow-superuser, and one that
+cannot create a scratch database is refused before the first pair (exit 2;
+docs/equiv.md, "The account"). The pair's DDL is parsed and rendered again,
+its CHECKs printed from a small grammar or refused: no text of a pair runs as a
+statement. Scratch databases that killed runs left (sqljudge_equiv_*, older
+than 10 minutes, no session) are dropped when a run starts; --cleanup does
+only that. --db duckdb:[DIR] runs each pair in scratch
 DuckDB files (under DIR, else the system's temporary folder; binaries built
 with -tags duckdb). With a postgres:// or mysql:// DSN, db_id names a
 database on that server, which is only read (catalog queries and SELECTs).

@@ -323,7 +323,6 @@ func TestSetupFailureIsNotAVerdict(t *testing.T) {
 	}
 }
 
-
 // TestSandboxSessionsPinned: the writer and reader sessions of both
 // server sandboxes read SQL text the same way whatever the role's own
 // settings say (a role set to standard_conforming_strings off and another
