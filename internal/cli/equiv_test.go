@@ -122,3 +122,20 @@ func TestEquivCommandMySQL(t *testing.T) {
 		t.Fatalf("records:\n%s", b)
 	}
 }
+
+// TestEquivPostgresSuperuserAdvice checks that equiv's refusal of a
+// PostgreSQL superuser gives equiv's advice (a role with CREATEDB), not
+// eval's (a role that may only read, which cannot create the scratch
+// databases).
+func TestEquivPostgresSuperuserAdvice(t *testing.T) {
+	server := testserver.Postgres(t)
+	dir := t.TempDir()
+	pairs := filepath.Join(dir, "pairs.jsonl")
+	if err := os.WriteFile(pairs, []byte(equivPairs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runMain(t, "equiv", "--pairs", pairs, "--out", filepath.Join(dir, "out"), "--db", server)
+	if code != ExitUsage || !strings.Contains(stderr, "CREATEDB") || !strings.Contains(stderr, "--allow-superuser") || strings.Contains(stderr, "only read") {
+		t.Fatalf("exit %d: %s\nwant exit 2 advising a role with CREATEDB", code, stderr)
+	}
+}

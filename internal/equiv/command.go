@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/engine/postgres"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/usage"
@@ -138,7 +139,7 @@ func openSandbox(ctx context.Context, o CommandOptions) (Sandbox, string, error)
 		sb, err := newServerSandbox(ctx, d, o)
 		if err != nil {
 			if errors.Is(err, engine.ErrPrivileged) {
-				return nil, "", usage.Error{Err: err}
+				return nil, "", usage.Error{Err: privilegeAdvice(err)}
 			}
 			return nil, "", err
 		}
@@ -151,6 +152,18 @@ func openSandbox(ctx context.Context, o CommandOptions) (Sandbox, string, error)
 	}
 	sb, err := NewSQLiteSandbox("")
 	return sb, o.DB, err
+}
+
+// privilegeAdvice rewords the PostgreSQL engine's refusal of a role that
+// may administer the server with equiv's remedy: the engine advises eval's
+// read-only role, which cannot create equiv's scratch databases. (The
+// MySQL sandbox's refusal is equiv's own already.)
+func privilegeAdvice(err error) error {
+	var pe *postgres.PrivilegeError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	return fmt.Errorf("%w: %s; connect as a role with CREATEDB and no other privilege (docs/equiv.md, \"Engines\"), or pass --allow-superuser", engine.ErrPrivileged, pe.Risk("a query"))
 }
 
 // dsnDialect returns the dialect of a DSN with a scheme.
