@@ -42,9 +42,13 @@ func (e *Error) Unwrap() error { return e.Err }
 // Unmarshal decodes data, one JSON value and nothing after it but white
 // space, into v (a pointer, as for encoding/json; struct tags are read as
 // encoding/json reads them, and a type's UnmarshalJSON method is called).
-// Keys without a field in v are skipped. Errors are *Error.
+// Keys without a field in v are skipped, but one that names a field in
+// another case ("ID" for "id") is an error. Errors are *Error.
 func Unmarshal(data []byte, v any) error {
-	return describe(json.Unmarshal(data, v))
+	if err := describe(json.Unmarshal(data, v)); err != nil {
+		return err
+	}
+	return checkCase(data, reflect.TypeOf(v))
 }
 
 // UnmarshalKnown is Unmarshal that also refuses an object key for which v
@@ -60,9 +64,14 @@ func NewDecoder(r io.Reader) *jsontext.Decoder {
 	return jsontext.NewDecoder(r)
 }
 
-// Decode decodes the next value of dec into v, as Unmarshal does.
+// Decode decodes the next value of dec into v, as Unmarshal does; the
+// offset of an error in the value is from the value's start.
 func Decode(dec *jsontext.Decoder, v any) error {
-	return Describe(json.UnmarshalDecode(dec, v))
+	val, err := dec.ReadValue()
+	if err != nil {
+		return Describe(err)
+	}
+	return Unmarshal(val, v)
 }
 
 // Describe turns an error of the decoder (or of a jsontext.Decoder's
@@ -137,7 +146,7 @@ func within(p jsontext.Pointer) string {
 	}
 	var b strings.Builder
 	for tok := range p.Tokens() {
-		if _, err := strconv.Atoi(tok); err == nil && b.Len() > 0 {
+		if _, err := strconv.Atoi(tok); err == nil {
 			b.WriteString("[" + tok + "]")
 			continue
 		}
@@ -208,12 +217,23 @@ func TrimBOM(data []byte) []byte { return bytes.TrimPrefix(data, []byte(bom)) }
 // MaxLine is the longest line Lines reads, in bytes (64 MiB).
 const MaxLine = 64 << 20
 
+// LineError is a line that Lines cannot read: Msg says why; Error is
+// "Name:Line: Msg".
+type LineError struct {
+	Name string
+	Line int
+	Msg  string
+}
+
+// Error returns "Name:Line: Msg".
+func (e *LineError) Error() string { return fmt.Sprintf("%s:%d: %s", e.Name, e.Line, e.Msg) }
+
 // Lines calls fn with each line of r that is not blank, numbered from 1
 // and trimmed of surrounding white space (a "\r\n" ending included); a
 // UTF-8 byte order mark at the start of r is skipped. It stops at fn's
-// first error and returns it as it is. A line longer than MaxLine is the
-// error "name:N: line longer than 64 MiB, the longest line read"; a read
-// error is "name: error".
+// first error and returns it as it is. A line longer than MaxLine is a
+// *LineError "name:N: line longer than 64 MiB, the longest line read: …";
+// a read error is "name: error".
 func Lines(name string, r io.Reader, fn func(n int, line []byte) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
@@ -233,7 +253,7 @@ func Lines(name string, r io.Reader, fn func(n int, line []byte) error) error {
 		}
 	}
 	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
-		return fmt.Errorf("%s:%d: line longer than %d MiB, the longest line read: expected one JSON value per line", name, n+1, MaxLine>>20)
+		return &LineError{Name: name, Line: n + 1, Msg: fmt.Sprintf("line longer than %d MiB, the longest line read: expected one JSON value per line", MaxLine>>20)}
 	} else if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}

@@ -42,9 +42,34 @@ func TestUnmarshalRefuses(t *testing.T) {
 	if err := UnmarshalKnown([]byte(`{"ID":"a"}`), &r); err == nil || err.Error() != `unknown key "ID" (keys are case-sensitive)` {
 		t.Errorf("UnmarshalKnown with \"ID\" = %v", err)
 	}
-	// Unmarshal skips unknown keys but does not take "ID" for "id".
-	if err := Unmarshal([]byte(`{"ID":"a","other":1}`), &r); err != nil || r.ID != "" {
-		t.Errorf("Unmarshal with \"ID\" = %v, id %q; want no error and no id", err, r.ID)
+	// Unmarshal skips unknown keys but refuses one that names a field in
+	// another case, at any depth.
+	if err := Unmarshal([]byte(`{"id":"a","other":{"ID":1}}`), &r); err != nil || r.ID != "a" {
+		t.Errorf("Unmarshal with an unknown key = %v, id %q; want no error", err, r.ID)
+	}
+	for in, want := range map[string]string{
+		`{"other":1,"ID":"a"}`:          `unknown key "ID" (keys are case-sensitive: expected "id")`,
+		`[{"id":"a"},{"id":"b","N":1}]`: `unknown key "N" in "[1]" (keys are case-sensitive: expected "n")`,
+	} {
+		var rs any = &r
+		if in[0] == '[' {
+			rs = &[]rec{}
+		}
+		if err := Unmarshal([]byte(in), rs); err == nil || err.Error() != want {
+			t.Errorf("Unmarshal(%s) = %v, want %s", in, err, want)
+		}
+	}
+	var nested struct {
+		Items []struct {
+			rec
+			DBID string `json:"db_id"`
+		} `json:"items"`
+	}
+	if err := Unmarshal([]byte(`{"items":[{"id":"a","DB_ID":"x"}]}`), &nested); err == nil || err.Error() != `unknown key "DB_ID" in "items[0]" (keys are case-sensitive: expected "db_id")` {
+		t.Errorf("nested: %v", err)
+	}
+	if err := Unmarshal([]byte(`{"items":[{"ID":"a"}]}`), &nested); err == nil || !strings.Contains(err.Error(), `expected "id"`) {
+		t.Errorf("embedded: %v", err)
 	}
 }
 
