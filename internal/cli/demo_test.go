@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,4 +60,33 @@ func wantEntries(t *testing.T, dir string, names ...string) {
 	if strings.Join(got, " ") != strings.Join(names, " ") {
 		t.Errorf("%s holds %v, want %v", dir, got, names)
 	}
+}
+
+// TestEvalListsOutputs: the console names every file a run writes for a
+// reader, report.html included (it was never named), and not report.html
+// under --html=false.
+func TestEvalListsOutputs(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr := runMain(t, "eval", "--demo", "--out", out, "--progress", "never")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	want := fmt.Sprintf("records: %s\nsummary: %s\nreport:  %s\n", filepath.Join(out, "results.jsonl"), filepath.Join(out, "summary.json"), filepath.Join(out, "report.html"))
+	if !strings.HasSuffix(stdout, want) {
+		t.Errorf("console ends:\n%s\nwant:\n%s", tail(stdout), want)
+	}
+	if _, err := os.Stat(filepath.Join(out, "report.html")); err != nil {
+		t.Error(err)
+	}
+	code, stdout, _ = runMain(t, "eval", "--demo", "--out", out, "--overwrite", "--html=false", "--progress", "never")
+	if code != ExitOK || strings.Contains(stdout, "report.html") {
+		t.Errorf("--html=false: exit %d, console names report.html:\n%s", code, tail(stdout))
+	}
+}
+
+func tail(s string) string {
+	if len(s) > 600 {
+		return "…" + s[len(s)-600:]
+	}
+	return s
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -20,6 +21,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/eval"
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/report"
+	"github.com/sqljudge/sqljudge/internal/report/htmlreport"
 	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/usage"
 )
@@ -261,8 +263,17 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		fmt.Fprintf(stdout, "sqleval mode: %s\n", sum.Run.SQLEvalMode)
 	}
 	report.PrintTable(stdout, sum)
-	fmt.Fprintf(stdout, "records: %s\nsummary: %s\n", filepath.Join(f.out, run.ResultsFile), filepath.Join(f.out, report.SummaryFile))
+	printOutputs(stdout, f.out, f.html)
 	return nil
+}
+
+// printOutputs names the files a run wrote in out for a reader: its
+// records, summary and, when html, report.html.
+func printOutputs(w io.Writer, out string, html bool) {
+	fmt.Fprintf(w, "records: %s\nsummary: %s\n", filepath.Join(out, run.ResultsFile), filepath.Join(out, report.SummaryFile))
+	if html {
+		fmt.Fprintf(w, "report:  %s\n", filepath.Join(out, htmlreport.File))
+	}
 }
 
 // demoDefaults writes the embedded demo benchmark to a new folder
