@@ -36,6 +36,10 @@ func TestEquivCommand(t *testing.T) {
 				t.Errorf("console lacks %q:\n%s", want, stdout)
 			}
 		}
+		// The console ends naming the files written, as eval's does.
+		if want := "records: " + filepath.Join(out, "results.jsonl") + "\nsummary: " + filepath.Join(out, "summary.json") + "\n"; !strings.HasSuffix(stdout, want) {
+			t.Errorf("console does not end with\n%s:\n%s", want, stdout)
+		}
 		b, err := os.ReadFile(filepath.Join(out, "results.jsonl"))
 		if err != nil {
 			t.Fatal(err)

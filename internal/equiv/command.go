@@ -64,7 +64,8 @@ const ResultsFile = "results.jsonl"
 // RunCommand runs `sqljudge equiv`: it decides every pair of o.Pairs,
 // writes OUT/results.jsonl (one record per pair, in input order, each
 // written as soon as it and every earlier pair are decided),
-// OUT/summary.json, and prints the summary table to w. The same seed and
+// OUT/summary.json, and prints the summary table to w, then the paths of
+// the records and the summary. The same seed and
 // inputs give byte-identical results.jsonl. Bad input (a malformed pairs
 // file, an output folder holding another run) is a usage.Error.
 func RunCommand(ctx context.Context, o CommandOptions, w io.Writer) error {
@@ -129,6 +130,7 @@ func RunCommand(ctx context.Context, o CommandOptions, w io.Writer) error {
 		return err
 	}
 	sum.print(w)
+	fmt.Fprintf(w, "records: %s\nsummary: %s\n", filepath.Join(o.Out, ResultsFile), filepath.Join(o.Out, "summary.json"))
 	return nil
 }
 
