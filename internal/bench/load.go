@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -12,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/sqljudge/sqljudge/internal/strictjson"
 )
 
 // Format names a gold file format.
@@ -300,9 +301,10 @@ func readJSONGold(path string, f Format) ([]Item, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", path, err)
 	}
+	data = strictjson.TrimBOM(data)
 	var recs []json.RawMessage
-	if err := json.Unmarshal(data, &recs); err != nil {
-		return nil, errAt(Pos{File: path, Line: jsonErrLine(data, err)}, "expected a JSON array of objects: %v", err)
+	if err := strictjson.Unmarshal(data, &recs); err != nil {
+		return nil, errAt(Pos{File: path, Line: strictjson.Line(data, err)}, "expected a JSON array of objects: %v", err)
 	}
 	lineOf := objectLines(data)
 	items := make([]Item, 0, len(recs))
@@ -383,17 +385,6 @@ func objectLines(data []byte) func(int) int {
 	}
 }
 
-// jsonErrLine returns the line of a JSON syntax error, or 0.
-func jsonErrLine(data []byte, err error) int {
-	if se, ok := err.(*json.SyntaxError); ok {
-		return 1 + bytes.Count(data[:min(int(se.Offset), len(data))], []byte("\n"))
-	}
-	if te, ok := err.(*json.UnmarshalTypeError); ok {
-		return 1 + bytes.Count(data[:min(int(te.Offset), len(data))], []byte("\n"))
-	}
-	return 0
-}
-
 // jsonlRecord is one line of the JSONL format.
 type jsonlRecord struct {
 	ID           json.RawMessage `json:"id"`
@@ -416,19 +407,12 @@ func readJSONL(path string) ([]Item, error) {
 		return nil, fmt.Errorf("cannot open benchmark: %w", err)
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	var items []Item
 	seen := map[string]Pos{}
-	for ln := 1; sc.Scan(); ln++ {
-		pos := Pos{File: path, Line: ln}
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
-			continue
-		}
+	err = jsonLines(path, f, func(pos Pos, line []byte) error {
 		var r jsonlRecord
-		if err := json.Unmarshal([]byte(text), &r); err != nil {
-			return nil, errAt(pos, "expected a JSON object {\"id\", \"db_id\", \"gold\", ...}: %v", err)
+		if err := strictjson.Unmarshal(line, &r); err != nil {
+			return errAt(pos, "expected a JSON object {\"id\", \"db_id\", \"gold\", ...}: %v", err)
 		}
 		idx := len(items)
 		id := strconv.Itoa(idx)
@@ -436,15 +420,15 @@ func readJSONL(path string) ([]Item, error) {
 			id = rawID(r.ID)
 		}
 		if p, dup := seen[id]; dup {
-			return nil, errAt(pos, "duplicate id %q (first at line %d)", id, p.Line)
+			return errAt(pos, "duplicate id %q (first at line %d)", id, p.Line)
 		}
 		seen[id] = pos
 		if r.DBID == "" {
-			return nil, errAt(pos, "missing \"db_id\"")
+			return errAt(pos, "missing \"db_id\"")
 		}
 		gold, err := goldField(r.Gold)
 		if err != nil {
-			return nil, errAt(pos, "%v", err)
+			return errAt(pos, "%v", err)
 		}
 		it := Item{
 			Index: idx, ID: id, DBID: r.DBID, Question: r.Question, Evidence: r.Evidence,
@@ -456,11 +440,23 @@ func readJSONL(path string) ([]Item, error) {
 			it.PredPos = pos
 		}
 		items = append(items, it)
+		return nil
+	})
+	return items, err
+}
+
+// jsonLines calls fn with each non-blank line of a JSON Lines file
+// (strictjson.Lines: a BOM at the start skipped) and its position; a line
+// over strictjson.MaxLine is an *InputError at its line.
+func jsonLines(path string, r io.Reader, fn func(pos Pos, line []byte) error) error {
+	err := strictjson.Lines(path, r, func(ln int, line []byte) error {
+		return fn(Pos{File: path, Line: ln}, line)
+	})
+	var le *strictjson.LineError
+	if errors.As(err, &le) {
+		return errAt(Pos{File: path, Line: le.Line}, "%s", le.Msg)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return items, nil
+	return err
 }
 
 func goldField(raw json.RawMessage) ([]string, error) {
@@ -550,29 +546,27 @@ func readBirdPreds(path string) ([]prediction, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", path, err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	data = strictjson.TrimBOM(data)
+	lineAt := func(off int64) int { return 1 + bytes.Count(data[:min(int(off), len(data))], []byte("\n")) }
+	dec := strictjson.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.ReadToken(); err != nil || t.Kind() != '{' {
 		return nil, errAt(Pos{File: path, Line: 1}, "expected a JSON object {\"question_id\": \"SQL\\t----- bird -----\\tdb_id\", ...}")
 	}
 	var out []prediction
-	seen := map[string]int{}
-	for dec.More() {
-		off := dec.InputOffset()
-		line := 1 + bytes.Count(data[:off], []byte("\n"))
-		t, err := dec.Token()
+	for dec.PeekKind() != '}' {
+		t, err := dec.ReadToken()
+		if err == nil && t.Kind() != '"' {
+			err = fmt.Errorf("expected a string key")
+		}
 		if err != nil {
-			return nil, errAt(Pos{File: path, Line: line}, "%v", err)
+			return nil, birdPredsError(path, data, dec, err)
 		}
-		key, _ := t.(string)
+		key := t.String()
+		pos := Pos{File: path, Line: lineAt(dec.InputOffset())}
 		var v any
-		if err := dec.Decode(&v); err != nil {
-			return nil, errAt(Pos{File: path, Line: line}, "value of %q: %v", key, err)
+		if err := strictjson.Decode(dec, &v); err != nil {
+			return nil, errAt(pos, "value of %q: %v", key, err)
 		}
-		pos := Pos{File: path, Line: 1 + bytes.Count(data[:min(int(off)+2, len(data))], []byte("\n"))}
-		if l, dup := seen[key]; dup {
-			return nil, errAt(pos, "duplicate id %q (first at line %d)", key, l)
-		}
-		seen[key] = pos.Line
 		sql := ""
 		if s, ok := v.(string); ok {
 			// The official package_sqls splits on the separator; a value
@@ -581,7 +575,25 @@ func readBirdPreds(path string) ([]prediction, error) {
 		}
 		out = append(out, prediction{id: key, sql: sql, pos: pos})
 	}
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, birdPredsError(path, data, dec, err)
+	}
 	return out, nil
+}
+
+// birdPredsError places a decoding error of predict_dev.json at its line
+// (a key given twice is an id given twice).
+func birdPredsError(path string, data []byte, dec interface{ InputOffset() int64 }, err error) error {
+	err = strictjson.Describe(err)
+	var e *strictjson.Error
+	off := dec.InputOffset()
+	if errors.As(err, &e) && e.Offset > 0 {
+		off = e.Offset
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		err = errors.New("the JSON object ends too early")
+	}
+	return errAt(Pos{File: path, Line: 1 + bytes.Count(data[:min(int(off), len(data))], []byte("\n"))}, "%v", err)
 }
 
 func readJSONLPreds(path string) ([]prediction, error) {
@@ -590,40 +602,31 @@ func readJSONLPreds(path string) ([]prediction, error) {
 		return nil, fmt.Errorf("cannot open predictions: %w", err)
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	var out []prediction
 	seen := map[string]int{}
-	for ln := 1; sc.Scan(); ln++ {
-		pos := Pos{File: path, Line: ln}
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
-			continue
-		}
+	err = jsonLines(path, f, func(pos Pos, line []byte) error {
 		var r struct {
 			ID   json.RawMessage `json:"id"`
 			Pred *string         `json:"pred"`
 		}
-		if err := json.Unmarshal([]byte(text), &r); err != nil {
-			return nil, errAt(pos, "expected a JSON object {\"id\", \"pred\"}: %v", err)
+		if err := strictjson.Unmarshal(line, &r); err != nil {
+			return errAt(pos, "expected a JSON object {\"id\", \"pred\"}: %v", err)
 		}
 		if r.Pred == nil {
-			return nil, errAt(pos, "missing \"pred\"")
+			return errAt(pos, "missing \"pred\"")
 		}
 		id := ""
 		if len(r.ID) > 0 {
 			id = rawID(r.ID)
 			if l, dup := seen[id]; dup {
-				return nil, errAt(pos, "duplicate id %q (first at line %d)", id, l)
+				return errAt(pos, "duplicate id %q (first at line %d)", id, l)
 			}
-			seen[id] = ln
+			seen[id] = pos.Line
 		}
 		out = append(out, prediction{id: id, sql: *r.Pred, pos: pos})
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return out, nil
+		return nil
+	})
+	return out, err
 }
 
 // readTextPreds reads one prediction per line. As in the official

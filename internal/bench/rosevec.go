@@ -1,13 +1,14 @@
 package bench
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/sqljudge/sqljudge/internal/strictjson"
 )
 
 // FormatRoseVec is ROSE-VEC, ROSE's expert-labelled validation set
@@ -36,9 +37,10 @@ func readRoseVec(path string) ([]Item, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", path, err)
 	}
+	data = strictjson.TrimBOM(data)
 	var recs []json.RawMessage
-	if err := json.Unmarshal(data, &recs); err != nil {
-		return nil, errAt(Pos{File: path, Line: jsonErrLine(data, err)}, "expected a JSON array of ROSE-VEC objects {question_id, db_id, question, predicted_sql, gold_sql, label}: %v", err)
+	if err := strictjson.Unmarshal(data, &recs); err != nil {
+		return nil, errAt(Pos{File: path, Line: strictjson.Line(data, err)}, "expected a JSON array of ROSE-VEC objects {question_id, db_id, question, predicted_sql, gold_sql, label}: %v", err)
 	}
 	lineOf := objectLines(data)
 	seen := map[string]int{}
@@ -46,7 +48,7 @@ func readRoseVec(path string) ([]Item, error) {
 	for i, raw := range recs {
 		pos := Pos{File: path, Line: lineOf(i)}
 		var r roseVecRecord
-		if err := json.Unmarshal(raw, &r); err != nil {
+		if err := strictjson.Unmarshal(raw, &r); err != nil {
 			return nil, errAt(pos, "item %d: %v", i, err)
 		}
 		switch {
@@ -114,9 +116,10 @@ func ReadLabels(path string) (map[string]Label, error) {
 		if err != nil {
 			return nil, err
 		}
+		data = strictjson.TrimBOM(data)
 		var recs []map[string]json.RawMessage
-		if err := json.Unmarshal(data, &recs); err != nil {
-			return nil, errAt(Pos{File: path, Line: jsonErrLine(data, err)}, "expected a JSON array of {question_id, label} objects: %v", err)
+		if err := strictjson.Unmarshal(data, &recs); err != nil {
+			return nil, errAt(Pos{File: path, Line: strictjson.Line(data, err)}, "expected a JSON array of {question_id, label} objects: %v", err)
 		}
 		lineOf := objectLines(data)
 		for i, r := range recs {
@@ -130,24 +133,15 @@ func ReadLabels(path string) (map[string]Label, error) {
 			return nil, err
 		}
 		defer f.Close()
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 64<<20)
-		for ln := 1; sc.Scan(); ln++ {
-			text := strings.TrimSpace(sc.Text())
-			if text == "" {
-				continue
-			}
-			pos := Pos{File: path, Line: ln}
+		err = jsonLines(path, f, func(pos Pos, line []byte) error {
 			var r map[string]json.RawMessage
-			if err := json.Unmarshal([]byte(text), &r); err != nil {
-				return nil, errAt(pos, "expected a JSON object {\"id\", \"label\"}: %v", err)
+			if err := strictjson.Unmarshal(line, &r); err != nil {
+				return errAt(pos, "expected a JSON object {\"id\", \"label\"}: %v", err)
 			}
-			if err := add(pos, r["id"], r["label"], "id"); err != nil {
-				return nil, err
-			}
-		}
-		if err := sc.Err(); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return add(pos, r["id"], r["label"], "id")
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	if len(out) == 0 {

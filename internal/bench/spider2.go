@@ -1,8 +1,6 @@
 package bench
 
 import (
-	"bufio"
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -10,8 +8,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-
 	"strings"
+
+	"github.com/sqljudge/sqljudge/internal/strictjson"
 )
 
 // FormatSpider2 is Spider 2.0's gold: result CSVs instead of gold SQL.
@@ -71,7 +70,7 @@ func readSpider2(path string) ([]Item, error) {
 			continue
 		}
 		var r spider2Record
-		if err := json.Unmarshal([]byte(l), &r); err != nil {
+		if err := strictjson.Unmarshal([]byte(l), &r); err != nil {
 			return nil, errAt(pos, "expected a JSON object {\"id\", \"db_id\", \"gold_result\", \"condition_cols\", \"ignore_order\"}: %v", err)
 		}
 		it := Item{Index: len(items), GoldPos: pos, Question: r.Question, Difficulty: r.Difficulty}
@@ -259,19 +258,15 @@ func spider2Meta(dir string) (map[string]spider2Instance, error) {
 		}
 		defer f.Close()
 		m := map[string]spider2Instance{}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 64<<20)
-		for ln := 1; sc.Scan(); ln++ {
-			if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-				continue
-			}
+		err = strictjson.Lines(p, f, func(ln int, line []byte) error {
 			var r spider2Instance
-			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-				return nil, fmt.Errorf("%s:%d: %v", p, ln, err)
+			if err := strictjson.Unmarshal(line, &r); err != nil {
+				return fmt.Errorf("%s:%d: %v", p, ln, err)
 			}
 			m[r.InstanceID] = r
-		}
-		return m, sc.Err()
+			return nil
+		})
+		return m, err
 	}
 	return nil, fmt.Errorf("give \"db_id\" on the line, or put spider2-lite.jsonl beside it (looked for %s)", strings.Join(tried, ", "))
 }

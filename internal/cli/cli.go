@@ -108,11 +108,16 @@ then grade your own predictions, for example on Spider:
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usage.Errorf("%w (see %s --help)", err, c.CommandPath())
+		if isGroup(c) && c.Flags().NArg() > 0 {
+			// "sqljudge evl --demo": the command is what is wrong.
+			return runGroup(c, c.Flags().Args())
+		}
+		return usage.Errorf("%w%s (see %s --help)", err, flagSuggestion(c, err), c.CommandPath())
 	})
 	root.AddCommand(newEvalCmd(), newTestsuiteCmd(), newAgreeCmd(), newDBCmd(), newIndexCmd(), newMergeCmd(), newServeCmd(), newReportCmd(), newVersionCmd())
 	root.AddCommand(newGenerateCmd())
 	root.AddCommand(newEquivCmd())
+	guardGroups(root)
 	return root
 }
 

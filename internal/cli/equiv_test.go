@@ -36,6 +36,10 @@ func TestEquivCommand(t *testing.T) {
 				t.Errorf("console lacks %q:\n%s", want, stdout)
 			}
 		}
+		// The console ends naming the files written, as eval's does.
+		if want := "records: " + filepath.Join(out, "results.jsonl") + "\nsummary: " + filepath.Join(out, "summary.json") + "\n"; !strings.HasSuffix(stdout, want) {
+			t.Errorf("console does not end with\n%s:\n%s", want, stdout)
+		}
 		b, err := os.ReadFile(filepath.Join(out, "results.jsonl"))
 		if err != nil {
 			t.Fatal(err)
@@ -120,5 +124,22 @@ func TestEquivCommandMySQL(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	if len(lines) != 3 || !strings.HasPrefix(lines[0], `{"id":"a","verdict":"inequivalent","witness":{"sql":"CREATE TABLE `+"`t`") || !strings.HasPrefix(lines[1], `{"id":"b","verdict":"equivalent_bounded"`) || !strings.HasPrefix(lines[2], `{"id":"c","verdict":"unknown"`) {
 		t.Fatalf("records:\n%s", b)
+	}
+}
+
+// TestEquivPostgresSuperuserAdvice checks that equiv's refusal of a
+// PostgreSQL superuser gives equiv's advice (a role with CREATEDB), not
+// eval's (a role that may only read, which cannot create the scratch
+// databases).
+func TestEquivPostgresSuperuserAdvice(t *testing.T) {
+	server := testserver.Postgres(t)
+	dir := t.TempDir()
+	pairs := filepath.Join(dir, "pairs.jsonl")
+	if err := os.WriteFile(pairs, []byte(equivPairs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runMain(t, "equiv", "--pairs", pairs, "--out", filepath.Join(dir, "out"), "--db", server)
+	if code != ExitUsage || !strings.Contains(stderr, "CREATEDB") || !strings.Contains(stderr, "--allow-superuser") || strings.Contains(stderr, "only read") {
+		t.Fatalf("exit %d: %s\nwant exit 2 advising a role with CREATEDB", code, stderr)
 	}
 }

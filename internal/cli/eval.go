@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -20,6 +21,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/eval"
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/report"
+	"github.com/sqljudge/sqljudge/internal/report/htmlreport"
 	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/usage"
 )
@@ -156,7 +158,7 @@ func (f *evalFlags) registerInputs(fl *pflag.FlagSet) {
 	fl.StringVar(&f.db, "db", "", "databases: a SQLite folder DB/<db_id>/<db_id>.sqlite (or one .sqlite file),\npostgres://user:pass@host:port/, mysql://user:pass@host:port/ (a db_id is a database\non the server), or duckdb:PATH (binaries built with -tags duckdb)")
 	fl.StringVar(&f.tables, "tables", "", "Spider tables.json: checks every db_id; needed by em; labels items without a difficulty with their Spider hardness")
 	fl.StringVar(&f.format, "format", "", "gold `FORMAT`: "+formatList()+" (default: detected from the file)")
-	fl.BoolVar(&f.demo, "demo", false, "grade the demo benchmark embedded in the binary (bookshop, 31 questions)")
+	fl.BoolVar(&f.demo, "demo", false, "grade the demo benchmark embedded in the binary (bookshop, 31 questions), written to a\nsqljudge-demo-* folder removed at the end unless it also holds the output (no --out)")
 }
 
 // registerOutput registers the flags of the output folder and of what is
@@ -219,9 +221,11 @@ func metricList() string {
 func runEval(cmd *cobra.Command, f *evalFlags) error {
 	stderr := cmd.ErrOrStderr()
 	if f.demo {
-		if err := demoDefaults(cmd, f); err != nil {
+		cleanup, err := demoDefaults(cmd, f)
+		if err != nil {
 			return err
 		}
+		defer cleanup()
 	}
 	// The flags eval.Options cannot hold are checked here; the others by
 	// Check, before any warning is printed.
@@ -259,28 +263,43 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		fmt.Fprintf(stdout, "sqleval mode: %s\n", sum.Run.SQLEvalMode)
 	}
 	report.PrintTable(stdout, sum)
-	fmt.Fprintf(stdout, "records: %s\nsummary: %s\n", filepath.Join(f.out, run.ResultsFile), filepath.Join(f.out, report.SummaryFile))
+	printOutputs(stdout, f.out, f.html)
 	return nil
 }
 
-// demoDefaults writes the embedded demo benchmark to a temporary folder
-// and points --gold, --db (and --out, --metrics, --timeout unless given)
-// at it.
-func demoDefaults(cmd *cobra.Command, f *evalFlags) error {
+// printOutputs names the files a run wrote in out for a reader: its
+// records, summary and, when html, report.html.
+func printOutputs(w io.Writer, out string, html bool) {
+	fmt.Fprintf(w, "records: %s\nsummary: %s\n", filepath.Join(out, run.ResultsFile), filepath.Join(out, report.SummaryFile))
+	if html {
+		fmt.Fprintf(w, "report:  %s\n", filepath.Join(out, htmlreport.File))
+	}
+}
+
+// demoDefaults writes the embedded demo benchmark to a new folder
+// (demoFolder) and points --gold, --db (and --out, --metrics, --timeout
+// unless given) at it. The cleanup it returns removes the folder, unless
+// it holds the output (no --out).
+func demoDefaults(cmd *cobra.Command, f *evalFlags) (cleanup func(), err error) {
 	if f.gold != "" || f.pred != "" || f.db != "" {
-		return usage.Errorf("--demo grades the embedded benchmark: drop --gold, --pred and --db")
+		return nil, usage.Errorf("--demo grades the embedded benchmark: drop --gold, --pred and --db")
 	}
-	tmp, err := os.MkdirTemp("", "sqljudge-demo-")
+	dir, err := demoFolder(f.out)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	files, err := demo.Materialize(filepath.Join(tmp, "input"))
+	cleanup = func() { os.RemoveAll(dir) }
+	input := filepath.Join(dir, "input")
+	files, err := demo.Materialize(input)
 	if err != nil {
-		return err
+		cleanup()
+		return nil, err
 	}
 	f.gold, f.db = files.Gold, files.DBDir
+	note := " (removed when the run ends)"
 	if f.out == "" {
-		f.out = filepath.Join(tmp, "out")
+		f.out = filepath.Join(dir, "out")
+		cleanup, note = func() {}, ""
 	}
 	if !cmd.Flags().Changed("metrics") {
 		f.metrics = []string{"ex", "ex_bird", "sqleval"}
@@ -288,8 +307,29 @@ func demoDefaults(cmd *cobra.Command, f *evalFlags) error {
 	if !cmd.Flags().Changed("timeout") {
 		f.timeout = 2 * time.Second
 	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "demo: bookshop benchmark and database written to %s\n", filepath.Join(tmp, "input"))
-	return nil
+	fmt.Fprintf(cmd.ErrOrStderr(), "demo: bookshop benchmark and database written to %s%s\n", input, note)
+	return cleanup, nil
+}
+
+// demoFolder makes a new folder sqljudge-demo-* for the demo: in the
+// system's temporary folder ($TMPDIR, else /tmp), or where there is none
+// (an empty container root) beside out, or in the current folder when out
+// is "".
+func demoFolder(out string) (string, error) {
+	dir, err := os.MkdirTemp("", "sqljudge-demo-")
+	if err == nil {
+		return dir, nil
+	}
+	parent := "."
+	if out != "" {
+		parent = filepath.Dir(out)
+		_ = os.MkdirAll(parent, 0o755) // as eval will for out; MkdirTemp says why if this fails
+	}
+	dir, err2 := os.MkdirTemp(parent, "sqljudge-demo-")
+	if err2 != nil {
+		return "", fmt.Errorf("demo: no temporary folder (%v), nor a folder in %s: %w", err, parent, err2)
+	}
+	return filepath.Abs(dir)
 }
 
 // parseBytes reads a byte count: a whole number with an optional unit B,

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"fmt"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -63,7 +62,7 @@ the shard folders is an error too (exit 2).`,
 			}
 			stdout := cmd.OutOrStdout()
 			report.PrintTable(stdout, sum)
-			fmt.Fprintf(stdout, "records: %s\nsummary: %s\n", filepath.Join(opts.Out, run.ResultsFile), filepath.Join(opts.Out, report.SummaryFile))
+			printOutputs(stdout, opts.Out, html)
 			return nil
 		},
 	}

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/engine/postgres"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/usage"
@@ -67,7 +68,8 @@ const ResultsFile = "results.jsonl"
 // RunCommand runs `sqljudge equiv`: it decides every pair of o.Pairs,
 // writes OUT/results.jsonl (one record per pair, in input order, each
 // written as soon as it and every earlier pair are decided),
-// OUT/summary.json, and prints the summary table to w. The same seed and
+// OUT/summary.json, and prints the summary table to w, then the paths of
+// the records and the summary. The same seed and
 // inputs give byte-identical results.jsonl. Bad input (a malformed pairs
 // file, an output folder holding another run) is a usage.Error.
 func RunCommand(ctx context.Context, o CommandOptions, w io.Writer) error {
@@ -136,6 +138,7 @@ func RunCommand(ctx context.Context, o CommandOptions, w io.Writer) error {
 		return err
 	}
 	sum.print(w)
+	fmt.Fprintf(w, "records: %s\nsummary: %s\n", filepath.Join(o.Out, ResultsFile), filepath.Join(o.Out, "summary.json"))
 	return nil
 }
 
@@ -179,7 +182,7 @@ func openSandbox(ctx context.Context, o CommandOptions) (Sandbox, string, error)
 		sb, err := newServerSandbox(ctx, d, o)
 		if err != nil {
 			if errors.Is(err, engine.ErrPrivileged) || errors.Is(err, ErrSetup) {
-				return nil, "", usage.Error{Err: err}
+				return nil, "", usage.Error{Err: privilegeAdvice(err)}
 			}
 			return nil, "", err
 		}
@@ -192,6 +195,18 @@ func openSandbox(ctx context.Context, o CommandOptions) (Sandbox, string, error)
 	}
 	sb, err := NewSQLiteSandbox("")
 	return sb, o.DB, err
+}
+
+// privilegeAdvice rewords the PostgreSQL engine's refusal of a role that
+// may administer the server with equiv's remedy: the engine advises eval's
+// read-only role, which cannot create equiv's scratch databases. (The
+// MySQL sandbox's refusal is equiv's own already.)
+func privilegeAdvice(err error) error {
+	var pe *postgres.PrivilegeError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	return fmt.Errorf("%w: %s; connect as a role with CREATEDB and no other privilege (docs/equiv.md, \"Engines\"), or pass --allow-superuser", engine.ErrPrivileged, pe.Risk("a query"))
 }
 
 // dsnDialect returns the dialect of a DSN with a scheme.

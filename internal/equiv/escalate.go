@@ -47,6 +47,40 @@ type EscalationDetails struct {
 // Numbers returns nil: the step is text.
 func (d EscalationDetails) Numbers() map[string]float64 { return nil }
 
+// The keys Decider returns beyond the steps' names: how the equiv step
+// decided, read from its Evidence.
+const (
+	DecidedEquivWitness   = "equiv_witness"       // a witness tells them apart: wrong
+	DecidedEquivItemDB    = "equiv_item_database" // the item's database tells them apart, no part small enough to print does: wrong
+	DecidedEquivNoWitness = "equiv_no_witness"    // the search found no witness (equivalent_bounded): correct
+	DecidedEquivUnknown   = "equiv_unknown"       // the search could not decide; the item's database did (correct)
+	DecidedEquivError     = "equiv_error"         // the search's queries failed (a timeout, ...): its status
+)
+
+// Decider names how the item was decided (metric.Decider): the step ("ex",
+// "ts", "rose"), or for equiv one of the Decided* keys.
+func (d EscalationDetails) Decider() string {
+	if d.Step != StepEquiv {
+		return string(d.Step)
+	}
+	var ev struct {
+		Status  status.Status `json:"status"`
+		Verdict Verdict       `json:"verdict"`
+	}
+	_ = json.Unmarshal(d.Evidence, &ev)
+	switch {
+	case ev.Status != status.OK:
+		return DecidedEquivError
+	case d.Witness != nil:
+		return DecidedEquivWitness
+	case ev.Verdict == Inequivalent:
+		return DecidedEquivItemDB
+	case ev.Verdict == Unknown:
+		return DecidedEquivUnknown
+	}
+	return DecidedEquivNoWitness
+}
+
 // Escalation is the verdict metric: it runs the steps in order and stops
 // at the first that decides. ex on the item's database (a difference there
 // decides: wrong, with the database shrunk into a witness); ts when a

@@ -1,13 +1,11 @@
 package equiv
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
 
+	"github.com/sqljudge/sqljudge/internal/strictjson"
 	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
@@ -26,38 +24,35 @@ type PairLine struct {
 	Line   int    `json:"-"`
 }
 
-// ReadPairs reads a pairs file. Blank lines are skipped. A line that is not
-// a JSON object of that shape (unknown keys, a missing id, q1 or q2, both
-// or neither of schema and db_id, an id seen before) is a usage.Error
-// "file:line: what was expected".
+// ReadPairs reads a pairs file. Blank lines are skipped, and a UTF-8 byte
+// order mark at the start of the file. A line that is not a JSON object of
+// that shape (unknown keys, keys in another case, a key given twice,
+// invalid UTF-8, a missing id, q1 or q2, both or neither of schema and
+// db_id, an id seen before, more than strictjson.MaxLine bytes) is a
+// usage.Error "file:line: what was expected".
 func ReadPairs(path string) ([]PairLine, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, usage.Errorf("--pairs: %w", err)
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	var out []PairLine
 	seen := map[string]int{}
-	for n := 1; sc.Scan(); n++ {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
+	err = strictjson.Lines(path, f, func(n int, line []byte) error {
 		p, err := parsePair(line)
 		if err == nil && seen[p.ID] > 0 {
 			err = fmt.Errorf("id %q was already used on line %d", p.ID, seen[p.ID])
 		}
 		if err != nil {
-			return nil, usage.Errorf("%s:%d: %w", path, n, err)
+			return fmt.Errorf("%s:%d: %w", path, n, err)
 		}
 		p.Line = n
 		seen[p.ID] = n
 		out = append(out, p)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, usage.Errorf("%s: %w", path, err)
+		return nil
+	})
+	if err != nil {
+		return nil, usage.Error{Err: err}
 	}
 	if len(out) == 0 {
 		return nil, usage.Errorf("%s: no pairs", path)
@@ -67,13 +62,8 @@ func ReadPairs(path string) ([]PairLine, error) {
 
 func parsePair(line []byte) (PairLine, error) {
 	var p PairLine
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&p); err != nil {
-		return p, fmt.Errorf(`expected one JSON object {"id", "q1", "q2", "schema" or "db_id"}: %v`, err)
-	}
-	if dec.More() {
-		return p, fmt.Errorf("expected one JSON object per line, found more")
+	if err := strictjson.UnmarshalKnown(line, &p); err != nil {
+		return p, fmt.Errorf(`expected one JSON object {"id", "q1", "q2", "schema" or "db_id"}: %w`, err)
 	}
 	switch {
 	case p.ID == "":

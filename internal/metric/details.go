@@ -20,6 +20,13 @@ type Details interface {
 	Numbers() map[string]float64
 }
 
+// Decider is Details that name how the item was decided, as a short key
+// ("ex", "equiv_witness"): the verdict metric's escalation step. The
+// summary counts a metric's items by it (report.Summary.DecidedBy).
+type Decider interface {
+	Decider() string
+}
+
 // RawFields are the Details of a verdict read without knowing its metric
 // (Verdict.UnmarshalJSON), or of a metric without a type of its own (ex
 // and ex_bird write no details; keys a newer sqljudge wrote): each key's

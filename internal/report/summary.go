@@ -4,6 +4,7 @@
 package report
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -126,6 +127,42 @@ type Summary struct {
 	// witness, or a difference on the item's database); absent without
 	// equiv.
 	EquivRefutes map[string]Refuted `json:"equiv_refutes,omitempty"`
+	// DecidedBy maps a metric whose verdicts name how each item was
+	// decided (metric.Decider: the verdict metric's escalation step) to
+	// the count of items per way, {"verdict": {"ex": 15, "equiv_witness":
+	// 7, "equiv_no_witness": 9}}; absent without such a metric.
+	DecidedBy map[string]map[string]int `json:"decided_by,omitempty"`
+}
+
+// decidedBy fills DecidedBy and a note per metric whose verdicts name how
+// each item was decided: "verdict decided by: ex 15, equiv_witness 7 (of
+// 31 items)", the ways by decreasing count (ties by name).
+func decidedBy(s *Summary, recs []run.Record, metrics []string) {
+	for _, m := range metrics {
+		counts := map[string]int{}
+		n := 0
+		for _, rec := range recs {
+			if d, ok := rec.Verdicts[m].Details.(metric.Decider); ok {
+				counts[d.Decider()]++
+				n++
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		if s.DecidedBy == nil {
+			s.DecidedBy = map[string]map[string]int{}
+		}
+		s.DecidedBy[m] = counts
+		order := slices.SortedFunc(maps.Keys(counts), func(a, b string) int {
+			return cmp.Or(counts[b]-counts[a], strings.Compare(a, b))
+		})
+		parts := make([]string, len(order))
+		for i, k := range order {
+			parts[i] = fmt.Sprintf("%s %d", k, counts[k])
+		}
+		s.Notes = append(s.Notes, fmt.Sprintf("%s decided by: %s (of %d items)", m, strings.Join(parts, ", "), n))
+	}
 }
 
 // Refuted counts the items a metric calls correct (Correct) and those of
@@ -190,6 +227,7 @@ func Summarize(recs []run.Record, metrics []string) *Summary {
 	s.Notes = append(s.Notes, figureNotes(s, metrics)...)
 	s.Notes = append(s.Notes, unjudgedNotes(s, metrics)...)
 	equivRefutes(s, recs, metrics)
+	decidedBy(s, recs, metrics)
 	return s
 }
 

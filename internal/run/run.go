@@ -24,6 +24,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/sqllex"
 	"github.com/sqljudge/sqljudge/internal/status"
 )
 
@@ -395,7 +396,14 @@ func (r *Runner) writeInOrder(ctx context.Context, results <-chan done, slots <-
 	}
 }
 
-// gradeOne grades one item with the job's metrics.
+// EmptyPredictionDetail is the detail of a verdict on an empty prediction
+// (blank, or only comments and semicolons) that has no detail of its own:
+// such a prediction runs as the official evaluators run it, a query
+// returning no rows, so its verdict alone does not tell it apart.
+const EmptyPredictionDetail = "empty prediction: no statement, graded as a query returning no rows"
+
+// gradeOne grades one item with the job's metrics; the verdicts of an
+// empty prediction carry EmptyPredictionDetail.
 func (r *Runner) gradeOne(ctx context.Context, it *bench.Item, j job) Record {
 	diff := it.Difficulty
 	if r.Opts.Difficulty != nil {
@@ -406,8 +414,13 @@ func (r *Runner) gradeOne(ctx context.Context, it *bench.Item, j job) Record {
 		rec.Verdicts[k] = v
 	}
 	x := r.Env.NewExec()
+	blank := sqllex.IsBlank(it.Pred)
 	for _, m := range j.metrics {
-		rec.Verdicts[m.Name()] = gradeSafe(ctx, m, x, it)
+		v := gradeSafe(ctx, m, x, it)
+		if blank && v.Detail == "" {
+			v.Detail = EmptyPredictionDetail
+		}
+		rec.Verdicts[m.Name()] = v
 	}
 	if rec.WrongResult() {
 		rec.Sample = j.sample

@@ -3,11 +3,12 @@
 package schema
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"sort"
+
+	"github.com/sqljudge/sqljudge/internal/strictjson"
 )
 
 // Column is one column of a Spider schema entry. Column 0 of every
@@ -65,13 +66,10 @@ func Load(path string) (Schemas, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read tables: %w", err)
 	}
+	data = strictjson.TrimBOM(data)
 	var raws []rawDatabase
-	if err := json.Unmarshal(data, &raws); err != nil {
-		line := 0
-		if se, ok := err.(*json.SyntaxError); ok {
-			line = 1 + bytes.Count(data[:se.Offset], []byte("\n"))
-		}
-		return nil, fmt.Errorf("%s:%d: expected a JSON array of Spider schema entries: %w", path, line, err)
+	if err := strictjson.Unmarshal(data, &raws); err != nil {
+		return nil, fmt.Errorf("%s:%d: expected a JSON array of Spider schema entries: %w", path, strictjson.Line(data, err), err)
 	}
 	out := make(Schemas, len(raws))
 	for i, r := range raws {

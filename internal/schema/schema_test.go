@@ -71,3 +71,27 @@ func TestLoadQuestionsFileRefused(t *testing.T) {
 		t.Fatalf("Load(dev.json): %v", err)
 	}
 }
+
+// TestLoadStrictJSON checks what encoding/json took silently in a
+// tables.json: a key given twice (the last kept) and a key in another case
+// (taken for the field) are errors at their line; a BOM at the start is
+// skipped.
+func TestLoadStrictJSON(t *testing.T) {
+	dir := t.TempDir()
+	const entry = `{"db_id": "x", "table_names": ["t"], "table_names_original": ["t"], "column_names": [[-1, "*"]], "column_names_original": [[-1, "*"]], "column_types": ["text"]`
+	for name, c := range map[string]struct{ body, want string }{
+		"twice": {"[\n" + entry + "},\n" + entry + `, "db_id": "y"}]`, `:3: expected a JSON array of Spider schema entries: key "db_id" given twice in "[1]"`},
+		"case":  {"[\n" + entry + "},\n" + entry + `, "Primary_Keys": [1]}]`, `:3: expected a JSON array of Spider schema entries: unknown key "Primary_Keys" in "[1]" (keys are case-sensitive: expected "primary_keys")`},
+	} {
+		p := filepath.Join(dir, name+".json")
+		os.WriteFile(p, []byte(c.body), 0o644)
+		if _, err := Load(p); err == nil || !strings.HasPrefix(err.Error(), p+c.want) {
+			t.Errorf("%s: %v\nwant %s%s", name, err, p, c.want)
+		}
+	}
+	bom := filepath.Join(dir, "bom.json")
+	os.WriteFile(bom, []byte("\ufeff["+entry+"}]"), 0o644)
+	if s, err := Load(bom); err != nil || len(s) != 1 {
+		t.Errorf("a BOM at the start: %v", err)
+	}
+}

@@ -1,11 +1,14 @@
 package serve
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/sqljudge/sqljudge/internal/strictjson"
 )
 
 // Defaults of the request bounds (Config.MaxBody, Config.MaxBatch).
@@ -34,28 +37,31 @@ func badRequest(format string, args ...any) *requestError {
 // bodyDecoder reads a request body as a stream of JSON tokens, one array
 // element at a time, so that memory holds the decoded values and not the
 // body's text as well; the body is cut at maxBody bytes and arrays at
-// maxBatch elements (both HTTP 413).
+// maxBatch elements (both HTTP 413). It decodes strictly
+// (internal/strictjson): a key given twice in an object, a key naming a
+// field in another case and invalid UTF-8 are HTTP 400.
 type bodyDecoder struct {
-	dec      *json.Decoder
+	dec      *jsontext.Decoder
 	maxBody  int64
 	maxBatch int
 }
 
 func (s *Server) newBodyDecoder(w http.ResponseWriter, r *http.Request) *bodyDecoder {
 	body := http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
-	return &bodyDecoder{dec: json.NewDecoder(body), maxBody: s.cfg.MaxBody, maxBatch: s.cfg.MaxBatch}
+	return &bodyDecoder{dec: strictjson.NewDecoder(body), maxBody: s.cfg.MaxBody, maxBatch: s.cfg.MaxBatch}
 }
 
 // fail turns a decoding error into the request's refusal.
 func (d *bodyDecoder) fail(err error) *requestError {
 	var re *requestError
 	var tooBig *http.MaxBytesError
+	err = strictjson.Describe(err)
 	switch {
 	case errors.As(err, &re):
 		return re
 	case errors.As(err, &tooBig):
 		return &requestError{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes (--max-body)", d.maxBody)}
-	case errors.Is(err, io.EOF):
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return badRequest("malformed JSON body: it ends too early")
 	}
 	return badRequest("malformed JSON body: %v", err)
@@ -67,19 +73,19 @@ func (d *bodyDecoder) object(field func(key string) error) error {
 	if err := d.delim('{'); err != nil {
 		return err
 	}
-	for d.dec.More() {
-		t, err := d.dec.Token()
+	for d.dec.PeekKind() != '}' {
+		t, err := d.dec.ReadToken()
 		if err != nil {
 			return err
 		}
-		if err := field(t.(string)); err != nil {
+		if err := field(t.String()); err != nil {
 			return err
 		}
 	}
-	if _, err := d.dec.Token(); err != nil {
+	if _, err := d.dec.ReadToken(); err != nil {
 		return err
 	}
-	if _, err := d.dec.Token(); err != io.EOF {
+	if _, err := d.dec.ReadToken(); err != io.EOF {
 		return badRequest("malformed JSON body: more than one JSON value")
 	}
 	return nil
@@ -87,35 +93,34 @@ func (d *bodyDecoder) object(field func(key string) error) error {
 
 // value decodes the next value into v; field names it in errors.
 func (d *bodyDecoder) value(field string, v any) error {
-	err := d.dec.Decode(v)
-	var se *json.SyntaxError
+	err := strictjson.Decode(d.dec, v)
+	var se *strictjson.Error
 	var tooBig *http.MaxBytesError
-	if err == nil || errors.As(err, &se) || errors.As(err, &tooBig) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return err
+	if errors.As(err, &se) && !errors.As(err, &tooBig) {
+		return badRequest("%s: %v", field, err)
 	}
-	return badRequest("%s: %v", field, err)
+	return err
 }
 
 // skip reads and drops the next value (an unknown field).
 func (d *bodyDecoder) skip() error {
-	var v json.RawMessage
-	return d.dec.Decode(&v)
+	return d.dec.SkipValue()
 }
 
 // array reads a JSON array (or null), calling elem for each element with
 // its index; elem decodes it. More than maxBatch elements is HTTP 413.
 func (d *bodyDecoder) array(field string, elem func(i int) error) error {
-	t, err := d.dec.Token()
+	t, err := d.dec.ReadToken()
 	if err != nil {
 		return err
 	}
-	if t == nil {
+	if t.Kind() == 'n' {
 		return nil
 	}
-	if t != json.Delim('[') {
+	if t.Kind() != '[' {
 		return badRequest("%q must be a list", field)
 	}
-	for i := 0; d.dec.More(); i++ {
+	for i := 0; d.dec.PeekKind() != ']'; i++ {
 		if i == d.maxBatch {
 			return &requestError{http.StatusRequestEntityTooLarge, fmt.Sprintf("%q holds more than %d entries (--max-batch): send smaller batches", field, d.maxBatch)}
 		}
@@ -123,16 +128,16 @@ func (d *bodyDecoder) array(field string, elem func(i int) error) error {
 			return err
 		}
 	}
-	_, err = d.dec.Token()
+	_, err = d.dec.ReadToken()
 	return err
 }
 
-func (d *bodyDecoder) delim(want json.Delim) error {
-	t, err := d.dec.Token()
+func (d *bodyDecoder) delim(want jsontext.Kind) error {
+	t, err := d.dec.ReadToken()
 	if err != nil {
 		return err
 	}
-	if t != want {
+	if t.Kind() != want {
 		return badRequest("malformed JSON body: want a JSON object")
 	}
 	return nil

@@ -1,13 +1,14 @@
 package serve
 
 import (
-	"bufio"
 	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
 	"strings"
+
+	"github.com/sqljudge/sqljudge/internal/strictjson"
 )
 
 // Label is what grades one OpenRLHF sample: its database and gold (a
@@ -113,14 +114,14 @@ func (s *Server) label(raw json.RawMessage, prompt string) (Label, error) {
 		return l, nil
 	case strings.HasPrefix(t, `"`):
 		var text string
-		if err := json.Unmarshal(raw, &text); err != nil {
+		if err := strictjson.Unmarshal(raw, &text); err != nil {
 			return lab, fmt.Errorf("label: %v", err)
 		}
-		if err := json.Unmarshal([]byte(text), &lab); err != nil {
+		if err := strictjson.Unmarshal([]byte(text), &lab); err != nil {
 			return lab, fmt.Errorf(`label %q: want JSON {"db_id", "gold"}: %v`, clip(text), err)
 		}
 	default:
-		if err := json.Unmarshal(raw, &lab); err != nil {
+		if err := strictjson.Unmarshal(raw, &lab); err != nil {
 			return lab, fmt.Errorf(`label: want {"db_id", "gold"}: %v`, err)
 		}
 	}
@@ -131,9 +132,10 @@ func (s *Server) label(raw json.RawMessage, prompt string) (Label, error) {
 }
 
 // ReadLabels reads a --labels file: JSONL, one {"prompt", "db_id", "gold"}
-// per line (gold a string or a list). A malformed line, a line without a
-// prompt, db_id or gold, or a prompt given twice is an error naming the
-// file and line.
+// per line (gold a string or a list), decoded strictly (internal/strictjson;
+// a BOM at the start skipped). A malformed line (a key given twice or in
+// another case, invalid UTF-8, over 64 MiB), a line without a prompt, db_id
+// or gold, or a prompt given twice is an error naming the file and line.
 func ReadLabels(path string) (map[string]Label, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -142,31 +144,26 @@ func ReadLabels(path string) (map[string]Label, error) {
 	defer f.Close()
 	out := map[string]Label{}
 	first := map[string]int{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for ln := 1; sc.Scan(); ln++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
-		}
+	err = strictjson.Lines(path, f, func(ln int, line []byte) error {
 		var rec struct {
 			Prompt *string `json:"prompt"`
 			Label
 		}
-		if err := json.Unmarshal([]byte(line), &rec); err != nil {
-			return nil, fmt.Errorf("%s:%d: want JSON {\"prompt\", \"db_id\", \"gold\"}: %v", path, ln, err)
+		if err := strictjson.Unmarshal(line, &rec); err != nil {
+			return fmt.Errorf("%s:%d: want JSON {\"prompt\", \"db_id\", \"gold\"}: %v", path, ln, err)
 		}
 		if rec.Prompt == nil || rec.DBID == "" || len(rec.Gold) == 0 {
-			return nil, fmt.Errorf("%s:%d: want \"prompt\", \"db_id\" and \"gold\"", path, ln)
+			return fmt.Errorf("%s:%d: want \"prompt\", \"db_id\" and \"gold\"", path, ln)
 		}
 		if p, dup := first[*rec.Prompt]; dup {
-			return nil, fmt.Errorf("%s:%d: prompt already labelled at line %d", path, ln, p)
+			return fmt.Errorf("%s:%d: prompt already labelled at line %d", path, ln, p)
 		}
 		first[*rec.Prompt] = ln
 		out[*rec.Prompt] = rec.Label
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -22,6 +22,7 @@ import (
 	"io"
 	"net/http"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -192,7 +193,9 @@ type GradeRequest struct {
 // acceptable alternatives (any match counts, as in eval). Pred is bare
 // SQL; Completion is a model's output, from which the SQL is extracted
 // (ExtractSQL, or the preset's own format); give one of them. Metric and
-// Preset override the request's for this item; ID is echoed back.
+// Preset override the request's for this item; ID (any JSON value) is
+// echoed back as sent, and without one the result's id is the item's
+// index in the request as a string ("0", "1", ...).
 type GradeItem struct {
 	ID         json.RawMessage `json:"id,omitempty"`
 	DBID       string          `json:"db_id"`
@@ -300,7 +303,9 @@ func (s *Server) Grade(ctx context.Context, req GradeRequest) []GradeResult {
 		out[i] = out[j]
 		out[i].ID = req.Items[i].ID
 		if len(out[i].ID) == 0 {
-			out[i].ID = json.RawMessage(fmt.Sprint(i))
+			// No id sent: the index as a string, as eval names a JSONL
+			// item without an id.
+			out[i].ID = json.RawMessage(strconv.Quote(strconv.Itoa(i)))
 		}
 	}
 	return out

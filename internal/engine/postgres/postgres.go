@@ -212,17 +212,44 @@ func (e *Engine) vet(ctx context.Context, c *pgxpool.Conn) error {
 	if err := c.QueryRow(ctx, privilegeQuery).Scan(&user, &super, &members); err != nil {
 		return fmt.Errorf("postgres: cannot read the role's privileges: %w", err)
 	}
-	switch {
-	case super:
-		verdict = fmt.Errorf("%w: role %q is a superuser, so a prediction could call pg_read_file, pg_terminate_backend or pg_reload_conf; connect as a role that may only read the benchmark's tables (README, \"A read-only role\"), or pass --allow-superuser", engine.ErrPrivileged, user)
-	case members != "":
-		verdict = fmt.Errorf("%w: role %q is a member of %s, so a prediction could read server files or end other sessions; connect as a role that may only read the benchmark's tables (README, \"A read-only role\"), or pass --allow-superuser", engine.ErrPrivileged, user, members)
+	if super || members != "" {
+		verdict = &PrivilegeError{Role: user, Superuser: super, Members: members}
 	}
 	e.mu.Lock()
 	e.vetOK, e.vetted = true, verdict
 	e.mu.Unlock()
 	return verdict
 }
+
+// PrivilegeError is the refusal of a role that may administer the
+// server: Role is its name, Superuser whether it is one, Members the
+// roles it belongs to among pg_read_server_files, pg_signal_backend and
+// the like ("" for none). errors.Is(err, engine.ErrPrivileged) holds. Its
+// message advises eval's remedy, a role that may only read; a caller
+// needing other rights (equiv creates databases) words its own from Risk.
+type PrivilegeError struct {
+	Role      string
+	Superuser bool
+	Members   string
+}
+
+// Risk says what the role allows, for a statement written by who ("a
+// prediction", "a query"): `role "x" is a superuser, so a prediction
+// could call pg_read_file, …`.
+func (e *PrivilegeError) Risk(who string) string {
+	if e.Superuser {
+		return fmt.Sprintf("role %q is a superuser, so %s could call pg_read_file, pg_terminate_backend or pg_reload_conf", e.Role, who)
+	}
+	return fmt.Sprintf("role %q is a member of %s, so %s could read server files or end other sessions", e.Role, e.Members, who)
+}
+
+// Error returns eval's refusal.
+func (e *PrivilegeError) Error() string {
+	return fmt.Sprintf("%v: %s; connect as a role that may only read the benchmark's tables (README, \"A read-only role\"), or pass --allow-superuser", engine.ErrPrivileged, e.Risk("a prediction"))
+}
+
+// Unwrap returns engine.ErrPrivileged.
+func (e *PrivilegeError) Unwrap() error { return engine.ErrPrivileged }
 
 // Query runs one read-only query on database db. See the package comment
 // and engine.Engine.

@@ -159,7 +159,64 @@ func TestPageInBrowser(t *testing.T) {
 		t.Errorf("fragment after typing %q, want #q=order", hash)
 	}
 	checkRunFilter(ctx, t, url, a, b)
+	checkDiffersFilters(ctx, t, url, a, b)
+	checkStatusFragment(ctx, t, url, a)
 	checkKeyboardOpen(ctx, t, url, a)
+}
+
+// checkDiffersFilters: "right in one run only" (cmp=differs) counts the
+// items only A or only B gets right, as the comparison table does (it
+// counted every difference of status too: 388 against 262 on em), and
+// "status differs" (cmp=status) the items whose statuses differ.
+func checkDiffersFilters(ctx context.Context, t *testing.T, url string, a, b *htmlreport.Run) {
+	t.Helper()
+	for _, m := range []string{"ex", "em"} {
+		right, status := 0, 0
+		for k, r := range a.Records {
+			va, vb := r.Verdicts[m], b.Records[k].Verdicts[m]
+			if va.Correct != vb.Correct {
+				right++
+			}
+			if va.Status != vb.Status {
+				status++
+			}
+		}
+		load(ctx, t, url+"#metric="+m+"&cmp=differs")
+		if got := shownCount(ctx, t); got != fmt.Sprintf("%d of 1034 items shown", right) {
+			t.Errorf("%s, right in one run only: %q, want %d (only A + only B)", m, got, right)
+		}
+		label := evalString(ctx, t, `document.querySelector('#f-cmp option[value="differs"]').textContent`)
+		if label != "right in one run only" {
+			t.Errorf("the filter's label %q", label)
+		}
+		load(ctx, t, url+"#metric="+m+"&cmp=status")
+		if got := shownCount(ctx, t); got != fmt.Sprintf("%d of 1034 items shown", status) || status == 0 {
+			t.Errorf("%s, status differs: %q, want %d", m, got, status)
+		}
+	}
+}
+
+// checkStatusFragment: a status in the fragment may be named bare
+// (status=pred_error) as well as with the select's prefix (s:pred_error),
+// and the page writes it bare.
+func checkStatusFragment(ctx context.Context, t *testing.T, url string, a *htmlreport.Run) {
+	t.Helper()
+	want := 0
+	for _, r := range a.Records {
+		if r.Verdicts["ex"].Status == "pred_error" {
+			want++
+		}
+	}
+	for _, frag := range []string{"#status=pred_error", "#status=s:pred_error"} {
+		load(ctx, t, url+frag)
+		if got := shownCount(ctx, t); got != fmt.Sprintf("%d of 1034 items shown", want) || want == 0 {
+			t.Errorf("%s: %q, want %d", frag, got, want)
+		}
+	}
+	hash := evalString(ctx, t, `(function () { var e = document.getElementById("f-status"); e.value = "s:pred_error"; e.dispatchEvent(new Event("input")); return location.hash; })()`)
+	if hash != "#status=pred_error" {
+		t.Errorf("fragment %q, want #status=pred_error", hash)
+	}
 }
 
 func bPred(b *htmlreport.Run, index int) string {

@@ -1,7 +1,8 @@
 // sqljudge report page: renders the items of the JSON blob #sj-data (see
 // pageData in data.go) a screen at a time, filters them, and opens an
 // item view. Filters and the open item live in the URL fragment:
-// #metric=ex&status=wrong&diff=hard&cat=&cmp=a&q=order&open=16
+// #metric=ex&status=wrong&diff=hard&cat=&cmp=a&q=order&open=16 (a status
+// by its name: status=pred_error, or the select's value s:pred_error)
 (function () {
   "use strict";
   var D = JSON.parse(document.getElementById("sj-data").textContent);
@@ -85,13 +86,19 @@
     return ST[x >> 1] === s.slice(2);
   };
   // wantCmp is whether verdict codes x (first run) and y (second run, -1
-  // without) pass the runs filter c.
+  // without) pass the runs filter c: "one" graded in one run only,
+  // "status" both graded with other statuses; the others compare
+  // correctness as report.CompareRuns pairs items (both graded and
+  // judged), "differs" being right in one run only (only A + only B).
   var unjudged = function (x) { return x >= 0 && (ST[x >> 1] === "judge_error" || ST[x >> 1] === "judge_unparseable"); };
   var wantCmp = function (x, y, c) {
     var a = x >= 0 && (x & 1) === 1, b = y >= 0 && (y & 1) === 1;
-    if (c !== "differs" && (x < 0 || y < 0 || unjudged(x) || unjudged(y))) return false; // as report.CompareRuns pairs them
+    if (c === "one") return (x < 0) !== (y < 0);
+    if (x < 0 || y < 0) return false;
+    if (c === "status") return (x >> 1) !== (y >> 1);
+    if (unjudged(x) || unjudged(y)) return false;
     switch (c) {
-      case "differs": return x !== y;
+      case "differs": return a !== b;
       case "a": return a && !b;
       case "b": return !a && b;
       case "both": return a && b;
@@ -298,17 +305,22 @@
       var e = $(ids[k]);
       if (!e) return;
       var dflt = k === "metric" ? M[0] : k === "q" ? "" : "any";
-      if (e.value !== dflt) parts.push(k + "=" + encodeURIComponent(e.value));
+      var v = k === "status" && e.value.indexOf("s:") === 0 ? bareStatus(e.value.slice(2)) : e.value;
+      if (e.value !== dflt) parts.push(k + "=" + encodeURIComponent(v));
     });
     if (openK >= 0) parts.push("open=" + items[openK][IDX]);
     var h = parts.length ? "#" + parts.join("&") : "";
     if (h !== location.hash) history.replaceState(null, "", h || location.pathname + location.search);
   };
+  // A status is written bare (status=pred_error) where no other status
+  // option has that name, and read bare or as the select's "s:" value.
+  var bareStatus = function (s) { return s === "any" || s === "correct" || s === "wrong" ? "s:" + s : s; };
   var readHash = function () {
     var open = null;
     (location.hash || "").slice(1).split("&").forEach(function (p) {
       if (!p) return;
       var eq = p.indexOf("="), k = decodeURIComponent(eq < 0 ? p : p.slice(0, eq)), v = eq < 0 ? "" : decodeURIComponent(p.slice(eq + 1));
+      if (k === "status" && ST.indexOf(v) >= 0 && bareStatus(v) === v) v = "s:" + v;
       if (k === "open") open = v;
       else if (ids[k] && $(ids[k])) $(ids[k]).value = v;
     });
