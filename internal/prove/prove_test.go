@@ -1,0 +1,71 @@
+package prove
+
+import (
+	"context"
+	"testing"
+
+	"github.com/sqljudge/sqljudge/internal/prove/check"
+)
+
+func testSchema() *check.MapSchema {
+	return &check.MapSchema{D: check.SQLite, Tables: []*check.Table{
+		{Name: "singer", Columns: []check.Column{{Name: "Singer_ID", Family: check.Int, NotNull: true}, {Name: "Name", Family: check.Text}, {Name: "Country", Family: check.Text}, {Name: "Age", Family: check.Int}},
+			Keys: []check.Key{{Cols: []int{0}, Primary: true}}},
+		{Name: "concert", Columns: []check.Column{{Name: "concert_ID", Family: check.Int, NotNull: true}, {Name: "Stadium_ID", Family: check.Int}, {Name: "Year", Family: check.Int}},
+			Keys: []check.Key{{Cols: []int{0}, Primary: true}}},
+		{Name: "singer_in_concert", Columns: []check.Column{{Name: "concert_ID", Family: check.Int, NotNull: true}, {Name: "Singer_ID", Family: check.Int, NotNull: true}},
+			Keys: []check.Key{{Cols: []int{0, 1}, Primary: true}},
+			FKs:  []check.ForeignKey{{Cols: []int{0}, RefTable: "concert", RefCols: []int{0}}, {Cols: []int{1}, RefTable: "singer", RefCols: []int{0}}}},
+	}}
+}
+
+func solver(t *testing.T) check.Solver {
+	z, err := check.FindZ3()
+	if err != nil {
+		t.Skip(err)
+	}
+	return z
+}
+
+func TestProveEquivalent(t *testing.T) {
+	s := testSchema()
+	z := solver(t)
+	for _, c := range []struct{ q1, q2, rule, method string }{
+		{"SELECT count(*) FROM singer", "SELECT COUNT(*) FROM singer;", "bag", check.MethodIdentical},
+		{"SELECT count(*) FROM concert WHERE YEAR = 2014 OR YEAR = 2015", "SELECT COUNT(*) FROM concert WHERE Year IN (2015, 2014)", "bag", check.MethodNormalForm},
+		{"SELECT T2.name FROM singer_in_concert AS T1 JOIN singer AS T2 ON T1.singer_id = T2.singer_id WHERE T2.age > 20",
+			"SELECT s.Name FROM singer s, singer_in_concert c WHERE 20 < s.Age AND c.Singer_ID = s.Singer_ID", "bag", check.MethodNormalForm},
+		{"SELECT name, age FROM singer", "SELECT age, name FROM singer", "spider", check.MethodNormalForm},
+		{"SELECT name FROM singer WHERE age BETWEEN 20 AND 30", "SELECT name FROM singer WHERE age >= 20 AND NOT age > 30", "bag", check.MethodNormalForm},
+		{"SELECT name FROM singer WHERE country = 'France' ORDER BY singer_id", "SELECT name FROM singer WHERE 'France' = country ORDER BY singer_id ASC", "bag", check.MethodNormalForm},
+	} {
+		a := Prove(context.Background(), c.q1, c.q2, s, Options{Rule: c.rule, Solver: z})
+		if !a.Proved() {
+			t.Errorf("%s | %s: not proved: %s: %s", c.q1, c.q2, a.Stopped, a.Detail)
+			continue
+		}
+		if a.Certificate.Method != c.method {
+			t.Errorf("%s | %s: method %s, want %s", c.q1, c.q2, a.Certificate.Method, c.method)
+		}
+	}
+}
+
+func TestProveRefusesInequivalent(t *testing.T) {
+	s := testSchema()
+	z := solver(t)
+	for _, c := range []struct{ q1, q2, rule string }{
+		{"SELECT name FROM singer WHERE age > 10", "SELECT name FROM singer WHERE age >= 10", "bag"},
+		{"SELECT name, age FROM singer", "SELECT age, name FROM singer", "bag"},
+		{"SELECT name FROM singer WHERE name = name", "SELECT name FROM singer", "bag"},
+		{"SELECT name FROM singer ORDER BY age", "SELECT name FROM singer ORDER BY age DESC", "bag"},
+		{"SELECT name FROM singer ORDER BY age LIMIT 1", "SELECT name FROM singer WHERE age = (SELECT min(age) FROM singer)", "spider"},
+		{"SELECT country FROM singer", "SELECT DISTINCT country FROM singer", "bag"},
+		{"SELECT count(*) FROM singer", "SELECT count(name) FROM singer", "bag"},
+		{"SELECT name FROM singer ORDER BY age", "SELECT name FROM singer WHERE 1 = 1 ORDER BY age", "bag"},
+	} {
+		a := Prove(context.Background(), c.q1, c.q2, s, Options{Rule: c.rule, Solver: z})
+		if a.Proved() {
+			t.Errorf("%s | %s: proved (%s), want no proof", c.q1, c.q2, a.Certificate.Method)
+		}
+	}
+}
