@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/sqljudge/sqljudge/internal/prove/check"
 	"github.com/sqljudge/sqljudge/internal/result"
 )
 
@@ -55,6 +56,13 @@ type Options struct {
 	// suite's) tried first, at most suiteRows rows a table each, repaired
 	// to the schema's constraints.
 	SuiteFiles []string
+	// NoProof skips the prover: the search alone decides.
+	NoProof bool
+	// Solver discharges the prover's obligations (Z3's executable: see
+	// check.FindZ3); nil proves only what needs no obligation (queries
+	// equal up to renaming, forms equal without a condition to compare),
+	// and each record says so (prover.solver "none").
+	Solver check.Solver
 }
 
 // The defaults of Options (and of `sqljudge equiv`).
@@ -74,6 +82,14 @@ const (
 	DefaultMetricMaxDatabases = 300
 	DefaultMetricBudget       = 20 * time.Second
 )
+
+// TripwireDatabases is the database cap of the search on a proved pair
+// (or MaxDatabases when lower): the search still runs, as a tripwire
+// against a bug of the prover, but a tenth of the default's databases
+// suffice for that (the Calcite and Spider property tests search proved
+// pairs at ten times the default cap and find nothing). A pair both
+// proved and refuted is Unknown (ReasonDisagree).
+const TripwireDatabases = 60
 
 func (o *Options) defaults() {
 	if o.Budget <= 0 {
@@ -210,12 +226,16 @@ type Search struct {
 }
 
 // Outcome is the answer for a pair: its Verdict, the Witness when
-// Inequivalent, what was searched, the Reason when Unknown, and the
-// comparison Rule as a sentence.
+// Inequivalent, the Proof when EquivalentProved (both when the two
+// disagree: then Unknown), what the prover did (Prover), what was
+// searched, the Reason when Unknown, and the comparison Rule as a
+// sentence.
 type Outcome struct {
-	Verdict Verdict  `json:"verdict"`
-	Witness *Witness `json:"witness,omitempty"`
-	Search  Search   `json:"search"`
-	Reason  string   `json:"reason,omitempty"`
-	Rule    string   `json:"rule"`
+	Verdict Verdict            `json:"verdict"`
+	Witness *Witness           `json:"witness,omitempty"`
+	Proof   *check.Certificate `json:"proof,omitempty"`
+	Prover  *ProverNote        `json:"prover,omitempty"`
+	Search  Search             `json:"search"`
+	Reason  string             `json:"reason,omitempty"`
+	Rule    string             `json:"rule"`
 }

@@ -318,7 +318,7 @@ func TestSetupFailureIsNotAVerdict(t *testing.T) {
 		t.Fatalf("records after the failure: %v, want pair a's only", recs)
 	}
 	all, _, err := decideAll(context.Background(), o, newSQLite(t), "", lines, recs)
-	if err != nil || len(all) != 2 || all[1].Verdict != EquivalentBounded {
+	if err != nil || len(all) != 2 || all[1].Verdict != EquivalentProved {
 		t.Fatalf("resumed: %v, %+v", err, all)
 	}
 }

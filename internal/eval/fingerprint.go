@@ -59,5 +59,9 @@ func fingerprint(o *Options) (*run.Fingerprint, error) {
 		// change of it changes the witnesses.
 		fp.Settings["equiv_max_shrink_steps"] = strconv.Itoa(equiv.DefaultMaxShrinkSteps)
 	}
+	if slices.Contains(o.Metrics, "equiv") || slices.Contains(o.Metrics, "verdict") {
+		// Whether Z3 was found decides which items are proved.
+		fp.Settings["equiv_prover"] = equiv.ProverSetting()
+	}
 	return fp, nil
 }

@@ -1,0 +1,171 @@
+package equiv
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/prove"
+	"github.com/sqljudge/sqljudge/internal/prove/check"
+)
+
+// proveSchema adapts s to the prover's schema model on dialect d (nil
+// for an engine the prover does not model: MySQL, whose collations make
+// = on strings case-insensitive, and DuckDB). A column's family follows
+// what the sandbox creates and the search draws: on SQLite the affinity
+// of the type the sandbox declares (sqliteAffinity) together with the
+// column's kind (Int: INTEGER affinity and whole numbers; Real: REAL or
+// NUMERIC affinity and numbers; Text: TEXT or no affinity and strings);
+// on PostgreSQL integers and strings; every other column is Other. NOT
+// NULL is the model's (a PRIMARY KEY column is NOT NULL, as the sandbox
+// declares it), the keys are the PRIMARY KEY and the UNIQUE sets.
+func proveSchema(s *Schema, d engine.Dialect) check.Schema {
+	var cd check.Dialect
+	switch d {
+	case engine.SQLite:
+		cd = check.SQLite
+	case engine.Postgres:
+		cd = check.Postgres
+	default:
+		return nil
+	}
+	out := &check.MapSchema{D: cd}
+	for _, t := range s.Tables {
+		ct := &check.Table{Name: t.Name}
+		for _, c := range t.Columns {
+			ct.Columns = append(ct.Columns, check.Column{Name: c.Name, Family: family(c, d), NotNull: c.NotNull})
+		}
+		if len(t.PK) > 0 {
+			ct.Keys = append(ct.Keys, check.Key{Cols: t.PK, Primary: true})
+		}
+		for _, u := range t.Uniques {
+			ct.Keys = append(ct.Keys, check.Key{Cols: u})
+		}
+		for _, fk := range t.FKs {
+			ct.FKs = append(ct.FKs, check.ForeignKey{Cols: fk.Cols, RefTable: fk.RefTable, RefCols: fk.RefCols})
+		}
+		out.Tables = append(out.Tables, ct)
+	}
+	return out
+}
+
+// family returns the prover's family of column c on dialect d.
+func family(c Column, d engine.Dialect) check.Family {
+	if d == engine.Postgres {
+		switch c.Kind {
+		case KInt:
+			return check.Int
+		case KText:
+			return check.Text
+		}
+		return check.Other
+	}
+	aff := sqliteAffinity(declType(engine.SQLite, c))
+	switch {
+	case c.Kind == KInt && aff == "INTEGER":
+		return check.Int
+	case c.Kind == KReal && aff == "REAL", c.Kind == KDecimal && aff == "NUMERIC":
+		return check.Real
+	case c.Kind == KText && (aff == "TEXT" || aff == "BLOB"):
+		return check.Text
+	}
+	return check.Other
+}
+
+// sqliteAffinity returns the affinity SQLite gives a declared type
+// (https://sqlite.org/datatype3.html, section 3.1, the rules in order).
+func sqliteAffinity(decl string) string {
+	t := strings.ToUpper(decl)
+	switch {
+	case strings.Contains(t, "INT"):
+		return "INTEGER"
+	case strings.Contains(t, "CHAR") || strings.Contains(t, "CLOB") || strings.Contains(t, "TEXT"):
+		return "TEXT"
+	case strings.Contains(t, "BLOB") || strings.TrimSpace(t) == "":
+		return "BLOB"
+	case strings.Contains(t, "REAL") || strings.Contains(t, "FLOA") || strings.Contains(t, "DOUB"):
+		return "REAL"
+	}
+	return "NUMERIC"
+}
+
+// ProverNote is what the prover did for a pair (the record's "prover"):
+// Result "proved", "no proof" (StoppedBy names the construct or rule that
+// stopped it, Detail says more) or "skipped" (an engine the prover does not
+// model); Solver is the SMT solver that discharged its obligations, "none"
+// when Z3's executable was not found (then only proofs that need no
+// obligation are found); Obligations counts those run on it.
+type ProverNote struct {
+	Result      string `json:"result"`
+	StoppedBy   string `json:"stopped_by,omitempty"`
+	Detail      string `json:"detail,omitempty"`
+	Solver      string `json:"solver"`
+	Obligations int    `json:"obligations,omitempty"`
+}
+
+// The results of ProverNote.
+const (
+	ProverProved  = "proved"
+	ProverNoProof = "no proof"
+	ProverSkipped = "skipped"
+)
+
+// prove runs the prover on the pair (unless o.NoProof); on a proof the
+// search's cap drops to TripwireDatabases.
+func (s *searcher) prove(ctx context.Context) {
+	if s.o.NoProof {
+		return
+	}
+	note := &ProverNote{Solver: "none"}
+	if s.o.Solver != nil {
+		note.Solver = s.o.Solver.Name()
+	}
+	s.out.Prover = note
+	ps := proveSchema(s.schema, s.o.Sandbox.Dialect())
+	if ps == nil {
+		note.Result, note.Detail = ProverSkipped, fmt.Sprintf("the prover models SQLite and PostgreSQL, not %s", s.o.Sandbox.Dialect())
+		return
+	}
+	a := prove.Prove(ctx, s.p.Q1, s.p.Q2, ps, prove.Options{Rule: string(s.o.Rule), Solver: s.o.Solver})
+	note.Obligations = a.SolverCalls
+	if !a.Proved() {
+		note.Result, note.StoppedBy, note.Detail = ProverNoProof, a.Stopped, a.Detail
+		return
+	}
+	note.Result = ProverProved
+	s.proof = a.Certificate
+	if s.o.MaxDatabases > TripwireDatabases {
+		s.o.MaxDatabases = TripwireDatabases
+		s.out.Search.MaxDatabases = TripwireDatabases
+	}
+}
+
+// reconcile sets the verdict of a proved pair from the search's: a
+// witness against a proof makes the pair Unknown (ReasonDisagree), with
+// both kept in the record; no witness makes it EquivalentProved; a search
+// that could not decide keeps its Unknown (the queries may not run at
+// all), the proof then unreported.
+func (s *searcher) reconcile() {
+	if s.proof == nil {
+		return
+	}
+	switch s.out.Verdict {
+	case Inequivalent:
+		s.out.Verdict, s.out.Reason, s.out.Proof = Unknown, ReasonDisagree, s.proof
+	case EquivalentBounded:
+		s.out.Verdict, s.out.Proof = EquivalentProved, s.proof
+	default:
+		s.out.Prover.Detail = "not reported as the verdict: the search could not run the pair (" + s.out.Reason + ")"
+	}
+}
+
+// ProverSetting names what the equiv metric's proofs depend on, for
+// eval's fingerprint: "z3" when Z3's executable is on PATH, "no solver"
+// otherwise.
+func ProverSetting() string {
+	if _, err := check.FindZ3(); err != nil {
+		return "no solver"
+	}
+	return "z3"
+}

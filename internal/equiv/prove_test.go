@@ -1,0 +1,121 @@
+package equiv
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/sqljudge/sqljudge/internal/prove/check"
+	"github.com/sqljudge/sqljudge/internal/testserver"
+)
+
+// z3Solver returns Z3's executable; without it the test fails in CI
+// (testserver.Required) and is skipped elsewhere, saying why.
+func z3Solver(t testing.TB) check.Solver {
+	t.Helper()
+	z, err := check.FindZ3()
+	if err != nil {
+		if testserver.Required() {
+			t.Fatalf("%v: CI must install z3 (.ci/run does)", err)
+		}
+		t.Skipf("skipped: %v", err)
+	}
+	return z
+}
+
+// proverWant is what the prover must make of each hand-written pair:
+// proved (and the search, cut to TripwireDatabases, finds nothing), or no
+// proof (an inequivalent pair, or one whose equality the kernel does not
+// model: ties, a FROM subquery).
+var proverWant = map[string]Verdict{
+	"not null makes equal":           EquivalentProved,
+	"key makes distinct redundant":   EquivalentProved,
+	"NOT IN vs NOT EXISTS, NOT NULL": EquivalentProved,
+	"foreign key join, not null":     EquivalentProved,
+	"order of a bag":                 EquivalentBounded,
+	"ties under ORDER BY":            EquivalentBounded,
+	"comparison":                     Inequivalent,
+	"null breaks equal":              Inequivalent,
+	"bag: duplicates":                Inequivalent,
+	"NOT IN vs NOT EXISTS":           Inequivalent,
+	"order":                          Inequivalent,
+	"ties, the other direction":      Inequivalent,
+	"foreign key join":               Inequivalent,
+	"like":                           Inequivalent,
+	"count vs count column":          Inequivalent,
+	"empty table aggregate":          Inequivalent,
+}
+
+// TestHandWrittenPairsProver decides the hand-written pairs with the
+// prover: the pairs equal on every database by the schema's constraints
+// are proved (their certificates re-check), the others are not (none of
+// the inequivalent pairs is proved: they stay inequivalent).
+func TestHandWrittenPairsProver(t *testing.T) {
+	z := z3Solver(t)
+	sb := newSQLite(t)
+	for _, c := range handPairs {
+		want, ok := proverWant[c.name]
+		if !ok {
+			t.Errorf("%s: no expectation in proverWant", c.name)
+			continue
+		}
+		out, err := Decide(context.Background(), Pair{ID: c.name, Q1: c.q1, Q2: c.q2, Schema: c.ddl}, Options{Sandbox: sb, Seed: 1, Budget: 20 * time.Second, Solver: z})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Verdict != want {
+			t.Errorf("%s: %s (%+v), want %s", c.name, out.Verdict, out.Prover, want)
+			continue
+		}
+		if want != EquivalentProved {
+			if out.Proof != nil || out.Prover.Result == ProverProved {
+				t.Errorf("%s: proved (%+v)", c.name, out.Prover)
+			}
+			continue
+		}
+		if out.Search.MaxDatabases != TripwireDatabases || out.Search.Databases == 0 {
+			t.Errorf("%s: search %+v, want the tripwire's %d databases", c.name, out.Search, TripwireDatabases)
+		}
+		s, err := ParseDDL(c.ddl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := check.Input{Q1: c.q1, Q2: c.q2, Schema: proveSchema(s, sb.Dialect()), Rule: string(RuleBag), Solver: z}
+		if err := check.Check(context.Background(), in, out.Proof); err != nil {
+			t.Errorf("%s: the certificate does not check: %v", c.name, err)
+		}
+	}
+}
+
+// lyingSolver answers unsat to every obligation: the prover then "proves"
+// pairs that differ, as a buggy prover would.
+type lyingSolver struct{}
+
+func (lyingSolver) Name() string { return "liar" }
+func (lyingSolver) Check(_ context.Context, s []string) ([]string, error) {
+	out := make([]string, len(s))
+	for i := range out {
+		out[i] = "unsat"
+	}
+	return out, nil
+}
+
+// TestTripwire: a pair both proved (by a prover fed a lying solver) and
+// refuted (by the search, which still runs) is never reported as either:
+// it is unknown with ReasonDisagree, the proof and the witness both kept,
+// and the summary counts it.
+func TestTripwire(t *testing.T) {
+	const ddl = "CREATE TABLE emp (empno INT PRIMARY KEY, sal INT)"
+	out, err := Decide(context.Background(), Pair{ID: "x", Q1: "SELECT empno FROM emp WHERE sal > 10", Q2: "SELECT empno FROM emp WHERE sal >= 10", Schema: ddl},
+		Options{Sandbox: newSQLite(t), Seed: 1, Budget: 20 * time.Second, Solver: lyingSolver{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Verdict != Unknown || out.Reason != ReasonDisagree || out.Proof == nil || out.Witness == nil {
+		t.Fatalf("%s (%s), proof %v, witness %v: want unknown, %q, both kept", out.Verdict, out.Reason, out.Proof != nil, out.Witness != nil, ReasonDisagree)
+	}
+	sum := summarize(CommandOptions{MaxDatabases: 600}, "sqlite", []Record{{ID: "x", Outcome: out}}, nil, 0, 0)
+	if sum.Disagreements != 1 || sum.Verdicts[Unknown] != 1 {
+		t.Fatalf("summary %+v: want 1 disagreement", sum)
+	}
+}
