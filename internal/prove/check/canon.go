@@ -469,14 +469,17 @@ func (cz *canonicalizer) fromItem(t *sqlast.TableRef, sc *scope) error {
 			kind = joinLeft
 		}
 		// The operator prints from its words: make them canonical.
-		if kind == joinLeft {
+		// CROSS JOIN stays apart: SQLite's planner keeps its order.
+		switch {
+		case kind == joinLeft:
 			t.Join.Type, t.Join.Words = sqlast.JoinLeft|sqlast.JoinOuter, []string{"LEFT", "JOIN"}
-		} else {
+		case jt&sqlast.JoinCross != 0:
+			t.Join.Type, t.Join.Words = sqlast.JoinInner|sqlast.JoinCross, []string{"CROSS", "JOIN"}
+		case t.On == nil:
+			t.Join.Type, t.Join.Words = sqlast.JoinInner|sqlast.JoinComma, nil
+		default:
 			t.Join.Type, t.Join.Words = sqlast.JoinInner, []string{"JOIN"}
 		}
-	}
-	if kind == joinInner && t.Join != nil && t.On == nil {
-		t.Join.Type, t.Join.Words = sqlast.JoinInner|sqlast.JoinComma, nil
 	}
 	switch {
 	case len(t.Using) > 0:

@@ -515,6 +515,16 @@ func (k *kernel) order(b1, b2 *block, d *deps, m mode, where string) error {
 		}
 		keys = append(keys, o1.Expr)
 	}
+	if b1.distinct && !b1.aggregate {
+		// SELECT DISTINCT ... ORDER BY a column outside the output sorts
+		// each distinct row by any of its source rows' values.
+		outs := setOf(k.texts(b1.outputs, k.side(0), nil))
+		for _, key := range keys {
+			if !slices.Contains(outs, k.mappedText(key, k.side(0), nil)) {
+				return refuse("ORDER BY", "SELECT DISTINCT sorted by %s, which is no output column (%s)", sqlast.Format(key), where)
+			}
+		}
+	}
 	row := b1.outputs
 	if b1.aggregate {
 		row = b1.groupBy
