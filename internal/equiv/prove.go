@@ -117,28 +117,50 @@ func (s *searcher) prove(ctx context.Context) {
 	if s.o.NoProof {
 		return
 	}
-	note := &ProverNote{Solver: "none"}
-	if s.o.Solver != nil {
-		note.Solver = s.o.Solver.Name()
-	}
-	s.out.Prover = note
-	ps := proveSchema(s.schema, s.o.Sandbox.Dialect())
-	if ps == nil {
-		note.Result, note.Detail = ProverSkipped, fmt.Sprintf("the prover models SQLite and PostgreSQL, not %s", s.o.Sandbox.Dialect())
-		return
-	}
-	a := prove.Prove(ctx, s.p.Q1, s.p.Q2, ps, prove.Options{Rule: string(s.o.Rule), Solver: s.o.Solver})
-	note.Obligations = a.SolverCalls
-	if !a.Proved() {
-		note.Result, note.StoppedBy, note.Detail = ProverNoProof, a.Stopped, a.Detail
-		return
-	}
-	note.Result = ProverProved
-	s.proof = a.Certificate
-	if s.o.MaxDatabases > TripwireDatabases {
+	s.proof, s.out.Prover = ProveQueries(ctx, s.p.Q1, s.p.Q2, s.schema, s.o.Sandbox.Dialect(), s.o.Rule, s.o.Solver)
+	if s.proof != nil && s.o.MaxDatabases > TripwireDatabases {
 		s.o.MaxDatabases = TripwireDatabases
 		s.out.Search.MaxDatabases = TripwireDatabases
 	}
+}
+
+// ProveQueries runs the prover alone on q1 and q2 over schema s, under
+// rule, on dialect d's semantics (SQLite or PostgreSQL; any other is
+// skipped), with solver discharging the obligations (nil: only proofs
+// that need none): the certificate, or nil, and the note saying what the
+// prover did.
+func ProveQueries(ctx context.Context, q1, q2 string, s *Schema, d engine.Dialect, rule Rule, solver check.Solver) (*check.Certificate, *ProverNote) {
+	note := &ProverNote{Solver: "none"}
+	if solver != nil {
+		note.Solver = solver.Name()
+	}
+	ps := proveSchema(s, d)
+	if ps == nil {
+		note.Result, note.Detail = ProverSkipped, fmt.Sprintf("the prover models SQLite and PostgreSQL, not %s", d)
+		return nil, note
+	}
+	if rule == "" {
+		rule = RuleBag
+	}
+	a := prove.Prove(ctx, q1, q2, ps, prove.Options{Rule: string(rule), Solver: solver})
+	note.Obligations = a.SolverCalls
+	if !a.Proved() {
+		note.Result, note.StoppedBy, note.Detail = ProverNoProof, a.Stopped, a.Detail
+		return nil, note
+	}
+	note.Result = ProverProved
+	return a.Certificate, note
+}
+
+// ReadSchema reads a pair's schema as Decide does: its DDL, or the SQLite
+// database at p.DB (a server's db_id needs the sandbox: not here).
+func ReadSchema(ctx context.Context, p Pair) (*Schema, error) {
+	s := &searcher{p: p}
+	if p.DBID != "" && strings.TrimSpace(p.Schema) == "" {
+		return nil, fmt.Errorf("equiv: ReadSchema reads DDL or a SQLite file, not a server's db_id")
+	}
+	_, err := s.loadSchema(ctx)
+	return s.schema, err
 }
 
 // reconcile sets the verdict of a proved pair from the search's: a
