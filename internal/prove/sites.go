@@ -124,3 +124,16 @@ func inAnySites(q *sqlast.Query) []int {
 	})
 	return out
 }
+
+// derivedSites are the FROM subqueries, the last first (an inner one
+// before the one holding it).
+func derivedSites(q *sqlast.Query) []int {
+	var out []int
+	sqlast.Walk(q.Stmt, func(n sqlast.Node) bool {
+		if t, ok := n.(*sqlast.TableRef); ok && t.Select != nil {
+			out = append([]int{t.Pos()}, out...)
+		}
+		return true
+	})
+	return out
+}

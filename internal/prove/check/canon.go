@@ -396,17 +396,8 @@ func (cz *canonicalizer) core(sq *sqlast.SelectQuery, parent *scope, derived, ow
 		if cz.origNames == nil {
 			cz.origNames = map[*sqlast.SelectQuery][]string{}
 		}
-		names := make([]string, len(sq.Columns))
-		for i, c := range sq.Columns {
-			switch {
-			case c.Alias != nil:
-				names[i] = lowerASCII(c.Alias.Name)
-			default:
-				if r, ok := c.Expr.(*sqlast.QualifiedRef); ok {
-					names[i] = r.Parts[len(r.Parts)-1].Name
-				}
-			}
-		}
+		var names []string
+		sq.Columns, names = expandStars(sq.Columns, sc)
 		cz.origNames[sq] = names
 	}
 	for i, c := range sq.Columns {
@@ -519,10 +510,7 @@ func (cz *canonicalizer) fromItem(t *sqlast.TableRef, sc *scope) error {
 			return err
 		}
 		core := t.Select.Cores[0].(*sqlast.SelectQuery)
-		for i, c := range core.Columns {
-			if _, star := c.Expr.(*sqlast.Star); star {
-				return refuse("derived table", "SELECT * in a FROM subquery")
-			}
+		for i := range core.Columns {
 			o.cols = append(o.cols, "c"+strconv.Itoa(i+1))
 		}
 		o.derived = t.Select
@@ -533,4 +521,43 @@ func (cz *canonicalizer) fromItem(t *sqlast.TableRef, sc *scope) error {
 	t.Alias, t.HasAs = sqlast.Name(o.alias), true
 	sc.occs = append(sc.occs, o)
 	return nil
+}
+
+// expandStars returns the output columns of a derived table's SELECT with
+// every * spelled out (the columns of its FROM items, in order: what
+// SQLite expands it to) and the names the outer query may use for them
+// (an alias, or a plain column's name; "" for none).
+func expandStars(cols []*sqlast.ResultColumn, sc *scope) ([]*sqlast.ResultColumn, []string) {
+	var out []*sqlast.ResultColumn
+	var names []string
+	for _, c := range cols {
+		st, ok := c.Expr.(*sqlast.Star)
+		if !ok {
+			name := ""
+			if c.Alias != nil {
+				name = lowerASCII(c.Alias.Name)
+			} else if r, ok := c.Expr.(*sqlast.QualifiedRef); ok {
+				name = r.Parts[len(r.Parts)-1].Name
+			}
+			out, names = append(out, c), append(names, name)
+			continue
+		}
+		for _, o := range sc.occs {
+			if st.Table != nil && !equalFold(st.Table.Name, o.alias) {
+				continue
+			}
+			n := len(o.cols)
+			if o.table != nil {
+				n = len(o.table.Columns)
+			}
+			for i := 0; i < n; i++ {
+				name := o.colName(i)
+				if o.table == nil {
+					name = o.names[i]
+				}
+				out, names = append(out, &sqlast.ResultColumn{Expr: qualified(o, i)}), append(names, name)
+			}
+		}
+	}
+	return out, names
 }

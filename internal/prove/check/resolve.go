@@ -107,6 +107,13 @@ func (cz *canonicalizer) ident(id *sqlast.Ident, sc *scope, ctx exprCtx, outputs
 	case id.Quote == sqlast.QuoteDouble:
 		// SQLite: a double-quoted token that names no column is a string.
 		return sqlast.StringLiteral(id.Name), nil
+	case id.Quote == sqlast.QuoteNone && cz.schema.Dialect() == SQLite && (equalFold(id.Name, "true") || equalFold(id.Name, "false")):
+		// SQLite reads TRUE and FALSE, when no column has the name, as 1
+		// and 0.
+		if equalFold(id.Name, "true") {
+			return sqlast.NumberLiteral("1"), nil
+		}
+		return sqlast.NumberLiteral("0"), nil
 	}
 	return nil, refuse("unresolved", "no such column: %s", id.Name)
 }

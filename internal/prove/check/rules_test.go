@@ -59,6 +59,10 @@ func TestRules(t *testing.T) {
 			"SELECT DISTINCT a1.singer_id FROM singer AS a1 WHERE a1.singer_id NOT IN (SELECT a2.singer_id FROM member AS a2)", nil},
 		{RuleInToExists, "SELECT name FROM singer WHERE singer_id NOT IN (SELECT singer_id FROM member)", "a1.singer_id NOT IN",
 			"SELECT a1.name FROM singer AS a1 WHERE NOT EXISTS (SELECT a2.singer_id FROM member AS a2 WHERE a2.singer_id = a1.singer_id)", nil},
+		{RuleDerivedMerge, "SELECT t.n, c.year FROM (SELECT name AS n, age + 1 AS a FROM singer WHERE age > 3) AS t JOIN concert c ON t.a = c.year WHERE t.n = 'x'", "(SELECT",
+			"SELECT a2.name, a1.year FROM concert AS a1, singer AS a2 WHERE (a2.age + 1) = a1.year AND a2.age > 3 AND a2.name = 'x'", nil},
+		{RuleDerivedMerge, "SELECT * FROM (SELECT * FROM singer WHERE age > 3) AS t", "(SELECT",
+			"SELECT a1.singer_id, a1.name, a1.country, a1.age FROM singer AS a1 WHERE a1.age > 3", nil},
 	}
 	for _, c := range cases {
 		if c.rule == RuleGroupByFD {
@@ -111,6 +115,10 @@ func TestRulesRefuse(t *testing.T) {
 		{"UNION ALL", RuleSetOpDistinct, "SELECT DISTINCT name FROM singer UNION ALL SELECT country FROM singer", "SELECT DISTINCT"},
 		{"nullable EXCEPT", RuleExceptToNotIn, "SELECT name FROM singer EXCEPT SELECT country FROM singer", "SELECT"},
 		{"nullable IN", RuleInToExists, "SELECT name FROM singer WHERE age NOT IN (SELECT club FROM member)", "a1.age NOT IN"},
+		{"an aggregate subquery", RuleDerivedMerge, "SELECT t.c FROM (SELECT count(*) AS c FROM singer) AS t", "(SELECT"},
+		{"DISTINCT", RuleDerivedMerge, "SELECT t.n FROM (SELECT DISTINCT name AS n FROM singer) AS t", "(SELECT"},
+		{"LIMIT", RuleDerivedMerge, "SELECT t.n FROM (SELECT name AS n FROM singer ORDER BY age LIMIT 2) AS t", "(SELECT"},
+		{"an outer join", RuleDerivedMerge, "SELECT t.n FROM concert c LEFT JOIN (SELECT name AS n, age FROM singer) AS t ON t.age = c.year", "(SELECT"},
 	}
 	for _, c := range cases {
 		if got, _, err := applyAt(t, s, c.rule, c.q, c.marker); err == nil {

@@ -484,6 +484,15 @@ func (e *encoder) cond(x sqlast.Expr) (pred, error) {
 		return p, nil
 	case *sqlast.InExpr:
 		return e.in(x, t)
+	case *sqlast.LikeExpr:
+		// SQLite's LIKE ignores the case of ASCII letters (the default,
+		// which the sandbox keeps): the pattern in lower case is the same
+		// predicate.
+		if l, ok := t.Y.(*sqlast.Literal); ok && e.s.d == SQLite && t.Op.Name == "LIKE" && t.Escape == nil && l.Kind == sqlast.LitString {
+			c := *t
+			c.Y = sqlast.StringLiteral(lowerASCII(l.Value))
+			return e.opaque(&c)
+		}
 	case *sqlast.ExistsExpr:
 		sym := e.subs[t.Select]
 		if sym == nil {
@@ -614,9 +623,6 @@ func relation(op sqlast.Operator, a, b, srt string, d Dialect) (string, bool) {
 
 // is encodes a IS [NOT] b.
 func (e *encoder) is(x sqlast.Expr, t *sqlast.IsExpr) (pred, error) {
-	if t.Distinct {
-		return e.opaque(x)
-	}
 	ta, oka, err := e.scalar(t.X)
 	if err != nil {
 		return pred{}, err
@@ -644,7 +650,8 @@ func (e *encoder) is(x sqlast.Expr, t *sqlast.IsExpr) (pred, error) {
 		return e.opaque(x)
 	}
 	p := pred{same, not(same)}
-	if t.Not {
+	// IS NOT and IS DISTINCT FROM negate; IS NOT DISTINCT FROM is IS.
+	if t.Not != t.Distinct {
 		p = p.not()
 	}
 	return p, nil

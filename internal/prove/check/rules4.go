@@ -1,0 +1,139 @@
+package check
+
+import (
+	"github.com/sqljudge/sqljudge/internal/sqlast"
+)
+
+// RuleDerivedMerge: a FROM subquery (SELECT e1 AS c1, ... FROM F WHERE p)
+// AS d, joined by inner joins, that neither groups, aggregates, removes
+// duplicates nor limits, is merged into the query: F joins the FROM, p the
+// WHERE, and every d.ci becomes ei (the ON conditions move to WHERE). A
+// select-project-join over a select-project-join is one (view merging):
+// each row of the outer FROM with d is a row of it with F's rows. At: d's
+// FROM item.
+const RuleDerivedMerge = "derived_merge"
+
+func init() { rules[RuleDerivedMerge] = derivedMerge }
+
+func derivedMerge(c *Canon, at int, _ *factSet) error {
+	t, ok := nodeAt[*sqlast.TableRef](c, at)
+	if !ok || t.Select == nil || t.Alias == nil {
+		return refuse("rule", "no FROM subquery at %d", at)
+	}
+	d := c.byAlias[lowerASCII(t.Alias.Name)]
+	if d == nil || d.derived == nil {
+		return refuse("rule", "no FROM subquery at %d", at)
+	}
+	outer := d.core
+	for _, item := range outer.From {
+		if item.Join != nil && item.Join.Type&sqlast.JoinLeft != 0 {
+			return refuse("rule", "the query has an outer join")
+		}
+	}
+	if len(t.Select.Cores) != 1 || t.Select.With != nil {
+		return refuse("rule", "the subquery is a compound")
+	}
+	sub := t.Select.Cores[0].(*sqlast.SelectQuery)
+	switch {
+	case sub.Distinct == sqlast.DistinctDistinct || len(sub.GroupBy) > 0 || sub.Having != nil || sub.Limit != nil || len(sub.Windows) > 0 || len(sub.From) == 0:
+		return refuse("rule", "the subquery removes duplicates, groups, limits or reads no table")
+	}
+	for _, col := range sub.Columns {
+		if containsAggregate(col.Expr) {
+			return refuse("rule", "the subquery aggregates")
+		}
+	}
+	for _, item := range sub.From {
+		if item.Join != nil && item.Join.Type&sqlast.JoinLeft != 0 {
+			return refuse("rule", "the subquery has an outer join")
+		}
+	}
+	// The outer query's * becomes its columns, d's among them, before d
+	// goes.
+	expandOuterStars(c, outer)
+	// d.ci becomes ei, wherever the query reads it.
+	var bad bool
+	sqlast.Rewrite(c.Stmt, func(e sqlast.Expr) sqlast.Expr {
+		r, ok := e.(*sqlast.QualifiedRef)
+		if !ok || len(r.Parts) != 2 || lowerASCII(r.Parts[0].Name) != d.alias {
+			return e
+		}
+		i := d.column(r.Parts[1].Name)
+		if i < 0 || i >= len(sub.Columns) {
+			bad = true
+			return e
+		}
+		x := cloneExpr(sub.Columns[i].Expr)
+		if !atomic(x) {
+			x = &sqlast.ParenExpr{X: x}
+		}
+		return x
+	})
+	if bad {
+		return refuse("rule", "a column of %s that its subquery does not give", d.alias)
+	}
+	// FROM: the outer items without d, then d's; every ON to WHERE.
+	var conds []sqlast.Expr
+	var from []*sqlast.TableRef
+	for _, item := range outer.From {
+		if item.On != nil {
+			conds = append(conds, conjuncts(item.On)...)
+		}
+		item.On = nil
+		if item != t {
+			from = append(from, item)
+		}
+	}
+	for _, item := range sub.From {
+		if item.On != nil {
+			conds = append(conds, conjuncts(item.On)...)
+		}
+		item.On = nil
+		from = append(from, item)
+	}
+	for k, item := range from {
+		item.Join = nil
+		if k > 0 {
+			item.Join = &sqlast.JoinOperator{Type: sqlast.JoinInner | sqlast.JoinComma}
+		}
+	}
+	outer.From = from
+	if sub.Where != nil {
+		conds = append(conds, conjuncts(sub.Where)...)
+	}
+	if outer.Where != nil {
+		conds = append(conds, conjuncts(outer.Where)...)
+	}
+	outer.Where = andAll(conds)
+	return nil
+}
+
+// expandOuterStars spells out the * and t.* outputs of core sq: the
+// columns of its FROM items, in order.
+func expandOuterStars(c *Canon, sq *sqlast.SelectQuery) {
+	sc := c.scopes[sq]
+	if sc == nil {
+		return
+	}
+	var out []*sqlast.ResultColumn
+	for _, col := range sq.Columns {
+		st, ok := col.Expr.(*sqlast.Star)
+		if !ok {
+			out = append(out, col)
+			continue
+		}
+		for _, o := range sc.occs {
+			if st.Table != nil && !equalFold(st.Table.Name, o.alias) {
+				continue
+			}
+			n := len(o.cols)
+			if o.table != nil {
+				n = len(o.table.Columns)
+			}
+			for i := 0; i < n; i++ {
+				out = append(out, &sqlast.ResultColumn{Expr: qualified(o, i)})
+			}
+		}
+	}
+	sq.Columns = out
+}
