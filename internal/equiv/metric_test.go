@@ -2,7 +2,10 @@ package equiv
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -113,5 +116,43 @@ func TestMetricItemDatabaseSeparates(t *testing.T) {
 		reverifySQLite(t, d.Witness, p.Q1, p.Q2)
 	} else if !strings.Contains(d.Reason, "item's database (flight_2)") {
 		t.Fatalf("no witness and no reason naming the database: %+v", d)
+	}
+}
+
+// TestMetricProofAgainstItemDatabase: SQLite allows NULL in a primary key
+// that is not an INTEGER one, the schema model (and the sandbox) does not.
+// On a database holding such a NULL, COUNT(*) and COUNT(id) are proved
+// equal on the model (count_star: id is NOT NULL there) but differ on the
+// item's database: the item is neither proved nor refuted but unknown
+// ("internal: proof and witness disagree"), and wrong, as the item's
+// database decides.
+func TestMetricProofAgainstItemDatabase(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "nullpk"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite3", filepath.Join(dir, "nullpk", "nullpk.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"CREATE TABLE t (id TEXT PRIMARY KEY, name TEXT)", "INSERT INTO t VALUES ('a', 'x'), (NULL, 'y')"} {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	ms, err := metric.New([]string{"equiv"}, metric.Options{Equiv: metric.EquivOptions{Seed: 1, Budget: 10 * time.Second, MaxDatabases: 50}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer metric.Close(ms)
+	eng := sqlite.New(dir, sqlite.Options{})
+	defer eng.Close()
+	env := &metric.Env{Engine: eng, Timeout: 10 * time.Second}
+	it := &bench.Item{Index: 0, DBID: "nullpk", Gold: []string{"SELECT count(*) FROM t"}, Pred: "SELECT count(id) FROM t"}
+	v := ms[0].Grade(context.Background(), env.NewExec(), it)
+	d := v.Details.(Details)
+	if v.Correct || d.Verdict != Unknown || !strings.HasPrefix(d.Reason, ReasonDisagree) || d.Proof == nil {
+		t.Fatalf("%+v %+v", v, d)
 	}
 }
