@@ -60,12 +60,13 @@ func (p *prover) normalForm() Attempt {
 }
 
 // normalize applies the normalizing rules to query i until none applies:
-// FROM subqueries merged, EXCEPT as NOT IN, COUNT of a NOT NULL column as
+// FROM subqueries merged, anti-joins as NOT EXISTS, EXCEPT as NOT IN, COUNT of a NOT NULL column as
 // COUNT(*), DISTINCT dropped in IN and
 // EXISTS subqueries, GROUP BY terms determined by the others dropped,
 // DISTINCT dropped where the outputs determine a key.
 func (p *prover) normalize(i int) {
 	p.applyAll(i, check.RuleDerivedMerge, derivedSites)
+	p.applyAll(i, check.RuleAntiJoin, leftJoinSites)
 	p.applyAll(i, check.RuleExceptToNotIn, compoundSites)
 	p.applyAll(i, check.RuleCountStar, countSites)
 	p.applyAll(i, check.RuleInDistinct, subquerySites)

@@ -137,3 +137,14 @@ func derivedSites(q *sqlast.Query) []int {
 	})
 	return out
 }
+
+func leftJoinSites(q *sqlast.Query) []int {
+	var out []int
+	sqlast.Walk(q.Stmt, func(n sqlast.Node) bool {
+		if t, ok := n.(*sqlast.TableRef); ok && t.Join != nil && t.Join.Type&sqlast.JoinLeft != 0 {
+			out = append(out, t.Pos())
+		}
+		return true
+	})
+	return out
+}

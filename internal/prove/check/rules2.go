@@ -184,7 +184,9 @@ func distinctKey(c *Canon, at int, facts *factSet) error {
 func andAll(cs []sqlast.Expr) sqlast.Expr {
 	var out sqlast.Expr
 	for _, x := range cs {
-		if !plainComparison(x) && !atomic(x) {
+		if u, ok := x.(*sqlast.UnaryExpr); ok && u.Op == sqlast.OpNot && atomic(u.X) {
+			// NOT binds tighter than AND: NOT EXISTS (...) needs none.
+		} else if !plainComparison(x) && !atomic(x) {
 			x = &sqlast.ParenExpr{X: x}
 		}
 		if out == nil {

@@ -137,3 +137,101 @@ func expandOuterStars(c *Canon, sq *sqlast.SelectQuery) {
 	}
 	sq.Columns = out
 }
+
+// RuleAntiJoin: FROM ... LEFT JOIN b ON c WHERE b.z IS NULL, with b.z NOT
+// NULL and nothing else reading b, is FROM ... WHERE NOT EXISTS (SELECT
+// b.z FROM b WHERE c): b.z is NULL exactly on the row the outer join adds
+// for a row without a match, once. The LEFT JOIN must be the query's only
+// one. At: b's FROM item.
+const RuleAntiJoin = "anti_join"
+
+func init() { rules[RuleAntiJoin] = antiJoin }
+
+func antiJoin(c *Canon, at int, facts *factSet) error {
+	t, ok := nodeAt[*sqlast.TableRef](c, at)
+	if !ok || t.Alias == nil || t.Join == nil || t.Join.Type&sqlast.JoinLeft == 0 || t.Name == nil {
+		return refuse("rule", "no LEFT JOIN of a table at %d", at)
+	}
+	b := c.byAlias[lowerASCII(t.Alias.Name)]
+	sq := b.core
+	for _, item := range sq.From {
+		if item != t && item.Join != nil && item.Join.Type&sqlast.JoinLeft != 0 {
+			return refuse("rule", "another outer join in the FROM")
+		}
+	}
+	if bareStar(sq) || sq.Where == nil {
+		return refuse("rule", "SELECT * or no WHERE")
+	}
+	// The WHERE conjunct b.z IS NULL, z NOT NULL.
+	cs := conjuncts(sq.Where)
+	k, z := -1, -1
+	for i, x := range cs {
+		var arg sqlast.Expr
+		switch n := x.(type) {
+		case *sqlast.NullCheckExpr:
+			if n.Test == sqlast.TestIsNull {
+				arg = n.X
+			}
+		case *sqlast.IsExpr:
+			if l, ok := n.Y.(*sqlast.Literal); ok && l.Kind == sqlast.LitNull && !n.Not && !n.Distinct {
+				arg = n.X
+			}
+		}
+		if o, col, ok := c.colOf(arg); ok && o == b && o.table.Columns[col].NotNull && k < 0 {
+			k, z = i, col
+		}
+	}
+	if k < 0 {
+		return refuse("rule", "no conjunct %s.column IS NULL on a NOT NULL column", b.alias)
+	}
+	on := t.On
+	// Nothing but the ON and that conjunct reads b.
+	reads := 0
+	sqlast.Walk(c.Stmt, func(n sqlast.Node) bool {
+		switch r := n.(type) {
+		case *sqlast.QualifiedRef:
+			if len(r.Parts) == 2 && lowerASCII(r.Parts[0].Name) == b.alias {
+				reads++
+			}
+		case *sqlast.Star:
+			if r.Table != nil && lowerASCII(r.Table.Name) == b.alias {
+				reads += 1000
+			}
+		}
+		return true
+	})
+	inOn := 0
+	if on != nil {
+		sqlast.Walk(on, func(n sqlast.Node) bool {
+			if r, ok := n.(*sqlast.QualifiedRef); ok && len(r.Parts) == 2 && lowerASCII(r.Parts[0].Name) == b.alias {
+				inOn++
+			}
+			return true
+		})
+	}
+	if reads != inOn+1 {
+		return refuse("rule", "the query reads %s outside its ON and the IS NULL", b.alias)
+	}
+	facts.add(notNullFact(b, z))
+	// NOT EXISTS (SELECT b.z FROM b WHERE on).
+	item := &sqlast.TableRef{Name: t.Name, Alias: t.Alias, HasAs: true}
+	sub := &sqlast.SelectQuery{Columns: []*sqlast.ResultColumn{{Expr: qualified(b, z)}}, From: []*sqlast.TableRef{item}}
+	if on != nil {
+		sub.Where = stripParens(on)
+	}
+	notExists := &sqlast.UnaryExpr{Op: sqlast.OpNot, X: &sqlast.ExistsExpr{Select: &sqlast.SelectStmt{Cores: []sqlast.SelectCore{sub}}}}
+	var from []*sqlast.TableRef
+	for _, it := range sq.From {
+		if it != t {
+			from = append(from, it)
+		}
+	}
+	sq.From = from
+	if len(from) == 0 {
+		return refuse("rule", "the LEFT JOIN is the only table")
+	}
+	from[0].Join = nil
+	rest := append(append([]sqlast.Expr{}, cs[:k]...), cs[k+1:]...)
+	sq.Where = andAll(append(rest, notExists))
+	return nil
+}

@@ -61,6 +61,8 @@ func TestRules(t *testing.T) {
 			"SELECT a1.name FROM singer AS a1 WHERE NOT EXISTS (SELECT a2.singer_id FROM member AS a2 WHERE a2.singer_id = a1.singer_id)", nil},
 		{RuleDerivedMerge, "SELECT t.n, c.year FROM (SELECT name AS n, age + 1 AS a FROM singer WHERE age > 3) AS t JOIN concert c ON t.a = c.year WHERE t.n = 'x'", "(SELECT",
 			"SELECT a2.name, a1.year FROM concert AS a1, singer AS a2 WHERE (a2.age + 1) = a1.year AND a2.age > 3 AND a2.name = 'x'", nil},
+		{RuleAntiJoin, "SELECT s.name FROM singer s LEFT JOIN member m ON s.singer_id = m.singer_id WHERE m.id IS NULL AND s.age > 3", "LEFT JOIN",
+			"SELECT a1.name FROM singer AS a1 WHERE a1.age > 3 AND NOT EXISTS (SELECT a2.id FROM member AS a2 WHERE a1.singer_id = a2.singer_id)", []string{"not_null(member.id)"}},
 		{RuleDerivedMerge, "SELECT * FROM (SELECT * FROM singer WHERE age > 3) AS t", "(SELECT",
 			"SELECT a1.singer_id, a1.name, a1.country, a1.age FROM singer AS a1 WHERE a1.age > 3", nil},
 	}
@@ -115,6 +117,9 @@ func TestRulesRefuse(t *testing.T) {
 		{"UNION ALL", RuleSetOpDistinct, "SELECT DISTINCT name FROM singer UNION ALL SELECT country FROM singer", "SELECT DISTINCT"},
 		{"nullable EXCEPT", RuleExceptToNotIn, "SELECT name FROM singer EXCEPT SELECT country FROM singer", "SELECT"},
 		{"nullable IN", RuleInToExists, "SELECT name FROM singer WHERE age NOT IN (SELECT club FROM member)", "a1.age NOT IN"},
+		{"a nullable column", RuleAntiJoin, "SELECT s.name FROM singer s LEFT JOIN member m ON s.singer_id = m.singer_id WHERE m.club IS NULL", "LEFT JOIN"},
+		{"b read elsewhere", RuleAntiJoin, "SELECT s.name, m.club FROM singer s LEFT JOIN member m ON s.singer_id = m.singer_id WHERE m.id IS NULL", "LEFT JOIN"},
+		{"IS NOT NULL", RuleAntiJoin, "SELECT s.name FROM singer s LEFT JOIN member m ON s.singer_id = m.singer_id WHERE m.id IS NOT NULL", "LEFT JOIN"},
 		{"an aggregate subquery", RuleDerivedMerge, "SELECT t.c FROM (SELECT count(*) AS c FROM singer) AS t", "(SELECT"},
 		{"DISTINCT", RuleDerivedMerge, "SELECT t.n FROM (SELECT DISTINCT name AS n FROM singer) AS t", "(SELECT"},
 		{"LIMIT", RuleDerivedMerge, "SELECT t.n FROM (SELECT name AS n FROM singer ORDER BY age LIMIT 2) AS t", "(SELECT"},
