@@ -35,7 +35,12 @@ func (p *prover) normalForm() Attempt {
 			p.applyAll(0, check.RuleInToExists, inAnySites)
 			p.applyAll(1, check.RuleInToExists, inAnySites)
 		},
-		func() { p.applyAll(0, check.RuleInToJoin, inSites); p.applyAll(1, check.RuleInToJoin, inSites) },
+		func() {
+			for i := range 2 {
+				p.applyAll(i, check.RuleInToJoin, inSites)
+				p.applyAll(i, check.RuleGroupSemijoin, inSites)
+			}
+		},
 		func() { p.eliminate() },
 		func() {
 			p.applyAll(0, check.RuleInToJoin, inSites)

@@ -235,3 +235,109 @@ func antiJoin(c *Canon, at int, facts *factSet) error {
 	sq.Where = andAll(append(rest, notExists))
 	return nil
 }
+
+// RuleGroupSemijoin: SELECT e FROM A WHERE p AND A.k IN (SELECT y FROM F
+// WHERE q GROUP BY y HAVING h) is SELECT e FROM A, F WHERE p AND A.k = y
+// AND q GROUP BY A.k HAVING h, when A.k is a NOT NULL key of A (so that
+// each row of A is its own group, holding exactly the rows of F's group
+// y = A.k), A is the only table of the outer FROM, the outer query
+// neither groups, aggregates nor removes duplicates, the subquery is not
+// correlated, and A.k and y are columns of one family, Int or Text. At:
+// the IN.
+const RuleGroupSemijoin = "group_semijoin"
+
+func init() { rules[RuleGroupSemijoin] = groupSemijoin }
+
+func groupSemijoin(c *Canon, at int, facts *factSet) error {
+	sq, cs, i := whereOf(c, at)
+	if sq == nil {
+		return refuse("rule", "no top-level conjunct of a WHERE at %d", at)
+	}
+	in, ok := cs[i].(*sqlast.InExpr)
+	if !ok || in.Not || in.Select == nil || len(in.Select.Cores) != 1 {
+		return refuse("rule", "not x IN (SELECT ...) at %d", at)
+	}
+	sub := in.Select.Cores[0].(*sqlast.SelectQuery)
+	if len(sq.From) != 1 || sq.Distinct == sqlast.DistinctDistinct || len(sq.GroupBy) > 0 || sq.Having != nil || bareStar(sq) {
+		return refuse("rule", "the outer query joins, groups, removes duplicates or selects *")
+	}
+	for _, col := range sq.Columns {
+		if containsAggregate(col.Expr) {
+			return refuse("rule", "the outer query aggregates")
+		}
+	}
+	if len(sub.GroupBy) != 1 || sub.Limit != nil || sub.Distinct == sqlast.DistinctDistinct || len(sub.Columns) != 1 {
+		return refuse("rule", "the subquery does not group by one term, or limits")
+	}
+	a, k, ok := notNullColumn(c, in.X)
+	if !ok || a.core != sq || !singleKey(a.table, k) {
+		return refuse("rule", "%s is not a NOT NULL one-column key of the outer table", sqlast.Format(in.X))
+	}
+	yo, yi, ok := c.colOf(sub.Columns[0].Expr)
+	if !ok || yo.core != sub || sqlast.Format(sub.GroupBy[0]) != sqlast.Format(sub.Columns[0].Expr) {
+		return refuse("rule", "the subquery does not return the column it groups by")
+	}
+	fa, fy := a.table.Columns[k].Family, yo.table.Columns[yi].Family
+	if fa != fy || (fa != Int && fa != Text) {
+		return refuse("rule", "the two columns are not both Int or both Text")
+	}
+	if _, err := blockOfCore(c, sub); err != nil {
+		return err
+	}
+	if correlated(c, in.Select) {
+		return refuse("rule", "the subquery is correlated")
+	}
+	facts.add(Fact{Fact: FactKey, Table: a.table.Name, Columns: []string{a.table.Columns[k].Name}})
+	facts.add(notNullFact(a, k))
+	facts.add(Fact{Fact: FactFamily, Table: a.table.Name, Column: a.table.Columns[k].Name, Family: fa.String()})
+	facts.add(Fact{Fact: FactFamily, Table: yo.table.Name, Column: yo.table.Columns[yi].Name, Family: fy.String()})
+	for j, t := range sub.From {
+		if j == 0 {
+			t.Join = &sqlast.JoinOperator{Type: sqlast.JoinInner | sqlast.JoinComma}
+		}
+		sq.From = append(sq.From, t)
+	}
+	var conds []sqlast.Expr
+	conds = append(conds, cs[:i]...)
+	conds = append(conds, &sqlast.BinaryExpr{Op: sqlast.OpEq, X: in.X, Y: sub.Columns[0].Expr})
+	if sub.Where != nil {
+		conds = append(conds, conjuncts(sub.Where)...)
+	}
+	conds = append(conds, cs[i+1:]...)
+	sq.Where = andAll(conds)
+	sq.GroupBy = []sqlast.Expr{cloneExpr(in.X)}
+	sq.Having = sub.Having
+	return nil
+}
+
+// singleKey reports whether column i alone is a key of t.
+func singleKey(t *Table, i int) bool {
+	for _, k := range t.Keys {
+		if len(k.Cols) == 1 && k.Cols[0] == i {
+			return true
+		}
+	}
+	return false
+}
+
+// correlated reports whether st reads a column of an occurrence outside
+// it.
+func correlated(c *Canon, st *sqlast.SelectStmt) bool {
+	inside := map[*occurrence]bool{}
+	sqlast.Walk(st, func(n sqlast.Node) bool {
+		if t, ok := n.(*sqlast.TableRef); ok && t.Alias != nil {
+			inside[c.byAlias[lowerASCII(t.Alias.Name)]] = true
+		}
+		return true
+	})
+	out := false
+	sqlast.Walk(st, func(n sqlast.Node) bool {
+		if r, ok := n.(*sqlast.QualifiedRef); ok {
+			if o, _, ok := c.colOf(r); ok && !inside[o] {
+				out = true
+			}
+		}
+		return !out
+	})
+	return out
+}
