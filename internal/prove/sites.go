@@ -85,8 +85,8 @@ func nodeText(q *sqlast.Query, at int) string {
 		}
 		return text == ""
 	})
-	if len(text) > 200 {
-		text = text[:200] + "…"
+	if r := []rune(text); len(r) > 200 {
+		text = string(r[:200]) + "…"
 	}
 	return text
 }
