@@ -137,7 +137,10 @@ func TestEquivCommandMySQL(t *testing.T) {
 		}
 	}
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	if len(lines) != 3 || !strings.HasPrefix(lines[0], `{"id":"a","verdict":"inequivalent","witness":{"sql":"CREATE TABLE `+"`t`") || !strings.HasPrefix(lines[1], `{"id":"b","verdict":"equivalent_bounded"`) || !strings.HasPrefix(lines[2], `{"id":"c","verdict":"unknown"`) {
+	// The prover does not model MySQL (its collations): pairs b and d are
+	// bounded, never proved, and each record says the prover was skipped.
+	if len(lines) != 4 || !strings.HasPrefix(lines[0], `{"id":"a","verdict":"inequivalent","witness":{"sql":"CREATE TABLE `+"`t`") || !strings.HasPrefix(lines[1], `{"id":"b","verdict":"equivalent_bounded","prover":{"result":"skipped"`) ||
+		!strings.HasPrefix(lines[2], `{"id":"c","verdict":"unknown"`) || !strings.HasPrefix(lines[3], `{"id":"d","verdict":"equivalent_bounded","prover":{"result":"skipped"`) {
 		t.Fatalf("records:\n%s", b)
 	}
 }
