@@ -143,8 +143,11 @@ func (p *prover) finish(cert *Certificate) Attempt {
 // answered is a solver that repeats answers already given.
 type answered map[string]string
 
+// Name returns "answers".
 func (a answered) Name() string { return "answers" }
 
+// Check returns the recorded answer of each script; a script without one
+// is an error.
 func (a answered) Check(_ context.Context, scripts []string) ([]string, error) {
 	out := make([]string, len(scripts))
 	for i, s := range scripts {

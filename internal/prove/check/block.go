@@ -42,6 +42,7 @@ const (
 	subScalar                // (subquery) as a value
 )
 
+// String names the use: IN, EXISTS or scalar.
 func (k subKind) String() string {
 	return [...]string{"IN", "EXISTS", "scalar"}[k]
 }

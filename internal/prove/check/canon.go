@@ -18,6 +18,7 @@ type Refusal struct {
 	Detail    string
 }
 
+// Error prints the construct and the detail.
 func (r *Refusal) Error() string {
 	if r.Detail == "" {
 		return r.Construct

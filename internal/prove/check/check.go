@@ -58,8 +58,10 @@ type CheckError struct {
 	Err   error
 }
 
+// Error prints the part and what is wrong with it.
 func (e *CheckError) Error() string { return e.Where + ": " + e.Err.Error() }
 
+// Unwrap returns the cause.
 func (e *CheckError) Unwrap() error { return e.Err }
 
 func fail(where string, format string, args ...any) error {
