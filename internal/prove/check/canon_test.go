@@ -52,3 +52,16 @@ func TestCanonicalize(t *testing.T) {
 		}
 	}
 }
+
+// TestCanonicalizeDoubleQuotesPostgres: a double-quoted token naming no
+// column is a string on SQLite, an unknown column on PostgreSQL.
+func TestCanonicalizeDoubleQuotesPostgres(t *testing.T) {
+	s := testSchema()
+	if c, err := Canonicalize(`SELECT name FROM singer WHERE country = "France"`, s, "a"); err != nil || c.SQL() != "SELECT a1.name FROM singer AS a1 WHERE a1.country = 'France'" {
+		t.Fatalf("SQLite: %v %v", c, err)
+	}
+	s.D = Postgres
+	if _, err := Canonicalize(`SELECT name FROM singer WHERE country = "France"`, s, "a"); err == nil {
+		t.Fatal("PostgreSQL: a double-quoted string resolved")
+	}
+}

@@ -104,8 +104,9 @@ func (cz *canonicalizer) ident(id *sqlast.Ident, sc *scope, ctx exprCtx, outputs
 		return cloneExpr(alias), nil
 	case col != nil:
 		return col, nil
-	case id.Quote == sqlast.QuoteDouble:
-		// SQLite: a double-quoted token that names no column is a string.
+	case id.Quote == sqlast.QuoteDouble && cz.schema.Dialect() == SQLite:
+		// SQLite: a double-quoted token that names no column is a string
+		// (PostgreSQL: an error).
 		return sqlast.StringLiteral(id.Name), nil
 	case id.Quote == sqlast.QuoteNone && cz.schema.Dialect() == SQLite && (equalFold(id.Name, "true") || equalFold(id.Name, "false")):
 		// SQLite reads TRUE and FALSE, when no column has the name, as 1
