@@ -190,8 +190,9 @@ const (
 // ended the search before its database cap or the shrinking before it was
 // done, or a query ran into its timeout (Options.QueryTimeout). The
 // outcome then depends on the machine's speed and may differ from run to
-// run; a record without it is the same bytes on every run. Elapsed is
-// wall time, kept out of results.jsonl.
+// run; a record without it is the same bytes on every run. Limited says
+// which query kept the search from comparing them (see Limits). Elapsed
+// is wall time, kept out of results.jsonl.
 type Search struct {
 	Databases           int           `json:"databases"`
 	Skipped             int           `json:"skipped"`
@@ -206,8 +207,33 @@ type Search struct {
 	MaxDatabases        int           `json:"max_databases"`
 	MaxShrinkSteps      int           `json:"max_shrink_steps"`
 	BudgetExhausted     bool          `json:"budget_exhausted,omitempty"`
+	Limited             Limited       `json:"limited,omitzero"`
 	Elapsed             time.Duration `json:"-"`
 }
+
+// Limited holds the Limits of q1 and of q2; {"q2": {"timeout": 4}} in
+// JSON, absent when neither query hit one.
+type Limited struct {
+	Q1 Limits `json:"q1,omitzero"`
+	Q2 Limits `json:"q2,omitzero"`
+}
+
+// Limits says how one query kept the search from comparing the pair: the
+// databases on which it ran past Options.QueryTimeout (Timeout) or past
+// the engine's cap on a result's rows or memory (TooLarge) while the other
+// query ran within them, and Budget when the budget ended the search
+// before its database cap while this query's runs (its neighbours'
+// included) had taken more than twice the other's time. Such a query, not
+// the pair, is why the search could not decide: the equiv metric never
+// counts a prediction with Limits correct (Metric).
+type Limits struct {
+	Timeout  int  `json:"timeout,omitempty"`
+	TooLarge int  `json:"too_large,omitempty"`
+	Budget   bool `json:"budget,omitempty"`
+}
+
+// Hit reports whether the query hit a limit.
+func (l Limits) Hit() bool { return l != Limits{} }
 
 // Outcome is the answer for a pair: its Verdict, the Witness when
 // Inequivalent, what was searched, the Reason when Unknown, and the

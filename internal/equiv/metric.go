@@ -64,7 +64,13 @@ func (d Details) Numbers() map[string]float64 {
 // in any SQLite client. A test suite's databases, when given, are tried
 // first (at most suiteRows rows a table). When the search cannot decide
 // (unknown), the verdict is the comparison on the item's database, with
-// the reason in Detail. The item's database must be a SQLite file.
+// the reason in Detail, unless the prediction is why: when it ran past the
+// search's limits where the gold did not (Search.Limited.Q2: a query
+// timeout or a result cap on a database on which the gold ran, or most of
+// the budget), the item is not correct, with status timeout (too_large
+// when only the result cap was hit): a prediction that cannot be checked
+// is not rewarded as a right one. The item's database must be a SQLite
+// file.
 type Metric struct {
 	o  metric.EquivOptions
 	sb *SQLiteSandbox
@@ -141,6 +147,14 @@ func (m *Metric) gradeOne(ctx context.Context, x *metric.Exec, it *bench.Item, g
 		}
 		v.Details = d
 		v.Detail = "the results differ on the item's database"
+	case out.Search.Limited.Q2.Hit():
+		lim := out.Search.Limited.Q2
+		v.Status = status.Timeout
+		if lim.Timeout == 0 && !lim.Budget {
+			v.Status = status.TooLarge
+		}
+		v.Detail = "the prediction ran past equiv's limits where the gold did not (" + describeLimits(lim) +
+			"): the search could not compare them, and a prediction that cannot be checked is not counted correct"
 	case out.Verdict == Unknown:
 		v.Correct = true
 		v.Detail = "equiv could not search (" + out.Reason + "); the verdict is the comparison on the item's database"
@@ -148,6 +162,29 @@ func (m *Metric) gradeOne(ctx context.Context, x *metric.Exec, it *bench.Item, g
 		v.Correct = true
 	}
 	return v
+}
+
+// describeLimits says which limits a query hit, for a verdict's detail.
+func describeLimits(l Limits) string {
+	var parts []string
+	if l.Timeout > 0 {
+		parts = append(parts, "timed out on "+databases(l.Timeout))
+	}
+	if l.TooLarge > 0 {
+		parts = append(parts, "result too large on "+databases(l.TooLarge))
+	}
+	if l.Budget {
+		parts = append(parts, "took most of the budget")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// databases says "1 database" or "n databases".
+func databases(n int) string {
+	if n == 1 {
+		return "1 database"
+	}
+	return fmt.Sprintf("%d databases", n)
 }
 
 // itemDBWitness shrinks the item's database at path (at most suiteRows
