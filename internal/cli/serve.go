@@ -26,6 +26,7 @@ import (
 type serveFlags struct {
 	db, addr, tables, labels, metric string
 	maxBody, goldCache, token        string
+	maxResponse                      string
 	workers, maxRows, maxBatch       int
 	maxConns                         int
 	timeout, drain, maxItemTime      time.Duration
@@ -81,6 +82,7 @@ second signal stops it at once (exit 3).`,
 	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time limit of each query")
 	fl.DurationVar(&f.maxItemTime, "max-item-time", 0, "time limit of all the work of one item, every gold alternative included (default 2x --timeout)")
 	fl.StringVar(&f.maxBody, "max-body", "64MiB", "largest request body, a `SIZE` such as 64MiB; a larger one is HTTP 413")
+	fl.StringVar(&f.maxResponse, "max-response", "64MiB", "most bytes of verdict details (witnesses) in one response, a `SIZE`; each item gets an equal share, and what is over it is left out and named in its \"cut\"")
 	fl.IntVar(&f.maxBatch, "max-batch", serve.DefaultMaxBatch, "most items (or OpenRLHF queries) in one request; more is HTTP 413")
 	fl.IntVar(&f.maxConns, "max-conns", serve.DefaultMaxConns, "most connections open at once; more wait to be accepted (idle ones close after a minute)")
 	fl.StringVar(&f.goldCache, "gold-cache", "256MiB", "memory the cached gold results may hold, a `SIZE`; least recently used go first")
@@ -136,6 +138,10 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 	if err != nil {
 		return usage.Errorf("--gold-cache %q: %v", f.goldCache, err)
 	}
+	maxResponse, err := parseBytes(f.maxResponse)
+	if err != nil {
+		return usage.Errorf("--max-response %q: %v", f.maxResponse, err)
+	}
 	opts := metric.Options{EX: metric.EXOptions{KeepDistinct: f.keepDistinct},
 		Equiv: metric.EquivOptions{Seed: f.equivSeed, Budget: f.equivBudget, MaxDatabases: f.equivMaxDBs}}
 	if f.tables != "" {
@@ -169,7 +175,7 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 	}
 	s := serve.New(serve.Config{
 		Engine: eng, Timeout: f.timeout, MaxItemTime: f.maxItemTime, Workers: f.workers, Metric: f.metric,
-		MetricOptions: opts, Labels: labels, Log: stderr, MaxBody: maxBody, MaxBatch: f.maxBatch, GoldCache: goldCache,
+		MetricOptions: opts, Labels: labels, Log: stderr, MaxBody: maxBody, MaxBatch: f.maxBatch, GoldCache: goldCache, MaxResponse: maxResponse,
 		MaxConns: f.maxConns, Token: token,
 	})
 	fmt.Fprintf(stderr, "sqljudge serve: listening on http://%s (%s, %d workers)\n", ln.Addr(), eng.Dialect(), f.workers)

@@ -104,22 +104,28 @@ func (o *Options) verifyTimeout() time.Duration { return 30*time.Second + 4*o.Qu
 // Witness is a database on which the two queries differ: SQL creates it
 // from nothing (CREATE TABLE statements, then one INSERT per row, in the
 // engine's dialect), Rows counts its rows over all tables, Q1 and Q2 are
-// the two results on it.
+// the two results on it. SQLOmitted is the length in bytes of an SQL the
+// equiv metric left out of its record (SQL is then "": see MaxWitnessSQL);
+// 0 otherwise.
 type Witness struct {
-	SQL  string `json:"sql"`
-	Rows int    `json:"rows"`
-	Q1   Result `json:"q1"`
-	Q2   Result `json:"q2"`
+	SQL        string `json:"sql"`
+	SQLOmitted int    `json:"sql_omitted_bytes,omitempty"`
+	Rows       int    `json:"rows"`
+	Q1         Result `json:"q1"`
+	Q2         Result `json:"q2"`
 }
 
 // Result is a query result as JSON: column names and rows, each cell
 // null, a number, a boolean or a string (decimals, dates and times as
 // their text). At most maxShownRows rows are kept; Truncated says when
-// more were returned.
+// more were returned. A string cell is cut to result.SampleCellBytes
+// (result.CutCell: it then ends in "…"), as a report's samples are;
+// CutCells counts the cells cut.
 type Result struct {
 	Columns   []string `json:"columns"`
 	Rows      [][]any  `json:"rows"`
 	Truncated bool     `json:"truncated,omitempty"`
+	CutCells  int      `json:"cut_cells,omitempty"`
 }
 
 const maxShownRows = 100
@@ -138,6 +144,12 @@ func resultJSON(s *result.Set) Result {
 		cells := make([]any, len(row))
 		for j, v := range row {
 			cells[j] = cellJSON(v)
+			if s, ok := cells[j].(string); ok {
+				if c := result.CutCell(s); len(c) != len(s) {
+					cells[j] = c
+					r.CutCells++
+				}
+			}
 		}
 		r.Rows = append(r.Rows, cells)
 	}

@@ -133,7 +133,7 @@ func (m *Metric) gradeOne(ctx context.Context, x *metric.Exec, it *bench.Item, g
 	if err != nil {
 		return metric.Verdict{Status: status.InternalError, Detail: err.Error()}
 	}
-	d := Details{Verdict: out.Verdict, Witness: out.Witness, Databases: out.Search.Databases, Reason: out.Reason, BudgetExhausted: out.Search.BudgetExhausted}
+	d := Details{Verdict: out.Verdict, Witness: recordWitness(out.Witness), Databases: out.Search.Databases, Reason: out.Reason, BudgetExhausted: out.Search.BudgetExhausted}
 	v := metric.Verdict{Status: status.OK, Details: d}
 	switch {
 	case out.Verdict == Inequivalent:
@@ -198,7 +198,28 @@ func (m *Metric) itemDBWitness(ctx context.Context, id, gold, pred, path string)
 	if err != nil {
 		return nil
 	}
-	return out.Witness
+	return recordWitness(out.Witness)
+}
+
+// MaxWitnessSQL is the longest witness SQL, in bytes, the equiv and
+// verdict metrics keep in a verdict (a record of results.jsonl, an item of
+// serve's response): 64 KiB, seven times the CREATE TABLE statements of
+// Spider's largest schema (baseball_1, 9.1 kB) with room for its rows. A
+// longer one (a schema of hundreds of columns, values of kilobytes from
+// the database or from a query's literals) would make one record as large
+// as a query's text or a database's values allow; its results and row
+// count stay, Witness.SQLOmitted says its length.
+const MaxWitnessSQL = 64 << 10
+
+// recordWitness returns w as a verdict keeps it: its SQL left out when
+// longer than MaxWitnessSQL (a copy; w is not changed).
+func recordWitness(w *Witness) *Witness {
+	if w == nil || len(w.SQL) <= MaxWitnessSQL {
+		return w
+	}
+	c := *w
+	c.SQL, c.SQLOmitted = "", len(w.SQL)
+	return &c
 }
 
 // suiteFiles lists the suite's databases for db_id, the item's own

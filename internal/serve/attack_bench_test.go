@@ -63,6 +63,24 @@ func BenchmarkServeAttacks(b *testing.B) {
 	b.Run("aliases2000", func(b *testing.B) { aliasAttack(b, bin, spider) })
 	b.Run("idle390", func(b *testing.B) { idleAttack(b, bin, spider) })
 	b.Run("abandoned200", func(b *testing.B) { abandonAttack(b, bin, spider) })
+	b.Run("witnessCells30x20MB", func(b *testing.B) { witnessCellsAttack(b, bin, spider) })
+}
+
+// witnessCellsAttack grades 30 equiv items whose witnesses hold cells of
+// 20 MB (issue 31), and reports the response's size and the peak RSS.
+func witnessCellsAttack(b *testing.B, bin, spider string) {
+	srv := startServer(b, bin, spider)
+	body, _ := json.Marshal(GradeRequest{Items: padItems(30, 20<<20, "equiv")})
+	resp, err := http.Post(srv.url+"/v1/grade", "application/json", bytes.NewReader(body))
+	if err != nil {
+		b.Fatal(err)
+	}
+	n, _ := io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	b.Logf("30 witnesses with 20 MB cells: HTTP %d, a response of %d bytes", resp.StatusCode, n)
+	b.ReportMetric(float64(n), "response-bytes")
+	time.Sleep(2 * time.Second) // let the collector return what nothing holds
+	srv.report(b)
 }
 
 // goldsAttack grades 10 distinct gold queries of 99,000 rows of ~1 kB

@@ -58,6 +58,13 @@ type Config struct {
 	// MaxBatch is the most items one request may hold (HTTP 413 beyond);
 	// 0 means DefaultMaxBatch.
 	MaxBatch int
+	// MaxResponse bounds the verdict details (GradeResult.Verdicts) of one
+	// response, in bytes of JSON: each item may take an equal share, and
+	// what is over it is left out and named in GradeResult.Cut; 0 means
+	// DefaultMaxResponse. The rest of a result echoes the request (id,
+	// sql) or is a short text, so a response stays within MaxResponse
+	// plus about MaxBody.
+	MaxResponse int64
 	// GoldCache bounds the gold results kept across requests, in bytes
 	// (least recently used go first; see goldCache); 0 means
 	// DefaultGoldCache.
@@ -120,6 +127,9 @@ func New(cfg Config) *Server {
 	}
 	if cfg.MaxBatch <= 0 {
 		cfg.MaxBatch = DefaultMaxBatch
+	}
+	if cfg.MaxResponse <= 0 {
+		cfg.MaxResponse = DefaultMaxResponse
 	}
 	cfg.ReadHeaderTimeout = cmp.Or(cfg.ReadHeaderTimeout, DefaultReadHeaderTimeout)
 	cfg.ReadTimeout = cmp.Or(cfg.ReadTimeout, DefaultReadTimeout)
@@ -233,7 +243,9 @@ func (g *Gold) UnmarshalJSON(b []byte) error {
 // or could not be graded ("" otherwise). Verdicts is present when the
 // metric's verdict carries details (equiv's and verdict's witness, em's
 // hardness, a judge's score): the metric's verdict keyed by the metric's
-// name, the same object as eval's record holds under "verdicts".
+// name, the same object as eval's record holds under "verdicts", within
+// the item's share of Config.MaxResponse. Cut names what was left out of
+// it to stay there, and why ("" when nothing was).
 type GradeResult struct {
 	ID       json.RawMessage           `json:"id"`
 	Verdict  Verdict                   `json:"verdict"`
@@ -242,13 +254,16 @@ type GradeResult struct {
 	SQL      string                    `json:"sql"`
 	Error    string                    `json:"error"`
 	Verdicts map[string]metric.Verdict `json:"verdicts,omitempty"`
+	Cut      string                    `json:"cut,omitempty"`
 }
 
 // GradeResponse is the answer of POST /v1/grade; ElapsedMS is the
-// request's grading time in milliseconds.
+// request's grading time in milliseconds; ResultsCut counts the results
+// with something left out (GradeResult.Cut), absent when none.
 type GradeResponse struct {
-	Results   []GradeResult `json:"results"`
-	ElapsedMS int64         `json:"elapsed_ms"`
+	Results    []GradeResult `json:"results"`
+	ElapsedMS  int64         `json:"elapsed_ms"`
+	ResultsCut int           `json:"results_cut,omitempty"`
 }
 
 func (s *Server) handleGrade(w http.ResponseWriter, r *http.Request) {
@@ -268,7 +283,13 @@ func (s *Server) handleGrade(w http.ResponseWriter, r *http.Request) {
 	}
 	res := s.Grade(r.Context(), req)
 	s.logRequest(r, res)
-	writeJSON(w, http.StatusOK, GradeResponse{Results: res, ElapsedMS: time.Since(start).Milliseconds()})
+	cut := 0
+	for _, x := range res {
+		if x.Cut != "" {
+			cut++
+		}
+	}
+	writeJSON(w, http.StatusOK, GradeResponse{Results: res, ElapsedMS: time.Since(start).Milliseconds(), ResultsCut: cut})
 }
 
 // Grade grades a request's items concurrently (at most Workers items at
@@ -277,7 +298,9 @@ func (s *Server) handleGrade(w http.ResponseWriter, r *http.Request) {
 // items not yet graded end as errors saying why. Grade does not check the
 // request: the handlers refuse a bad one first (checkRequest). Items that
 // are the same (db_id, gold, pred or completion, metric and preset: an RL
-// group often samples one completion several times) are graded once.
+// group often samples one completion several times) are graded once. Each
+// result's details take at most an equal share of MaxResponse
+// (boundVerdict).
 func (s *Server) Grade(ctx context.Context, req GradeRequest) []GradeResult {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -285,6 +308,7 @@ func (s *Server) Grade(ctx context.Context, req GradeRequest) []GradeResult {
 	out := make([]GradeResult, len(req.Items))
 	same := make([]int, len(req.Items))
 	first := map[string]int{}
+	share := responseShare(s.cfg.MaxResponse, len(req.Items))
 	var wg sync.WaitGroup
 	for i := range req.Items {
 		k := itemKey(req, &req.Items[i])
@@ -293,7 +317,7 @@ func (s *Server) Grade(ctx context.Context, req GradeRequest) []GradeResult {
 			continue
 		}
 		first[k], same[i] = i, i
-		wg.Go(func() { out[i] = s.gradeItem(ctx, req, &req.Items[i]) })
+		wg.Go(func() { out[i] = s.gradeItem(ctx, req, &req.Items[i], share) })
 	}
 	wg.Wait()
 	for i, j := range same {
@@ -313,8 +337,9 @@ func itemKey(req GradeRequest, it *GradeItem) string {
 	return string(b)
 }
 
-// gradeItem grades one item under its preset and metric.
-func (s *Server) gradeItem(ctx context.Context, req GradeRequest, it *GradeItem) GradeResult {
+// gradeItem grades one item under its preset and metric; its verdict's
+// details take at most share bytes of JSON.
+func (s *Server) gradeItem(ctx context.Context, req GradeRequest, it *GradeItem, share int) GradeResult {
 	p, err := PresetByName(cmp.Or(it.Preset, req.Preset, "binary"))
 	if err != nil {
 		return errorResult(err.Error())
@@ -341,7 +366,7 @@ func (s *Server) gradeItem(ctx context.Context, req GradeRequest, it *GradeItem)
 		var mv metric.Verdict
 		o.Verdict, res.Error, mv = s.run(ctx, m, it, parsed.SQL)
 		if mv.Details != nil {
-			res.Verdicts = map[string]metric.Verdict{m.Name(): mv}
+			res.Verdicts, res.Cut = boundVerdict(m.Name(), mv, share)
 		}
 	}
 	res.Verdict, res.Correct, res.Reward = o.Verdict, o.Verdict == Correct, p.Reward(o)
