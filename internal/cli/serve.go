@@ -28,7 +28,7 @@ type serveFlags struct {
 	maxBody, goldCache, token        string
 	maxResponse                      string
 	workers, maxRows, maxBatch       int
-	maxConns                         int
+	maxConns, lengthyWorkers         int
 	timeout, drain, maxItemTime      time.Duration
 	keepDistinct, listPresets        bool
 	equivSeed                        int64
@@ -45,7 +45,9 @@ func newServeCmd() *cobra.Command {
 completion) against gold SQL, with the same read-only engines and metrics as
 eval, and turns each verdict into a reward with a preset. Gold results are
 cached across requests (by db_id and gold SQL); at most --workers items are
-graded at once; each query runs under --timeout.
+graded at once, requests taking turns (one item each), and items of equiv
+and verdict hold at most --lengthy-workers of them; each query runs under
+--timeout.
 
   GET  /healthz       {"ok": true}
   POST /v1/grade      {"preset": "arctic", "items": [{"id": "x", "db_id": "concert_singer",
@@ -79,6 +81,7 @@ second signal stops it at once (exit 3).`,
 	fl.StringVar(&f.db, "db", "", "databases, as eval's --db (SQLite folder, postgres://, mysql://, duckdb:)")
 	fl.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on, HOST:PORT (port 0 picks a free one)")
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "items graded at once, across all requests")
+	fl.IntVar(&f.lengthyWorkers, "lengthy-workers", 0, "workers that items of equiv and verdict (a search of seconds each) may hold at once, so that the other metrics keep the rest (default --workers minus 1, at least 1)")
 	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time limit of each query")
 	fl.DurationVar(&f.maxItemTime, "max-item-time", 0, "time limit of all the work of one item, every gold alternative included (default 2x --timeout)")
 	fl.StringVar(&f.maxBody, "max-body", "64MiB", "largest request body, a `SIZE` such as 64MiB; a larger one is HTTP 413")
@@ -117,6 +120,8 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 		return usage.Errorf("--db is required: the benchmark's databases")
 	case f.workers <= 0:
 		return usage.Errorf("--workers must be at least 1")
+	case f.lengthyWorkers < 0 || f.lengthyWorkers > f.workers:
+		return usage.Errorf("--lengthy-workers must be between 1 and --workers (%d), or 0 for --workers minus 1", f.workers)
 	case f.timeout <= 0:
 		return usage.Errorf("--timeout must be positive")
 	case f.drain < 0:
@@ -174,7 +179,7 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 		token = strings.TrimSpace(os.Getenv("SQLJUDGE_SERVE_TOKEN"))
 	}
 	s := serve.New(serve.Config{
-		Engine: eng, Timeout: f.timeout, MaxItemTime: f.maxItemTime, Workers: f.workers, Metric: f.metric,
+		Engine: eng, Timeout: f.timeout, MaxItemTime: f.maxItemTime, Workers: f.workers, LengthyWorkers: f.lengthyWorkers, Metric: f.metric,
 		MetricOptions: opts, Labels: labels, Log: stderr, MaxBody: maxBody, MaxBatch: f.maxBatch, GoldCache: goldCache, MaxResponse: maxResponse,
 		MaxConns: f.maxConns, Token: token,
 	})

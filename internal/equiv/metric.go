@@ -94,6 +94,10 @@ func (m *Metric) Name() string { return "equiv" }
 // Close removes the scratch databases' folder.
 func (m *Metric) Close() error { return m.sb.Close() }
 
+// Lengthy returns true: an item is a search of up to the budget
+// (metric.Lengthy).
+func (m *Metric) Lengthy() bool { return true }
+
 // Grade decides gold against prediction; with several gold alternatives
 // the item is correct if one of them has no witness.
 func (m *Metric) Grade(ctx context.Context, x *metric.Exec, it *bench.Item) metric.Verdict {

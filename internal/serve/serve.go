@@ -45,8 +45,14 @@ type Config struct {
 	// means twice Timeout (none when Timeout is 0).
 	MaxItemTime time.Duration
 	// Workers is the number of items graded at once across all requests;
-	// 0 means the number of CPUs.
+	// 0 means the number of CPUs. Requests with items waiting take turns
+	// for them, one item each (scheduler).
 	Workers int
+	// LengthyWorkers bounds the workers that items of lengthy metrics
+	// (metric.Lengthy: equiv, verdict) hold at once (--lengthy-workers),
+	// so that the other metrics keep the rest; 0 means Workers - 1, at
+	// least 1 (with one worker nothing is kept back).
+	LengthyWorkers int
 	// Metric is the metric of an item that names none and whose request
 	// and preset name none; "" means ex.
 	Metric string
@@ -96,7 +102,7 @@ type Server struct {
 	cfg    Config
 	env    *metric.Env
 	golds  *goldCache
-	slots  chan struct{}
+	sched  *scheduler
 	ctx    context.Context
 	cancel context.CancelFunc
 
@@ -141,7 +147,7 @@ func New(cfg Config) *Server {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
 		cfg: cfg, golds: newGoldCache(cfg.GoldCache),
-		slots: make(chan struct{}, cfg.Workers), ctx: ctx, cancel: cancel,
+		sched: newScheduler(cfg.Workers, cmp.Or(cfg.LengthyWorkers, cfg.Workers-1)), ctx: ctx, cancel: cancel,
 		metrics: map[string]metric.Metric{},
 	}
 	s.env = &metric.Env{Engine: cfg.Engine, Timeout: cfg.Timeout, Golds: s.golds}
@@ -293,7 +299,8 @@ func (s *Server) handleGrade(w http.ResponseWriter, r *http.Request) {
 }
 
 // Grade grades a request's items concurrently (at most Workers items at
-// once across the server) and returns their results in order. Items run
+// once across the server, requests taking turns: scheduler) and returns
+// their results in order. Items run
 // under ctx (the request's) and the server's context: when either ends,
 // items not yet graded end as errors saying why. Grade does not check the
 // request: the handlers refuse a bad one first (checkRequest). Items that
@@ -308,7 +315,7 @@ func (s *Server) Grade(ctx context.Context, req GradeRequest) []GradeResult {
 	out := make([]GradeResult, len(req.Items))
 	same := make([]int, len(req.Items))
 	first := map[string]int{}
-	share := responseShare(s.cfg.MaxResponse, len(req.Items))
+	b := &batch{req: req, queue: s.sched.queue(), share: responseShare(s.cfg.MaxResponse, len(req.Items))}
 	var wg sync.WaitGroup
 	for i := range req.Items {
 		k := itemKey(req, &req.Items[i])
@@ -317,7 +324,7 @@ func (s *Server) Grade(ctx context.Context, req GradeRequest) []GradeResult {
 			continue
 		}
 		first[k], same[i] = i, i
-		wg.Go(func() { out[i] = s.gradeItem(ctx, req, &req.Items[i], share) })
+		wg.Go(func() { out[i] = s.gradeItem(ctx, b, i) })
 	}
 	wg.Wait()
 	for i, j := range same {
@@ -337,9 +344,17 @@ func itemKey(req GradeRequest, it *GradeItem) string {
 	return string(b)
 }
 
-// gradeItem grades one item under its preset and metric; its verdict's
-// details take at most share bytes of JSON.
-func (s *Server) gradeItem(ctx context.Context, req GradeRequest, it *GradeItem, share int) GradeResult {
+// batch is a request being graded: its items wait for workers in queue,
+// and the details of each take at most share bytes of JSON.
+type batch struct {
+	req   GradeRequest
+	queue *queue
+	share int
+}
+
+// gradeItem grades item i of b under its preset and metric.
+func (s *Server) gradeItem(ctx context.Context, b *batch, i int) GradeResult {
+	req, it := b.req, &b.req.Items[i]
 	p, err := PresetByName(cmp.Or(it.Preset, req.Preset, "binary"))
 	if err != nil {
 		return errorResult(err.Error())
@@ -364,9 +379,9 @@ func (s *Server) gradeItem(ctx context.Context, req GradeRequest, it *GradeItem,
 		o.Verdict, res.Error = Invalid, "no SQL found"
 	default:
 		var mv metric.Verdict
-		o.Verdict, res.Error, mv = s.run(ctx, m, it, parsed.SQL)
+		o.Verdict, res.Error, mv = s.run(ctx, b, i, m, parsed.SQL)
 		if mv.Details != nil {
-			res.Verdicts, res.Cut = boundVerdict(m.Name(), mv, share)
+			res.Verdicts, res.Cut = boundVerdict(m.Name(), mv, b.share)
 		}
 	}
 	res.Verdict, res.Correct, res.Reward = o.Verdict, o.Verdict == Correct, p.Reward(o)
@@ -389,16 +404,17 @@ func (s *Server) unusable(it *GradeItem, metricErr error) string {
 	return ""
 }
 
-// run grades sql against the item's gold with metric m on a worker slot,
-// under ctx bounded by MaxItemTime from the moment it has the slot; mv is
-// the metric's own verdict (zero when it did not grade).
-func (s *Server) run(ctx context.Context, m metric.Metric, it *GradeItem, sql string) (v Verdict, detail string, mv metric.Verdict) {
-	select {
-	case s.slots <- struct{}{}:
-	case <-ctx.Done():
+// run grades sql against the gold of item i of b with metric m on a
+// worker of b's queue, under ctx bounded by MaxItemTime from the moment it
+// has the worker; mv is the metric's own verdict (zero when it did not
+// grade).
+func (s *Server) run(ctx context.Context, b *batch, i int, m metric.Metric, sql string) (v Verdict, detail string, mv metric.Verdict) {
+	it := &b.req.Items[i]
+	release, ok := b.queue.acquire(ctx, i, lengthy(m))
+	if !ok {
 		return Error, s.stopReason(), mv
 	}
-	defer func() { <-s.slots }()
+	defer release()
 	defer func() {
 		if p := recover(); p != nil {
 			v, detail = Error, fmt.Sprintf("internal error: %v", p)
@@ -422,6 +438,13 @@ func (s *Server) run(ctx context.Context, m metric.Metric, it *GradeItem, sql st
 		return v, fmt.Sprintf("the item ran past --max-item-time (%s): %s", s.cfg.MaxItemTime, detail), metric.Verdict{}
 	}
 	return v, detail, mv
+}
+
+// lengthy reports whether m's items may hold a worker for seconds by
+// design (metric.Lengthy).
+func lengthy(m metric.Metric) bool {
+	l, ok := m.(metric.Lengthy)
+	return ok && l.Lengthy()
 }
 
 // stopReason says why the items of a request whose context ended were not
