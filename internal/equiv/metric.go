@@ -28,7 +28,8 @@ func init() {
 // Details are the details of the equiv metric in results.jsonl
 // (verdicts.equiv): the search's Verdict, the Witness that tells gold and
 // prediction apart (the object `sqljudge equiv` writes: sql, rows, q1 =
-// the gold's result, q2 = the prediction's), the Databases compared, the
+// the gold's result, q2 = the prediction's; its sql left out past
+// MaxWitnessSQL), the Databases compared, the
 // Reason of an unknown verdict, and BudgetExhausted when the time budget,
 // not the database cap, ended the search (Search.BudgetExhausted: the
 // record may then differ from run to run).
