@@ -123,6 +123,9 @@ func NewEscalation(o metric.Options) (*Escalation, error) {
 // Name returns "verdict".
 func (e *Escalation) Name() string { return "verdict" }
 
+// Lengthy returns true: an item may run equiv's search (metric.Lengthy).
+func (e *Escalation) Lengthy() bool { return true }
+
 // Close closes the steps that hold resources.
 func (e *Escalation) Close() error {
 	var errs []error

@@ -9,9 +9,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sqllex"
+	"github.com/sqljudge/sqljudge/internal/status"
 	"github.com/sqljudge/sqljudge/internal/testsuite"
 )
 
@@ -63,8 +65,10 @@ type searcher struct {
 	// failRows and msgRows count the failures on databases with rows.
 	failRows [2]int
 	msgRows  [2]string
-	neigh    []*neighbour
-	corpus   []Data
+	// spent is the time each query's runs took, its neighbours' included.
+	spent  [2]time.Duration
+	neigh  []*neighbour
+	corpus []Data
 	// tieSensitive: a query orders its output or takes a LIMIT (robust).
 	tieSensitive bool
 	// loadErr is the engine's first refusal of a database.
@@ -119,6 +123,7 @@ func (s *searcher) run(ctx, parent context.Context) error {
 	}
 	if ctx.Err() != nil && s.total() < s.o.MaxDatabases {
 		s.out.Search.BudgetExhausted = true
+		s.blameBudget()
 	}
 	s.decideBounded()
 	return nil
@@ -313,9 +318,10 @@ func (s *searcher) runBoth(ctx context.Context, db Data) ([2]*result.Set, bool) 
 		return r, false
 	}
 	ok := true
+	var errs [2]error
 	for i, q := range []string{s.p.Q1, s.p.Q2} {
-		set, err := s.query(ctx, q)
-		if err != nil {
+		set, err := s.queryAs(ctx, i, q)
+		if errs[i] = err; err != nil {
 			s.fail[i]++
 			if s.msg[i] == "" {
 				s.msg[i] = err.Error()
@@ -331,7 +337,45 @@ func (s *searcher) runBoth(ctx context.Context, db Data) ([2]*result.Set, bool) 
 		s.ran[i]++
 		r[i] = set
 	}
+	s.countLimits(ctx, errs)
 	return r, ok
+}
+
+// countLimits counts, in Search.Limited, a query that ran past its
+// timeout or the engine's result cap on a database on which the other ran
+// (errs are the two queries' errors there). A query stopped by the end of
+// the budget (ctx) is not counted: the budget is the search's.
+func (s *searcher) countLimits(ctx context.Context, errs [2]error) {
+	if ctx.Err() != nil {
+		return
+	}
+	for i, lim := range []*Limits{&s.out.Search.Limited.Q1, &s.out.Search.Limited.Q2} {
+		if errs[i] == nil || errs[1-i] != nil {
+			continue
+		}
+		switch engine.Classify(errs[i], status.OK) {
+		case status.Timeout:
+			lim.Timeout++
+		case status.TooLarge:
+			lim.TooLarge++
+		}
+	}
+}
+
+// blameBudget marks, when the budget ended the search, the query whose
+// runs took more than twice the other's time (Limits.Budget): the search
+// ran out of time for its sake.
+func (s *searcher) blameBudget() {
+	s.out.Search.Limited.Q1.Budget = s.spent[0] > 2*s.spent[1]
+	s.out.Search.Limited.Q2.Budget = s.spent[1] > 2*s.spent[0]
+}
+
+// queryAs runs q, a run of query i (0: q1, 1: q2) or of one of its
+// neighbours, adding its time to what query i spent.
+func (s *searcher) queryAs(ctx context.Context, i int, q string) (*result.Set, error) {
+	start := time.Now()
+	defer func() { s.spent[i] += time.Since(start) }()
+	return s.query(ctx, q)
 }
 
 // query runs q on the scratch database within the query timeout. A query
@@ -396,9 +440,10 @@ type neighbour struct {
 }
 
 // prepareNeighbours collects up to o.Neighbours neighbour queries of each
-// query (testsuite.Neighbours) that run on the empty database.
+// query (testsuite.Neighbours) that run on the empty database; none when
+// a query fails everywhere (hopeless: no phase runs after it).
 func (s *searcher) prepareNeighbours(ctx context.Context) {
-	if s.o.Neighbours < 0 {
+	if s.o.Neighbours < 0 || s.hopeless() {
 		return
 	}
 	info := s.gen.info
@@ -411,7 +456,7 @@ func (s *searcher) prepareNeighbours(ctx context.Context) {
 			if n == s.o.Neighbours || ctx.Err() != nil {
 				break
 			}
-			if _, err := s.query(ctx, nb.SQL); err == nil {
+			if _, err := s.queryAs(ctx, i, nb.SQL); err == nil {
 				s.neigh = append(s.neigh, &neighbour{sql: nb.SQL, of: i, alive: true})
 				n++
 			}
@@ -428,7 +473,7 @@ func (s *searcher) separateNeighbours(ctx context.Context, db Data, r [2]*result
 		if !n.alive || ctx.Err() != nil {
 			continue
 		}
-		set, err := s.query(ctx, n.sql)
+		set, err := s.queryAs(ctx, n.of, n.sql)
 		if err == nil && !sameBag(set, r[n.of]) {
 			n.alive = false
 			told = true

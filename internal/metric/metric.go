@@ -129,6 +129,15 @@ type Metric interface {
 	Grade(ctx context.Context, x *Exec, it *bench.Item) Verdict
 }
 
+// Lengthy is implemented by a metric whose grading of one item takes
+// seconds by design, whatever its queries: a search over many databases
+// (equiv, verdict), a call to an LLM (the judges). serve keeps a worker
+// free of such items for the other metrics (serve.Config.LengthyWorkers).
+type Lengthy interface {
+	// Lengthy reports whether an item may hold a worker that long.
+	Lengthy() bool
+}
+
 // Close closes every metric of ms that holds resources of its own, those
 // implementing io.Closer (ts closes the engine it opened over the suite
 // databases), and joins their errors. Whoever built the metrics (New)
