@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -25,11 +26,25 @@ func TestVerdictDecidedBy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]int{"ex": 15, "equiv_witness": 7, "equiv_no_witness": 9}
-	if got := sum.DecidedBy["verdict"]; fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("decided_by %v, want %v", got, want)
-	}
-	if line := "note: verdict decided by: ex 15, equiv_no_witness 9, equiv_witness 7 (of 31 items)"; !strings.Contains(stdout, line) {
+	got := sum.DecidedBy["verdict"]
+	if line := fmt.Sprintf("note: verdict decided by: ex %d, equiv_no_witness %d, equiv_witness %d (of 31 items)", got["ex"], got["equiv_no_witness"], got["equiv_witness"]); !strings.Contains(stdout, line) {
 		t.Errorf("console lacks %q:\n%s", line, stdout)
+	}
+	// A search that a query's timeout cut short (a loaded machine: CI runs
+	// the packages' tests side by side) may miss its witness, and its
+	// record says so (budget_exhausted); the split is then not fixed.
+	records, err := os.ReadFile(filepath.Join(out, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["ex"] != 15 || got["equiv_witness"]+got["equiv_no_witness"] != 16 || len(got) != 3 {
+		t.Errorf("decided_by %v, want ex 15 and 16 decided by the search", got)
+	}
+	if strings.Contains(string(records), `"budget_exhausted":true`) {
+		t.Logf("a search was cut short by a time limit on this machine: decided_by %v", got)
+		return
+	}
+	if want := map[string]int{"ex": 15, "equiv_witness": 7, "equiv_no_witness": 9}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("decided_by %v, want %v", got, want)
 	}
 }
