@@ -41,6 +41,7 @@ type evalFlags struct {
 	equivSeed                           int64
 	equivBudget                         time.Duration
 	equivMaxDBs                         int
+	equivAssume                         string
 	sqlevalFixed                        bool
 	demo                                bool
 	progress                            string
@@ -198,6 +199,7 @@ func (f *evalFlags) registerMetricOptions(fl *pflag.FlagSet) {
 	fl.Int64Var(&f.equivSeed, "equiv-seed", 1, "equiv: random seed of the counterexample search")
 	fl.DurationVar(&f.equivBudget, "equiv-budget", equiv.DefaultMetricBudget, "equiv: time of one item's search at most, a safety net for slow queries (an item it stops is marked budget_exhausted)")
 	fl.IntVar(&f.equivMaxDBs, "equiv-max-databases", equiv.DefaultMetricMaxDatabases, "equiv: databases one item's search tries (its bound: the same verdict on any machine)")
+	fl.StringVar(&f.equivAssume, "equiv-assume", string(equiv.AssumeDeclared), "equiv: declared (the schema's constraints) or observed (also what the item's database satisfies: NOT NULL where it holds no NULL, a row in every table it fills, UNIQUE where its values are distinct)")
 	fl.IntVar(&f.vesRepeats, "ves-repeats", metric.DefaultVESRepeats, "ves, rves: timed runs of each predicted and gold query (mini-dev's iterate_num); items then run one at a time")
 }
 
@@ -243,7 +245,7 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		Resume: f.resume, Overwrite: f.overwrite, Suite: f.suite, PlugValue: f.plugValue, MaxPlug: f.maxPlug,
 		VESRepeats: f.vesRepeats, Shard: f.shard, HTML: f.html, AllowSuperuser: f.allowSuperuser,
 		AllowGoldErrors: f.allowGoldErrors,
-		EquivSeed:       f.equivSeed, EquivBudget: f.equivBudget, EquivMaxDatabases: f.equivMaxDBs,
+		EquivSeed:       f.equivSeed, EquivBudget: f.equivBudget, EquivMaxDatabases: f.equivMaxDBs, EquivAssume: f.equivAssume,
 		Judge: f.llm.judge(), Version: version(), Progress: newProgress(f.progress, stderr), Log: stderr,
 	}
 	if err := o.Check(); err != nil {

@@ -34,6 +34,7 @@ type serveFlags struct {
 	equivSeed                        int64
 	equivBudget                      time.Duration
 	equivMaxDBs                      int
+	equivAssume                      string
 }
 
 func newServeCmd() *cobra.Command {
@@ -96,6 +97,7 @@ second signal stops it at once (exit 3).`,
 	fl.Int64Var(&f.equivSeed, "equiv-seed", 1, "equiv: random seed of the counterexample search")
 	fl.DurationVar(&f.equivBudget, "equiv-budget", equiv.DefaultMetricBudget, "equiv: time of one item's search at most, a safety net for slow queries (an item it stops is marked budget_exhausted)")
 	fl.IntVar(&f.equivMaxDBs, "equiv-max-databases", equiv.DefaultMetricMaxDatabases, "equiv: databases one item's search tries (its bound: the same verdict on any machine)")
+	fl.StringVar(&f.equivAssume, "equiv-assume", string(equiv.AssumeDeclared), "equiv: declared (the schema's constraints) or observed (also what the item's database satisfies)")
 	fl.StringVar(&f.metric, "metric", "ex", "metric of items whose request and preset name none")
 	fl.StringVar(&f.token, "token", "", "bearer token every request but /healthz must send (Authorization: Bearer TOKEN); default $SQLJUDGE_SERVE_TOKEN, which keeps it out of ps")
 	fl.StringVar(&f.labels, "labels", "", `JSONL {"prompt", "db_id", "gold"}: labels of /v1/openrlhf samples sent without one`)
@@ -148,7 +150,7 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 		return usage.Errorf("--max-response %q: %v", f.maxResponse, err)
 	}
 	opts := metric.Options{EX: metric.EXOptions{KeepDistinct: f.keepDistinct},
-		Equiv: metric.EquivOptions{Seed: f.equivSeed, Budget: f.equivBudget, MaxDatabases: f.equivMaxDBs}}
+		Equiv: metric.EquivOptions{Seed: f.equivSeed, Budget: f.equivBudget, MaxDatabases: f.equivMaxDBs, Assume: f.equivAssume}}
 	if f.tables != "" {
 		s, err := schema.Load(f.tables)
 		if err != nil {

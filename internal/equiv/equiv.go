@@ -55,6 +55,8 @@ type Options struct {
 	// suite's) tried first, at most suiteRows rows a table each, repaired
 	// to the schema's constraints.
 	SuiteFiles []string
+	// Assume is the assumption mode (default AssumeDeclared).
+	Assume Assume
 }
 
 // The defaults of Options (and of `sqljudge equiv`).
@@ -113,6 +115,13 @@ type Witness struct {
 	Rows       int    `json:"rows"`
 	Q1         Result `json:"q1"`
 	Q2         Result `json:"q2"`
+	// RestsOn is what the difference rests on (explain: each kind a check
+	// on the witness removed; RestsValue when none did), and RestsChecks
+	// every check made, with what it changed and whether the difference
+	// disappeared. Both are absent on a witness not made by the search
+	// (cut from an item's own database).
+	RestsOn     []RestsOn    `json:"rests_on,omitempty"`
+	RestsChecks []RestsCheck `json:"rests_on_checks,omitempty"`
 }
 
 // Result is a query result as JSON: column names and rows, each cell
@@ -250,10 +259,18 @@ func (l Limits) Hit() bool { return l != Limits{} }
 // Outcome is the answer for a pair: its Verdict, the Witness when
 // Inequivalent, what was searched, the Reason when Unknown, and the
 // comparison Rule as a sentence.
+//
+// Under AssumeObserved, Assume says so and Assumptions lists what the
+// pair's database satisfies that the search respected ("not_null t.c",
+// "non_empty t", "unique t.c"; empty with AssumeNote saying why when the
+// pair has no database). Under AssumeDeclared both are absent.
 type Outcome struct {
-	Verdict Verdict  `json:"verdict"`
-	Witness *Witness `json:"witness,omitempty"`
-	Search  Search   `json:"search"`
-	Reason  string   `json:"reason,omitempty"`
-	Rule    string   `json:"rule"`
+	Verdict     Verdict  `json:"verdict"`
+	Witness     *Witness `json:"witness,omitempty"`
+	Search      Search   `json:"search"`
+	Reason      string   `json:"reason,omitempty"`
+	Rule        string   `json:"rule"`
+	Assume      Assume   `json:"assume,omitempty"`
+	Assumptions []string `json:"assumptions,omitempty"`
+	AssumeNote  string   `json:"assume_note,omitempty"`
 }

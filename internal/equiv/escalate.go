@@ -57,6 +57,10 @@ const (
 	DecidedEquivError     = "equiv_error"         // the search's queries failed (a timeout, ...): its status
 )
 
+// RestsOn names what the witness rests on (metric.Refutation), nil
+// without one.
+func (d EscalationDetails) RestsOn() []string { return d.Witness.restsOn() }
+
 // Decider names how the item was decided (metric.Decider): the step ("ex",
 // "ts", "rose"), or for equiv one of the Decided* keys.
 func (d EscalationDetails) Decider() string {

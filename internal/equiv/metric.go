@@ -33,12 +33,34 @@ func init() {
 // Reason of an unknown verdict, and BudgetExhausted when the time budget,
 // not the database cap, ended the search (Search.BudgetExhausted: the
 // record may then differ from run to run).
+//
+// Under --equiv-assume observed, Assume says so and Assumptions lists what
+// the item's database satisfies that the search respected (Outcome's).
 type Details struct {
 	Verdict         Verdict  `json:"verdict"`
 	Witness         *Witness `json:"witness,omitempty"`
 	Databases       int      `json:"databases"`
 	Reason          string   `json:"reason,omitempty"`
 	BudgetExhausted bool     `json:"budget_exhausted,omitempty"`
+	Assume          Assume   `json:"assume,omitempty"`
+	Assumptions     []string `json:"assumptions,omitempty"`
+}
+
+// RestsOn names what the witness rests on (metric.Refutation), nil
+// without a witness.
+func (d Details) RestsOn() []string { return d.Witness.restsOn() }
+
+// restsOn returns w's kinds as strings; nil for a nil witness or one cut
+// from an item's database without checks.
+func (w *Witness) restsOn() []string {
+	if w == nil {
+		return nil
+	}
+	out := make([]string, len(w.RestsOn))
+	for i, k := range w.RestsOn {
+		out[i] = string(k)
+	}
+	return out
 }
 
 // Numbers returns {"databases_tried": n, "with_witness": 0 or 1,
@@ -81,6 +103,9 @@ type Metric struct {
 func NewMetric(o metric.EquivOptions) (*Metric, error) {
 	if o.Budget <= 0 || o.MaxDatabases <= 0 {
 		return nil, errors.New("needs a positive --equiv-budget and --equiv-max-databases")
+	}
+	if !Assume(o.Assume).Valid() {
+		return nil, fmt.Errorf("--equiv-assume %q: want %s or %s", o.Assume, AssumeDeclared, AssumeObserved)
 	}
 	sb, err := NewSQLiteSandbox("")
 	if err != nil {
@@ -133,12 +158,13 @@ func (m *Metric) gradeOne(ctx context.Context, x *metric.Exec, it *bench.Item, g
 	sameOnDB := result.SpiderEqual(gs, ps, sqllex.ContainsOrderBy(gold))
 	out, err := Decide(ctx, Pair{ID: it.ID, Q1: gold, Q2: it.Pred, DB: path}, Options{
 		Sandbox: m.sb, Seed: m.o.Seed, Budget: m.o.Budget, MaxDatabases: m.o.MaxDatabases,
-		Rule: RuleSpider, SuiteFiles: m.suiteFiles(it.DBID),
+		Rule: RuleSpider, SuiteFiles: m.suiteFiles(it.DBID), Assume: Assume(m.o.Assume),
 	})
 	if err != nil {
 		return metric.Verdict{Status: status.InternalError, Detail: err.Error()}
 	}
-	d := Details{Verdict: out.Verdict, Witness: recordWitness(out.Witness), Databases: out.Search.Databases, Reason: out.Reason, BudgetExhausted: out.Search.BudgetExhausted}
+	d := Details{Verdict: out.Verdict, Witness: recordWitness(out.Witness), Databases: out.Search.Databases, Reason: out.Reason, BudgetExhausted: out.Search.BudgetExhausted,
+		Assume: out.Assume, Assumptions: out.Assumptions}
 	v := metric.Verdict{Status: status.OK, Details: d}
 	switch {
 	case out.Verdict == Inequivalent:
@@ -198,7 +224,7 @@ func databases(n int) string {
 func (m *Metric) itemDBWitness(ctx context.Context, id, gold, pred, path string) *Witness {
 	out, err := Decide(ctx, Pair{ID: id, Q1: gold, Q2: pred, DB: path}, Options{
 		Sandbox: m.sb, Seed: m.o.Seed, Budget: m.o.Budget, MaxDatabases: 1,
-		Rule: RuleSpider, SuiteFiles: []string{path}, Neighbours: -1,
+		Rule: RuleSpider, SuiteFiles: []string{path}, Neighbours: -1, Assume: Assume(m.o.Assume),
 	})
 	if err != nil {
 		return nil

@@ -93,6 +93,10 @@ type Table struct {
 	// Checks are the CHECK constraints (column and table ones), parsed
 	// (ParseCheck) and printed again for each dialect (Check.SQL).
 	Checks []Check
+	// MinRows is the fewest rows a database of the search may give the
+	// table: 1 under AssumeObserved for a table the pair's database fills,
+	// else 0.
+	MinRows int
 }
 
 // Schema is the tables of a pair's database with their constraints, the

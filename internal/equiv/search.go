@@ -35,6 +35,9 @@ func Decide(ctx context.Context, p Pair, o Options) (Outcome, error) {
 	defer cancel()
 	s := &searcher{o: o, p: p, cmp: newComparer(o.Rule, p.Q1, p.Q2), tieSensitive: tieSensitive(p.Q1) || tieSensitive(p.Q2)}
 	s.out.Rule = s.cmp.describe()
+	if o.Assume == AssumeObserved {
+		s.out.Assume = AssumeObserved
+	}
 	s.out.Search = Search{Seed: o.Seed, Budget: o.Budget.String(), MaxDatabases: o.MaxDatabases, MaxShrinkSteps: o.MaxShrinkSteps, Phases: []Phase{}}
 	err := s.run(dctx, ctx)
 	s.out.Search.Elapsed = time.Since(start)
@@ -74,6 +77,12 @@ type searcher struct {
 	// loadErr is the engine's first refusal of a database.
 	loadErr string
 	found   Data
+	// arityEmpty is the first database on which the queries returned
+	// different numbers of columns and no row.
+	arityEmpty Data
+	// onlyEmptyArity: no database with rows told the queries apart, so
+	// the witness is arityEmpty (shrinking may keep no row).
+	onlyEmptyArity bool
 	r       [2]*result.Set
 }
 
@@ -91,6 +100,11 @@ func (s *searcher) run(ctx, parent context.Context) error {
 	if err != nil {
 		s.out.Search.BudgetExhausted = ctx.Err() != nil
 		s.unknown("schema: %v", err)
+		return nil
+	}
+	if err := s.assume(ctx); err != nil {
+		s.out.Search.BudgetExhausted = ctx.Err() != nil
+		s.unknown("assumptions: %v", err)
 		return nil
 	}
 	d := s.o.Sandbox.Dialect()
@@ -119,6 +133,10 @@ func (s *searcher) run(ctx, parent context.Context) error {
 	// The database cap ends the search and the step cap the shrinking;
 	// the budget (ctx) only stops them when they run long.
 	if s.phases(ctx) {
+		return s.conclude(ctx, parent)
+	}
+	if s.arityEmpty != nil && ctx.Err() == nil {
+		s.found, s.onlyEmptyArity = s.arityEmpty, true
 		return s.conclude(ctx, parent)
 	}
 	if ctx.Err() != nil && s.total() < s.o.MaxDatabases {
@@ -239,7 +257,7 @@ func (s *searcher) phases(ctx context.Context) bool {
 	}, s.o.MaxDatabases}) {
 		return true
 	}
-	emptyDone := false
+	emptyDone := !s.schema.admits(make(Data, len(s.schema.Tables)))
 	if run(phase{PhaseEmpty, func() (Data, bool) {
 		if emptyDone {
 			return nil, false
@@ -284,6 +302,10 @@ func (s *searcher) hopeless() bool {
 // guide, the neighbours still alive are run too, and db joins the corpus
 // when it tells one from its query.
 func (s *searcher) try(ctx context.Context, db Data, guide bool) bool {
+	if !s.schema.admits(db) {
+		s.out.Search.Skipped++
+		return false
+	}
 	r, ok := s.runBoth(ctx, db)
 	if !ok {
 		s.out.Search.Skipped++
@@ -294,6 +316,15 @@ func (s *searcher) try(ctx context.Context, db Data, guide bool) bool {
 		s.out.Search.LargestTable = max(s.out.Search.LargestTable, len(t))
 	}
 	if !s.cmp.equal(ctx, r[0], r[1]) {
+		if emptyArity(r) {
+			// Different column counts on no rows: kept in case no
+			// database with rows shows it, since a witness with rows
+			// says more.
+			if s.arityEmpty == nil {
+				s.arityEmpty = db
+			}
+			return false
+		}
 		if s.robust(ctx, db, r) {
 			s.found, s.r = db, r
 			return true

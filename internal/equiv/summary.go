@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -21,7 +22,12 @@ import (
 //	 "verdicts": {"inequivalent": 120, "equivalent_bounded": 270, "unknown": 7},
 //	 "budget_exhausted": 0,
 //	 "witness_rows": {"median": 2, "max": 6},
+//	 "rests_on": {"null": 60, "empty_table": 12, "duplicates": 5, "value": 40, "arity": 3},
 //	 "time_ms": {"median": 310, "p95": 4200, "total": 91000}}
+//
+// RestsOn counts the witnesses by what they rest on (Witness.RestsOn; a
+// witness resting on two kinds counts under both). Assume is the
+// assumption mode (AssumeDeclared unless --assume observed).
 type Summary struct {
 	Pairs           int             `json:"pairs"`
 	Resumed         int             `json:"resumed"`
@@ -33,6 +39,8 @@ type Summary struct {
 	Verdicts        map[Verdict]int `json:"verdicts"`
 	BudgetExhausted int             `json:"budget_exhausted"`
 	WitnessRows     Spread          `json:"witness_rows"`
+	RestsOn         map[RestsOn]int `json:"rests_on"`
+	Assume          Assume          `json:"assume"`
 	TimeMS          Spread          `json:"time_ms"`
 }
 
@@ -69,7 +77,8 @@ func spread(xs []float64) Spread {
 
 func summarize(o CommandOptions, d engine.Dialect, recs []Record, times []time.Duration, resumed int, _ time.Duration) Summary {
 	sum := Summary{Pairs: len(recs), Resumed: resumed, Engine: string(d), Seed: o.Seed, Budget: o.Budget.String(),
-		MaxDatabases: o.MaxDatabases, MaxShrinkSteps: o.MaxShrinkSteps, Verdicts: map[Verdict]int{}}
+		MaxDatabases: o.MaxDatabases, MaxShrinkSteps: o.MaxShrinkSteps, Verdicts: map[Verdict]int{},
+		RestsOn: map[RestsOn]int{}, Assume: o.Assume}
 	for _, v := range Verdicts {
 		sum.Verdicts[v] = 0
 	}
@@ -81,6 +90,9 @@ func summarize(o CommandOptions, d engine.Dialect, recs []Record, times []time.D
 		}
 		if r.Witness != nil {
 			rows = append(rows, float64(r.Witness.Rows))
+			for _, k := range r.Witness.RestsOn {
+				sum.RestsOn[k]++
+			}
 		}
 	}
 	sum.WitnessRows = spread(rows)
@@ -107,9 +119,27 @@ func (s Summary) print(w io.Writer) {
 		// "median 0, max 0" would read as witnesses of no rows.
 		fmt.Fprintln(w, "witness rows: no witness (no pair inequivalent)")
 	}
+	if s.Verdicts[Inequivalent] > 0 {
+		fmt.Fprintf(w, "witnesses rest on (assume %s): %s\n", s.Assume, restsOnLine(s.RestsOn))
+	}
 	if s.BudgetExhausted > 0 {
 		fmt.Fprintf(w, "budget ended the search of %d pairs before its cap of %d databases (or their shrinking): their records may differ from run to run (search.budget_exhausted)\n", s.BudgetExhausted, s.MaxDatabases)
 	}
 	fmt.Fprintf(w, "time per pair: median %gms, p95 %gms (%d pairs decided now, %d resumed; engine %s, seed %d, budget %s)\n",
 		s.TimeMS.Median, s.TimeMS.P95, s.Pairs-s.Resumed, s.Resumed, s.Engine, s.Seed, s.Budget)
+}
+
+// restsOnLine writes counts by kind, in RestsOnKinds order, leaving out
+// kinds with none: "null 60, empty_table 12, value 40".
+func restsOnLine(counts map[RestsOn]int) string {
+	var parts []string
+	for _, k := range RestsOnKinds {
+		if counts[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", k, counts[k]))
+		}
+	}
+	if len(parts) == 0 {
+		return "none recorded"
+	}
+	return strings.Join(parts, ", ")
 }

@@ -57,6 +57,9 @@ type Options struct {
 	EquivSeed         int64
 	EquivBudget       time.Duration
 	EquivMaxDatabases int
+	// EquivAssume is equiv's assumption mode ("declared" or "observed";
+	// "" is declared).
+	EquivAssume string
 	// Shard ("i/n", see shard.Parse) grades only one shard of the items.
 	Shard string
 	// HTML writes Out/report.html.

@@ -58,6 +58,11 @@ func fingerprint(o *Options) (*run.Fingerprint, error) {
 		// The shrinking's step cap is equiv's default (no flag): a
 		// change of it changes the witnesses.
 		fp.Settings["equiv_max_shrink_steps"] = strconv.Itoa(equiv.DefaultMaxShrinkSteps)
+		if o.EquivAssume != "" && o.EquivAssume != string(equiv.AssumeDeclared) {
+			// Recorded only when not the default, so that the
+			// fingerprints of earlier runs keep their keys.
+			fp.Settings["equiv_assume"] = o.EquivAssume
+		}
 	}
 	return fp, nil
 }

@@ -131,7 +131,7 @@ func (o *Options) metricOptions(ss schema.Schemas, client *llm.Client) metric.Op
 		},
 		VES: metric.VESOptions{Repeats: o.VESRepeats},
 		Equiv: metric.EquivOptions{
-			Seed: o.EquivSeed, Budget: o.EquivBudget, MaxDatabases: o.EquivMaxDatabases, Suite: o.Suite,
+			Seed: o.EquivSeed, Budget: o.EquivBudget, MaxDatabases: o.EquivMaxDatabases, Suite: o.Suite, Assume: o.EquivAssume,
 		},
 		Judge: judge.Judge{
 			Client: client, Samples: o.Judge.Samples,

@@ -198,6 +198,10 @@ type EquivOptions struct {
 	Budget       time.Duration
 	MaxDatabases int
 	Suite        string
+	// Assume is the search's assumption mode (equiv.Assume: "declared",
+	// the default when "", or "observed": also what the item's database
+	// satisfies; eval's and serve's --equiv-assume).
+	Assume string
 }
 
 // Checker is implemented by metrics that need something per database
