@@ -69,7 +69,6 @@ func (s *MySQLSandbox) ReadDB(ctx context.Context, dbID string) (*Schema, [][][]
 	return completeServerSchema(engine.MySQL, q, sch, readMySQLConstraints)
 }
 
-
 // QueryDB runs q on database dbID through the read-only engine.
 func (s *MySQLSandbox) QueryDB(ctx context.Context, dbID, q string) (*result.Set, error) {
 	return s.eng.Query(ctx, dbID, q)

@@ -83,7 +83,7 @@ type searcher struct {
 	// onlyEmptyArity: no database with rows told the queries apart, so
 	// the witness is arityEmpty (shrinking may keep no row).
 	onlyEmptyArity bool
-	r       [2]*result.Set
+	r              [2]*result.Set
 }
 
 // unknown ends the search with an Unknown verdict.
