@@ -197,6 +197,7 @@ const (
 	PhaseSuite     = "suite"     // Options.SuiteFiles (a test suite's databases)
 	PhaseEmpty     = "empty"     // every table empty
 	PhaseSmall     = "small"     // tables of 0 to 3 rows from the value pools
+	PhaseDirected  = "directed"  // groups built on the queries' conditions (directed.go)
 	PhaseNeighbour = "neighbour" // mutations kept while they tell a query from a neighbour
 	PhaseRandom    = "random"    // the test-suite fuzzer's databases, up to 80 rows a table
 )

@@ -106,3 +106,45 @@ func decideAssume(t *testing.T, sb Sandbox, p Pair, a Assume) Outcome {
 	}
 	return out
 }
+
+// TestDirectedSearch: differences random databases rarely meet, found by
+// the directed phase within 200 databases (each was equivalent_bounded at
+// that cap before it): a group of exactly 10 rows (HAVING count(*) > 10
+// against >= 10), values summing to exactly 100 under a bound on their
+// maximum, a double-quoted string that names a column of another table
+// only (SQLite reads it as a string), and a comparison between two groups
+// of one table (Asia's populations against Africa's least and greatest);
+// and a scalar subquery with more than one row, found by the directed
+// phase.
+func TestDirectedSearch(t *testing.T) {
+	sb := newSQLite(t)
+	const emp = "CREATE TABLE emp (id INT PRIMARY KEY, dept INT NOT NULL, sal INT NOT NULL)"
+	const country = "CREATE TABLE country (Code TEXT PRIMARY KEY, Name TEXT NOT NULL, Continent TEXT NOT NULL, Population INT NOT NULL)"
+	cases := []struct{ name, q1, q2, ddl string }{
+		{"count at its bound", "SELECT dept FROM emp GROUP BY dept HAVING count(*) > 10", "SELECT dept FROM emp GROUP BY dept HAVING count(*) >= 10", emp},
+		{"sum at its bound", "SELECT dept FROM emp GROUP BY dept HAVING sum(sal) > 100 AND max(sal) < 75", "SELECT dept FROM emp GROUP BY dept HAVING sum(sal) >= 100 AND max(sal) < 75", emp},
+		{"double-quoted string", `SELECT id FROM emp WHERE name = "Smith"`, `SELECT id FROM emp WHERE name = "Smyth"`,
+			"CREATE TABLE emp (id INT PRIMARY KEY, name TEXT NOT NULL); CREATE TABLE dept (id INT PRIMARY KEY, Smith TEXT, Smyth TEXT)"},
+		{"across groups", "SELECT count(*) FROM country WHERE Continent = 'Asia' AND Population > (SELECT max(Population) FROM country WHERE Continent = 'Africa')",
+			"SELECT count(*) FROM country WHERE Continent = 'Asia' AND Population > (SELECT min(Population) FROM country WHERE Continent = 'Africa')", country},
+		{"scalar subquery of two rows", "SELECT name FROM country WHERE code = (SELECT cc FROM city WHERE pop > 100)", "SELECT name FROM country WHERE code IN (SELECT cc FROM city WHERE pop > 100)",
+			"CREATE TABLE country (code TEXT PRIMARY KEY, name TEXT NOT NULL); CREATE TABLE city (id INT PRIMARY KEY, cc TEXT NOT NULL, pop INT NOT NULL)"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := Decide(context.Background(), Pair{Q1: c.q1, Q2: c.q2, Schema: c.ddl}, Options{Sandbox: sb, Seed: 1, Budget: time.Minute, MaxDatabases: 200})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.Verdict != Inequivalent {
+				t.Fatalf("%s after %d databases, want inequivalent", out.Verdict, out.Search.Databases)
+			}
+			reverifySQLite(t, out.Witness, c.q1, c.q2)
+			if c.name == "scalar subquery of two rows" {
+				if last := out.Search.Phases[len(out.Search.Phases)-1]; last.Name != PhaseDirected {
+					t.Errorf("found in phase %s, want %s", last.Name, PhaseDirected)
+				}
+			}
+		})
+	}
+}

@@ -270,6 +270,16 @@ func (s *searcher) phases(ctx context.Context) bool {
 	if run(phase{PhaseSmall, func() (Data, bool) { return s.gen.small(1 + s.gen.rng.IntN(3)), true }, capFor(0.4)}) {
 		return true
 	}
+	if dbs := s.directedDatabases(); len(dbs) > 0 && run(phase{PhaseDirected, func() (Data, bool) {
+		if len(dbs) == 0 {
+			return nil, false
+		}
+		db := dbs[0]
+		dbs = dbs[1:]
+		return db, true
+	}, capFor(0.1)}) {
+		return true
+	}
 	s.prepareNeighbours(ctx)
 	if run(phase{PhaseNeighbour, s.guided(), capFor(0.3)}) {
 		return true
