@@ -48,3 +48,50 @@ func TestVerdictDecidedBy(t *testing.T) {
 		t.Errorf("decided_by %v, want %v", got, want)
 	}
 }
+
+// TestEquivRestsOnAndAssume: eval's summary counts the equiv witnesses by
+// what they rest on (as many counts as witnesses at least), and
+// --equiv-assume observed puts the assumptions in each record and the
+// mode in the fingerprint, refuting no more items than declared.
+func TestEquivRestsOnAndAssume(t *testing.T) {
+	witnesses := map[string]int{}
+	for _, a := range []string{"declared", "observed"} {
+		out := filepath.Join(t.TempDir(), a)
+		code, stdout, stderr := runMain(t, "eval", "--demo", "--metrics", "ex,equiv", "--equiv-assume", a, "--equiv-budget", "10m", "--out", out, "--progress", "never")
+		if code != ExitOK {
+			t.Fatalf("%s: exit %d\n%s", a, code, stderr)
+		}
+		sum, err := report.ReadSummary(filepath.Join(out, report.SummaryFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		records, err := os.ReadFile(filepath.Join(out, "results.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		witnesses[a] = strings.Count(string(records), `"witness":{`)
+		total := 0
+		for _, n := range sum.RestsOn["equiv"] {
+			total += n
+		}
+		if witnesses[a] == 0 || total < witnesses[a] || !strings.Contains(stdout, "equiv witnesses (") {
+			t.Errorf("%s: rests_on %v for %d witnesses; console:\n%s", a, sum.RestsOn, witnesses[a], stdout)
+		}
+		fp, err := os.ReadFile(filepath.Join(out, "fingerprint.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if observed := strings.Contains(string(fp), `"equiv_assume": "observed"`); observed != (a == "observed") {
+			t.Errorf("%s: fingerprint %s", a, fp)
+		}
+		if has := strings.Contains(string(records), `"assumptions":["non_empty `); has != (a == "observed") {
+			t.Errorf("%s: records with assumptions: %v", a, has)
+		}
+	}
+	if witnesses["observed"] > witnesses["declared"] {
+		t.Errorf("observed refutes %d items, declared %d", witnesses["observed"], witnesses["declared"])
+	}
+	if code, _, stderr := runMain(t, "eval", "--demo", "--metrics", "equiv", "--equiv-assume", "seen", "--out", filepath.Join(t.TempDir(), "x")); code != ExitUsage || !strings.Contains(stderr, "--equiv-assume") {
+		t.Errorf("--equiv-assume seen: exit %d, %s", code, stderr)
+	}
+}
