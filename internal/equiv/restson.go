@@ -188,28 +188,46 @@ func (s *searcher) nullChecks(db Data) []candidate {
 		case cand.Rows() != s.schema.repair(cand).Rows():
 			out = append(out, candidate{nil, fmt.Sprintf("the %d %s replaced by %s (%s): a constraint refuses it", nulls, noun, how, strings.Join(set, ", "))})
 		default:
-			out = append(out, candidate{cand, fmt.Sprintf("the %d %s replaced by %s (%s)", nulls, noun, how, strings.Join(set, ", "))})
+			desc := fmt.Sprintf("the %d %s replaced by %s (%s)", nulls, noun, how, strings.Join(set, ", "))
+			if added := cand.Rows() - db.Rows(); added > 0 {
+				desc += fmt.Sprintf(", with %d parent row(s) of fresh values for the foreign keys", added)
+			}
+			out = append(out, candidate{cand, desc})
 		}
 	}
 	return out
 }
 
 // replacement returns a non-NULL value for column ci of table ti of db: a
-// parent's value for a foreign key column, else a fresh value (fresh) or
-// one the column already holds (held: it was one).
+// parent's value for a foreign key column (a parent row of fresh values is
+// added to db when there is none), else a fresh value (fresh) or one the
+// column already holds (held: it was one).
 func (s *searcher) replacement(db Data, ti, ci int, fresh bool) (v result.Value, found, held bool) {
+	return s.replacementAt(db, ti, ci, fresh, 0)
+}
+
+func (s *searcher) replacementAt(db Data, ti, ci int, fresh bool, depth int) (v result.Value, found, held bool) {
 	t := s.schema.Tables[ti]
 	for _, fk := range t.FKs {
 		for k, c := range fk.Cols {
 			if c != ci {
 				continue
 			}
-			for _, p := range db[s.schema.index(fk.RefTable)] {
+			pi := s.schema.index(fk.RefTable)
+			for _, p := range db[pi] {
 				if v := p[fk.RefCols[k]]; !v.IsNull() {
 					return v, true, false
 				}
 			}
-			return result.Value{}, false, false
+			if depth >= 3 || pi == ti {
+				return result.Value{}, false, false
+			}
+			row, ok := s.freshRow(db, pi, depth+1)
+			if !ok {
+				return result.Value{}, false, false
+			}
+			db[pi] = append(db[pi], row)
+			return row[fk.RefCols[k]], true, false
 		}
 	}
 	inColumn := map[string]bool{}
@@ -232,6 +250,22 @@ func (s *searcher) replacement(db Data, ti, ci int, fresh bool) (v result.Value,
 		}
 	}
 	return first, !first.IsNull(), !first.IsNull()
+}
+
+// freshRow returns a row of table ti of fresh values (replacement),
+// adding the parent rows its foreign keys need to db; false when a column
+// has none.
+func (s *searcher) freshRow(db Data, ti, depth int) ([]result.Value, bool) {
+	t := s.schema.Tables[ti]
+	row := make([]result.Value, len(t.Columns))
+	for ci := range t.Columns {
+		v, ok, _ := s.replacementAt(db, ti, ci, true, depth)
+		if !ok {
+			return nil, false
+		}
+		row[ci] = v
+	}
+	return row, true
 }
 
 // fillEmpty returns the witness with one row added to each empty table
