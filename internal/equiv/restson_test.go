@@ -148,3 +148,17 @@ func TestDirectedSearch(t *testing.T) {
 		})
 	}
 }
+
+// TestKeysCompareAsTheEngine: on SQLite 'APG ' and 'APG' are two keys, so
+// a flight whose destination is 'APG' needs an airport 'APG' (Spider dev
+// #249 was refuted by a witness whose only airport was 'APG ', which SQLite's
+// join does not match: the foreign key did not hold there).
+func TestKeysCompareAsTheEngine(t *testing.T) {
+	sb := newSQLite(t)
+	ddl := "CREATE TABLE airports (AirportCode TEXT PRIMARY KEY); CREATE TABLE flights (FlightNo INTEGER PRIMARY KEY, DestAirport TEXT NOT NULL REFERENCES airports (AirportCode))"
+	q1 := "SELECT FlightNo FROM flights WHERE DestAirport = 'APG'"
+	q2 := "SELECT FlightNo FROM flights AS T1 JOIN airports AS T2 ON T1.DestAirport = T2.AirportCode WHERE T2.AirportCode = 'APG'"
+	if out := decide(t, sb, Pair{Q1: q1, Q2: q2, Schema: ddl}); out.Verdict != EquivalentBounded {
+		t.Fatalf("%s %+v, want equivalent_bounded", out.Verdict, out.Witness)
+	}
+}

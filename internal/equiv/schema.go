@@ -3,6 +3,8 @@ package equiv
 import (
 	"fmt"
 	"strings"
+
+	"github.com/sqljudge/sqljudge/internal/engine"
 )
 
 // Kind is the family of a column's declared type, which decides the values
@@ -104,6 +106,9 @@ type Table struct {
 // reference it (cycles kept in declared order).
 type Schema struct {
 	Tables []*Table
+	// Dialect is the engine the search runs on, which decides how keys
+	// compare text (Schema.padded); SQLite's exact comparison when "".
+	Dialect engine.Dialect
 }
 
 // Table returns the table named name (case-insensitive), or nil.

@@ -102,6 +102,7 @@ func (s *searcher) run(ctx, parent context.Context) error {
 		s.unknown("schema: %v", err)
 		return nil
 	}
+	s.schema.Dialect = s.o.Sandbox.Dialect()
 	if err := s.assume(ctx); err != nil {
 		s.out.Search.BudgetExhausted = ctx.Err() != nil
 		s.unknown("assumptions: %v", err)
