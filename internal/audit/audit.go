@@ -187,9 +187,17 @@ func (a *auditor) query(sql string) (*result.Set, error) {
 // Unchecked and returns nil.
 func (a *auditor) aux(check, sql string) *result.Set {
 	res, err := a.query(sql)
+	if err != nil {
+		a.failed(check, err)
+		return nil
+	}
+	return res
+}
+
+// failed records that check did not run because its auxiliary query
+// failed with err.
+func (a *auditor) failed(check string, err error) {
 	switch {
-	case err == nil:
-		return res
 	case errors.Is(err, engine.ErrTimeout):
 		a.skip(check, ReasonAuxTimeout)
 	case errors.Is(err, engine.ErrTooLarge):
@@ -197,7 +205,6 @@ func (a *auditor) aux(check, sql string) *result.Set {
 	default:
 		a.skip(check, ReasonAuxFailed)
 	}
-	return nil
 }
 
 // runGold runs the gold query and records fails, timeout, too_large,
@@ -227,8 +234,8 @@ func (a *auditor) runGold() (*result.Set, bool) {
 			took = min(took, time.Since(start))
 		}
 		if s := took.Seconds(); s >= ratio*limit {
-			a.add(Finding{Kind: NearTimeout, Seconds: math.Round(s*1000) / 1000, TimeoutSeconds: limit,
-				Detail: fmt.Sprintf("the gold runs in %.3fs, %.0f%% of the time limit %s (the faster of two runs): on a slower or busier machine it times out", s, 100*s/limit, a.c.Timeout)})
+			a.add(Finding{Kind: NearTimeout, Seconds: math.Round(s*1e6) / 1e6, TimeoutSeconds: limit,
+				Detail: fmt.Sprintf("the gold runs in %.3gs, %.2g%% of the time limit %s (the faster of two runs): on a slower or busier machine it times out", s, 100*s/limit, a.c.Timeout)})
 		}
 	}
 	if res.Len() == 0 {

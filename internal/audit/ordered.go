@@ -1,10 +1,13 @@
 package audit
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sqlast"
 )
@@ -26,7 +29,12 @@ type orderedSelect struct {
 	// are appended as result columns, else cols gives each key's column.
 	keyText  []string
 	appended bool
-	cols     []int
+	// keySub are the keys with result aliases inside expressions replaced
+	// by the expressions they name, tried when keyText fails to run (SQLite
+	// reads a name in an ORDER BY expression as a table column first, an
+	// alias second).
+	keySub []string
+	cols   []int
 	// limit says the core has a LIMIT keeping count rows after offset.
 	limit         bool
 	count, offset int
@@ -63,7 +71,7 @@ func (a *auditor) orderChecks(p *parsed, gold *result.Set) {
 	}
 	for i, s := range sels {
 		core := lastCore(s)
-		if core == nil || len(core.OrderBy) == 0 || (i > 0 || !ordered) && core.Limit == nil {
+		if core == nil || core.Limit == nil && (len(core.OrderBy) == 0 || i > 0 || !ordered) {
 			continue
 		}
 		o, reason := newOrderedSelect(p, s, core, i == 0)
@@ -105,6 +113,7 @@ func newOrderedSelect(p *parsed, s *sqlast.SelectStmt, core *sqlast.SelectQuery,
 			return nil, ReasonKeys
 		}
 		o.keyText = append(o.keyText, text)
+		o.keySub = append(o.keySub, substituteAliases(p, first, t.Expr, text))
 		o.cols = append(o.cols, col)
 	}
 	return o, ""
@@ -183,7 +192,7 @@ func sameExpr(a, b string) bool {
 func (o *orderedSelect) query(term func(i int, t *sqlast.OrderingTerm) string) string {
 	p, core := o.p, o.core
 	var edits []edit
-	if o.appended {
+	if o.appended && len(o.keyText) > 0 {
 		last := p.end(core.Columns[len(core.Columns)-1])
 		edits = append(edits, edit{last, last, ", " + strings.Join(o.keyText, ", ")})
 	}
@@ -274,11 +283,20 @@ func (o *orderedSelect) sortKeys() []string {
 // text-number checks on it; inOrder says the rule compares its rows in
 // order (the top SELECT under an ordered rule).
 func (a *auditor) checkOrdered(o *orderedSelect, inOrder bool) {
-	res := a.aux("order", o.query(nil))
-	if res == nil {
+	res, err := a.query(o.query(nil))
+	if err != nil && !slices.Equal(o.keyText, o.keySub) && !errors.Is(err, engine.ErrTimeout) {
+		o.keyText = o.keySub
+		res, err = a.query(o.query(nil))
+	}
+	if err != nil {
+		a.failed("order", err)
 		return
 	}
 	out, keys := o.rowsOf(res)
+	if len(o.core.OrderBy) == 0 {
+		a.unorderedLimit(o, res, out)
+		return
+	}
 	if o.limit {
 		a.limitTies(o, res, out, keys)
 	}
@@ -384,5 +402,64 @@ func (a *auditor) unorderedTop(gold *result.Set) {
 	f := Finding{Kind: OrderTies, Columns: gold.Columns, TiedTotal: gold.Len(), TieGroups: 1,
 		Detail: fmt.Sprintf("the rule compares rows in order (the query says ORDER BY, in a subquery), but the outer query has no ORDER BY: the order of its %d rows is the engine's choice", gold.Len())}
 	f.Tied, f.EvidenceCut = rowsCells(gold.Rows, a.c.maxEvidence())
+	a.add(f)
+}
+
+// substituteAliases returns key expression e (text as written) with every
+// name in it that is a result alias of first replaced by the aliased
+// expression in parentheses; names in subqueries, qualified names and
+// function names are left alone.
+func substituteAliases(p *parsed, first *sqlast.SelectQuery, e sqlast.Expr, text string) string {
+	if _, bare := e.(*sqlast.Ident); bare {
+		return text // resolveKey read a bare alias already
+	}
+	var edits []edit
+	var visit func(n sqlast.Node)
+	visit = func(n sqlast.Node) {
+		switch t := n.(type) {
+		case *sqlast.SelectStmt, *sqlast.QualifiedRef:
+			return
+		case *sqlast.Ident:
+			for _, c := range first.Columns {
+				if c.Alias != nil && strings.EqualFold(c.Alias.Name, t.Name) {
+					edits = append(edits, edit{t.Pos(), t.End(), "(" + p.text(c.Expr) + ")"})
+					return
+				}
+			}
+			return
+		}
+		f, _ := n.(*sqlast.FuncCall)
+		for _, c := range n.Children() {
+			if f != nil && c == sqlast.Node(f.Name) {
+				continue
+			}
+			visit(c)
+		}
+	}
+	visit(e)
+	if len(edits) == 0 {
+		return text
+	}
+	return p.splice(e.Pos(), p.end(e), edits)
+}
+
+// unorderedLimit reports a LIMIT without ORDER BY that keeps some of
+// rows that differ: which it keeps is the engine's choice (its scan
+// order).
+func (a *auditor) unorderedLimit(o *orderedSelect, res *result.Set, out [][]result.Value) {
+	end := o.offset + o.count
+	if o.count == 0 || len(out) <= end || uniform(out) {
+		return
+	}
+	f := Finding{Kind: LimitTies, Clause: o.p.text(o.core.Limit), Subquery: o.subquery(), Columns: o.columns(res)}
+	f.LastKept = cells(out[end-1])
+	f.Tied, f.EvidenceCut = rowsCells(out[end:], a.c.maxEvidence())
+	f.TiedTotal = len(out) - end
+	more := ""
+	if len(out) == o.window() {
+		f.EvidenceCut, more = true, " at least"
+	}
+	f.Detail = fmt.Sprintf("%s without ORDER BY keeps %d of%s %d rows that differ; which it keeps is the engine's choice (its scan order)",
+		o.p.text(o.core.Limit), o.count, more, len(out)-o.offset)
 	a.add(f)
 }

@@ -23,8 +23,12 @@ type parsed struct {
 	masks []span
 }
 
-// span is a byte range [from, to) of the query text.
-type span struct{ from, to int }
+// span is a byte range [from, to) of the query text; trailing says it
+// ends the node before it (a cast, an interval's unit).
+type span struct {
+	from, to int
+	trailing bool
+}
 
 // node is what a tree node offers: its byte span.
 type node interface {
@@ -46,13 +50,13 @@ func parse(sql string, d engine.Dialect) (*parsed, bool) {
 	return &parsed{sql: sql, stmt: q.Select(), masks: masks}, true
 }
 
-// end returns n's end offset, extended over the masked ranges that follow
-// it with only spaces between (so that "x::float" is taken whole where
-// the parser read "x").
+// end returns n's end offset, extended over the masked casts and
+// interval units that follow it with only spaces between (so that
+// "x::float" is taken whole where the parser read "x").
 func (p *parsed) end(n node) int {
 	e := n.End()
 	for _, m := range p.masks {
-		if m.from >= e && strings.TrimSpace(p.sql[e:m.from]) == "" {
+		if m.trailing && m.from >= e && strings.TrimSpace(p.sql[e:m.from]) == "" {
 			e = m.to
 		}
 	}
@@ -109,11 +113,11 @@ func mask(sql string) (string, []span) {
 	}
 	b := []byte(sql)
 	var masks []span
-	blank := func(from, to int) {
+	blank := func(from, to int, trailing bool) {
 		for k := from; k < to; k++ {
 			b[k] = ' '
 		}
-		masks = append(masks, span{from, to})
+		masks = append(masks, span{from, to, trailing})
 	}
 	next := func(i int) int { // the next token after i that is not a space or comment
 		for i++; i < len(toks) && (toks[i].Kind == sqllex.Space || toks[i].Kind == sqllex.Comment); i++ {
@@ -131,20 +135,20 @@ func mask(sql string) (string, []span) {
 		switch {
 		case punct(i, ":") && punct(i+1, ":"):
 			j := castEnd(toks, i+2, next, word, punct)
-			blank(pos[i], pos[j])
+			blank(pos[i], pos[j], true)
 			i = j - 1
 		case word(i) == "ilike":
 			copy(b[pos[i]:], " LIKE")
-			masks = append(masks, span{pos[i], pos[i+1]})
+			masks = append(masks, span{pos[i], pos[i+1], false})
 		case word(i) == "interval" && next(i) < len(toks) && toks[next(i)].Kind == sqllex.String:
-			blank(pos[i], pos[i+1])
+			blank(pos[i], pos[i+1], false)
 			if u := next(next(i)); intervalUnits[word(u)] {
-				blank(pos[u], pos[u+1])
+				blank(pos[u], pos[u+1], true)
 			}
 		case word(i) == "extract" && punct(next(i), "(") && word(next(next(i))) != "" && word(next(next(next(i)))) == "from":
 			f := next(next(next(i)))
 			copy(b[pos[f]:], ",   ")
-			masks = append(masks, span{pos[f], pos[f+1]})
+			masks = append(masks, span{pos[f], pos[f+1], false})
 		}
 	}
 	return string(b), masks
