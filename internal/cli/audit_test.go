@@ -2,9 +2,11 @@ package cli
 
 import (
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
 )
 
@@ -32,5 +34,42 @@ func TestAuditCommand(t *testing.T) {
 	}
 	if code, _, stderr = runMain(t, "audit", "--gold", gold, "--db", db, "--slow", "2"); code != ExitUsage || !strings.Contains(stderr, "--slow") {
 		t.Errorf("--slow 2: exit %d, %s", code, stderr)
+	}
+}
+
+// TestMergeCountsGoldHazards grades the Spider subset with --audit whole
+// and in two shards: the merged summary counts the gold hazards of the
+// records as the single run's does.
+func TestMergeCountsGoldHazards(t *testing.T) {
+	spider := shareddata.SubsetPath(t, "spider")
+	tmp := t.TempDir()
+	base := []string{"eval", "--gold", filepath.Join(spider, "dev_gold.sql"), "--pred", filepath.Join(spider, "predictions", "din_sql.sql"),
+		"--db", filepath.Join(spider, "database"), "--audit", "--progress", "never", "--html=false"}
+	var outs []string
+	for _, shard := range []string{"", "0/2", "1/2"} {
+		out := filepath.Join(tmp, "run"+strings.ReplaceAll(shard, "/", "of"))
+		args := append(append([]string{}, base...), "--out", out)
+		if shard != "" {
+			args = append(args, "--shard", shard)
+		}
+		if code, stdout, stderr := runMain(t, args...); code != ExitOK || shard == "" && !strings.Contains(stdout, "gold audit: 20 of 179 items have gold hazards (empty 4, limit_ties 10, text_numbers 8)") {
+			t.Fatalf("eval %s: exit %d\n%s\n%s", shard, code, stdout, stderr)
+		}
+		outs = append(outs, out)
+	}
+	merged := filepath.Join(tmp, "merged")
+	if code, stdout, stderr := runMain(t, "merge", "--out", merged, outs[1], outs[2]); code != ExitOK {
+		t.Fatalf("merge: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	want, err := report.ReadSummary(filepath.Join(outs[0], report.SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := report.ReadSummary(filepath.Join(merged, report.SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want.GoldHazards == nil || !reflect.DeepEqual(got.GoldHazards, want.GoldHazards) || !got.Run.Audit {
+		t.Errorf("merged gold_hazards %+v, single run's %+v", got.GoldHazards, want.GoldHazards)
 	}
 }
