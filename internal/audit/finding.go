@@ -118,11 +118,12 @@ type Finding struct {
 	// groups (order_ties).
 	TiedTotal int `json:"tied_total,omitempty"`
 	TieGroups int `json:"tie_groups,omitempty"`
-	// Kept are rows the query keeps, or returns first, as the engine sorts
-	// (null_order: NULLs first in ascending order, as SQLite and MySQL;
-	// text_numbers: as text), and Instead the rows kept in their place
-	// under the other order (null_order: NULLs last, as PostgreSQL;
-	// text_numbers: as numbers). Rows both keep are left out.
+	// Kept are rows the query keeps (or returns in another order, from the
+	// first place they differ, where the rule compares in order) under one
+	// order: null_order NULLs as the smallest values (SQLite, MySQL),
+	// text_numbers text order; Instead the rows under the other order:
+	// NULLs as the largest values (PostgreSQL), numeric order. Rows both
+	// keep are left out.
 	Kept    [][]string `json:"kept,omitempty"`
 	Instead [][]string `json:"instead,omitempty"`
 	// Values are two values that show the finding: float_order the

@@ -70,7 +70,7 @@ func (a *auditor) nullOrder(o *orderedSelect, out, keys [][]result.Value, inOrde
 	if !o.limit {
 		what = "returns its rows in another order, which the rule compares"
 	}
-	f.Detail = fmt.Sprintf("(%s) holds NULLs: SQLite and MySQL sort them first in ascending order, PostgreSQL last, and the query %s under each (kept: NULLs first; instead: NULLs last)",
+	f.Detail = fmt.Sprintf("(%s) holds NULLs: SQLite and MySQL sort them first in ascending order, PostgreSQL last, and the query %s under each (kept: as SQLite and MySQL sort; instead: as PostgreSQL sorts)",
 		strings.Join(o.sortKeys(), ", "), what)
 	a.add(f)
 }

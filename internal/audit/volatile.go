@@ -25,7 +25,7 @@ var clockKeywords = map[string]bool{"current_date": true, "current_time": true, 
 var zeroArgClock = map[string]bool{"unixepoch": true, "unix_timestamp": true}
 
 // volatileFindings returns one Volatile finding per distinct random or
-// clock call of sql, found by its tokens (so that it works on any dialect,
+// clock call of sql (not those inside one reported), found by its tokens (so that it works on any dialect,
 // parsed or not): a call of a volatileCalls function, a clock keyword,
 // unixepoch() without arguments, age(x) with one argument, or the string
 // 'now' (SQLite's date('now'), PostgreSQL's 'now'::date).
@@ -34,8 +34,10 @@ func volatileFindings(sql string) []Finding {
 	seen := map[string]bool{}
 	var out []Finding
 	add := func(clause, why string) {
-		if seen[clause] {
-			return
+		for c := range seen {
+			if strings.Contains(c, clause) {
+				return // a call inside one reported already
+			}
 		}
 		seen[clause] = true
 		out = append(out, Finding{Kind: Volatile, Clause: clause, Detail: clause + " " + why + ": the result depends on when the query runs"})
