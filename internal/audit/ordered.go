@@ -304,7 +304,7 @@ func (a *auditor) checkOrdered(o *orderedSelect, inOrder bool) {
 		a.orderTies(o, res, out, keys)
 	}
 	a.nullOrder(o, out, keys, inOrder)
-	a.textOrder(o, out, keys, inOrder)
+	a.textOrder(o, res, inOrder)
 }
 
 // keysEqual reports whether two rows tie on every sort key (NULL ties

@@ -53,26 +53,53 @@ func (a *auditor) nullOrder(o *orderedSelect, out, keys [][]result.Value, inOrde
 	if high == nil {
 		return
 	}
-	lowOut, lowKeys := o.rowsOf(low)
-	highOut, highKeys := o.rowsOf(high)
-	l0, l1 := o.region(len(lowOut))
-	h0, h1 := o.region(len(highOut))
-	kept, instead, differ := diffRegions(lowOut[l0:l1], highOut[h0:h1], inOrder)
-	if !differ || !anyNull(lowKeys[l0:l1]) && !anyNull(highKeys[h0:h1]) {
+	c, differ := o.compare(low, high, inOrder)
+	if !differ || !anyNull(c.xKeys) && !anyNull(c.yKeys) {
 		return
 	}
 	f := o.finding(NullOrder, low)
-	var cut1, cut2 bool
-	f.Kept, cut1 = rowsCells(pickRows(lowOut[l0:l1], kept), a.c.maxEvidence())
-	f.Instead, cut2 = rowsCells(pickRows(highOut[h0:h1], instead), a.c.maxEvidence())
-	f.EvidenceCut = cut1 || cut2
-	what := "keeps other rows"
-	if !o.limit {
-		what = "returns its rows in another order, which the rule compares"
-	}
+	c.evidence(&f, a.c.maxEvidence())
 	f.Detail = fmt.Sprintf("(%s) holds NULLs: SQLite and MySQL sort them first in ascending order, PostgreSQL last, and the query %s under each (kept: as SQLite and MySQL sort; instead: as PostgreSQL sorts)",
-		strings.Join(o.sortKeys(), ", "), what)
+		strings.Join(o.sortKeys(), ", "), o.changes())
 	a.add(f)
+}
+
+// changes says what another order changes in the SELECT's result.
+func (o *orderedSelect) changes() string {
+	if o.limit {
+		return "keeps other rows"
+	}
+	return "returns its rows in another order, which the rule compares"
+}
+
+// comparison is what two auxiliary results of one SELECT keep (their
+// rows and keys within the kept region) and where they differ: the
+// positions of the rows only each keeps (see diffRegions).
+type comparison struct {
+	xOut, xKeys, yOut, yKeys [][]result.Value
+	onlyX, onlyY             []int
+}
+
+// compare reads two auxiliary results of o and compares the rows they
+// keep, as bags or, when inOrder, in order; differ is false when they
+// keep the same.
+func (o *orderedSelect) compare(x, y *result.Set, inOrder bool) (c comparison, differ bool) {
+	xOut, xKeys := o.rowsOf(x)
+	yOut, yKeys := o.rowsOf(y)
+	x0, x1 := o.region(len(xOut))
+	y0, y1 := o.region(len(yOut))
+	c = comparison{xOut: xOut[x0:x1], xKeys: xKeys[x0:x1], yOut: yOut[y0:y1], yKeys: yKeys[y0:y1]}
+	c.onlyX, c.onlyY, differ = diffRegions(c.xOut, c.yOut, inOrder)
+	return c, differ
+}
+
+// evidence sets f's Kept and Instead to the rows only the first and only
+// the second result keep, at most limit each.
+func (c comparison) evidence(f *Finding, limit int) {
+	var cut1, cut2 bool
+	f.Kept, cut1 = rowsCells(pickRows(c.xOut, c.onlyX), limit)
+	f.Instead, cut2 = rowsCells(pickRows(c.yOut, c.onlyY), limit)
+	f.EvidenceCut = cut1 || cut2
 }
 
 // anyNull reports whether some key is NULL.
@@ -143,10 +170,11 @@ func pickRows(rows [][]result.Value, idx []int) [][]result.Value {
 // read is text that parses as a number and their text order and numeric
 // order differ; the SELECT then runs again with those keys cast to
 // numbers (a single core only: a compound's keys are its columns).
-func (a *auditor) textOrder(o *orderedSelect, textOut, keys [][]result.Value, inOrder bool) {
+func (a *auditor) textOrder(o *orderedSelect, res *result.Set, inOrder bool) {
 	if !o.limit && !inOrder || !o.appended {
 		return
 	}
+	_, keys := o.rowsOf(res)
 	inverted := map[int][2]string{}
 	for k := range o.keyText {
 		if pair, ok := textInversion(keys, k); ok {
@@ -166,28 +194,22 @@ func (a *auditor) textOrder(o *orderedSelect, textOut, keys [][]result.Value, in
 	if num == nil {
 		return
 	}
-	numOut, numKeys := o.rowsOf(num)
-	t0, t1 := o.region(len(textOut))
-	n0, n1 := o.region(len(numOut))
-	kept, instead, differ := diffRegions(textOut[t0:t1], numOut[n0:n1], inOrder)
+	c, differ := o.compare(res, num, inOrder)
 	if !differ {
 		return
 	}
 	k := slices.Sorted(maps.Keys(inverted))[0]
-	if len(kept) > 0 && len(instead) > 0 {
+	if len(c.onlyX) > 0 && len(c.onlyY) > 0 {
 		// The keys of the first rows that differ show the inversion best.
-		if pair, ok := invertedPair(keys[t0+kept[0]][k], numKeys[n0+instead[0]][k]); ok {
+		if pair, ok := invertedPair(c.xKeys[c.onlyX[0]][k], c.yKeys[c.onlyY[0]][k]); ok {
 			inverted[k] = pair
 		}
 	}
 	f := o.finding(TextNumbers, num)
-	var cut1, cut2 bool
-	f.Kept, cut1 = rowsCells(pickRows(textOut[t0:t1], kept), a.c.maxEvidence())
-	f.Instead, cut2 = rowsCells(pickRows(numOut[n0:n1], instead), a.c.maxEvidence())
-	f.EvidenceCut = cut1 || cut2
+	c.evidence(&f, a.c.maxEvidence())
 	f.Values = []string{inverted[k][0], inverted[k][1]}
-	f.Detail = fmt.Sprintf("%s holds numbers as text and sorts them as text ('%s' < '%s' as text, %s > %s as numbers); sorted as numbers, the query keeps other rows (kept: as text; instead: as numbers)",
-		o.sortKeys()[k], inverted[k][0], inverted[k][1], inverted[k][0], inverted[k][1])
+	f.Detail = fmt.Sprintf("%s holds numbers as text and sorts them as text ('%s' < '%s' as text, %s > %s as numbers); sorted as numbers, the query %s (kept: as text; instead: as numbers)",
+		o.sortKeys()[k], inverted[k][0], inverted[k][1], inverted[k][0], inverted[k][1], o.changes())
 	a.add(f)
 }
 
