@@ -69,6 +69,10 @@ type Options struct {
 	// AllowGoldErrors grades on when most of the first items' gold
 	// queries fail (see ErrGoldErrors), instead of stopping.
 	AllowGoldErrors bool
+	// Audit runs the gold audit on each graded item (package audit) and
+	// stores its findings in the item's record (gold_hazards); no verdict
+	// changes.
+	Audit bool
 	// Judge are the LLM judges' settings (used when a judge is in Metrics).
 	Judge Judge
 	// Version is sqljudge's version, recorded in the fingerprint and the
@@ -146,6 +150,9 @@ func Run(ctx context.Context, o Options) (*report.Summary, error) {
 	}
 	if !o.AllowGoldErrors {
 		r.Opts.Watch = newGoldCheck(len(j.items)).watch
+	}
+	if o.Audit {
+		r.Opts.GoldHazards = goldHazards(&o, j)
 	}
 	stats, err := r.Run(ctx, j.items)
 	if errors.Is(err, run.ErrOutputExists) || errors.Is(err, run.ErrSettingsChanged) || errors.Is(err, run.ErrLocked) || errors.Is(err, ErrGoldErrors) {

@@ -49,6 +49,12 @@ func fingerprint(o *Options) (*run.Fingerprint, error) {
 		"llm_parse_retries": strconv.Itoa(o.Judge.ParseRetries),
 		"xscore_min":        strconv.Itoa(o.Judge.XScoreMin),
 	}
+	if o.Audit {
+		// Only with --audit, so that the fingerprints of runs without it
+		// keep their keys: resuming a run with --audit added or dropped is
+		// refused, and no results.jsonl mixes audited and unaudited records.
+		fp.Settings["audit"] = "true"
+	}
 	if slices.Contains(o.Metrics, "equiv") {
 		// Only with equiv, so that the fingerprints of runs without it keep
 		// their keys (resuming a run with equiv added is then refused).

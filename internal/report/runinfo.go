@@ -5,6 +5,9 @@ package report
 // counters. Its fields are in the order of their JSON names, so the block
 // reads as it did when it was a map (encoding/json sorts map keys).
 type RunInfo struct {
+	// Audit is --audit: records carry the gold audit's findings
+	// (gold_hazards; absent without --audit).
+	Audit bool `json:"audit,omitempty"`
 	// DB is the --db DSN or folder, its password redacted.
 	DB string `json:"db"`
 	// Difficulty names where the difficulty levels came from:

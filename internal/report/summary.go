@@ -132,6 +132,10 @@ type Summary struct {
 	// the count of items per way, {"verdict": {"ex": 15, "equiv_witness":
 	// 7, "equiv_no_witness": 9}}; absent without such a metric.
 	DecidedBy map[string]map[string]int `json:"decided_by,omitempty"`
+	// GoldHazards counts, for a run with eval --audit, the items whose
+	// records carry gold hazards (run.Record.GoldHazards), in all and by
+	// kind; absent without --audit. No figure above depends on it.
+	GoldHazards *HazardCounts `json:"gold_hazards,omitempty"`
 	// RestsOn maps a metric whose verdicts carry witness databases
 	// (metric.Refutation: equiv, verdict) to the count of witnesses per
 	// kind of what they rest on, {"equiv": {"null": 60, "empty_table":
@@ -557,3 +561,28 @@ func ReadSummary(path string) (*Summary, error) {
 // order, anything else alphabetically after it. It sorts ls in place and
 // returns it.
 func OrderLevels(ls []string) []string { return orderLevels(ls) }
+
+// HazardCounts is summary.json's "gold_hazards": the items with at least
+// one gold hazard, and the items with one of each kind.
+type HazardCounts struct {
+	Items  int            `json:"items"`
+	ByKind map[string]int `json:"by_kind"`
+}
+
+// CountHazards counts the gold hazards of the latest record of each item.
+func CountHazards(recs []run.Record) *HazardCounts {
+	c := &HazardCounts{ByKind: map[string]int{}}
+	for _, r := range run.LatestInOrder(recs) {
+		if len(r.GoldHazards) > 0 {
+			c.Items++
+		}
+		seen := map[string]bool{}
+		for _, h := range r.GoldHazards {
+			if !seen[h.Kind] {
+				c.ByKind[h.Kind]++
+				seen[h.Kind] = true
+			}
+		}
+	}
+	return c
+}
