@@ -42,6 +42,11 @@ type TSOptions struct {
 	Timeout  time.Duration
 	MaxRows  int
 	MaxBytes int64
+	// Engine, if set, runs ts's queries (a database is named by its file
+	// path) instead of the SQLite engine NewTS opens, and MaxRows and
+	// MaxBytes are its own: benchmarks wrap the engine to see every query
+	// ts runs. ts closes it.
+	Engine engine.Engine
 }
 
 // NewTS opens ts over the suite o.Dir, with ex's options ex for the
@@ -59,7 +64,10 @@ func NewTS(o TSOptions, ex EXOptions) (*TS, error) {
 	if o.PlugValue && o.MaxPlug < 1 {
 		return nil, fmt.Errorf("--max-plug %d: ts with --plug-value tries at least 1 prediction", o.MaxPlug)
 	}
-	eng := sqlite.New("", sqlite.Options{MaxRows: o.MaxRows, MaxBytes: o.MaxBytes})
+	eng := o.Engine
+	if eng == nil {
+		eng = sqlite.New("", sqlite.Options{MaxRows: o.MaxRows, MaxBytes: o.MaxBytes})
+	}
 	return &TS{
 		Dir: o.Dir, PlugValue: o.PlugValue, MaxPlug: o.MaxPlug,
 		ex:  NewEX(ex),
