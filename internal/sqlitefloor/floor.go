@@ -60,17 +60,22 @@ import (
 	"unsafe"
 
 	_ "github.com/mattn/go-sqlite3" // SQLite itself: the functions above
+
+	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 )
 
 // Conn is a read-only connection to one database file, opened as the
-// SQLite engine opens it (mode=ro, immutable=1, no per-connection mutex).
-// It is for one goroutine at a time.
+// SQLite engine opens it (mode=ro, immutable=1, no per-connection mutex)
+// and configured as it is (sqlite.Pragmas: the heap cap, temporary
+// tables and sorts in memory), so that SQLite does the same work for a
+// query on both. It is for one goroutine at a time.
 type Conn struct {
 	db *C.sqlite3
 }
 
-// Open opens the database file at path read-only. It fails with SQLite's
-// message when the file is missing or not a database.
+// Open opens the database file at path read-only and runs sqlite.Pragmas
+// on it. It fails with SQLite's message when the file is missing or not a
+// database.
 func Open(path string) (*Conn, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -86,7 +91,14 @@ func Open(path string) (*Conn, error) {
 		C.sqlite3_close_v2(db)
 		return nil, err
 	}
-	return &Conn{db: db}, nil
+	c := &Conn{db: db}
+	for _, p := range sqlite.Pragmas() {
+		if _, err := c.Run(p); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("sqlitefloor: open %s: %s: %w", path, p, err)
+		}
+	}
+	return c, nil
 }
 
 // Run prepares the first statement of sql, steps it to its end without

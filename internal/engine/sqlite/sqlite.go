@@ -60,14 +60,21 @@ var readPragmas = map[string]bool{
 // that needs more fails with SQLITE_NOMEM, reported as engine.ErrTooLarge.
 const HeapLimit = 512 << 20
 
-// harden configures a new connection so no query can write anything, and
-// bounds the memory and temporary storage its queries may use.
-func harden(c *sqlite3.SQLiteConn) error {
-	for _, p := range []string{
+// Pragmas are the statements every connection runs when it opens: SQLite's
+// heap capped at HeapLimit (a soft limit at half of it) and temporary
+// tables and sorts kept in memory, under that cap.
+func Pragmas() []string {
+	return []string{
 		fmt.Sprintf("PRAGMA hard_heap_limit = %d", HeapLimit),
 		fmt.Sprintf("PRAGMA soft_heap_limit = %d", HeapLimit/2),
 		"PRAGMA temp_store = MEMORY",
-	} {
+	}
+}
+
+// harden configures a new connection so no query can write anything, and
+// bounds the memory and temporary storage its queries may use.
+func harden(c *sqlite3.SQLiteConn) error {
+	for _, p := range Pragmas() {
 		if _, err := c.Exec(p, nil); err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}
