@@ -296,7 +296,7 @@ func (e *Engine) run(ctx context.Context, c *sqlite3.SQLiteConn, q string) (*res
 		case sqlite3.ErrTooBig:
 			return nil, &engine.QueryError{Err: fmt.Errorf("%w: a value of more than %d bytes (a quarter of --max-bytes): %v", engine.ErrTooLarge, lengthLimit(e.lim.MaxBytes), err)}
 		case sqlite3.ErrNomem:
-			return nil, &engine.QueryError{Err: fmt.Errorf("%w: SQLite needs more than its %d bytes of memory: %v", engine.ErrTooLarge, HeapLimit, err)}
+			return nil, &engine.QueryError{Err: fmt.Errorf("%w: SQLite's heap is full: its %d bytes are the cap of all the queries running at once, not of this one: %v", engine.ErrTooLarge, HeapLimit, err)}
 		}
 	}
 	return set, err
