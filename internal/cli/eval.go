@@ -179,7 +179,7 @@ func (f *evalFlags) registerLimits(fl *pflag.FlagSet) {
 	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time limit of each query")
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "items graded at once")
 	fl.IntVar(&f.maxRows, "max-rows", engine.DefaultMaxRows, "row cap of a query result; more rows is too_large")
-	fl.StringVar(&f.maxBytes, "max-bytes", "256MiB", "byte cap of a query result in memory, a `SIZE` such as 256MiB or 1GB; a larger result, or on SQLite a single value over a quarter of it, is too_large")
+	fl.StringVar(&f.maxBytes, "max-bytes", "128MiB", "byte cap of a query result in memory, a `SIZE` such as 128MiB or 1GB; a larger result, or on SQLite a single value over a quarter of it, is too_large")
 	fl.BoolVar(&f.allowGoldErrors, "allow-gold-errors", false, "grade on when most of the first 50 items' gold queries fail (gold_error); by default the run stops with exit 2, as the databases or tables are likely wrong")
 	fl.BoolVar(&f.allowSuperuser, "allow-superuser", false, "PostgreSQL: run predictions under a --db role that may administer the server (superuser, pg_read_server_files, pg_signal_backend...); refused by default")
 }

@@ -291,7 +291,11 @@ func (e *Engine) run(ctx context.Context, c *sqlite3.SQLiteConn, q string) (*res
 	c.SetLimit(sqlite3.SQLITE_LIMIT_LENGTH, lengthLimit(e.lim.MaxBytes))
 	set, err := e.query(ctx, c, q)
 	var se sqlite3.Error
-	if err != nil && errors.As(err, &se) {
+	isSQLite := err != nil && errors.As(err, &se)
+	if err != nil && (ctx.Err() != nil || errors.Is(err, engine.ErrTooLarge) || isSQLite && (se.Code == sqlite3.ErrTooBig || se.Code == sqlite3.ErrNomem)) {
+		releaseHeap() // a query stopped by a cap or the clock may have filled SQLite's heap
+	}
+	if isSQLite {
 		switch se.Code {
 		case sqlite3.ErrTooBig:
 			return nil, &engine.QueryError{Err: fmt.Errorf("%w: a value of more than %d bytes (a quarter of --max-bytes): %v", engine.ErrTooLarge, lengthLimit(e.lim.MaxBytes), err)}
