@@ -319,7 +319,9 @@ type Env struct {
 	// recent results are kept by (database, SQL), and a prediction that
 	// repeats one is not run again. Queries whose result may change from
 	// one run to the next (random(), the date and time functions; see
-	// shareable) always run.
+	// shareable) always run. With it, too, a prediction that is its gold
+	// written differently takes the gold's result without running (see
+	// SamePred).
 	SharePreds bool
 
 	gold  onceMap[goldKey, *result.Set]
@@ -490,11 +492,11 @@ func (x *Exec) Sample(ctx context.Context) *result.Sample {
 
 // SamePred reports whether the predicted query p may be graded by the
 // result of the gold query g on the same database without running it:
-// on SQLite, p is g written differently (sqllex.SameQuery) and g's result
-// does not change from one run to the next (see shareable). Its result
-// would be g's, row for row.
+// the Env shares results (SharePreds), on SQLite, p is g written
+// differently (sqllex.SameQuery) and g's result does not change from one
+// run to the next (see shareable). Its result would be g's, row for row.
 func (e *Env) SamePred(p, g string) bool {
-	return e.Engine.Dialect() == engine.SQLite && shareable(g) && sqllex.SameQuery(p, g)
+	return e.SharePreds && e.Engine.Dialect() == engine.SQLite && shareable(g) && sqllex.SameQuery(p, g)
 }
 
 // SpiderEqual compares a gold and a predicted result with

@@ -45,9 +45,14 @@ func TestSamePredIsNotRun(t *testing.T) {
 	} {
 		it := &bench.Item{DBID: "db", Gold: []string{c.gold}, Pred: c.pred}
 		eng := &countingEngine{dialect: c.dialect, runs: map[string]int{}}
-		v := NewEX(EXOptions{}).Grade(ctx, (&Env{Engine: eng}).NewExec(), it)
+		v := NewEX(EXOptions{}).Grade(ctx, (&Env{Engine: eng, SharePreds: true}).NewExec(), it)
 		if ran := eng.ran("db", c.pred); v.Correct != c.skipped || (ran == 0) != c.skipped {
 			t.Errorf("ex, %s: correct %v, prediction ran %d times; want it skipped: %v", c.name, v.Correct, ran, c.skipped)
+		}
+		// An Env that shares no result (serve's) runs every prediction.
+		NewEX(EXOptions{}).Grade(ctx, (&Env{Engine: eng}).NewExec(), it)
+		if ran := eng.ran("db", c.pred); ran == 0 || c.skipped && ran != 1 {
+			t.Errorf("ex without SharePreds, %s: prediction ran %d times in all, want it run", c.name, ran)
 		}
 		if c.dialect != engine.SQLite {
 			continue // ts runs on SQLite only
@@ -57,7 +62,7 @@ func TestSamePredIsNotRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v = ts.Grade(ctx, (&Env{Engine: eng}).NewExec(), it)
+		v = ts.Grade(ctx, (&Env{Engine: eng, SharePreds: true}).NewExec(), it)
 		ran, golds := 0, 0 // runs of the prediction on any suite database, of the gold on all
 		for _, f := range []string{"db.sqlite", "db_1.sqlite", "db_2.sqlite"} {
 			ran += eng.ran(filepath.Join(suite, "db", f), c.pred)
@@ -78,7 +83,7 @@ func TestSampleRunsASkippedPred(t *testing.T) {
 	ctx := context.Background()
 	e := sqlite.New(shareddata.SubsetPath(t, "spider", "database"), sqlite.Options{})
 	defer e.Close()
-	x := (&Env{Engine: e}).NewExec()
+	x := (&Env{Engine: e, SharePreds: true}).NewExec()
 	it := &bench.Item{DBID: "concert_singer", Gold: []string{"SELECT count(*) FROM singer"}, Pred: "select COUNT(*) from SINGER"}
 	if v := NewEX(EXOptions{}).Grade(ctx, x, it); !v.Correct {
 		t.Fatalf("verdict %+v", v)
@@ -97,7 +102,7 @@ func TestSamePredOnSpiderDev(t *testing.T) {
 	spider := shareddata.Path(t, "spider")
 	e := sqlite.New(filepath.Join(spider, "database"), sqlite.Options{})
 	defer e.Close()
-	env := &Env{Engine: e}
+	env := &Env{Engine: e, SharePreds: true}
 	ex := NewEX(EXOptions{})
 	same := 0
 	for _, sys := range []string{"din_sql", "c3", "dail_sql_gpt35", "resdsql"} {
