@@ -182,7 +182,7 @@ func (f *evalFlags) registerLimits(fl *pflag.FlagSet) {
 	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time limit of each query")
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "items graded at once")
 	fl.IntVar(&f.maxRows, "max-rows", engine.DefaultMaxRows, "row cap of a query result; more rows is too_large")
-	fl.StringVar(&f.maxBytes, "max-bytes", "256MiB", "byte cap of a query result in memory, a `SIZE` such as 256MiB or 1GB; a larger result, or on SQLite a single value over a quarter of it, is too_large")
+	fl.StringVar(&f.maxBytes, "max-bytes", "128MiB", "byte cap of a query result in memory, a `SIZE` such as 128MiB or 1GB; a larger result, or on SQLite a single value over a quarter of it, is too_large")
 	fl.BoolVar(&f.allowGoldErrors, "allow-gold-errors", false, "grade on when most of the first 50 items' gold queries fail (gold_error); by default the run stops with exit 2, as the databases or tables are likely wrong")
 	fl.BoolVar(&f.audit, "audit", false, "also audit each item's gold (as sqljudge audit does) and list what makes it unfit to grade against in its record (gold_hazards); no verdict or figure changes")
 	fl.BoolVar(&f.allowSuperuser, "allow-superuser", false, "PostgreSQL: run predictions under a --db role that may administer the server (superuser, pg_read_server_files, pg_signal_backend...); refused by default")
@@ -389,8 +389,11 @@ const evalGCPercent = 400
 
 // evalMemoryLimit is the soft memory limit eval runs with unless
 // GOMEMLIMIT is set: past it the collector runs harder, so the copies a
-// large result leaves behind do not pile up (see --max-bytes).
-const evalMemoryLimit = 512 << 20
+// large result leaves behind do not pile up (see --max-bytes), and a long
+// run's heap (GC percent 400: five times its live data) stays bounded.
+// With SQLite's own cap (sqlite.HeapLimit) it bounds a run's memory; both
+// are in summary.json's run block.
+const evalMemoryLimit = 384 << 20
 
 // tuneGC sets eval's GC percent and soft memory limit where the
 // environment (getenv) does not set GOGC or GOMEMLIMIT, and returns the

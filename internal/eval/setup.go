@@ -3,11 +3,14 @@ package eval
 import (
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
+	"runtime/debug"
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/open"
+	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	_ "github.com/sqljudge/sqljudge/internal/equiv" // registers the equiv metric
 	"github.com/sqljudge/sqljudge/internal/judge"
 	"github.com/sqljudge/sqljudge/internal/llm"
@@ -114,6 +117,7 @@ func finish(o *Options, j *job, stats run.Stats) (*report.Summary, error) {
 	if o.Audit {
 		sum.GoldHazards = report.CountHazards(recs)
 	}
+	memoryCaps(sum.Run, j.eng.Dialect(), o.Suite)
 	if o.Shard != "" {
 		sum.Run.Shard, sum.Run.ItemsTotal = j.shard.String(), j.total
 	}
@@ -143,6 +147,19 @@ func finish(o *Options, j *job, stats run.Stats) (*report.Summary, error) {
 		}
 	}
 	return sum, nil
+}
+
+// memoryCaps states in ri the caps that bound the run's memory, whatever
+// its queries: the Go heap's soft limit in force (none when unlimited) and,
+// when a SQLite engine ran (the --db dialect, or a --suite), the cap on
+// SQLite's heap shared by all the run's queries.
+func memoryCaps(ri *report.RunInfo, d engine.Dialect, suite string) {
+	if l := debug.SetMemoryLimit(-1); l != math.MaxInt64 {
+		ri.GoMemoryLimit = l
+	}
+	if d == engine.SQLite || suite != "" {
+		ri.SQLiteHeapBytes = sqlite.HeapLimit
+	}
 }
 
 // metricOptions gives each metric its own options from eval's.

@@ -430,7 +430,7 @@ func (r *Runner) gradeOne(ctx context.Context, it *bench.Item, j job) Record {
 	}
 	if rec.WrongResult() {
 		rec.Sample = j.sample
-		if s := x.Sample(); s != nil {
+		if s := x.Sample(ctx); s != nil {
 			rec.Sample = s
 		}
 	}
