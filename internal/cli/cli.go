@@ -117,6 +117,7 @@ then grade your own predictions, for example on Spider:
 	root.AddCommand(newEvalCmd(), newTestsuiteCmd(), newAgreeCmd(), newDBCmd(), newIndexCmd(), newMergeCmd(), newServeCmd(), newReportCmd(), newVersionCmd())
 	root.AddCommand(newGenerateCmd())
 	root.AddCommand(newEquivCmd())
+	root.AddCommand(newAuditCmd())
 	guardGroups(root)
 	return root
 }

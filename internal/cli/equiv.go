@@ -78,6 +78,7 @@ func (f *equivFlags) register(fl *pflag.FlagSet) {
 	fl.IntVar(&f.o.MaxDatabases, "max-databases", equiv.DefaultMaxDatabases, "databases the search of a pair tries (its bound: the same bytes on any machine)")
 	fl.IntVar(&f.o.MaxShrinkSteps, "max-shrink-steps", equiv.DefaultMaxShrinkSteps, "databases tried while shrinking a witness at most")
 	fl.DurationVar(&f.o.Budget, "budget", equiv.DefaultBudget, "time per pair at most: a safety net for slow queries; a pair it stops is marked budget_exhausted")
+	fl.StringVar((*string)(&f.o.Assume), "assume", "declared", "constraints a database of the search satisfies: declared (the schema's) or observed (also what a db_id pair's database satisfies: NOT NULL where it holds no NULL, a row in every table it fills, UNIQUE where its values are distinct)")
 	fl.StringVar((*string)(&f.o.Rule), "rule", "bag", "comparison: bag (columns by position, rows as a multiset, in order when a query orders) or spider (Spider's execution match: any column order, order when q1 orders)")
 	fl.IntVar(&f.o.Workers, "workers", 1, "pairs decided in parallel")
 	fl.BoolVar(&f.o.Resume, "resume", false, "continue the run in --out")

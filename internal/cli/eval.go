@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/sqljudge/sqljudge/internal/audit"
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/demo"
 	"github.com/sqljudge/sqljudge/internal/engine"
@@ -41,6 +42,7 @@ type evalFlags struct {
 	equivSeed                           int64
 	equivBudget                         time.Duration
 	equivMaxDBs                         int
+	equivAssume                         string
 	sqlevalFixed                        bool
 	demo                                bool
 	progress                            string
@@ -48,6 +50,7 @@ type evalFlags struct {
 	html                                bool
 	allowSuperuser                      bool
 	allowGoldErrors                     bool
+	audit                               bool
 	llm                                 llmFlags
 }
 
@@ -179,8 +182,9 @@ func (f *evalFlags) registerLimits(fl *pflag.FlagSet) {
 	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time limit of each query")
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "items graded at once")
 	fl.IntVar(&f.maxRows, "max-rows", engine.DefaultMaxRows, "row cap of a query result; more rows is too_large")
-	fl.StringVar(&f.maxBytes, "max-bytes", "256MiB", "byte cap of a query result in memory, a `SIZE` such as 256MiB or 1GB; a larger result, or on SQLite a single value over a quarter of it, is too_large")
+	fl.StringVar(&f.maxBytes, "max-bytes", "128MiB", "byte cap of a query result in memory, a `SIZE` such as 128MiB or 1GB; a larger result, or on SQLite a single value over a quarter of it, is too_large")
 	fl.BoolVar(&f.allowGoldErrors, "allow-gold-errors", false, "grade on when most of the first 50 items' gold queries fail (gold_error); by default the run stops with exit 2, as the databases or tables are likely wrong")
+	fl.BoolVar(&f.audit, "audit", false, "also audit each item's gold (as sqljudge audit does) and list what makes it unfit to grade against in its record (gold_hazards); no verdict or figure changes")
 	fl.BoolVar(&f.allowSuperuser, "allow-superuser", false, "PostgreSQL: run predictions under a --db role that may administer the server (superuser, pg_read_server_files, pg_signal_backend...); refused by default")
 }
 
@@ -198,6 +202,7 @@ func (f *evalFlags) registerMetricOptions(fl *pflag.FlagSet) {
 	fl.Int64Var(&f.equivSeed, "equiv-seed", 1, "equiv: random seed of the counterexample search")
 	fl.DurationVar(&f.equivBudget, "equiv-budget", equiv.DefaultMetricBudget, "equiv: time of one item's search at most, a safety net for slow queries (an item it stops is marked budget_exhausted)")
 	fl.IntVar(&f.equivMaxDBs, "equiv-max-databases", equiv.DefaultMetricMaxDatabases, "equiv: databases one item's search tries (its bound: the same verdict on any machine)")
+	fl.StringVar(&f.equivAssume, "equiv-assume", string(equiv.AssumeDeclared), "equiv: declared (the schema's constraints) or observed (also what the item's database satisfies: NOT NULL where it holds no NULL, a row in every table it fills, UNIQUE where its values are distinct)")
 	fl.IntVar(&f.vesRepeats, "ves-repeats", metric.DefaultVESRepeats, "ves, rves: timed runs of each predicted and gold query (mini-dev's iterate_num); items then run one at a time")
 }
 
@@ -242,8 +247,8 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		KeepDistinct: f.keepDistinct, EMFixed: f.emFixed, SQLEvalFixed: f.sqlevalFixed, Partial: f.partial,
 		Resume: f.resume, Overwrite: f.overwrite, Suite: f.suite, PlugValue: f.plugValue, MaxPlug: f.maxPlug,
 		VESRepeats: f.vesRepeats, Shard: f.shard, HTML: f.html, AllowSuperuser: f.allowSuperuser,
-		AllowGoldErrors: f.allowGoldErrors,
-		EquivSeed:       f.equivSeed, EquivBudget: f.equivBudget, EquivMaxDatabases: f.equivMaxDBs,
+		AllowGoldErrors: f.allowGoldErrors, Audit: f.audit,
+		EquivSeed: f.equivSeed, EquivBudget: f.equivBudget, EquivMaxDatabases: f.equivMaxDBs, EquivAssume: f.equivAssume,
 		Judge: f.llm.judge(), Version: version(), Progress: newProgress(f.progress, stderr), Log: stderr,
 	}
 	if err := o.Check(); err != nil {
@@ -263,8 +268,29 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		fmt.Fprintf(stdout, "sqleval mode: %s\n", sum.Run.SQLEvalMode)
 	}
 	report.PrintTable(stdout, sum)
+	printHazards(stdout, sum)
 	printOutputs(stdout, f.out, f.html)
 	return nil
+}
+
+// printHazards says, after an eval --audit run, how many items the gold
+// audit marked, by kind.
+func printHazards(w io.Writer, sum *report.Summary) {
+	h := sum.GoldHazards
+	if h == nil {
+		return
+	}
+	var kinds []string
+	for _, k := range audit.Kinds {
+		if n := h.ByKind[string(k)]; n > 0 {
+			kinds = append(kinds, fmt.Sprintf("%s %d", k, n))
+		}
+	}
+	by := ""
+	if len(kinds) > 0 {
+		by = " (" + strings.Join(kinds, ", ") + ")"
+	}
+	fmt.Fprintf(w, "gold audit: %d of %d items have gold hazards%s, listed in their records' gold_hazards; no verdict changed\n", h.Items, sum.Items, by)
 }
 
 // printOutputs names the files a run wrote in out for a reader: its
@@ -363,8 +389,11 @@ const evalGCPercent = 400
 
 // evalMemoryLimit is the soft memory limit eval runs with unless
 // GOMEMLIMIT is set: past it the collector runs harder, so the copies a
-// large result leaves behind do not pile up (see --max-bytes).
-const evalMemoryLimit = 512 << 20
+// large result leaves behind do not pile up (see --max-bytes), and a long
+// run's heap (GC percent 400: five times its live data) stays bounded.
+// With SQLite's own cap (sqlite.HeapLimit) it bounds a run's memory; both
+// are in summary.json's run block.
+const evalMemoryLimit = 384 << 20
 
 // tuneGC sets eval's GC percent and soft memory limit where the
 // environment (getenv) does not set GOGC or GOMEMLIMIT, and returns the

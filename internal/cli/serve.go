@@ -26,13 +26,15 @@ import (
 type serveFlags struct {
 	db, addr, tables, labels, metric string
 	maxBody, goldCache, token        string
+	maxResponse                      string
 	workers, maxRows, maxBatch       int
-	maxConns                         int
+	maxConns, lengthyWorkers         int
 	timeout, drain, maxItemTime      time.Duration
 	keepDistinct, listPresets        bool
 	equivSeed                        int64
 	equivBudget                      time.Duration
 	equivMaxDBs                      int
+	equivAssume                      string
 }
 
 func newServeCmd() *cobra.Command {
@@ -44,7 +46,9 @@ func newServeCmd() *cobra.Command {
 completion) against gold SQL, with the same read-only engines and metrics as
 eval, and turns each verdict into a reward with a preset. Gold results are
 cached across requests (by db_id and gold SQL); at most --workers items are
-graded at once; each query runs under --timeout.
+graded at once, requests taking turns (one item each), and items of equiv
+and verdict hold at most --lengthy-workers of them; each query runs under
+--timeout.
 
   GET  /healthz       {"ok": true}
   POST /v1/grade      {"preset": "arctic", "items": [{"id": "x", "db_id": "concert_singer",
@@ -78,9 +82,11 @@ second signal stops it at once (exit 3).`,
 	fl.StringVar(&f.db, "db", "", "databases, as eval's --db (SQLite folder, postgres://, mysql://, duckdb:)")
 	fl.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on, HOST:PORT (port 0 picks a free one)")
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "items graded at once, across all requests")
+	fl.IntVar(&f.lengthyWorkers, "lengthy-workers", 0, "workers that items of equiv and verdict (a search of seconds each) may hold at once, so that the other metrics keep the rest (default --workers minus 1, at least 1)")
 	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time limit of each query")
 	fl.DurationVar(&f.maxItemTime, "max-item-time", 0, "time limit of all the work of one item, every gold alternative included (default 2x --timeout)")
 	fl.StringVar(&f.maxBody, "max-body", "64MiB", "largest request body, a `SIZE` such as 64MiB; a larger one is HTTP 413")
+	fl.StringVar(&f.maxResponse, "max-response", "64MiB", "most bytes of verdict details (witnesses) in one response, a `SIZE`; each item gets an equal share, and what is over it is left out and named in its \"cut\"")
 	fl.IntVar(&f.maxBatch, "max-batch", serve.DefaultMaxBatch, "most items (or OpenRLHF queries) in one request; more is HTTP 413")
 	fl.IntVar(&f.maxConns, "max-conns", serve.DefaultMaxConns, "most connections open at once; more wait to be accepted (idle ones close after a minute)")
 	fl.StringVar(&f.goldCache, "gold-cache", "256MiB", "memory the cached gold results may hold, a `SIZE`; least recently used go first")
@@ -91,6 +97,7 @@ second signal stops it at once (exit 3).`,
 	fl.Int64Var(&f.equivSeed, "equiv-seed", 1, "equiv: random seed of the counterexample search")
 	fl.DurationVar(&f.equivBudget, "equiv-budget", equiv.DefaultMetricBudget, "equiv: time of one item's search at most, a safety net for slow queries (an item it stops is marked budget_exhausted)")
 	fl.IntVar(&f.equivMaxDBs, "equiv-max-databases", equiv.DefaultMetricMaxDatabases, "equiv: databases one item's search tries (its bound: the same verdict on any machine)")
+	fl.StringVar(&f.equivAssume, "equiv-assume", string(equiv.AssumeDeclared), "equiv: declared (the schema's constraints) or observed (also what the item's database satisfies)")
 	fl.StringVar(&f.metric, "metric", "ex", "metric of items whose request and preset name none")
 	fl.StringVar(&f.token, "token", "", "bearer token every request but /healthz must send (Authorization: Bearer TOKEN); default $SQLJUDGE_SERVE_TOKEN, which keeps it out of ps")
 	fl.StringVar(&f.labels, "labels", "", `JSONL {"prompt", "db_id", "gold"}: labels of /v1/openrlhf samples sent without one`)
@@ -115,6 +122,8 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 		return usage.Errorf("--db is required: the benchmark's databases")
 	case f.workers <= 0:
 		return usage.Errorf("--workers must be at least 1")
+	case f.lengthyWorkers < 0 || f.lengthyWorkers > f.workers:
+		return usage.Errorf("--lengthy-workers must be between 1 and --workers (%d), or 0 for --workers minus 1", f.workers)
 	case f.timeout <= 0:
 		return usage.Errorf("--timeout must be positive")
 	case f.drain < 0:
@@ -136,8 +145,12 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 	if err != nil {
 		return usage.Errorf("--gold-cache %q: %v", f.goldCache, err)
 	}
+	maxResponse, err := parseBytes(f.maxResponse)
+	if err != nil {
+		return usage.Errorf("--max-response %q: %v", f.maxResponse, err)
+	}
 	opts := metric.Options{EX: metric.EXOptions{KeepDistinct: f.keepDistinct},
-		Equiv: metric.EquivOptions{Seed: f.equivSeed, Budget: f.equivBudget, MaxDatabases: f.equivMaxDBs}}
+		Equiv: metric.EquivOptions{Seed: f.equivSeed, Budget: f.equivBudget, MaxDatabases: f.equivMaxDBs, Assume: f.equivAssume}}
 	if f.tables != "" {
 		s, err := schema.Load(f.tables)
 		if err != nil {
@@ -168,8 +181,8 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 		token = strings.TrimSpace(os.Getenv("SQLJUDGE_SERVE_TOKEN"))
 	}
 	s := serve.New(serve.Config{
-		Engine: eng, Timeout: f.timeout, MaxItemTime: f.maxItemTime, Workers: f.workers, Metric: f.metric,
-		MetricOptions: opts, Labels: labels, Log: stderr, MaxBody: maxBody, MaxBatch: f.maxBatch, GoldCache: goldCache,
+		Engine: eng, Timeout: f.timeout, MaxItemTime: f.maxItemTime, Workers: f.workers, LengthyWorkers: f.lengthyWorkers, Metric: f.metric,
+		MetricOptions: opts, Labels: labels, Log: stderr, MaxBody: maxBody, MaxBatch: f.maxBatch, GoldCache: goldCache, MaxResponse: maxResponse,
 		MaxConns: f.maxConns, Token: token,
 	})
 	fmt.Fprintf(stderr, "sqljudge serve: listening on http://%s (%s, %d workers)\n", ln.Addr(), eng.Dialect(), f.workers)

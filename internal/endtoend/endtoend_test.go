@@ -32,6 +32,10 @@ const goldenVersion = "golden"
 // output and its output files with the case's expected ones.
 func TestEndToEnd(t *testing.T) {
 	cli.Version = goldenVersion
+	// eval's own GC settings, which summary.json states (go_memory_limit),
+	// whatever the caller's environment says.
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
 	data := shareddata.Subset(t)
 	cases, err := filepath.Glob(filepath.Join("testdata", "*", "cmd"))
 	if err != nil {

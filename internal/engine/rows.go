@@ -71,9 +71,10 @@ func (c *Collector) Add(row []result.Value) error {
 // Text returns the text value of s (result.TextValue drops invalid UTF-8),
 // and marks the result InvalidUTF8 when s was not valid UTF-8.
 func (c *Collector) Text(s string) result.Value {
-	if !utf8.ValidString(s) {
-		c.Set.InvalidUTF8 = true
+	if utf8.ValidString(s) {
+		return result.Value{K: result.Text, S: s} // TextValue would check again
 	}
+	c.Set.InvalidUTF8 = true
 	return result.TextValue(s)
 }
 

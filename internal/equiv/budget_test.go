@@ -229,3 +229,32 @@ func TestSummaryWithoutWitnesses(t *testing.T) {
 		t.Fatalf("console:\n%s", b.String())
 	}
 }
+
+// TestLimitsNameTheQuery: a query that never ends on the scratch databases
+// (a recursive CTE without a bound joined in) while the other runs is
+// named in Search.Limited: by its query timeouts, counted where the other
+// query ran, or, when its first run outlasts the whole budget, as the query
+// that took it. The other query's Limits stay empty, and no neighbour is
+// prepared once the query has failed everywhere.
+func TestLimitsNameTheQuery(t *testing.T) {
+	pair := Pair{Q1: "SELECT x FROM t", Schema: "CREATE TABLE t (x INT)",
+		Q2: "WITH RECURSIVE pad(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM pad) SELECT x FROM t, (SELECT max(n) FROM pad)"}
+	out, err := Decide(context.Background(), pair, Options{Sandbox: newSQLite(t), Seed: 1, QueryTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Limited{Q2: Limits{Timeout: 4}}); out.Verdict != Unknown || out.Search.Limited != want || out.Search.Neighbours != 0 {
+		t.Fatalf("got %s, limited %+v, %d neighbours; want unknown, %+v, none", out.Verdict, out.Search.Limited, out.Search.Neighbours, want)
+	}
+	out, err = Decide(context.Background(), pair, Options{Sandbox: newSQLite(t), Seed: 1, Budget: time.Second, QueryTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Limited{Q2: Limits{Budget: true}}); !out.Search.BudgetExhausted || out.Search.Limited != want {
+		t.Fatalf("got limited %+v (budget exhausted: %v); want %+v", out.Search.Limited, out.Search.BudgetExhausted, want)
+	}
+	b, _ := json.Marshal(out.Search)
+	if !strings.Contains(string(b), `"limited":{"q2":{"budget":true}}`) {
+		t.Fatalf("the record does not say it: %s", b)
+	}
+}

@@ -46,6 +46,9 @@ type CommandOptions struct {
 	MaxDatabases   int
 	MaxShrinkSteps int
 	Rule           Rule
+	// Assume is the assumption mode (AssumeDeclared by default;
+	// AssumeObserved adds what a db_id pair's database satisfies).
+	Assume Assume
 	// Workers decide pairs in parallel (default 1).
 	Workers int
 	// Resume keeps the records of an earlier run in Out and decides the
@@ -107,6 +110,12 @@ func RunCommand(ctx context.Context, o CommandOptions, w io.Writer) error {
 	}
 	if o.Rule != RuleBag && o.Rule != RuleSpider {
 		return usage.Errorf("--rule %q: want %s or %s", o.Rule, RuleBag, RuleSpider)
+	}
+	if o.Assume == "" {
+		o.Assume = AssumeDeclared
+	}
+	if !o.Assume.Valid() {
+		return usage.Errorf("--assume %q: want %s or %s", o.Assume, AssumeDeclared, AssumeObserved)
 	}
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return err
@@ -238,7 +247,7 @@ func fingerprint(o CommandOptions, d engine.Dialect) (*run.Fingerprint, error) {
 	return &run.Fingerprint{Version: "equiv", Inputs: map[string]string{"pairs": h}, Settings: map[string]string{
 		"engine": string(d), "seed": fmt.Sprint(o.Seed), "budget": o.Budget.String(),
 		"max_databases": fmt.Sprint(o.MaxDatabases), "max_shrink_steps": fmt.Sprint(o.MaxShrinkSteps),
-		"db": dbSetting(o.DB), "rule": string(o.Rule), "prover": proverSetting(o),
+		"db": dbSetting(o.DB), "rule": string(o.Rule), "assume": string(o.Assume), "prover": proverSetting(o),
 	}}, nil
 }
 
@@ -412,7 +421,7 @@ func decideLine(ctx context.Context, o CommandOptions, sb Sandbox, dbDir string,
 		}
 		pair.DB = path
 	}
-	return Decide(ctx, pair, Options{Sandbox: sb, Seed: o.Seed, Budget: o.Budget, MaxDatabases: o.MaxDatabases, MaxShrinkSteps: o.MaxShrinkSteps, Rule: o.Rule,
+	return Decide(ctx, pair, Options{Sandbox: sb, Seed: o.Seed, Budget: o.Budget, MaxDatabases: o.MaxDatabases, MaxShrinkSteps: o.MaxShrinkSteps, Rule: o.Rule, Assume: o.Assume,
 		NoProof: o.NoProof, Solver: o.solver})
 }
 

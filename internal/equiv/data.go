@@ -3,6 +3,8 @@ package equiv
 import (
 	"strings"
 
+	"github.com/sqljudge/sqljudge/internal/engine"
+
 	"github.com/sqljudge/sqljudge/internal/result"
 )
 
@@ -31,21 +33,37 @@ func (db Data) clone() Data {
 	return out
 }
 
-// keyOf returns the comparison key of a row's values at cols, and false
-// when one is NULL (a NULL never collides in a UNIQUE set).
-func keyOf(row []result.Value, cols []int) (string, bool) {
+// keyOf returns the comparison key of a row's values at cols of table t,
+// and false when one is NULL (a NULL never collides in a UNIQUE set).
+// Text is compared without trailing blanks where the engine pads (padded):
+// 'a' and 'a ' are one key on MySQL and in a PostgreSQL CHAR(n), two on
+// SQLite.
+func (s *Schema) keyOf(t *Table, row []result.Value, cols []int) (string, bool) {
 	var b []byte
 	for _, c := range cols {
 		if row[c].IsNull() {
 			return "", false
 		}
 		v := row[c]
-		if v.K == result.Text {
+		if v.K == result.Text && s.padded(t.Columns[c]) {
 			v = result.TextValue(strings.TrimRight(v.S, " "))
 		}
 		b = result.AppendKey(b, v)
 	}
 	return string(b), true
+}
+
+// padded reports whether the engine the search runs on compares column
+// c's text without trailing blanks: every text on MySQL (PAD SPACE
+// collations), a CHAR(n) on PostgreSQL, none on SQLite and DuckDB.
+func (s *Schema) padded(c Column) bool {
+	switch s.Dialect {
+	case engine.MySQL:
+		return true
+	case engine.Postgres:
+		return strings.HasPrefix(c.Type, "CHAR") && !strings.Contains(c.Type, "VARYING") || strings.HasPrefix(c.Type, "BPCHAR")
+	}
+	return false
 }
 
 // repair drops the rows of db that break a constraint of s, until none
@@ -82,7 +100,7 @@ func (s *Schema) keepValid(t *Table, rows [][]result.Value, db Data) [][]result.
 		parents[i] = map[string]bool{}
 		pi := s.index(fk.RefTable)
 		for _, r := range db[pi] {
-			if k, ok := keyOf(r, fk.RefCols); ok {
+			if k, ok := s.keyOf(s.Tables[pi], r, fk.RefCols); ok {
 				parents[i][k] = true
 			}
 		}
@@ -96,13 +114,13 @@ rows:
 			}
 		}
 		for i, fk := range t.FKs {
-			if k, ok := keyOf(r, fk.Cols); ok && !parents[i][k] {
+			if k, ok := s.keyOf(t, r, fk.Cols); ok && !parents[i][k] {
 				continue rows
 			}
 		}
 		var ks []string
 		for i, cols := range keys {
-			k, ok := keyOf(r, cols)
+			k, ok := s.keyOf(t, r, cols)
 			if ok && seen[i][k] {
 				continue rows
 			}

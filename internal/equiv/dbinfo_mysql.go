@@ -69,6 +69,11 @@ func (s *MySQLSandbox) ReadDB(ctx context.Context, dbID string) (*Schema, [][][]
 	return completeServerSchema(engine.MySQL, q, sch, readMySQLConstraints)
 }
 
+// QueryDB runs q on database dbID through the read-only engine.
+func (s *MySQLSandbox) QueryDB(ctx context.Context, dbID, q string) (*result.Set, error) {
+	return s.eng.Query(ctx, dbID, q)
+}
+
 // readMySQLConstraints adds the keys, foreign keys, unique indexes and
 // CHECKs of information_schema to sch.
 func readMySQLConstraints(q func(string) (*result.Set, error), sch *Schema) error {

@@ -14,6 +14,8 @@ import (
 // sample of its values, by table and column index. It only reads.
 type dbReader interface {
 	ReadDB(ctx context.Context, dbID string) (*Schema, [][][]result.Value, error)
+	// QueryDB runs one read-only query on database dbID.
+	QueryDB(ctx context.Context, dbID, q string) (*result.Set, error)
 }
 
 var _ dbReader = (*PostgresSandbox)(nil)
@@ -69,6 +71,11 @@ func (s *PostgresSandbox) ReadDB(ctx context.Context, dbID string) (*Schema, [][
 		return nil, nil, fmt.Errorf("database %s has no tables in its current schema", dbID)
 	}
 	return completeServerSchema(engine.Postgres, q, sch, s.readConstraints)
+}
+
+// QueryDB runs q on database dbID through the read-only engine.
+func (s *PostgresSandbox) QueryDB(ctx context.Context, dbID, q string) (*result.Set, error) {
+	return s.eng.Query(ctx, dbID, q)
 }
 
 // schemaOfColumns builds the tables of a server's catalog rows (table,

@@ -56,6 +56,8 @@ type Options struct {
 	// suite's) tried first, at most suiteRows rows a table each, repaired
 	// to the schema's constraints.
 	SuiteFiles []string
+	// Assume is the assumption mode (default AssumeDeclared).
+	Assume Assume
 	// NoProof skips the prover: the search alone decides.
 	NoProof bool
 	// Solver discharges the prover's obligations (Z3's executable: see
@@ -120,22 +122,35 @@ func (o *Options) verifyTimeout() time.Duration { return 30*time.Second + 4*o.Qu
 // Witness is a database on which the two queries differ: SQL creates it
 // from nothing (CREATE TABLE statements, then one INSERT per row, in the
 // engine's dialect), Rows counts its rows over all tables, Q1 and Q2 are
-// the two results on it.
+// the two results on it. SQLOmitted is the length in bytes of an SQL the
+// equiv metric left out of its record (SQL is then "": see MaxWitnessSQL);
+// 0 otherwise.
 type Witness struct {
-	SQL  string `json:"sql"`
-	Rows int    `json:"rows"`
-	Q1   Result `json:"q1"`
-	Q2   Result `json:"q2"`
+	SQL        string `json:"sql"`
+	SQLOmitted int    `json:"sql_omitted_bytes,omitempty"`
+	Rows       int    `json:"rows"`
+	Q1         Result `json:"q1"`
+	Q2         Result `json:"q2"`
+	// RestsOn is what the difference rests on (explain: each kind a check
+	// on the witness removed; RestsValue when none did), and RestsChecks
+	// every check made, with what it changed and whether the difference
+	// disappeared. Both are absent on a witness not made by the search
+	// (cut from an item's own database).
+	RestsOn     []RestsOn    `json:"rests_on,omitempty"`
+	RestsChecks []RestsCheck `json:"rests_on_checks,omitempty"`
 }
 
 // Result is a query result as JSON: column names and rows, each cell
 // null, a number, a boolean or a string (decimals, dates and times as
 // their text). At most maxShownRows rows are kept; Truncated says when
-// more were returned.
+// more were returned. A string cell is cut to result.SampleCellBytes
+// (result.CutCell: it then ends in "…"), as a report's samples are;
+// CutCells counts the cells cut.
 type Result struct {
 	Columns   []string `json:"columns"`
 	Rows      [][]any  `json:"rows"`
 	Truncated bool     `json:"truncated,omitempty"`
+	CutCells  int      `json:"cut_cells,omitempty"`
 }
 
 const maxShownRows = 100
@@ -154,6 +169,12 @@ func resultJSON(s *result.Set) Result {
 		cells := make([]any, len(row))
 		for j, v := range row {
 			cells[j] = cellJSON(v)
+			if s, ok := cells[j].(string); ok {
+				if c := result.CutCell(s); len(c) != len(s) {
+					cells[j] = c
+					r.CutCells++
+				}
+			}
 		}
 		r.Rows = append(r.Rows, cells)
 	}
@@ -192,6 +213,7 @@ const (
 	PhaseSuite     = "suite"     // Options.SuiteFiles (a test suite's databases)
 	PhaseEmpty     = "empty"     // every table empty
 	PhaseSmall     = "small"     // tables of 0 to 3 rows from the value pools
+	PhaseDirected  = "directed"  // groups built on the queries' conditions (directed.go)
 	PhaseNeighbour = "neighbour" // mutations kept while they tell a query from a neighbour
 	PhaseRandom    = "random"    // the test-suite fuzzer's databases, up to 80 rows a table
 )
@@ -206,8 +228,9 @@ const (
 // ended the search before its database cap or the shrinking before it was
 // done, or a query ran into its timeout (Options.QueryTimeout). The
 // outcome then depends on the machine's speed and may differ from run to
-// run; a record without it is the same bytes on every run. Elapsed is
-// wall time, kept out of results.jsonl.
+// run; a record without it is the same bytes on every run. Limited says
+// which query kept the search from comparing them (see Limits). Elapsed
+// is wall time, kept out of results.jsonl.
 type Search struct {
 	Databases           int           `json:"databases"`
 	Skipped             int           `json:"skipped"`
@@ -222,20 +245,55 @@ type Search struct {
 	MaxDatabases        int           `json:"max_databases"`
 	MaxShrinkSteps      int           `json:"max_shrink_steps"`
 	BudgetExhausted     bool          `json:"budget_exhausted,omitempty"`
+	Limited             Limited       `json:"limited,omitzero"`
 	Elapsed             time.Duration `json:"-"`
 }
+
+// Limited holds the Limits of q1 and of q2; {"q2": {"timeout": 4}} in
+// JSON, absent when neither query hit one.
+type Limited struct {
+	Q1 Limits `json:"q1,omitzero"`
+	Q2 Limits `json:"q2,omitzero"`
+}
+
+// Limits says how one query kept the search from comparing the pair: the
+// databases on which it ran past Options.QueryTimeout (Timeout) or past
+// the engine's cap on a result's rows or memory (TooLarge) while the other
+// query ran within them, and Budget when the budget ended the search
+// before its database cap while this query's runs (its neighbours'
+// included) had taken more than twice the other's time. Such a query, not
+// the pair, is why the search could not decide: the equiv metric never
+// counts a prediction with Limits correct (Metric).
+type Limits struct {
+	Timeout  int  `json:"timeout,omitempty"`
+	TooLarge int  `json:"too_large,omitempty"`
+	Budget   bool `json:"budget,omitempty"`
+}
+
+// Hit reports whether the query hit a limit.
+func (l Limits) Hit() bool { return l != Limits{} }
 
 // Outcome is the answer for a pair: its Verdict, the Witness when
 // Inequivalent, the Proof when EquivalentProved (both when the two
 // disagree: then Unknown), what the prover did (Prover), what was
 // searched, the Reason when Unknown, and the comparison Rule as a
 // sentence.
+//
+// Under AssumeObserved, Assume says so and Assumptions lists what the
+// pair's database satisfies that the search respected ("not_null t.c",
+// "non_empty t", "unique t.c"; empty with AssumeNote saying why when the
+// pair has no database). Under AssumeDeclared both are absent. A proof
+// never rests on them: it holds on every database satisfying the declared
+// schema.
 type Outcome struct {
-	Verdict Verdict            `json:"verdict"`
-	Witness *Witness           `json:"witness,omitempty"`
-	Proof   *check.Certificate `json:"proof,omitempty"`
-	Prover  *ProverNote        `json:"prover,omitempty"`
-	Search  Search             `json:"search"`
-	Reason  string             `json:"reason,omitempty"`
-	Rule    string             `json:"rule"`
+	Verdict     Verdict            `json:"verdict"`
+	Witness     *Witness           `json:"witness,omitempty"`
+	Proof       *check.Certificate `json:"proof,omitempty"`
+	Prover      *ProverNote        `json:"prover,omitempty"`
+	Search      Search             `json:"search"`
+	Reason      string             `json:"reason,omitempty"`
+	Rule        string             `json:"rule"`
+	Assume      Assume             `json:"assume,omitempty"`
+	Assumptions []string           `json:"assumptions,omitempty"`
+	AssumeNote  string             `json:"assume_note,omitempty"`
 }

@@ -63,6 +63,10 @@ const (
 	DecidedEquivDisagree  = "equiv_disagree"      // a proof against a witness or the item's database (ReasonDisagree): wrong, a bug to report
 )
 
+// RestsOn names what the witness rests on (metric.Refutation), nil
+// without one.
+func (d EscalationDetails) RestsOn() []string { return d.Witness.restsOn() }
+
 // Decider names how the item was decided (metric.Decider): the step ("ex",
 // "ts", "rose"), or for equiv one of the Decided* keys.
 func (d EscalationDetails) Decider() string {
@@ -133,6 +137,9 @@ func NewEscalation(o metric.Options) (*Escalation, error) {
 
 // Name returns "verdict".
 func (e *Escalation) Name() string { return "verdict" }
+
+// Lengthy returns true: an item may run equiv's search (metric.Lengthy).
+func (e *Escalation) Lengthy() bool { return true }
 
 // Close closes the steps that hold resources.
 func (e *Escalation) Close() error {

@@ -65,8 +65,8 @@ func (g *generator) small(maxRows int) Data {
 	sh := g.newShape()
 	db := make(Data, len(g.s.Tables))
 	p := newPlaced(g.s)
-	for ti := range g.s.Tables {
-		n := g.rng.IntN(maxRows + 1)
+	for ti, t := range g.s.Tables {
+		n := max(g.rng.IntN(maxRows+1), t.MinRows)
 		for range n {
 			if len(db[ti]) > 0 && g.rng.Float64() < sh.dupRate {
 				db[ti] = append(db[ti], db[ti][g.rng.IntN(len(db[ti]))])

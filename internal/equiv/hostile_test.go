@@ -229,11 +229,13 @@ func TestHostilePairsPostgres(t *testing.T) {
 	}{{"equiv role", u.String(), false}, {"superuser", server, true}} {
 		t.Run(run.name, func(t *testing.T) {
 			before := pgServerState(t, server, canary, file)
+			scratch := pgScratchNames(t, server)
 			runHostile(t, run.dsn, run.super, pgHostilePairs(canary, file, run.super))
 			after := pgServerState(t, server, canary, file)
 			if !slices.Equal(before, after) {
 				t.Errorf("the server changed:\nbefore %q\nafter  %q", before, after)
 			}
+			noScratchLeft(t, scratch, func() []string { return pgScratchNames(t, server) })
 		})
 	}
 }
@@ -247,11 +249,15 @@ func pgServerState(t *testing.T, server, canary, file string) []string {
 	c := testserver.ConnectPostgres(t, server, "")
 	defer c.Close(ctx)
 	var out []string
+	// Other tests of the server make roles of their own meanwhile, named
+	// by testserver.Name: those are left out (this test's role is not).
+	role := strings.TrimSuffix(canary, "_canary")
+	others := "%s !~ '^sj[a-z_]*_[0-9a-f]{8}_?$' OR %s = '" + role + "'"
 	for _, q := range []string{
-		"SELECT string_agg(datname, ',' ORDER BY datname) FROM pg_database WHERE datname LIKE 'sjh\\_%' OR datname LIKE 'sqljudge\\_equiv\\_%'",
-		"SELECT string_agg(format('%s:%s%s%s%s:%s', rolname, rolsuper, rolcreaterole, rolcreatedb, rolreplication, coalesce(array_to_string(rolconfig, ';'), '')), ',' ORDER BY rolname) FROM pg_roles",
-		"SELECT coalesce(string_agg(format('%s>%s', roleid::regrole, member::regrole), ',' ORDER BY 1), '') FROM pg_auth_members",
-		"SELECT coalesce(string_agg(format('%s/%s:%s', setdatabase, setrole, array_to_string(setconfig, ';')), ',' ORDER BY 1), '') FROM pg_db_role_setting",
+		"SELECT string_agg(datname, ',' ORDER BY datname) FROM pg_database WHERE datname LIKE '" + role + "%'",
+		"SELECT string_agg(format('%s:%s%s%s%s:%s', rolname, rolsuper, rolcreaterole, rolcreatedb, rolreplication, coalesce(array_to_string(rolconfig, ';'), '')), ',' ORDER BY rolname) FROM pg_roles WHERE " + fmt.Sprintf(others, "rolname", "rolname"),
+		"SELECT coalesce(string_agg(format('%s>%s', roleid::regrole, member::regrole), ',' ORDER BY 1), '') FROM pg_auth_members WHERE " + fmt.Sprintf(others, "member::regrole::text", "member::regrole::text"),
+		"SELECT coalesce(string_agg(format('%s/%s:%s', setdatabase, setrole::regrole, array_to_string(setconfig, ';')), ',' ORDER BY 1), '') FROM pg_db_role_setting WHERE setrole = 0 OR " + fmt.Sprintf(others, "setrole::regrole::text", "setrole::regrole::text"),
 	} {
 		var s *string
 		if err := c.QueryRow(ctx, q).Scan(&s); err != nil {
@@ -267,6 +273,52 @@ func pgServerState(t *testing.T, server, canary, file string) []string {
 	}
 	_, statErr := os.Stat(file)
 	return append(out, "canary="+secret, fmt.Sprintf("file exists=%v", statErr == nil))
+}
+
+// pgScratchNames lists the server's scratch databases no session is
+// connected to (a run keeps one on each scratch database it uses: one
+// left behind has none).
+func pgScratchNames(t *testing.T, server string) []string {
+	t.Helper()
+	c := testserver.ConnectPostgres(t, server, "")
+	defer c.Close(context.Background())
+	rows, err := c.Query(context.Background(), "SELECT d.datname FROM pg_database d WHERE d.datname LIKE 'sqljudge\\_equiv\\_%' AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.datname = d.datname)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// noScratchLeft fails when a scratch database that no session uses and
+// that was not there before the run (before) is still there, unused, 30 s
+// after it: other tests of the server make and drop scratch databases of
+// their own meanwhile (each used by its run, or unused for the moment
+// between its creation and its first session).
+func noScratchLeft(t *testing.T, before []string, list func() []string) {
+	t.Helper()
+	var left []string
+	for range 30 {
+		left = nil
+		for _, n := range list() {
+			if !slices.Contains(before, n) {
+				left = append(left, n)
+			}
+		}
+		if len(left) == 0 {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+	t.Errorf("scratch databases left: %v", left)
 }
 
 func deref(s *string) string {
@@ -322,13 +374,35 @@ func TestHostilePairsMySQL(t *testing.T) {
 	}{{"documented grant", u.String(), false}, {"allow-superuser", server, true}} {
 		t.Run(run.name, func(t *testing.T) {
 			before := mysqlServerState(t, server, canary, dir)
+			scratch := mysqlScratchNames(t, server)
 			runHostile(t, run.dsn, run.super, mysqlHostilePairs(canary, dir))
 			after := mysqlServerState(t, server, canary, dir)
 			if !slices.Equal(before, after) {
 				t.Errorf("the server changed:\nbefore %q\nafter  %q", before, after)
 			}
+			noScratchLeft(t, scratch, func() []string { return mysqlScratchNames(t, server) })
 		})
 	}
+}
+
+// mysqlScratchNames lists the server's scratch databases no session is
+// connected to (see pgScratchNames).
+func mysqlScratchNames(t *testing.T, server string) []string {
+	t.Helper()
+	rows, err := testserver.OpenMySQL(t, server, "").QueryContext(context.Background(), "SELECT s.SCHEMA_NAME FROM information_schema.SCHEMATA s WHERE s.SCHEMA_NAME LIKE 'sqljudge\\_equiv\\_%' AND NOT EXISTS (SELECT 1 FROM information_schema.PROCESSLIST p WHERE p.DB = s.SCHEMA_NAME)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, n)
+	}
+	return out
 }
 
 // mysqlServerState reads the databases (no scratch database may remain),
@@ -340,8 +414,10 @@ func mysqlServerState(t *testing.T, server, canary, dir string) []string {
 	db := testserver.OpenMySQL(t, server, "")
 	var out []string
 	for _, q := range []string{
-		"SELECT COALESCE(GROUP_CONCAT(SCHEMA_NAME ORDER BY SCHEMA_NAME), '') FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE 'sjh\\_%' OR SCHEMA_NAME LIKE 'sqljudge\\_equiv\\_%'",
-		"SELECT GROUP_CONCAT(CONCAT(User, '@', Host) ORDER BY User, Host) FROM mysql.user",
+		"SELECT COALESCE(GROUP_CONCAT(SCHEMA_NAME ORDER BY SCHEMA_NAME), '') FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE '" + strings.TrimSuffix(canary, "_canary") + "%'",
+		// Other tests make accounts of their own meanwhile, named by
+		// testserver.Name: those are left out (this test's is not).
+		"SELECT GROUP_CONCAT(CONCAT(User, '@', Host) ORDER BY User, Host) FROM mysql.user WHERE User NOT REGEXP '^sj[a-z_]*_[0-9a-f]{8}_?$' OR User = '" + strings.TrimSuffix(canary, "_canary") + "'",
 		"SELECT GROUP_CONCAT(s) FROM " + canary + ".secret",
 		"SELECT @@GLOBAL.sql_mode",
 	} {

@@ -29,12 +29,15 @@ func init() {
 // Details are the details of the equiv metric in results.jsonl
 // (verdicts.equiv): the search's Verdict, the Witness that tells gold and
 // prediction apart (the object `sqljudge equiv` writes: sql, rows, q1 =
-// the gold's result, q2 = the prediction's), the Proof of an
-// equivalent_proved item and what the prover did (Prover), the Databases
-// compared, the
+// the gold's result, q2 = the prediction's; its sql left out past
+// MaxWitnessSQL), the Proof of an equivalent_proved item and what the
+// prover did (Prover), the Databases compared, the
 // Reason of an unknown verdict, and BudgetExhausted when the time budget,
 // not the database cap, ended the search (Search.BudgetExhausted: the
 // record may then differ from run to run).
+//
+// Under --equiv-assume observed, Assume says so and Assumptions lists what
+// the item's database satisfies that the search respected (Outcome's).
 type Details struct {
 	Verdict         Verdict            `json:"verdict"`
 	Witness         *Witness           `json:"witness,omitempty"`
@@ -43,6 +46,25 @@ type Details struct {
 	Databases       int                `json:"databases"`
 	Reason          string             `json:"reason,omitempty"`
 	BudgetExhausted bool               `json:"budget_exhausted,omitempty"`
+	Assume          Assume             `json:"assume,omitempty"`
+	Assumptions     []string           `json:"assumptions,omitempty"`
+}
+
+// RestsOn names what the witness rests on (metric.Refutation), nil
+// without a witness.
+func (d Details) RestsOn() []string { return d.Witness.restsOn() }
+
+// restsOn returns w's kinds as strings; nil for a nil witness or one cut
+// from an item's database without checks.
+func (w *Witness) restsOn() []string {
+	if w == nil {
+		return nil
+	}
+	out := make([]string, len(w.RestsOn))
+	for i, k := range w.RestsOn {
+		out[i] = string(k)
+	}
+	return out
 }
 
 // Numbers returns {"databases_tried": n, "with_witness": 0 or 1,
@@ -71,7 +93,13 @@ func (d Details) Numbers() map[string]float64 {
 // in any SQLite client. A test suite's databases, when given, are tried
 // first (at most suiteRows rows a table). When the search cannot decide
 // (unknown), the verdict is the comparison on the item's database, with
-// the reason in Detail. The item's database must be a SQLite file.
+// the reason in Detail, unless the prediction is why: when it ran past the
+// search's limits where the gold did not (Search.Limited.Q2: a query
+// timeout or a result cap on a database on which the gold ran, or most of
+// the budget), the item is not correct, with status timeout (too_large
+// when only the result cap was hit): a prediction that cannot be checked
+// is not rewarded as a right one. The item's database must be a SQLite
+// file.
 type Metric struct {
 	o      metric.EquivOptions
 	sb     *SQLiteSandbox
@@ -82,6 +110,9 @@ type Metric struct {
 func NewMetric(o metric.EquivOptions) (*Metric, error) {
 	if o.Budget <= 0 || o.MaxDatabases <= 0 {
 		return nil, errors.New("needs a positive --equiv-budget and --equiv-max-databases")
+	}
+	if !Assume(o.Assume).Valid() {
+		return nil, fmt.Errorf("--equiv-assume %q: want %s or %s", o.Assume, AssumeDeclared, AssumeObserved)
 	}
 	sb, err := NewSQLiteSandbox("")
 	if err != nil {
@@ -99,6 +130,10 @@ func (m *Metric) Name() string { return "equiv" }
 
 // Close removes the scratch databases' folder.
 func (m *Metric) Close() error { return m.sb.Close() }
+
+// Lengthy returns true: an item is a search of up to the budget
+// (metric.Lengthy).
+func (m *Metric) Lengthy() bool { return true }
 
 // Grade decides gold against prediction; with several gold alternatives
 // the item is correct if one of them has no witness.
@@ -134,12 +169,13 @@ func (m *Metric) gradeOne(ctx context.Context, x *metric.Exec, it *bench.Item, g
 	sameOnDB := result.SpiderEqual(gs, ps, sqllex.ContainsOrderBy(gold))
 	out, err := Decide(ctx, Pair{ID: it.ID, Q1: gold, Q2: it.Pred, DB: path}, Options{
 		Sandbox: m.sb, Seed: m.o.Seed, Budget: m.o.Budget, MaxDatabases: m.o.MaxDatabases,
-		Rule: RuleSpider, SuiteFiles: m.suiteFiles(it.DBID), Solver: m.solver,
+		Rule: RuleSpider, SuiteFiles: m.suiteFiles(it.DBID), Assume: Assume(m.o.Assume), Solver: m.solver,
 	})
 	if err != nil {
 		return metric.Verdict{Status: status.InternalError, Detail: err.Error()}
 	}
-	d := Details{Verdict: out.Verdict, Witness: out.Witness, Proof: out.Proof, Prover: out.Prover, Databases: out.Search.Databases, Reason: out.Reason, BudgetExhausted: out.Search.BudgetExhausted}
+	d := Details{Verdict: out.Verdict, Witness: recordWitness(out.Witness), Proof: out.Proof, Prover: out.Prover, Databases: out.Search.Databases, Reason: out.Reason, BudgetExhausted: out.Search.BudgetExhausted,
+		Assume: out.Assume, Assumptions: out.Assumptions}
 	v := metric.Verdict{Status: status.OK, Details: d}
 	switch {
 	case out.Verdict == EquivalentProved && !sameOnDB:
@@ -162,6 +198,17 @@ func (m *Metric) gradeOne(ctx context.Context, x *metric.Exec, it *bench.Item, g
 		}
 		v.Details = d
 		v.Detail = "the results differ on the item's database"
+	case out.Verdict == EquivalentProved:
+		// Proved: checked on every database, whatever the search's limits.
+		v.Correct = true
+	case out.Search.Limited.Q2.Hit():
+		lim := out.Search.Limited.Q2
+		v.Status = status.Timeout
+		if lim.Timeout == 0 && !lim.Budget {
+			v.Status = status.TooLarge
+		}
+		v.Detail = "the prediction ran past equiv's limits where the gold did not (" + describeLimits(lim) +
+			"): the search could not compare them, and a prediction that cannot be checked is not counted correct"
 	case out.Verdict == Unknown:
 		v.Correct = true
 		v.Detail = "equiv could not search (" + out.Reason + "); the verdict is the comparison on the item's database"
@@ -171,18 +218,62 @@ func (m *Metric) gradeOne(ctx context.Context, x *metric.Exec, it *bench.Item, g
 	return v
 }
 
+// describeLimits says which limits a query hit, for a verdict's detail.
+func describeLimits(l Limits) string {
+	var parts []string
+	if l.Timeout > 0 {
+		parts = append(parts, "timed out on "+databases(l.Timeout))
+	}
+	if l.TooLarge > 0 {
+		parts = append(parts, "result too large on "+databases(l.TooLarge))
+	}
+	if l.Budget {
+		parts = append(parts, "took most of the budget")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// databases says "1 database" or "n databases".
+func databases(n int) string {
+	if n == 1 {
+		return "1 database"
+	}
+	return fmt.Sprintf("%d databases", n)
+}
+
 // itemDBWitness shrinks the item's database at path (at most suiteRows
 // rows a table) into a witness between gold and pred; nil when the queries
 // fail there or the part read does not tell them apart.
 func (m *Metric) itemDBWitness(ctx context.Context, id, gold, pred, path string) *Witness {
 	out, err := Decide(ctx, Pair{ID: id, Q1: gold, Q2: pred, DB: path}, Options{
 		Sandbox: m.sb, Seed: m.o.Seed, Budget: m.o.Budget, MaxDatabases: 1,
-		Rule: RuleSpider, SuiteFiles: []string{path}, Neighbours: -1, NoProof: true,
+		Rule: RuleSpider, SuiteFiles: []string{path}, Neighbours: -1, Assume: Assume(m.o.Assume), NoProof: true,
 	})
 	if err != nil {
 		return nil
 	}
-	return out.Witness
+	return recordWitness(out.Witness)
+}
+
+// MaxWitnessSQL is the longest witness SQL, in bytes, the equiv and
+// verdict metrics keep in a verdict (a record of results.jsonl, an item of
+// serve's response): 64 KiB, seven times the CREATE TABLE statements of
+// Spider's largest schema (baseball_1, 9.1 kB) with room for its rows. A
+// longer one (a schema of hundreds of columns, values of kilobytes from
+// the database or from a query's literals) would make one record as large
+// as a query's text or a database's values allow; its results and row
+// count stay, Witness.SQLOmitted says its length.
+const MaxWitnessSQL = 64 << 10
+
+// recordWitness returns w as a verdict keeps it: its SQL left out when
+// longer than MaxWitnessSQL (a copy; w is not changed).
+func recordWitness(w *Witness) *Witness {
+	if w == nil || len(w.SQL) <= MaxWitnessSQL {
+		return w
+	}
+	c := *w
+	c.SQL, c.SQLOmitted = "", len(w.SQL)
+	return &c
 }
 
 // suiteFiles lists the suite's databases for db_id, the item's own

@@ -13,6 +13,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/metric"
+	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
 )
 
@@ -116,6 +117,60 @@ func TestMetricItemDatabaseSeparates(t *testing.T) {
 		reverifySQLite(t, d.Witness, p.Q1, p.Q2)
 	} else if !strings.Contains(d.Reason, "item's database (flight_2)") {
 		t.Fatalf("no witness and no reason naming the database: %+v", d)
+	}
+}
+
+// TestMetricRecordIsBounded: a record of the equiv and verdict metrics
+// stays small whatever the queries return or hold. A prediction that pads
+// each name with a 1 MB string is refuted by a witness whose q2 cells are
+// cut to result.SampleCellBytes (ending in "…", counted in cut_cells), as a
+// report's samples are; a prediction holding a 70 kB literal, which the
+// witness must insert to tell it from the gold (coalesce: not a NULL name), gets a witness without its
+// SQL (sql_omitted_bytes says how long it was) but with its results.
+// Before, both records carried the values whole (a 20 MB cell made a 20 MB
+// record, in results.jsonl and in serve's response).
+func TestMetricRecordIsBounded(t *testing.T) {
+	ms, err := metric.New([]string{"equiv", "verdict"}, metric.Options{Equiv: metric.EquivOptions{Seed: 1, Budget: 20 * time.Second, MaxDatabases: 300}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer metric.Close(ms)
+	eng := sqlite.New(shareddata.SubsetPath(t, "spider", "database"), sqlite.Options{})
+	defer eng.Close()
+	env := &metric.Env{Engine: eng, Timeout: 10 * time.Second}
+	grade := func(m metric.Metric, gold, pred string) (*Witness, []byte) {
+		t.Helper()
+		v := m.Grade(context.Background(), env.NewExec(), &bench.Item{DBID: "concert_singer", Gold: []string{gold}, Pred: pred})
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var w *Witness
+		switch d := v.Details.(type) {
+		case Details:
+			w = d.Witness
+		case EscalationDetails:
+			w = d.Witness
+		}
+		if v.Correct || w == nil {
+			t.Fatalf("%s: want a witness: %s", m.Name(), b)
+		}
+		return w, b
+	}
+	for _, m := range ms {
+		w, b := grade(m, "SELECT name FROM singer WHERE age > 40", "SELECT name || printf('%.*c', 1000000, 'x') FROM singer WHERE age > 40")
+		cell, _ := w.Q2.Rows[0][0].(string)
+		if w.Q2.CutCells != len(w.Q2.Rows) || !strings.HasSuffix(cell, "…") || len(cell) > result.SampleCellBytes+len("…") {
+			t.Errorf("%s: q2 cells not cut (%d cut, first %d bytes)", m.Name(), w.Q2.CutCells, len(cell))
+		}
+		if len(b) > 16<<10 {
+			t.Errorf("%s: a record of %d bytes", m.Name(), len(b))
+		}
+	}
+	long := strings.Repeat("x", 70_000)
+	w, b := grade(ms[0], "SELECT name FROM singer", "SELECT name FROM singer WHERE coalesce(name, '') <> '"+long+"'")
+	if w.SQL != "" || w.SQLOmitted <= MaxWitnessSQL || len(w.Q1.Rows) == 0 || len(b) > 16<<10 {
+		t.Errorf("want a witness without its SQL (%d bytes): sql %d bytes, omitted %d, record %d bytes", MaxWitnessSQL, len(w.SQL), w.SQLOmitted, len(b))
 	}
 }
 

@@ -2,6 +2,7 @@ package equiv
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -148,9 +149,20 @@ func ProveQueries(ctx context.Context, q1, q2 string, s *Schema, d engine.Dialec
 		note.Result, note.StoppedBy, note.Detail = ProverNoProof, a.Stopped, a.Detail
 		return nil, note
 	}
+	if b, err := json.Marshal(a.Certificate); err != nil || len(b) > MaxProofBytes {
+		note.Result, note.StoppedBy = ProverNoProof, "proof size"
+		note.Detail = fmt.Sprintf("a proof of %d bytes of JSON, over the %d a record keeps", len(b), MaxProofBytes)
+		return nil, note
+	}
 	note.Result = ProverProved
 	return a.Certificate, note
 }
+
+// MaxProofBytes bounds a proof's JSON in a record (results.jsonl, serve's
+// response): a proof over it (queries of many kilobytes, rewritten step
+// after step) is not reported, and the search decides the pair as without
+// one.
+const MaxProofBytes = 64 << 10
 
 // ReadSchema reads a pair's schema as Decide does: its DDL, or the SQLite
 // database at p.DB (a server's db_id needs the sandbox: not here).

@@ -2,6 +2,7 @@ package equiv
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -117,5 +118,22 @@ func TestTripwire(t *testing.T) {
 	sum := summarize(CommandOptions{MaxDatabases: 600}, "sqlite", []Record{{ID: "x", Outcome: out}}, nil, 0, 0)
 	if sum.Disagreements != 1 || sum.Verdicts[Unknown] != 1 {
 		t.Fatalf("summary %+v: want 1 disagreement", sum)
+	}
+}
+
+// TestProofSizeBound: a proof whose JSON is over MaxProofBytes (queries of
+// many kilobytes, each step repeating them) is not reported: the note says
+// why, and the search decides the pair at its full cap.
+func TestProofSizeBound(t *testing.T) {
+	long := "'" + strings.Repeat("x", 20_000) + "'"
+	q1 := "SELECT count(empno) FROM emp WHERE ename <> " + long
+	q2 := "SELECT count(*) FROM emp WHERE ename <> " + long
+	out, err := Decide(context.Background(), Pair{ID: "x", Q1: q1, Q2: q2, Schema: "CREATE TABLE emp (empno INT PRIMARY KEY, ename TEXT)"},
+		Options{Sandbox: newSQLite(t), Seed: 1, Budget: 20 * time.Second, MaxDatabases: 80})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Proof != nil || out.Verdict != EquivalentBounded || out.Prover.StoppedBy != "proof size" || out.Search.MaxDatabases != 80 {
+		t.Fatalf("%s %+v, max databases %d", out.Verdict, out.Prover, out.Search.MaxDatabases)
 	}
 }

@@ -3,6 +3,8 @@ package equiv
 import (
 	"fmt"
 	"strings"
+
+	"github.com/sqljudge/sqljudge/internal/engine"
 )
 
 // Kind is the family of a column's declared type, which decides the values
@@ -93,6 +95,10 @@ type Table struct {
 	// Checks are the CHECK constraints (column and table ones), parsed
 	// (ParseCheck) and printed again for each dialect (Check.SQL).
 	Checks []Check
+	// MinRows is the fewest rows a database of the search may give the
+	// table: 1 under AssumeObserved for a table the pair's database fills,
+	// else 0.
+	MinRows int
 }
 
 // Schema is the tables of a pair's database with their constraints, the
@@ -100,6 +106,9 @@ type Table struct {
 // reference it (cycles kept in declared order).
 type Schema struct {
 	Tables []*Table
+	// Dialect is the engine the search runs on, which decides how keys
+	// compare text (Schema.padded); SQLite's exact comparison when "".
+	Dialect engine.Dialect
 }
 
 // Table returns the table named name (case-insensitive), or nil.

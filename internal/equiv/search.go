@@ -9,10 +9,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/prove/check"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sqllex"
+	"github.com/sqljudge/sqljudge/internal/status"
 	"github.com/sqljudge/sqljudge/internal/testsuite"
 )
 
@@ -37,6 +39,9 @@ func Decide(ctx context.Context, p Pair, o Options) (Outcome, error) {
 	defer cancel()
 	s := &searcher{o: o, p: p, cmp: newComparer(o.Rule, p.Q1, p.Q2), tieSensitive: tieSensitive(p.Q1) || tieSensitive(p.Q2)}
 	s.out.Rule = s.cmp.describe()
+	if o.Assume == AssumeObserved {
+		s.out.Assume = AssumeObserved
+	}
 	s.out.Search = Search{Seed: o.Seed, Budget: o.Budget.String(), MaxDatabases: o.MaxDatabases, MaxShrinkSteps: o.MaxShrinkSteps, Phases: []Phase{}}
 	err := s.run(dctx, ctx)
 	s.reconcile()
@@ -68,14 +73,22 @@ type searcher struct {
 	// failRows and msgRows count the failures on databases with rows.
 	failRows [2]int
 	msgRows  [2]string
-	neigh    []*neighbour
-	corpus   []Data
+	// spent is the time each query's runs took, its neighbours' included.
+	spent  [2]time.Duration
+	neigh  []*neighbour
+	corpus []Data
 	// tieSensitive: a query orders its output or takes a LIMIT (robust).
 	tieSensitive bool
 	// loadErr is the engine's first refusal of a database.
 	loadErr string
 	found   Data
-	r       [2]*result.Set
+	// arityEmpty is the first database on which the queries returned
+	// different numbers of columns and no row.
+	arityEmpty Data
+	// onlyEmptyArity: no database with rows told the queries apart, so
+	// the witness is arityEmpty (shrinking may keep no row).
+	onlyEmptyArity bool
+	r              [2]*result.Set
 	// proof is the prover's certificate, nil when it found none.
 	proof *check.Certificate
 }
@@ -96,7 +109,15 @@ func (s *searcher) run(ctx, parent context.Context) error {
 		s.unknown("schema: %v", err)
 		return nil
 	}
+	s.schema.Dialect = s.o.Sandbox.Dialect()
+	// The prover reads the declared schema, before assumptions add to it:
+	// a proof never rests on them.
 	s.prove(ctx)
+	if err := s.assume(ctx); err != nil {
+		s.out.Search.BudgetExhausted = ctx.Err() != nil
+		s.unknown("assumptions: %v", err)
+		return nil
+	}
 	d := s.o.Sandbox.Dialect()
 	s.sc, err = s.o.Sandbox.Open(ctx, s.schema.CreateStatements(d))
 	if err != nil {
@@ -125,8 +146,13 @@ func (s *searcher) run(ctx, parent context.Context) error {
 	if s.phases(ctx) {
 		return s.conclude(ctx, parent)
 	}
+	if s.arityEmpty != nil && ctx.Err() == nil {
+		s.found, s.onlyEmptyArity = s.arityEmpty, true
+		return s.conclude(ctx, parent)
+	}
 	if ctx.Err() != nil && s.total() < s.o.MaxDatabases {
 		s.out.Search.BudgetExhausted = true
+		s.blameBudget()
 	}
 	s.decideBounded()
 	return nil
@@ -242,7 +268,7 @@ func (s *searcher) phases(ctx context.Context) bool {
 	}, s.o.MaxDatabases}) {
 		return true
 	}
-	emptyDone := false
+	emptyDone := !s.schema.admits(make(Data, len(s.schema.Tables)))
 	if run(phase{PhaseEmpty, func() (Data, bool) {
 		if emptyDone {
 			return nil, false
@@ -253,6 +279,16 @@ func (s *searcher) phases(ctx context.Context) bool {
 		return true
 	}
 	if run(phase{PhaseSmall, func() (Data, bool) { return s.gen.small(1 + s.gen.rng.IntN(3)), true }, capFor(0.4)}) {
+		return true
+	}
+	if dbs := s.directedDatabases(); len(dbs) > 0 && run(phase{PhaseDirected, func() (Data, bool) {
+		if len(dbs) == 0 {
+			return nil, false
+		}
+		db := dbs[0]
+		dbs = dbs[1:]
+		return db, true
+	}, capFor(0.1)}) {
 		return true
 	}
 	s.prepareNeighbours(ctx)
@@ -287,6 +323,10 @@ func (s *searcher) hopeless() bool {
 // guide, the neighbours still alive are run too, and db joins the corpus
 // when it tells one from its query.
 func (s *searcher) try(ctx context.Context, db Data, guide bool) bool {
+	if !s.schema.admits(db) {
+		s.out.Search.Skipped++
+		return false
+	}
 	r, ok := s.runBoth(ctx, db)
 	if !ok {
 		s.out.Search.Skipped++
@@ -297,6 +337,15 @@ func (s *searcher) try(ctx context.Context, db Data, guide bool) bool {
 		s.out.Search.LargestTable = max(s.out.Search.LargestTable, len(t))
 	}
 	if !s.cmp.equal(ctx, r[0], r[1]) {
+		if emptyArity(r) {
+			// Different column counts on no rows: kept in case no
+			// database with rows shows it, since a witness with rows
+			// says more.
+			if s.arityEmpty == nil {
+				s.arityEmpty = db
+			}
+			return false
+		}
 		if s.robust(ctx, db, r) {
 			s.found, s.r = db, r
 			return true
@@ -321,9 +370,10 @@ func (s *searcher) runBoth(ctx context.Context, db Data) ([2]*result.Set, bool) 
 		return r, false
 	}
 	ok := true
+	var errs [2]error
 	for i, q := range []string{s.p.Q1, s.p.Q2} {
-		set, err := s.query(ctx, q)
-		if err != nil {
+		set, err := s.queryAs(ctx, i, q)
+		if errs[i] = err; err != nil {
 			s.fail[i]++
 			if s.msg[i] == "" {
 				s.msg[i] = err.Error()
@@ -339,7 +389,45 @@ func (s *searcher) runBoth(ctx context.Context, db Data) ([2]*result.Set, bool) 
 		s.ran[i]++
 		r[i] = set
 	}
+	s.countLimits(ctx, errs)
 	return r, ok
+}
+
+// countLimits counts, in Search.Limited, a query that ran past its
+// timeout or the engine's result cap on a database on which the other ran
+// (errs are the two queries' errors there). A query stopped by the end of
+// the budget (ctx) is not counted: the budget is the search's.
+func (s *searcher) countLimits(ctx context.Context, errs [2]error) {
+	if ctx.Err() != nil {
+		return
+	}
+	for i, lim := range []*Limits{&s.out.Search.Limited.Q1, &s.out.Search.Limited.Q2} {
+		if errs[i] == nil || errs[1-i] != nil {
+			continue
+		}
+		switch engine.Classify(errs[i], status.OK) {
+		case status.Timeout:
+			lim.Timeout++
+		case status.TooLarge:
+			lim.TooLarge++
+		}
+	}
+}
+
+// blameBudget marks, when the budget ended the search, the query whose
+// runs took more than twice the other's time (Limits.Budget): the search
+// ran out of time for its sake.
+func (s *searcher) blameBudget() {
+	s.out.Search.Limited.Q1.Budget = s.spent[0] > 2*s.spent[1]
+	s.out.Search.Limited.Q2.Budget = s.spent[1] > 2*s.spent[0]
+}
+
+// queryAs runs q, a run of query i (0: q1, 1: q2) or of one of its
+// neighbours, adding its time to what query i spent.
+func (s *searcher) queryAs(ctx context.Context, i int, q string) (*result.Set, error) {
+	start := time.Now()
+	defer func() { s.spent[i] += time.Since(start) }()
+	return s.query(ctx, q)
 }
 
 // query runs q on the scratch database within the query timeout. A query
@@ -404,9 +492,10 @@ type neighbour struct {
 }
 
 // prepareNeighbours collects up to o.Neighbours neighbour queries of each
-// query (testsuite.Neighbours) that run on the empty database.
+// query (testsuite.Neighbours) that run on the empty database; none when
+// a query fails everywhere (hopeless: no phase runs after it).
 func (s *searcher) prepareNeighbours(ctx context.Context) {
-	if s.o.Neighbours < 0 {
+	if s.o.Neighbours < 0 || s.hopeless() {
 		return
 	}
 	info := s.gen.info
@@ -419,7 +508,7 @@ func (s *searcher) prepareNeighbours(ctx context.Context) {
 			if n == s.o.Neighbours || ctx.Err() != nil {
 				break
 			}
-			if _, err := s.query(ctx, nb.SQL); err == nil {
+			if _, err := s.queryAs(ctx, i, nb.SQL); err == nil {
 				s.neigh = append(s.neigh, &neighbour{sql: nb.SQL, of: i, alive: true})
 				n++
 			}
@@ -436,7 +525,7 @@ func (s *searcher) separateNeighbours(ctx context.Context, db Data, r [2]*result
 		if !n.alive || ctx.Err() != nil {
 			continue
 		}
-		set, err := s.query(ctx, n.sql)
+		set, err := s.queryAs(ctx, n.of, n.sql)
 		if err == nil && !sameBag(set, r[n.of]) {
 			n.alive = false
 			told = true

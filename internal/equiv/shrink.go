@@ -14,11 +14,20 @@ import (
 // does, without counting it as a searched database).
 func (s *searcher) differs(ctx context.Context, db Data) ([2]*result.Set, bool) {
 	s.out.Search.ShrinkSteps++
+	if !s.schema.admits(db) {
+		return [2]*result.Set{}, false
+	}
 	r, ok := s.runBoth(ctx, db)
-	if !ok || s.cmp.equal(ctx, r[0], r[1]) || !s.robust(ctx, db, r) {
+	if !ok || s.cmp.equal(ctx, r[0], r[1]) || emptyArity(r) && !s.onlyEmptyArity || !s.robust(ctx, db, r) {
 		return r, false
 	}
 	return r, true
+}
+
+// emptyArity reports whether r are two results of different numbers of
+// columns and no row: a difference a witness with rows shows better.
+func emptyArity(r [2]*result.Set) bool {
+	return len(r[0].Columns) != len(r[1].Columns) && len(r[0].Rows) == 0 && len(r[1].Rows) == 0
 }
 
 // unit is one row of a database: table index and row index.
@@ -173,6 +182,7 @@ func (s *searcher) conclude(ctx, parent context.Context) error {
 	}
 	s.out.Verdict = Inequivalent
 	s.out.Witness = &Witness{SQL: script, Rows: db.Rows(), Q1: resultJSON(r[0]), Q2: resultJSON(r[1])}
+	s.out.Witness.RestsOn, s.out.Witness.RestsChecks = s.explain(verifyCtx, db, r)
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -25,7 +26,12 @@ import (
 //	 "disagreements": 0, "solver": "Z3 version 4.8.12 - 64 bit",
 //	 "budget_exhausted": 0,
 //	 "witness_rows": {"median": 2, "max": 6},
+//	 "rests_on": {"null": 60, "empty_table": 12, "duplicates": 5, "value": 40, "arity": 3},
 //	 "time_ms": {"median": 310, "p95": 4200, "total": 91000}}
+//
+// RestsOn counts the witnesses by what they rest on (Witness.RestsOn; a
+// witness resting on two kinds counts under both). Assume is the
+// assumption mode (AssumeDeclared unless --assume observed).
 type Summary struct {
 	Pairs           int             `json:"pairs"`
 	Resumed         int             `json:"resumed"`
@@ -39,6 +45,8 @@ type Summary struct {
 	Solver          string          `json:"solver"`
 	BudgetExhausted int             `json:"budget_exhausted"`
 	WitnessRows     Spread          `json:"witness_rows"`
+	RestsOn         map[RestsOn]int `json:"rests_on"`
+	Assume          Assume          `json:"assume"`
 	TimeMS          Spread          `json:"time_ms"`
 }
 
@@ -75,7 +83,8 @@ func spread(xs []float64) Spread {
 
 func summarize(o CommandOptions, d engine.Dialect, recs []Record, times []time.Duration, resumed int, _ time.Duration) Summary {
 	sum := Summary{Pairs: len(recs), Resumed: resumed, Engine: string(d), Seed: o.Seed, Budget: o.Budget.String(),
-		MaxDatabases: o.MaxDatabases, MaxShrinkSteps: o.MaxShrinkSteps, Verdicts: map[Verdict]int{}}
+		MaxDatabases: o.MaxDatabases, MaxShrinkSteps: o.MaxShrinkSteps, Verdicts: map[Verdict]int{},
+		RestsOn: map[RestsOn]int{}, Assume: o.Assume}
 	for _, v := range Verdicts {
 		sum.Verdicts[v] = 0
 	}
@@ -90,6 +99,9 @@ func summarize(o CommandOptions, d engine.Dialect, recs []Record, times []time.D
 		}
 		if r.Witness != nil {
 			rows = append(rows, float64(r.Witness.Rows))
+			for _, k := range r.Witness.RestsOn {
+				sum.RestsOn[k]++
+			}
 		}
 	}
 	sum.WitnessRows = spread(rows)
@@ -116,6 +128,9 @@ func (s Summary) print(w io.Writer) {
 		// "median 0, max 0" would read as witnesses of no rows.
 		fmt.Fprintln(w, "witness rows: no witness (no pair inequivalent)")
 	}
+	if s.Verdicts[Inequivalent] > 0 {
+		fmt.Fprintf(w, "witnesses rest on (assume %s): %s\n", s.Assume, restsOnLine(s.RestsOn))
+	}
 	if s.Disagreements > 0 {
 		fmt.Fprintf(w, "INTERNAL ERROR: %d pairs both proved and refuted (unknown, reason %q): please report them\n", s.Disagreements, ReasonDisagree)
 	}
@@ -127,4 +142,19 @@ func (s Summary) print(w io.Writer) {
 	}
 	fmt.Fprintf(w, "time per pair: median %gms, p95 %gms (%d pairs decided now, %d resumed; engine %s, seed %d, budget %s)\n",
 		s.TimeMS.Median, s.TimeMS.P95, s.Pairs-s.Resumed, s.Resumed, s.Engine, s.Seed, s.Budget)
+}
+
+// restsOnLine writes counts by kind, in RestsOnKinds order, leaving out
+// kinds with none: "null 60, empty_table 12, value 40".
+func restsOnLine(counts map[RestsOn]int) string {
+	var parts []string
+	for _, k := range RestsOnKinds {
+		if counts[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", k, counts[k]))
+		}
+	}
+	if len(parts) == 0 {
+		return "none recorded"
+	}
+	return strings.Join(parts, ", ")
 }

@@ -152,7 +152,8 @@ func (s *Schema) pools(queries []string, samples [][][]result.Value) [][][]resul
 				words[strings.ToLower(unquoteIdent(t.Text))] = true
 			}
 		}
-		for _, v := range testsuite.QueryLiterals(q, func(n string) bool { return s.isColumn(n) }) {
+		inScope := s.columnsInScope(q)
+		for _, v := range testsuite.QueryLiterals(q, func(n string) bool { return inScope[strings.ToLower(n)] }) {
 			lits = append(lits, testsuite.LiteralVariants(v)...)
 		}
 	}
@@ -194,6 +195,28 @@ func distinctCoerced(vs []result.Value, c Column) []result.Value {
 		}
 		seen[k] = true
 		out = append(out, cv)
+	}
+	return out
+}
+
+// columnsInScope returns the columns (lower case) of the tables q names:
+// a double-quoted word is a column only when one of them has it, else
+// SQLite reads it as a string (Spider's gold writes "France" for
+// 'France'), even when another table of the schema has such a column.
+func (s *Schema) columnsInScope(q string) map[string]bool {
+	named := map[string]bool{}
+	for _, t := range sqllex.Tokenize(q) {
+		if t.Kind == sqllex.Word || t.Kind == sqllex.Quoted {
+			named[strings.ToLower(unquoteIdent(t.Text))] = true
+		}
+	}
+	out := map[string]bool{}
+	for _, t := range s.Tables {
+		if named[strings.ToLower(t.Name)] {
+			for _, c := range t.Columns {
+				out[strings.ToLower(c.Name)] = true
+			}
+		}
 	}
 	return out
 }

@@ -57,6 +57,9 @@ type Options struct {
 	EquivSeed         int64
 	EquivBudget       time.Duration
 	EquivMaxDatabases int
+	// EquivAssume is equiv's assumption mode ("declared" or "observed";
+	// "" is declared).
+	EquivAssume string
 	// Shard ("i/n", see shard.Parse) grades only one shard of the items.
 	Shard string
 	// HTML writes Out/report.html.
@@ -66,6 +69,10 @@ type Options struct {
 	// AllowGoldErrors grades on when most of the first items' gold
 	// queries fail (see ErrGoldErrors), instead of stopping.
 	AllowGoldErrors bool
+	// Audit runs the gold audit on each graded item (package audit) and
+	// stores its findings in the item's record (gold_hazards); no verdict
+	// changes.
+	Audit bool
 	// Judge are the LLM judges' settings (used when a judge is in Metrics).
 	Judge Judge
 	// Version is sqljudge's version, recorded in the fingerprint and the
@@ -143,6 +150,9 @@ func Run(ctx context.Context, o Options) (*report.Summary, error) {
 	}
 	if !o.AllowGoldErrors {
 		r.Opts.Watch = newGoldCheck(len(j.items)).watch
+	}
+	if o.Audit {
+		r.Opts.GoldHazards = goldHazards(&o, j)
 	}
 	stats, err := r.Run(ctx, j.items)
 	if errors.Is(err, run.ErrOutputExists) || errors.Is(err, run.ErrSettingsChanged) || errors.Is(err, run.ErrLocked) || errors.Is(err, ErrGoldErrors) {

@@ -49,6 +49,12 @@ func fingerprint(o *Options) (*run.Fingerprint, error) {
 		"llm_parse_retries": strconv.Itoa(o.Judge.ParseRetries),
 		"xscore_min":        strconv.Itoa(o.Judge.XScoreMin),
 	}
+	if o.Audit {
+		// Only with --audit, so that the fingerprints of runs without it
+		// keep their keys: resuming a run with --audit added or dropped is
+		// refused, and no results.jsonl mixes audited and unaudited records.
+		fp.Settings["audit"] = "true"
+	}
 	if slices.Contains(o.Metrics, "equiv") {
 		// Only with equiv, so that the fingerprints of runs without it keep
 		// their keys (resuming a run with equiv added is then refused).
@@ -58,6 +64,11 @@ func fingerprint(o *Options) (*run.Fingerprint, error) {
 		// The shrinking's step cap is equiv's default (no flag): a
 		// change of it changes the witnesses.
 		fp.Settings["equiv_max_shrink_steps"] = strconv.Itoa(equiv.DefaultMaxShrinkSteps)
+		if o.EquivAssume != "" && o.EquivAssume != string(equiv.AssumeDeclared) {
+			// Recorded only when not the default, so that the
+			// fingerprints of earlier runs keep their keys.
+			fp.Settings["equiv_assume"] = o.EquivAssume
+		}
 	}
 	if slices.Contains(o.Metrics, "equiv") || slices.Contains(o.Metrics, "verdict") {
 		// Whether Z3 was found decides which items are proved.

@@ -3,11 +3,14 @@ package eval
 import (
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
+	"runtime/debug"
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/open"
+	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	_ "github.com/sqljudge/sqljudge/internal/equiv" // registers the equiv metric
 	"github.com/sqljudge/sqljudge/internal/judge"
 	"github.com/sqljudge/sqljudge/internal/llm"
@@ -38,20 +41,17 @@ func setup(ctx context.Context, o *Options) (*job, error) {
 		items = j.shard.Select(items)
 	}
 	j.items = items
-	if o.Tables != "" {
-		if j.schemas, err = schema.Load(o.Tables); err != nil {
-			return nil, InputError{Err: err}
-		}
+	j.schemas, j.eng, err = openDatabases(ctx, items, o.DB, o.Tables, open.Options{MaxRows: o.MaxRows, MaxBytes: o.MaxBytes, MaxConns: o.Workers, AllowSuperuser: o.AllowSuperuser},
+		func(d engine.Dialect) error {
+			if d != engine.SQLite && (hasMetric(o.Metrics, "equiv") || hasMetric(o.Metrics, "verdict")) {
+				return usage.Errorf("--metrics equiv and verdict search for a witness on SQLite databases (--db a folder of .sqlite files), not on %s: decide such pairs with `sqljudge equiv --db DSN` and db_id pairs", d)
+			}
+			return nil
+		})
+	if j.eng == nil {
+		return nil, err
 	}
-	eng, err := open.Open(o.DB, open.Options{MaxRows: o.MaxRows, MaxBytes: o.MaxBytes, MaxConns: o.Workers, AllowSuperuser: o.AllowSuperuser})
 	if err != nil {
-		return nil, InputError{Err: err}
-	}
-	j.eng = eng
-	if d := eng.Dialect(); d != engine.SQLite && (hasMetric(o.Metrics, "equiv") || hasMetric(o.Metrics, "verdict")) {
-		return j, usage.Errorf("--metrics equiv and verdict search for a witness on SQLite databases (--db a folder of .sqlite files), not on %s: decide such pairs with `sqljudge equiv --db DSN` and db_id pairs", d)
-	}
-	if err := CheckDatabases(ctx, items, eng, j.schemas, o.Tables); err != nil {
 		return j, err
 	}
 	j.difficulty, j.difficultySource = HardnessLabels(o.Log, items, j.schemas)
@@ -72,6 +72,32 @@ func setup(ctx context.Context, o *Options) (*job, error) {
 	return j, nil
 }
 
+// openDatabases reads tables.json (when tablesPath is not "") and opens
+// the engine of db, as eval and audit both do, then asks dialect (when not
+// nil) whether the engine suits the run and checks that every item's
+// db_id has a database (and is in tables.json). The engine is returned,
+// to be closed by the caller, whenever it opened, even with an error;
+// every error is the user's input (an InputError).
+func openDatabases(ctx context.Context, items []bench.Item, db, tablesPath string, oo open.Options, dialect func(engine.Dialect) error) (schema.Schemas, engine.Engine, error) {
+	var schemas schema.Schemas
+	if tablesPath != "" {
+		var err error
+		if schemas, err = schema.Load(tablesPath); err != nil {
+			return nil, nil, InputError{Err: err}
+		}
+	}
+	eng, err := open.Open(db, oo)
+	if err != nil {
+		return nil, nil, InputError{Err: err}
+	}
+	if dialect != nil {
+		if err := dialect(eng.Dialect()); err != nil {
+			return schemas, eng, err
+		}
+	}
+	return schemas, eng, CheckDatabases(ctx, items, eng, schemas, tablesPath)
+}
+
 // finish summarizes the run's records and writes summary.json and, when
 // o.HTML, report.html.
 func finish(o *Options, j *job, stats run.Stats) (*report.Summary, error) {
@@ -86,8 +112,12 @@ func finish(o *Options, j *job, stats run.Stats) (*report.Summary, error) {
 		Format: o.Format, Engine: string(j.eng.Dialect()), TimeoutSeconds: o.Timeout.Seconds(),
 		Workers: o.Workers, MaxRows: o.MaxRows, MaxBytes: o.MaxBytes, KeepDistinct: o.KeepDistinct,
 		Graded: stats.Graded, Resumed: stats.Resumed, Suite: o.Suite, PlugValue: o.PlugValue,
-		EMFixed: o.EMFixed, Difficulty: j.difficultySource,
+		EMFixed: o.EMFixed, Difficulty: j.difficultySource, Audit: o.Audit,
 	}
+	if o.Audit {
+		sum.GoldHazards = report.CountHazards(recs)
+	}
+	memoryCaps(sum.Run, j.eng.Dialect(), o.Suite)
 	if o.Shard != "" {
 		sum.Run.Shard, sum.Run.ItemsTotal = j.shard.String(), j.total
 	}
@@ -119,6 +149,19 @@ func finish(o *Options, j *job, stats run.Stats) (*report.Summary, error) {
 	return sum, nil
 }
 
+// memoryCaps states in ri the caps that bound the run's memory, whatever
+// its queries: the Go heap's soft limit in force (none when unlimited) and,
+// when a SQLite engine ran (the --db dialect, or a --suite), the cap on
+// SQLite's heap shared by all the run's queries.
+func memoryCaps(ri *report.RunInfo, d engine.Dialect, suite string) {
+	if l := debug.SetMemoryLimit(-1); l != math.MaxInt64 {
+		ri.GoMemoryLimit = l
+	}
+	if d == engine.SQLite || suite != "" {
+		ri.SQLiteHeapBytes = sqlite.HeapLimit
+	}
+}
+
 // metricOptions gives each metric its own options from eval's.
 func (o *Options) metricOptions(ss schema.Schemas, client *llm.Client) metric.Options {
 	return metric.Options{
@@ -131,7 +174,7 @@ func (o *Options) metricOptions(ss schema.Schemas, client *llm.Client) metric.Op
 		},
 		VES: metric.VESOptions{Repeats: o.VESRepeats},
 		Equiv: metric.EquivOptions{
-			Seed: o.EquivSeed, Budget: o.EquivBudget, MaxDatabases: o.EquivMaxDatabases, Suite: o.Suite,
+			Seed: o.EquivSeed, Budget: o.EquivBudget, MaxDatabases: o.EquivMaxDatabases, Suite: o.Suite, Assume: o.EquivAssume,
 		},
 		Judge: judge.Judge{
 			Client: client, Samples: o.Judge.Samples,

@@ -27,6 +27,14 @@ type Decider interface {
 	Decider() string
 }
 
+// Refutation is Details that can carry a witness database: RestsOn names
+// what its difference rests on ("null", "empty_table", "duplicates",
+// "arity", "value"; equiv.RestsOn), nil without a witness. The summary
+// counts a metric's refutations by it (report.Summary.RestsOn).
+type Refutation interface {
+	RestsOn() []string
+}
+
 // RawFields are the Details of a verdict read without knowing its metric
 // (Verdict.UnmarshalJSON), or of a metric without a type of its own (ex
 // and ex_bird write no details; keys a newer sqljudge wrote): each key's

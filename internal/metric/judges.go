@@ -70,6 +70,9 @@ type judged struct {
 	infos   onceMap[string, *judge.DBInfo] // db -> judge.LoadDBInfo
 }
 
+// Lengthy returns true: an item waits for the judge's model (metric.Lengthy).
+func (m *judged) Lengthy() bool { return true }
+
 // dbInfo returns ROSE's database information of db, read once per run.
 func (m *judged) dbInfo(ctx context.Context, x *Exec, db string) (*judge.DBInfo, error) {
 	return m.infos.get(db, func() (*judge.DBInfo, error) { return judge.LoadDBInfo(ctx, x.Env().Engine, db) })

@@ -23,6 +23,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/judge"
 	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/sqllex"
 	"github.com/sqljudge/sqljudge/internal/status"
 )
 
@@ -129,6 +130,15 @@ type Metric interface {
 	Grade(ctx context.Context, x *Exec, it *bench.Item) Verdict
 }
 
+// Lengthy is implemented by a metric whose grading of one item takes
+// seconds by design, whatever its queries: a search over many databases
+// (equiv, verdict), a call to an LLM (the judges). serve keeps a worker
+// free of such items for the other metrics (serve.Config.LengthyWorkers).
+type Lengthy interface {
+	// Lengthy reports whether an item may hold a worker that long.
+	Lengthy() bool
+}
+
 // Close closes every metric of ms that holds resources of its own, those
 // implementing io.Closer (ts closes the engine it opened over the suite
 // databases), and joins their errors. Whoever built the metrics (New)
@@ -189,6 +199,10 @@ type EquivOptions struct {
 	Budget       time.Duration
 	MaxDatabases int
 	Suite        string
+	// Assume is the search's assumption mode (equiv.Assume: "declared",
+	// the default when "", or "observed": also what the item's database
+	// satisfies; eval's and serve's --equiv-assume).
+	Assume string
 }
 
 // Checker is implemented by metrics that need something per database
@@ -318,7 +332,9 @@ type Env struct {
 	// recent results are kept by (database, SQL), and a prediction that
 	// repeats one is not run again. Queries whose result may change from
 	// one run to the next (random(), the date and time functions; see
-	// shareable) always run.
+	// shareable) always run. With it, too, a prediction that is its gold
+	// written differently takes the gold's result without running (see
+	// SamePred).
 	SharePreds bool
 
 	gold  onceMap[goldKey, *result.Set]
@@ -402,9 +418,11 @@ type Exec struct {
 	env  *Env
 	memo onceMap[goldKey, *result.Set]
 	// seen holds the first gold and predicted results read on the item's
-	// database, for Sample.
+	// database, for Sample; skipped is the first prediction not run
+	// (SkipPred) when it came before any predicted result.
 	seenMu           sync.Mutex
 	seenGold, seenPd *result.Set
+	skipped          *goldKey
 	// share holds the values computed once per item for several metrics
 	// (ves and rves share one timing).
 	share onceMap[string, any]
@@ -438,13 +456,26 @@ func (x *Exec) Pred(ctx context.Context, db, sql string) (*result.Set, error) {
 	return s, err
 }
 
-// see keeps s in *slot when it is the first result read without error.
+// SkipPred notes that a metric graded the predicted query sql on db
+// without running it (SamePred: it is the gold query written
+// differently, so its result is the gold's). If it is the item's first
+// predicted result, Sample runs it when it needs it.
+func (x *Exec) SkipPred(db, sql string) {
+	x.seenMu.Lock()
+	if x.seenPd == nil && x.skipped == nil {
+		x.skipped = &goldKey{db, sql}
+	}
+	x.seenMu.Unlock()
+}
+
+// see keeps s in *slot when it is the first result read without error (a
+// prediction skipped before comes first: see SkipPred).
 func (x *Exec) see(slot **result.Set, s *result.Set, err error) {
 	if err != nil || s == nil {
 		return
 	}
 	x.seenMu.Lock()
-	if *slot == nil {
+	if *slot == nil && (slot != &x.seenPd || x.skipped == nil) {
 		*slot = s
 	}
 	x.seenMu.Unlock()
@@ -453,15 +484,32 @@ func (x *Exec) see(slot **result.Set, s *result.Set, err error) {
 // Sample is the diff (result.Diff) of the first gold and the first
 // predicted result the item's metrics read, or nil when they did not read
 // both. The runner keeps it in the record of an item with a wrong result,
-// so that a report shows the rows without running the queries again.
-func (x *Exec) Sample() *result.Sample {
+// so that a report shows the rows without running the queries again. When
+// the first prediction was skipped (SkipPred), Sample runs it under ctx
+// (nil if it fails).
+func (x *Exec) Sample(ctx context.Context) *result.Sample {
 	x.seenMu.Lock()
-	g, p := x.seenGold, x.seenPd
+	g, p, skipped := x.seenGold, x.seenPd, x.skipped
 	x.seenMu.Unlock()
-	if g == nil || p == nil {
+	if g == nil {
+		return nil
+	}
+	if p == nil && skipped != nil {
+		p, _ = x.Pred(ctx, skipped.db, skipped.sql)
+	}
+	if p == nil {
 		return nil
 	}
 	return result.Diff(g, p)
+}
+
+// SamePred reports whether the predicted query p may be graded by the
+// result of the gold query g on the same database without running it:
+// the Env shares results (SharePreds), on SQLite, p is g written
+// differently (sqllex.SameQuery) and g's result does not change from one
+// run to the next (see shareable). Its result would be g's, row for row.
+func (e *Env) SamePred(p, g string) bool {
+	return e.SharePreds && e.Engine.Dialect() == engine.SQLite && shareable(g) && sqllex.SameQuery(p, g)
 }
 
 // SpiderEqual compares a gold and a predicted result with

@@ -5,6 +5,9 @@ package report
 // counters. Its fields are in the order of their JSON names, so the block
 // reads as it did when it was a map (encoding/json sorts map keys).
 type RunInfo struct {
+	// Audit is --audit: records carry the gold audit's findings
+	// (gold_hazards; absent without --audit).
+	Audit bool `json:"audit,omitempty"`
 	// DB is the --db DSN or folder, its password redacted.
 	DB string `json:"db"`
 	// Difficulty names where the difficulty levels came from:
@@ -18,6 +21,11 @@ type RunInfo struct {
 	Engine string `json:"engine"`
 	// Format is --format, the shape of the gold file.
 	Format string `json:"format"`
+	// GoMemoryLimit is the soft limit of the Go heap the run had, in
+	// bytes (runtime/debug.SetMemoryLimit: eval's 384 MiB unless
+	// GOMEMLIMIT says otherwise; absent without one). With
+	// SQLiteHeapBytes it bounds the run's memory, whatever the queries.
+	GoMemoryLimit int64 `json:"go_memory_limit,omitempty"`
 	// Gold is the --gold path.
 	Gold string `json:"gold"`
 	// Graded counts the items graded by this run, Resumed those kept from
@@ -53,6 +61,11 @@ type RunInfo struct {
 	// compare_query_results, quirks included) or "fixed" (--sqleval-fixed);
 	// absent when sqleval did not run.
 	SQLEvalMode string `json:"sqleval_mode,omitempty"`
+	// SQLiteHeapBytes is the cap on SQLite's heap for the whole run, in
+	// bytes (sqlite.HeapLimit): all the queries running at once share it,
+	// and one that finds it full is too_large (absent when no SQLite
+	// engine ran: another --db without --suite).
+	SQLiteHeapBytes int64 `json:"sqlite_heap_bytes,omitempty"`
 	// Suite is the --suite test-suite folder ("" without one).
 	Suite string `json:"suite"`
 	// Tables is the --tables path ("" without one).

@@ -132,6 +132,57 @@ type Summary struct {
 	// the count of items per way, {"verdict": {"ex": 15, "equiv_witness":
 	// 7, "equiv_no_witness": 9}}; absent without such a metric.
 	DecidedBy map[string]map[string]int `json:"decided_by,omitempty"`
+	// GoldHazards counts, for a run with eval --audit, the items whose
+	// records carry gold hazards (run.Record.GoldHazards), in all and by
+	// kind; absent without --audit. No figure above depends on it.
+	GoldHazards *HazardCounts `json:"gold_hazards,omitempty"`
+	// RestsOn maps a metric whose verdicts carry witness databases
+	// (metric.Refutation: equiv, verdict) to the count of witnesses per
+	// kind of what they rest on, {"equiv": {"null": 60, "empty_table":
+	// 12, "value": 40}} (a witness resting on two kinds counts under
+	// both); absent without such a metric or without a witness.
+	RestsOn map[string]map[string]int `json:"rests_on,omitempty"`
+}
+
+// restsOnKinds is the order the note lists kinds in (equiv.RestsOnKinds;
+// report cannot import equiv).
+var restsOnKinds = []string{"arity", "null", "empty_table", "duplicates", "value"}
+
+// restsOn fills RestsOn and a note per metric whose verdicts carry
+// witnesses: "equiv witnesses (52) rest on: null 30, empty_table 9,
+// value 15".
+func restsOn(s *Summary, recs []run.Record, metrics []string) {
+	for _, m := range metrics {
+		counts := map[string]int{}
+		n := 0
+		for _, rec := range recs {
+			d, ok := rec.Verdicts[m].Details.(metric.Refutation)
+			if !ok {
+				continue
+			}
+			kinds := d.RestsOn()
+			if len(kinds) > 0 {
+				n++
+			}
+			for _, k := range kinds {
+				counts[k]++
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		if s.RestsOn == nil {
+			s.RestsOn = map[string]map[string]int{}
+		}
+		s.RestsOn[m] = counts
+		var parts []string
+		for _, k := range restsOnKinds {
+			if counts[k] > 0 {
+				parts = append(parts, fmt.Sprintf("%s %d", k, counts[k]))
+			}
+		}
+		s.Notes = append(s.Notes, fmt.Sprintf("%s witnesses (%d) rest on: %s", m, n, strings.Join(parts, ", ")))
+	}
 }
 
 // decidedBy fills DecidedBy and a note per metric whose verdicts name how
@@ -234,6 +285,7 @@ func Summarize(recs []run.Record, metrics []string) *Summary {
 	s.Notes = append(s.Notes, unjudgedNotes(s, metrics)...)
 	equivRefutes(s, recs, metrics)
 	decidedBy(s, recs, metrics)
+	restsOn(s, recs, metrics)
 	return s
 }
 
@@ -515,3 +567,28 @@ func ReadSummary(path string) (*Summary, error) {
 // order, anything else alphabetically after it. It sorts ls in place and
 // returns it.
 func OrderLevels(ls []string) []string { return orderLevels(ls) }
+
+// HazardCounts is summary.json's "gold_hazards": the items with at least
+// one gold hazard, and the items with one of each kind.
+type HazardCounts struct {
+	Items  int            `json:"items"`
+	ByKind map[string]int `json:"by_kind"`
+}
+
+// CountHazards counts the gold hazards of the latest record of each item.
+func CountHazards(recs []run.Record) *HazardCounts {
+	c := &HazardCounts{ByKind: map[string]int{}}
+	for _, r := range run.LatestInOrder(recs) {
+		if len(r.GoldHazards) > 0 {
+			c.Items++
+		}
+		seen := map[string]bool{}
+		for _, h := range r.GoldHazards {
+			if !seen[h.Kind] {
+				c.ByKind[h.Kind]++
+				seen[h.Kind] = true
+			}
+		}
+	}
+	return c
+}

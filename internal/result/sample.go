@@ -5,8 +5,9 @@ import "unicode/utf8"
 // SampleRows is the most rows of each result a Sample keeps.
 const SampleRows = 20
 
-// SampleCellBytes is the most bytes of a cell a Sample keeps; a longer
-// value is cut at a character boundary and ends in "…".
+// SampleCellBytes is the most bytes of a cell a Sample keeps, and every
+// other shown result with it (CutCell): a longer value is cut at a
+// character boundary and ends in "…".
 const SampleCellBytes = 500
 
 // Sample is a bounded diff of one item's gold and predicted results, kept
@@ -77,14 +78,16 @@ func Diff(gold, pred *Set) *Sample {
 func sampleCells(r []Value) []string {
 	out := make([]string, len(r))
 	for i, v := range r {
-		out[i] = cutCell(PyStr(v))
+		out[i] = CutCell(PyStr(v))
 	}
 	return out
 }
 
-// cutCell cuts s to at most SampleCellBytes bytes (then "…"), at a
-// character boundary.
-func cutCell(s string) string {
+// CutCell cuts a cell's text s to at most SampleCellBytes bytes (then
+// "…", 3 bytes more), at a character boundary; a shorter s is returned as
+// it is. It is the one cap of a cell shown outside a result set: a
+// report's samples, equiv's witnesses, ts's witness results (Set.String).
+func CutCell(s string) string {
 	if len(s) <= SampleCellBytes {
 		return s
 	}

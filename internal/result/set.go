@@ -51,7 +51,8 @@ func RowKey(row []Value) string {
 }
 
 // String renders a short, human-readable form of the set for messages: the
-// column names, the row count and at most the first five rows.
+// column names, the row count and at most the first five rows, each cell
+// cut to SampleCellBytes (CutCell).
 func (s *Set) String() string {
 	if s == nil {
 		return "<nil>"
@@ -68,7 +69,7 @@ func (s *Set) String() string {
 			if j > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(PyStr(v))
+			b.WriteString(CutCell(PyStr(v)))
 		}
 		b.WriteString("]")
 	}

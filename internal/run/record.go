@@ -46,7 +46,18 @@ type Record struct {
 	GoldAlternatives []string                  `json:"gold_alternatives,omitempty"`
 	Pred             string                    `json:"pred"`
 	Verdicts         map[string]metric.Verdict `json:"verdicts"`
-	Sample           *result.Sample            `json:"sample,omitempty"`
+	// GoldHazards are what eval --audit found that makes the item's gold
+	// unfit to grade against (package audit), absent without --audit or
+	// when nothing was found. They never change a verdict.
+	GoldHazards []GoldHazard   `json:"gold_hazards,omitempty"`
+	Sample      *result.Sample `json:"sample,omitempty"`
+}
+
+// GoldHazard is one finding of the gold audit on a record: its kind (an
+// audit.Kind such as "limit_ties") and a one-sentence evidence.
+type GoldHazard struct {
+	Kind   string `json:"kind"`
+	Detail string `json:"detail"`
 }
 
 // WrongResult reports whether some verdict of r found a wrong result: its

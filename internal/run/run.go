@@ -68,6 +68,9 @@ type Options struct {
 	// the records written so far stay), as a check on the first verdicts
 	// (eval's gold-error check) needs.
 	Watch func(Record) error
+	// GoldHazards, if set, is asked for each graded item's gold hazards
+	// (eval --audit), stored in its record beside the verdicts.
+	GoldHazards func(ctx context.Context, it *bench.Item) []GoldHazard
 }
 
 // Progress is told how far a run has got.
@@ -422,9 +425,12 @@ func (r *Runner) gradeOne(ctx context.Context, it *bench.Item, j job) Record {
 		}
 		rec.Verdicts[m.Name()] = v
 	}
+	if r.Opts.GoldHazards != nil {
+		rec.GoldHazards = r.Opts.GoldHazards(ctx, it)
+	}
 	if rec.WrongResult() {
 		rec.Sample = j.sample
-		if s := x.Sample(); s != nil {
+		if s := x.Sample(ctx); s != nil {
 			rec.Sample = s
 		}
 	}

@@ -63,6 +63,48 @@ func BenchmarkServeAttacks(b *testing.B) {
 	b.Run("aliases2000", func(b *testing.B) { aliasAttack(b, bin, spider) })
 	b.Run("idle390", func(b *testing.B) { idleAttack(b, bin, spider) })
 	b.Run("abandoned200", func(b *testing.B) { abandonAttack(b, bin, spider) })
+	b.Run("witnessCells30x20MB", func(b *testing.B) { witnessCellsAttack(b, bin, spider) })
+	b.Run("equivFlood50", func(b *testing.B) { equivFloodAttack(b, bin, spider) })
+}
+
+// slowPad is a prediction whose recursive CTE takes about 1.5 s on each
+// database here (12 million rows), under equiv's 2 s query timeout: its
+// search runs until --equiv-budget.
+const slowPad = "WITH RECURSIVE pad(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM pad WHERE n < 12000000) " +
+	"SELECT name FROM singer, (SELECT max(n) AS m FROM pad) WHERE age > 35 AND m > 0"
+
+// equivFloodAttack sends 50 equiv requests whose items hold a worker up
+// to --equiv-budget (issue 31), then times a healthy ex request.
+func equivFloodAttack(b *testing.B, bin, spider string) {
+	srv := startServer(b, bin, spider)
+	body, _ := json.Marshal(GradeRequest{Items: []GradeItem{{DBID: "concert_singer",
+		Gold: Gold{"SELECT name FROM singer WHERE age > 40"}, Pred: ptr(slowPad), Metric: "equiv"}}})
+	for k := range 50 {
+		go postRaw(srv.url+"/v1/grade", bytes.Replace(body, []byte("12000000"), []byte(fmt.Sprint(12000000+k)), 1))
+	}
+	time.Sleep(3 * time.Second) // the flood holds the workers
+	start := time.Now()
+	code := postRaw(srv.url+"/v1/grade", []byte(`{"items": [{"db_id": "concert_singer", "gold": "SELECT count(*) FROM singer", "pred": "SELECT count(*) FROM singer"}]}`))
+	wait := time.Since(start)
+	b.Logf("under 50 slow equiv requests: healthy request HTTP %d after %s", code, wait.Round(time.Millisecond))
+	b.ReportMetric(wait.Seconds(), "healthy-wait-s")
+}
+
+// witnessCellsAttack grades 30 equiv items whose witnesses hold cells of
+// 20 MB (issue 31), and reports the response's size and the peak RSS.
+func witnessCellsAttack(b *testing.B, bin, spider string) {
+	srv := startServer(b, bin, spider)
+	body, _ := json.Marshal(GradeRequest{Items: padItems(30, 20<<20, "equiv")})
+	resp, err := http.Post(srv.url+"/v1/grade", "application/json", bytes.NewReader(body))
+	if err != nil {
+		b.Fatal(err)
+	}
+	n, _ := io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	b.Logf("30 witnesses with 20 MB cells: HTTP %d, a response of %d bytes", resp.StatusCode, n)
+	b.ReportMetric(float64(n), "response-bytes")
+	time.Sleep(2 * time.Second) // let the collector return what nothing holds
+	srv.report(b)
 }
 
 // goldsAttack grades 10 distinct gold queries of 99,000 rows of ~1 kB

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -139,4 +140,63 @@ func scratchFolders(t *testing.T, dir string) int {
 		t.Fatal(err)
 	}
 	return len(m)
+}
+
+// TestSlowPredictionIsNotRewarded is the reward-gaming attack of issue 31:
+// a wrong prediction ("age > 35" for the gold's "age > 40", which equiv
+// refutes) padded with a recursive CTE joined in, so that it runs past the
+// search's query timeout on every scratch database while the gold runs
+// there in microseconds. The search could not compare the two, equiv said
+// "unknown", and the item fell back to ex on the item's database: correct,
+// reward 1. Now neither equiv nor verdict counts it correct: its verdict is
+// timeout, whose reward is never above a wrong answer's, under every
+// preset. The CTE's depth depends on the data (1,000 rows on the item's
+// database, where singer holds 6 rows; 10^15 elsewhere), so that the test
+// does not depend on the machine's speed; the attack as reported (30
+// million rows everywhere) was run by hand (docs/serve.md).
+func TestSlowPredictionIsNotRewarded(t *testing.T) {
+	eng := sqlite.New(shareddata.SubsetPath(t, "spider", "database"), sqlite.Options{})
+	t.Cleanup(func() { eng.Close() })
+	_, _, ts := newTestServer(t, Config{Engine: eng, MetricOptions: metric.Options{
+		Equiv: metric.EquivOptions{Seed: 1, Budget: equiv.DefaultMetricBudget, MaxDatabases: equiv.DefaultMetricMaxDatabases}}})
+	gold := Gold{"SELECT name FROM singer WHERE age > 40"}
+	padded := ptr("WITH RECURSIVE pad(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM pad " +
+		"WHERE n < (SELECT CASE count(*) WHEN 6 THEN 1000 ELSE 1e15 END FROM singer)) " +
+		"SELECT name FROM singer, (SELECT max(n) AS m FROM pad) WHERE age > 35 AND m > 0")
+	items := []GradeItem{
+		{ID: json.RawMessage(`0`), DBID: "concert_singer", Gold: gold, Pred: padded, Metric: "ex", Preset: "arctic"},
+		{ID: json.RawMessage(`1`), DBID: "concert_singer", Gold: gold, Pred: padded, Metric: "equiv", Preset: "arctic"},
+		{ID: json.RawMessage(`2`), DBID: "concert_singer", Gold: gold, Completion: ptr(sqlr1Completion(*padded)), Metric: "verdict", Preset: "sql-r1"},
+	}
+	res := grade(t, ts.URL, GradeRequest{Items: items})
+	// ex alone sees only the item's database, where the two agree.
+	if res[0].Verdict != Correct {
+		t.Errorf("ex: %+v; ex should accept it on the item's database", res[0])
+	}
+	for i, r := range res[1:] {
+		it := items[i+1]
+		p, _ := PresetByName(it.Preset)
+		wrong := p.Reward(Outcome{Verdict: Wrong, Parsed: Parsed{SQL: r.SQL}, FormatOK: true})
+		switch {
+		case r.Correct || r.Verdict != Timeout || r.Reward > wrong:
+			t.Errorf("%s/%s: verdict %s, reward %v (a wrong answer's: %v): %s", it.Metric, it.Preset, r.Verdict, r.Reward, wrong, r.Error)
+		case !strings.Contains(r.Error, "the prediction ran past equiv's limits where the gold did not (timed out on"):
+			t.Errorf("%s/%s: the error does not say why: %q", it.Metric, it.Preset, r.Error)
+		}
+	}
+	// Under every preset, timeout is rewarded at most as a wrong answer.
+	for _, p := range Presets() {
+		o := Outcome{Parsed: Parsed{SQL: *padded}, FormatOK: true}
+		o.Verdict = Timeout
+		timeout := p.Reward(o)
+		o.Verdict = Wrong
+		if wrong := p.Reward(o); timeout > wrong {
+			t.Errorf("preset %s rewards a timeout %v, above a wrong answer's %v", p.Name, timeout, wrong)
+		}
+	}
+}
+
+// sqlr1Completion wraps sql in a completion that follows SQL-R1's format.
+func sqlr1Completion(sql string) string {
+	return "<think>t</think><answer>```sql\n" + sql + "\n```</answer>"
 }

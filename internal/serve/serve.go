@@ -46,8 +46,14 @@ type Config struct {
 	// means twice Timeout (none when Timeout is 0).
 	MaxItemTime time.Duration
 	// Workers is the number of items graded at once across all requests;
-	// 0 means the number of CPUs.
+	// 0 means the number of CPUs. Requests with items waiting take turns
+	// for them, one item each (scheduler).
 	Workers int
+	// LengthyWorkers bounds the workers that items of lengthy metrics
+	// (metric.Lengthy: equiv, verdict) hold at once (--lengthy-workers),
+	// so that the other metrics keep the rest; 0 means Workers - 1, at
+	// least 1 (with one worker nothing is kept back).
+	LengthyWorkers int
 	// Metric is the metric of an item that names none and whose request
 	// and preset name none; "" means ex.
 	Metric string
@@ -59,6 +65,13 @@ type Config struct {
 	// MaxBatch is the most items one request may hold (HTTP 413 beyond);
 	// 0 means DefaultMaxBatch.
 	MaxBatch int
+	// MaxResponse bounds the verdict details (GradeResult.Verdicts) of one
+	// response, in bytes of JSON: each item may take an equal share, and
+	// what is over it is left out and named in GradeResult.Cut; 0 means
+	// DefaultMaxResponse. The rest of a result echoes the request (id,
+	// sql) or is a short text, so a response stays within MaxResponse
+	// plus about MaxBody.
+	MaxResponse int64
 	// GoldCache bounds the gold results kept across requests, in bytes
 	// (least recently used go first; see goldCache); 0 means
 	// DefaultGoldCache.
@@ -90,7 +103,7 @@ type Server struct {
 	cfg    Config
 	env    *metric.Env
 	golds  *goldCache
-	slots  chan struct{}
+	sched  *scheduler
 	ctx    context.Context
 	cancel context.CancelFunc
 
@@ -122,6 +135,9 @@ func New(cfg Config) *Server {
 	if cfg.MaxBatch <= 0 {
 		cfg.MaxBatch = DefaultMaxBatch
 	}
+	if cfg.MaxResponse <= 0 {
+		cfg.MaxResponse = DefaultMaxResponse
+	}
 	cfg.ReadHeaderTimeout = cmp.Or(cfg.ReadHeaderTimeout, DefaultReadHeaderTimeout)
 	cfg.ReadTimeout = cmp.Or(cfg.ReadTimeout, DefaultReadTimeout)
 	cfg.IdleTimeout = cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout)
@@ -132,7 +148,7 @@ func New(cfg Config) *Server {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
 		cfg: cfg, golds: newGoldCache(cfg.GoldCache),
-		slots: make(chan struct{}, cfg.Workers), ctx: ctx, cancel: cancel,
+		sched: newScheduler(cfg.Workers, cmp.Or(cfg.LengthyWorkers, cfg.Workers-1)), ctx: ctx, cancel: cancel,
 		metrics: map[string]metric.Metric{},
 	}
 	s.env = &metric.Env{Engine: cfg.Engine, Timeout: cfg.Timeout, Golds: s.golds}
@@ -236,7 +252,9 @@ func (g *Gold) UnmarshalJSON(b []byte) error {
 // or could not be graded ("" otherwise). Verdicts is present when the
 // metric's verdict carries details (equiv's and verdict's witness, em's
 // hardness, a judge's score): the metric's verdict keyed by the metric's
-// name, the same object as eval's record holds under "verdicts".
+// name, the same object as eval's record holds under "verdicts", within
+// the item's share of Config.MaxResponse. Cut names what was left out of
+// it to stay there, and why ("" when nothing was).
 type GradeResult struct {
 	ID       json.RawMessage           `json:"id"`
 	Verdict  Verdict                   `json:"verdict"`
@@ -245,13 +263,16 @@ type GradeResult struct {
 	SQL      string                    `json:"sql"`
 	Error    string                    `json:"error"`
 	Verdicts map[string]metric.Verdict `json:"verdicts,omitempty"`
+	Cut      string                    `json:"cut,omitempty"`
 }
 
 // GradeResponse is the answer of POST /v1/grade; ElapsedMS is the
-// request's grading time in milliseconds.
+// request's grading time in milliseconds; ResultsCut counts the results
+// with something left out (GradeResult.Cut), absent when none.
 type GradeResponse struct {
-	Results   []GradeResult `json:"results"`
-	ElapsedMS int64         `json:"elapsed_ms"`
+	Results    []GradeResult `json:"results"`
+	ElapsedMS  int64         `json:"elapsed_ms"`
+	ResultsCut int           `json:"results_cut,omitempty"`
 }
 
 func (s *Server) handleGrade(w http.ResponseWriter, r *http.Request) {
@@ -271,16 +292,25 @@ func (s *Server) handleGrade(w http.ResponseWriter, r *http.Request) {
 	}
 	res := s.Grade(r.Context(), req)
 	s.logRequest(r, res)
-	writeJSON(w, http.StatusOK, GradeResponse{Results: res, ElapsedMS: time.Since(start).Milliseconds()})
+	cut := 0
+	for _, x := range res {
+		if x.Cut != "" {
+			cut++
+		}
+	}
+	writeJSON(w, http.StatusOK, GradeResponse{Results: res, ElapsedMS: time.Since(start).Milliseconds(), ResultsCut: cut})
 }
 
 // Grade grades a request's items concurrently (at most Workers items at
-// once across the server) and returns their results in order. Items run
+// once across the server, requests taking turns: scheduler) and returns
+// their results in order. Items run
 // under ctx (the request's) and the server's context: when either ends,
 // items not yet graded end as errors saying why. Grade does not check the
 // request: the handlers refuse a bad one first (checkRequest). Items that
 // are the same (db_id, gold, pred or completion, metric and preset: an RL
-// group often samples one completion several times) are graded once.
+// group often samples one completion several times) are graded once. Each
+// result's details take at most an equal share of MaxResponse
+// (boundVerdict).
 func (s *Server) Grade(ctx context.Context, req GradeRequest) []GradeResult {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -288,6 +318,7 @@ func (s *Server) Grade(ctx context.Context, req GradeRequest) []GradeResult {
 	out := make([]GradeResult, len(req.Items))
 	same := make([]int, len(req.Items))
 	first := map[string]int{}
+	b := &batch{req: req, queue: s.sched.queue(), share: responseShare(s.cfg.MaxResponse, len(req.Items))}
 	var wg sync.WaitGroup
 	for i := range req.Items {
 		k := itemKey(req, &req.Items[i])
@@ -296,7 +327,7 @@ func (s *Server) Grade(ctx context.Context, req GradeRequest) []GradeResult {
 			continue
 		}
 		first[k], same[i] = i, i
-		wg.Go(func() { out[i] = s.gradeItem(ctx, req, &req.Items[i]) })
+		wg.Go(func() { out[i] = s.gradeItem(ctx, b, i) })
 	}
 	wg.Wait()
 	for i, j := range same {
@@ -318,8 +349,17 @@ func itemKey(req GradeRequest, it *GradeItem) string {
 	return string(b)
 }
 
-// gradeItem grades one item under its preset and metric.
-func (s *Server) gradeItem(ctx context.Context, req GradeRequest, it *GradeItem) GradeResult {
+// batch is a request being graded: its items wait for workers in queue,
+// and the details of each take at most share bytes of JSON.
+type batch struct {
+	req   GradeRequest
+	queue *queue
+	share int
+}
+
+// gradeItem grades item i of b under its preset and metric.
+func (s *Server) gradeItem(ctx context.Context, b *batch, i int) GradeResult {
+	req, it := b.req, &b.req.Items[i]
 	p, err := PresetByName(cmp.Or(it.Preset, req.Preset, "binary"))
 	if err != nil {
 		return errorResult(err.Error())
@@ -344,9 +384,9 @@ func (s *Server) gradeItem(ctx context.Context, req GradeRequest, it *GradeItem)
 		o.Verdict, res.Error = Invalid, "no SQL found"
 	default:
 		var mv metric.Verdict
-		o.Verdict, res.Error, mv = s.run(ctx, m, it, parsed.SQL)
+		o.Verdict, res.Error, mv = s.run(ctx, b, i, m, parsed.SQL)
 		if mv.Details != nil {
-			res.Verdicts = map[string]metric.Verdict{m.Name(): mv}
+			res.Verdicts, res.Cut = boundVerdict(m.Name(), mv, b.share)
 		}
 	}
 	res.Verdict, res.Correct, res.Reward = o.Verdict, o.Verdict == Correct, p.Reward(o)
@@ -369,16 +409,17 @@ func (s *Server) unusable(it *GradeItem, metricErr error) string {
 	return ""
 }
 
-// run grades sql against the item's gold with metric m on a worker slot,
-// under ctx bounded by MaxItemTime from the moment it has the slot; mv is
-// the metric's own verdict (zero when it did not grade).
-func (s *Server) run(ctx context.Context, m metric.Metric, it *GradeItem, sql string) (v Verdict, detail string, mv metric.Verdict) {
-	select {
-	case s.slots <- struct{}{}:
-	case <-ctx.Done():
+// run grades sql against the gold of item i of b with metric m on a
+// worker of b's queue, under ctx bounded by MaxItemTime from the moment it
+// has the worker; mv is the metric's own verdict (zero when it did not
+// grade).
+func (s *Server) run(ctx context.Context, b *batch, i int, m metric.Metric, sql string) (v Verdict, detail string, mv metric.Verdict) {
+	it := &b.req.Items[i]
+	release, ok := b.queue.acquire(ctx, i, lengthy(m))
+	if !ok {
 		return Error, s.stopReason(), mv
 	}
-	defer func() { <-s.slots }()
+	defer release()
 	defer func() {
 		if p := recover(); p != nil {
 			v, detail = Error, fmt.Sprintf("internal error: %v", p)
@@ -402,6 +443,13 @@ func (s *Server) run(ctx context.Context, m metric.Metric, it *GradeItem, sql st
 		return v, fmt.Sprintf("the item ran past --max-item-time (%s): %s", s.cfg.MaxItemTime, detail), metric.Verdict{}
 	}
 	return v, detail, mv
+}
+
+// lengthy reports whether m's items may hold a worker for seconds by
+// design (metric.Lengthy).
+func lengthy(m metric.Metric) bool {
+	l, ok := m.(metric.Lengthy)
+	return ok && l.Lengthy()
 }
 
 // stopReason says why the items of a request whose context ended were not

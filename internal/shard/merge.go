@@ -241,13 +241,16 @@ func (m *merger) complete() error {
 }
 
 // summary summarizes the merged records as one run over dirs: the longest
-// shard's wall time, and the partial-matching table when the shards have
-// one.
+// shard's wall time, the partial-matching table when the shards have one,
+// and the gold hazards' counts when they ran with --audit.
 func (m *merger) summary(dirs []string) (*report.Summary, error) {
 	sum := report.Summarize(m.all, m.sums[0].Metrics)
 	sum.Run = mergedRun(m.sums, dirs)
 	for _, s := range m.sums {
 		sum.WallSeconds = max(sum.WallSeconds, s.WallSeconds)
+	}
+	if sum.Run != nil && sum.Run.Audit {
+		sum.GoldHazards = report.CountHazards(m.all)
 	}
 	if m.sums[0].Partial != nil {
 		p, err := report.Partial(m.all, "em")

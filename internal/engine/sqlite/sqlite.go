@@ -56,18 +56,29 @@ var readPragmas = map[string]bool{
 }
 
 // HeapLimit is the most memory SQLite may allocate in the whole process,
-// every connection included (sqlite3_hard_heap_limit64): 512 MiB. A query
+// every connection included (sqlite3_hard_heap_limit64): 384 MiB. A query
 // that needs more fails with SQLITE_NOMEM, reported as engine.ErrTooLarge.
-const HeapLimit = 512 << 20
+// What SQLite counts is what it asked malloc for: small sorter records
+// cost the C library's overhead on top, so the resident memory behind a
+// full heap is about a third more (about 500 MB), which with eval's Go
+// heap keeps a run under 1 GiB.
+const HeapLimit = 384 << 20
+
+// Pragmas are the statements every connection runs when it opens: SQLite's
+// heap capped at HeapLimit (a soft limit at half of it) and temporary
+// tables and sorts kept in memory, under that cap.
+func Pragmas() []string {
+	return []string{
+		fmt.Sprintf("PRAGMA hard_heap_limit = %d", HeapLimit),
+		fmt.Sprintf("PRAGMA soft_heap_limit = %d", HeapLimit/2),
+		"PRAGMA temp_store = MEMORY",
+	}
+}
 
 // harden configures a new connection so no query can write anything, and
 // bounds the memory and temporary storage its queries may use.
 func harden(c *sqlite3.SQLiteConn) error {
-	for _, p := range []string{
-		fmt.Sprintf("PRAGMA hard_heap_limit = %d", HeapLimit),
-		fmt.Sprintf("PRAGMA soft_heap_limit = %d", HeapLimit/2),
-		"PRAGMA temp_store = MEMORY",
-	} {
+	for _, p := range Pragmas() {
 		if _, err := c.Exec(p, nil); err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}
@@ -284,12 +295,16 @@ func (e *Engine) run(ctx context.Context, c *sqlite3.SQLiteConn, q string) (*res
 	c.SetLimit(sqlite3.SQLITE_LIMIT_LENGTH, lengthLimit(e.lim.MaxBytes))
 	set, err := e.query(ctx, c, q)
 	var se sqlite3.Error
-	if err != nil && errors.As(err, &se) {
+	isSQLite := err != nil && errors.As(err, &se)
+	if err != nil && (ctx.Err() != nil || errors.Is(err, engine.ErrTooLarge) || isSQLite && (se.Code == sqlite3.ErrTooBig || se.Code == sqlite3.ErrNomem)) {
+		releaseHeap() // a query stopped by a cap or the clock may have filled SQLite's heap
+	}
+	if isSQLite {
 		switch se.Code {
 		case sqlite3.ErrTooBig:
 			return nil, &engine.QueryError{Err: fmt.Errorf("%w: a value of more than %d bytes (a quarter of --max-bytes): %v", engine.ErrTooLarge, lengthLimit(e.lim.MaxBytes), err)}
 		case sqlite3.ErrNomem:
-			return nil, &engine.QueryError{Err: fmt.Errorf("%w: SQLite needs more than its %d bytes of memory: %v", engine.ErrTooLarge, HeapLimit, err)}
+			return nil, &engine.QueryError{Err: fmt.Errorf("%w: SQLite's heap is full: its %d bytes are the cap of all the queries running at once, not of this one: %v", engine.ErrTooLarge, HeapLimit, err)}
 		}
 	}
 	return set, err

@@ -218,6 +218,18 @@
     });
     return h + "</table>";
   };
+  // What the witness's difference rests on, and each check that decided
+  // it (the witness's rests_on and rests_on_checks).
+  var restsOnHTML = function (w) {
+    if (!Array.isArray(w.rests_on) || !w.rests_on.length) return "";
+    var h = '<div class="rests">rests on: <b>' + esc(w.rests_on.join(", ")) + "</b></div>";
+    if (Array.isArray(w.rests_on_checks) && w.rests_on_checks.length) {
+      h += '<details class="fields"><summary>checks</summary><ul>' + w.rests_on_checks.map(function (c) {
+        return "<li>" + esc(String(c.kind)) + ": " + esc(String(c.check)) + (c.removed ? " &mdash; the difference disappears" : " &mdash; the difference stays") + "</li>";
+      }).join("") + "</ul></details>";
+    }
+    return h;
+  };
   var witnessHTML = function (vd) {
     var h = "";
     M.forEach(function (m, k) {
@@ -225,7 +237,7 @@
       if ((m !== "equiv" && m !== "verdict") || !d || !d[1]) return;
       try { w = JSON.parse(d[1]).witness; } catch (e) { return; }
       if (!w || typeof w !== "object" || typeof w.sql !== "string") return;
-      h += '<div class="witness"><h3>witness (' + esc(m) + ")</h3>" + '<div class="muted">' + plural(w.rows || 0, "row") + " in the witness database</div>" + clampPre(w.sql) +
+      h += '<div class="witness"><h3>witness (' + esc(m) + ")</h3>" + '<div class="muted">' + plural(w.rows || 0, "row") + " in the witness database</div>" + restsOnHTML(w) + clampPre(w.sql) +
         resultHTML("gold / q1", w.q1) + resultHTML("prediction / q2", w.q2) + "</div>";
     });
     return h;

@@ -1,0 +1,164 @@
+package equiv
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sqljudge/sqljudge/internal/shareddata"
+)
+
+// TestRestsOn: each kind of what a witness rests on, found by re-running
+// the changed witness: a NULL that COUNT(col) skips, an empty table under
+// MAX against ORDER BY … LIMIT 1, DISTINCT against duplicates, an
+// ordinary value at a comparison's bound, different column counts (with
+// rows: an empty witness would say less), and NOT IN against NOT EXISTS.
+func TestRestsOn(t *testing.T) {
+	sb := newSQLite(t)
+	const one = "CREATE TABLE t (id INT PRIMARY KEY, a INT NOT NULL)"
+	cases := []struct {
+		name, q1, q2, ddl string
+		want              []RestsOn
+	}{
+		{"null", "SELECT count(*) FROM t", "SELECT count(a) FROM t", "CREATE TABLE t (id INT PRIMARY KEY, a INT)", []RestsOn{RestsNull}},
+		{"empty table", "SELECT max(a) FROM t", "SELECT a FROM t ORDER BY a DESC LIMIT 1", one, []RestsOn{RestsEmptyTable}},
+		{"duplicates", "SELECT DISTINCT a FROM t", "SELECT a FROM t", one, []RestsOn{RestsDuplicates}},
+		{"value", "SELECT id FROM t WHERE a > 10", "SELECT id FROM t WHERE a >= 10", one, []RestsOn{RestsValue}},
+		{"arity", "SELECT a FROM t", "SELECT a, id FROM t", one, []RestsOn{RestsArity}},
+		{"not in", "SELECT id FROM t WHERE a NOT IN (SELECT b FROM u)", "SELECT id FROM t WHERE NOT EXISTS (SELECT 1 FROM u WHERE u.b = t.a)",
+			one + "; CREATE TABLE u (b INT)", []RestsOn{RestsNull}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := decide(t, sb, Pair{ID: c.name, Q1: c.q1, Q2: c.q2, Schema: c.ddl})
+			if out.Verdict != Inequivalent {
+				t.Fatalf("%s (%s), want inequivalent", out.Verdict, out.Reason)
+			}
+			w := out.Witness
+			if !slices.Equal(w.RestsOn, c.want) {
+				t.Errorf("rests on %v, want %v; checks %+v", w.RestsOn, c.want, w.RestsChecks)
+			}
+			removed := false
+			for _, ch := range w.RestsChecks {
+				removed = removed || ch.Removed && slices.Contains(c.want, ch.Kind)
+			}
+			if !removed {
+				t.Errorf("no check of %v says it removed the difference: %+v", c.want, w.RestsChecks)
+			}
+			if c.name == "arity" && w.Rows == 0 {
+				t.Errorf("an arity witness without rows")
+			}
+			reverifySQLite(t, w, c.q1, c.q2)
+		})
+	}
+}
+
+// TestAssumeObserved: car_1's continents table holds no NULL, so under
+// AssumeObserved count(*) and count(Continent) agree on every database
+// the search may try (the witness under AssumeDeclared rests on a NULL),
+// and the record names the assumptions; a pair that differs on ordinary
+// values is still refuted.
+func TestAssumeObserved(t *testing.T) {
+	sb := newSQLite(t)
+	path := shareddata.SubsetPath(t, "spider", "database", "car_1", "car_1.sqlite")
+	run := func(q1, q2 string, a Assume) Outcome {
+		out, err := Decide(context.Background(), Pair{Q1: q1, Q2: q2, DB: path}, Options{Sandbox: sb, Seed: 1, Budget: time.Minute, MaxDatabases: 200, Assume: a})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	q1, q2 := "SELECT count(*) FROM continents", "SELECT COUNT(Continent) FROM continents"
+	declared := run(q1, q2, AssumeDeclared)
+	if declared.Verdict != Inequivalent || !slices.Equal(declared.Witness.RestsOn, []RestsOn{RestsNull}) || declared.Assume != "" || declared.Assumptions != nil {
+		t.Fatalf("declared: %s %+v, want inequivalent resting on a NULL, no assumptions", declared.Verdict, declared.Witness)
+	}
+	observed := run(q1, q2, AssumeObserved)
+	if observed.Verdict != EquivalentBounded {
+		t.Fatalf("observed: %s (%s) %+v, want equivalent_bounded", observed.Verdict, observed.Reason, observed.Witness)
+	}
+	if observed.Assume != AssumeObserved || !slices.Contains(observed.Assumptions, "not_null continents.Continent") || !slices.Contains(observed.Assumptions, "non_empty continents") {
+		t.Errorf("assumptions %q (%s)", observed.Assumptions, observed.Assume)
+	}
+	// MAX against ORDER BY … LIMIT 1 differs on an empty table only:
+	// continents has rows.
+	if out := run("SELECT max(ContId) FROM continents", "SELECT ContId FROM continents ORDER BY ContId DESC LIMIT 1", AssumeObserved); out.Verdict != EquivalentBounded {
+		t.Errorf("observed, max against limit: %s %+v", out.Verdict, out.Witness)
+	}
+	value := run("SELECT ContId FROM continents WHERE ContId > 2", "SELECT ContId FROM continents WHERE ContId >= 2", AssumeObserved)
+	if value.Verdict != Inequivalent || !slices.Equal(value.Witness.RestsOn, []RestsOn{RestsValue}) {
+		t.Errorf("observed, a bound: %s %+v", value.Verdict, value.Witness)
+	}
+	// A pair with DDL only has nothing observed, and says so.
+	ddl := decideAssume(t, sb, Pair{Q1: q1, Q2: q2, Schema: "CREATE TABLE continents (ContId INTEGER PRIMARY KEY, Continent TEXT)"}, AssumeObserved)
+	if ddl.Verdict != Inequivalent || !strings.Contains(ddl.AssumeNote, "no database") {
+		t.Errorf("observed, DDL only: %s, note %q", ddl.Verdict, ddl.AssumeNote)
+	}
+}
+
+func decideAssume(t *testing.T, sb Sandbox, p Pair, a Assume) Outcome {
+	t.Helper()
+	out, err := Decide(context.Background(), p, Options{Sandbox: sb, Seed: 1, Budget: time.Minute, Assume: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestDirectedSearch: differences random databases rarely meet, found by
+// the directed phase within 200 databases (each was equivalent_bounded at
+// that cap before it): a group of exactly 10 rows (HAVING count(*) > 10
+// against >= 10), values summing to exactly 100 under a bound on their
+// maximum, a double-quoted string that names a column of another table
+// only (SQLite reads it as a string), and a comparison between two groups
+// of one table (Asia's populations against Africa's least and greatest);
+// and a scalar subquery with more than one row, found by the directed
+// phase.
+func TestDirectedSearch(t *testing.T) {
+	sb := newSQLite(t)
+	const emp = "CREATE TABLE emp (id INT PRIMARY KEY, dept INT NOT NULL, sal INT NOT NULL)"
+	const country = "CREATE TABLE country (Code TEXT PRIMARY KEY, Name TEXT NOT NULL, Continent TEXT NOT NULL, Population INT NOT NULL)"
+	cases := []struct{ name, q1, q2, ddl string }{
+		{"count at its bound", "SELECT dept FROM emp GROUP BY dept HAVING count(*) > 10", "SELECT dept FROM emp GROUP BY dept HAVING count(*) >= 10", emp},
+		{"sum at its bound", "SELECT dept FROM emp GROUP BY dept HAVING sum(sal) > 100 AND max(sal) < 75", "SELECT dept FROM emp GROUP BY dept HAVING sum(sal) >= 100 AND max(sal) < 75", emp},
+		{"double-quoted string", `SELECT id FROM emp WHERE name = "Smith"`, `SELECT id FROM emp WHERE name = "Smyth"`,
+			"CREATE TABLE emp (id INT PRIMARY KEY, name TEXT NOT NULL); CREATE TABLE dept (id INT PRIMARY KEY, Smith TEXT, Smyth TEXT)"},
+		{"across groups", "SELECT count(*) FROM country WHERE Continent = 'Asia' AND Population > (SELECT max(Population) FROM country WHERE Continent = 'Africa')",
+			"SELECT count(*) FROM country WHERE Continent = 'Asia' AND Population > (SELECT min(Population) FROM country WHERE Continent = 'Africa')", country},
+		{"scalar subquery of two rows", "SELECT name FROM country WHERE code = (SELECT cc FROM city WHERE pop > 100)", "SELECT name FROM country WHERE code IN (SELECT cc FROM city WHERE pop > 100)",
+			"CREATE TABLE country (code TEXT PRIMARY KEY, name TEXT NOT NULL); CREATE TABLE city (id INT PRIMARY KEY, cc TEXT NOT NULL, pop INT NOT NULL)"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := Decide(context.Background(), Pair{Q1: c.q1, Q2: c.q2, Schema: c.ddl}, Options{Sandbox: sb, Seed: 1, Budget: time.Minute, MaxDatabases: 200})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.Verdict != Inequivalent {
+				t.Fatalf("%s after %d databases, want inequivalent", out.Verdict, out.Search.Databases)
+			}
+			reverifySQLite(t, out.Witness, c.q1, c.q2)
+			if c.name == "scalar subquery of two rows" {
+				if last := out.Search.Phases[len(out.Search.Phases)-1]; last.Name != PhaseDirected {
+					t.Errorf("found in phase %s, want %s", last.Name, PhaseDirected)
+				}
+			}
+		})
+	}
+}
+
+// TestKeysCompareAsTheEngine: on SQLite 'APG ' and 'APG' are two keys, so
+// a flight whose destination is 'APG' needs an airport 'APG' (Spider dev
+// #249 was refuted by a witness whose only airport was 'APG ', which SQLite's
+// join does not match: the foreign key did not hold there).
+func TestKeysCompareAsTheEngine(t *testing.T) {
+	sb := newSQLite(t)
+	ddl := "CREATE TABLE airports (AirportCode TEXT PRIMARY KEY); CREATE TABLE flights (FlightNo INTEGER PRIMARY KEY, DestAirport TEXT NOT NULL REFERENCES airports (AirportCode))"
+	q1 := "SELECT FlightNo FROM flights WHERE DestAirport = 'APG'"
+	q2 := "SELECT FlightNo FROM flights AS T1 JOIN airports AS T2 ON T1.DestAirport = T2.AirportCode WHERE T2.AirportCode = 'APG'"
+	if out := decide(t, sb, Pair{Q1: q1, Q2: q2, Schema: ddl}); out.Verdict != EquivalentBounded {
+		t.Fatalf("%s %+v, want equivalent_bounded", out.Verdict, out.Witness)
+	}
+}
