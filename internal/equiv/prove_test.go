@@ -158,7 +158,7 @@ func TestProofSizeBound(t *testing.T) {
 	long := "'" + strings.Repeat("x", 20_000) + "'"
 	q1 := "SELECT count(empno) FROM emp WHERE ename <> " + long
 	q2 := "SELECT count(*) FROM emp WHERE ename <> " + long
-	out, err := Decide(context.Background(), Pair{ID: "x", Q1: q1, Q2: q2, Schema: "CREATE TABLE emp (empno INT PRIMARY KEY, ename TEXT)"},
+	out, err := Decide(context.Background(), Pair{ID: "x", Q1: q1, Q2: q2, Schema: "CREATE TABLE emp (empno INTEGER PRIMARY KEY, ename TEXT)"},
 		Options{Sandbox: newSQLite(t), Seed: 1, Budget: 20 * time.Second, MaxDatabases: 80})
 	if err != nil {
 		t.Fatal(err)
