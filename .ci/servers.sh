@@ -2,7 +2,8 @@
 # packages, each started on a loopback port with a temporary data directory.
 # Source this file, then:
 #
-#   install_servers      apt-get install the packages (skipped when present)
+#   install_servers      apt-get install the packages (skipped when present),
+#                        z3 (the equiv prover's SMT solver) among them
 #   start_postgres DIR   initdb + start in DIR; exports SQLJUDGE_TEST_POSTGRES
 #   start_mariadb DIR    install-db + start in DIR; exports SQLJUDGE_TEST_MYSQL
 #   stop_servers         stop whatever was started (idempotent; use in a trap)
@@ -23,8 +24,10 @@ install_servers() {
   local need=()
   ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
   command -v mariadbd >/dev/null 2>&1 || need+=(mariadb-server)
+  # z3: the SMT solver the equiv prover runs (internal/prove/check).
+  command -v z3 >/dev/null 2>&1 || need+=(z3)
   if [ ${#need[@]} -eq 0 ]; then
-    echo "servers: postgresql and mariadb-server already installed"
+    echo "servers: postgresql, mariadb-server and z3 already installed"
     return 0
   fi
   echo "servers: apt-get install ${need[*]}"

@@ -16,9 +16,20 @@ OOPSLA 2024). Each pair gets one verdict:
   inequivalent         with the smallest database found (its SQL, its rows and
                        both results), re-verified on a fresh database built
                        from that SQL alone;
+  equivalent_proved    the two return the same result on every database
+                       satisfying the schema: the record's "proof" is a
+                       certificate that "sqljudge equiv check OUT" re-checks
+                       (the search still ran, to 60 databases);
   equivalent_bounded   no database tried told them apart (what was tried is in
                        the record: databases, largest table, values, phases);
-  unknown              the pair could not be searched, with the reason.
+  unknown              the pair could not be searched, with the reason
+                       ("internal: proof and witness disagree" for a pair both
+                       proved and refuted: a bug to report).
+
+The prover rewrites both queries by the rules of a small proof kernel (each
+relying on schema facts: keys, NOT NULL, foreign keys) into normal forms and
+compares them, discharging conditions with Z3 (the z3 executable; without it
+only proofs that need no SMT obligation are found); --no-proof skips it.
 
 PAIRS is JSON Lines: {"id", "q1", "q2", "schema"} with DDL text (SQLite,
 PostgreSQL or MySQL spelling), or {"id", "q1", "q2", "db_id"} for a database
@@ -48,7 +59,8 @@ the machine's speed; --budget is only a safety net for queries that run long
 (a pair it stops says "budget_exhausted": true, and the summary counts them).
 
 OUT/results.jsonl holds one record per pair in input order:
-{"id", "verdict", "witness", "search", "reason", "rule"}; the same --seed
+{"id", "verdict", "witness", "proof", "prover", "search", "reason", "rule"};
+the same --seed
 gives the same bytes (but for the pairs marked budget_exhausted).
 OUT/summary.json and the table printed hold the counts per verdict, witness
 sizes and time per pair.`
@@ -73,6 +85,7 @@ func (f *equivFlags) register(fl *pflag.FlagSet) {
 	fl.BoolVar(&f.o.Overwrite, "overwrite", false, "replace the run in --out")
 	fl.BoolVar(&f.o.Cleanup, "cleanup", false, "only drop the scratch databases that killed runs left on the --db server (sqljudge_equiv_*, made over 10 minutes ago, no session connected) and exit")
 	fl.BoolVar(&f.o.AllowSuperuser, "allow-superuser", false, "let a --db account that may administer the server (PostgreSQL superuser, MySQL SUPER/ALL) run the queries")
+	fl.BoolVar(&f.o.NoProof, "no-proof", false, "skip the prover: the search alone decides (no equivalent_proved)")
 }
 
 func newEquivCmd() *cobra.Command {
@@ -88,5 +101,34 @@ func newEquivCmd() *cobra.Command {
 		},
 	}
 	f.register(cmd.Flags())
+	cmd.AddCommand(newEquivCheckCmd())
+	return cmd
+}
+
+func newEquivCheckCmd() *cobra.Command {
+	var o equiv.CheckOptions
+	cmd := &cobra.Command{
+		Use:   "check OUT",
+		Short: "Re-check every proof of an equiv run with the kernel",
+		Long: `check re-checks every proof (the "proof" of each equivalent_proved record)
+of the sqljudge equiv run in OUT with the proof kernel (package
+internal/prove/check, separate from the prover): each pair's schema is read
+again from --pairs (which must be the run's: its hash is the fingerprint's)
+or, for db_id pairs, from the database under --db; each step's rule is applied
+again to its SQL and must give the step's result, relying on exactly the
+facts it lists, each of which must hold in the schema; the steps must chain
+from each query to its normal form; the normal forms must be the same query,
+or compare under the bijection with exactly the certificate's obligations,
+each answered unsat by Z3 (the z3 executable). A proof that fails is printed
+with its pair and part; the exit code is then 1, and 0 when all check.`,
+		Example: `  sqljudge equiv check out/ --pairs pairs.jsonl`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Out = args[0]
+			return equiv.RunCheck(cmd.Context(), o, cmd.OutOrStdout())
+		},
+	}
+	cmd.Flags().StringVar(&o.Pairs, "pairs", "", "the run's pairs file")
+	cmd.Flags().StringVar(&o.DB, "db", "", "the folder of SQLite databases the run's db_id pairs read")
 	return cmd
 }

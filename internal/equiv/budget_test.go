@@ -68,7 +68,7 @@ func TestSameOutcomeOnASlowMachine(t *testing.T) {
 		var got [2][]byte
 		for i, delay := range []time.Duration{0, 15 * time.Millisecond} {
 			sb := &slowSandbox{Sandbox: newSQLite(t), loadDelay: delay}
-			out, err := Decide(context.Background(), p, Options{Sandbox: sb, Seed: 1})
+			out, err := Decide(context.Background(), p, Options{NoProof: true, Sandbox: sb, Seed: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,7 +91,7 @@ func TestSameOutcomeOnASlowMachine(t *testing.T) {
 func TestBudgetExhaustedIsSaid(t *testing.T) {
 	sb := &slowSandbox{Sandbox: newSQLite(t), loadDelay: 10 * time.Millisecond}
 	out, err := Decide(context.Background(), Pair{Q1: "SELECT x FROM t", Q2: "SELECT x FROM t WHERE x = x", Schema: "CREATE TABLE t (x INT NOT NULL)"},
-		Options{Sandbox: sb, Seed: 1, Budget: 300 * time.Millisecond})
+		Options{NoProof: true, Sandbox: sb, Seed: 1, Budget: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestPostgresVerificationHasItsOwnTime(t *testing.T) {
 	budget := 2 * time.Second
 	sb := &slowSandbox{Sandbox: pg, slowOpen: 2, openDelay: budget + 500*time.Millisecond}
 	out, err := Decide(context.Background(), Pair{Q1: "SELECT x FROM t WHERE x > 1", Q2: "SELECT x FROM t WHERE x >= 1", Schema: "CREATE TABLE t (x INT PRIMARY KEY)"},
-		Options{Sandbox: sb, Seed: 1, Budget: budget})
+		Options{NoProof: true, Sandbox: sb, Seed: 1, Budget: budget})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestSummaryCountsBudgetExhausted(t *testing.T) {
 func TestQueryTimeoutIsSaid(t *testing.T) {
 	q := "SELECT count(*) FROM t a, t b, t c, t d, t e WHERE a.x + b.x + c.x + d.x + e.x > 0"
 	out, err := Decide(context.Background(), Pair{Q1: q, Q2: q + " AND 1 = 1", Schema: "CREATE TABLE t (x INT)"},
-		Options{Sandbox: newSQLite(t), Seed: 1, MaxDatabases: 30, QueryTimeout: 50 * time.Millisecond})
+		Options{NoProof: true, Sandbox: newSQLite(t), Seed: 1, MaxDatabases: 30, QueryTimeout: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func TestVerificationTimeoutIsNotABug(t *testing.T) {
 	}
 	defer sq.Close()
 	out, err := Decide(context.Background(), Pair{Q1: "SELECT x FROM t WHERE x > 1", Q2: "SELECT x FROM t WHERE x >= 1", Schema: "CREATE TABLE t (x INT PRIMARY KEY)"},
-		Options{Sandbox: &timeoutOnOpen{Sandbox: sq, n: 2}, Seed: 1})
+		Options{NoProof: true, Sandbox: &timeoutOnOpen{Sandbox: sq, n: 2}, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -113,7 +113,7 @@ func TestCalciteWitnessesReproduce(t *testing.T) {
 	found := 0
 	for _, p := range calciteSample(pairs) {
 		out, err := equiv.Decide(context.Background(), equiv.Pair{ID: p.ID, Q1: p.Q1, Q2: p.Q2, Schema: p.Schema},
-			equiv.Options{Sandbox: sb, Seed: 1, Budget: 3 * time.Second})
+			equiv.Options{NoProof: true, Sandbox: sb, Seed: 1, Budget: 3 * time.Second})
 		if err != nil {
 			t.Fatalf("%s: %v", p.ID, err)
 		}
@@ -200,7 +200,7 @@ func BenchmarkCalcite(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		p := pairs[i%len(pairs)]
 		out, err := equiv.Decide(context.Background(), equiv.Pair{ID: p.ID, Q1: p.Q1, Q2: p.Q2, Schema: p.Schema},
-			equiv.Options{Sandbox: sb, Seed: 1})
+			equiv.Options{NoProof: true, Sandbox: sb, Seed: 1})
 		if err != nil {
 			b.Fatalf("%s: %v", p.ID, err)
 		}
@@ -232,7 +232,7 @@ func TestCalciteTiesAreNoWitness(t *testing.T) {
 			continue
 		}
 		out, err := equiv.Decide(context.Background(), equiv.Pair{ID: p.ID, Q1: p.Q1, Q2: p.Q2, Schema: p.Schema},
-			equiv.Options{Sandbox: sb, Seed: 1, Budget: 4 * time.Second})
+			equiv.Options{NoProof: true, Sandbox: sb, Seed: 1, Budget: 4 * time.Second})
 		if err != nil {
 			t.Fatalf("%s: %v", p.ID, err)
 		}
@@ -269,7 +269,7 @@ func TestCalcite195RefutedSmall(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sb.Close() })
-	out, err := equiv.Decide(context.Background(), equiv.Pair{ID: p.ID, Q1: p.Q1, Q2: p.Q2, Schema: p.Schema}, equiv.Options{Sandbox: sb, Seed: 1})
+	out, err := equiv.Decide(context.Background(), equiv.Pair{ID: p.ID, Q1: p.Q1, Q2: p.Q2, Schema: p.Schema}, equiv.Options{NoProof: true, Sandbox: sb, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -122,7 +122,7 @@ func TestPostgresDBIDChecks(t *testing.T) {
 		{"SELECT id FROM t2 WHERE code LIKE 'x%'", "SELECT id FROM t2"},
 		{"SELECT id FROM t3 WHERE n >= 1 AND n <= 5", "SELECT id FROM t3"},
 	} {
-		out, err := Decide(ctx, Pair{Q1: c.q1, Q2: c.q2, DBID: name}, Options{Sandbox: sb, Seed: 1, Budget: time.Minute, MaxDatabases: 100})
+		out, err := Decide(ctx, Pair{Q1: c.q1, Q2: c.q2, DBID: name}, Options{NoProof: true, Sandbox: sb, Seed: 1, Budget: time.Minute, MaxDatabases: 100})
 		if err != nil {
 			t.Fatal(err)
 		}

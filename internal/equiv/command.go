@@ -18,6 +18,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/postgres"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/prove/check"
 	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/usage"
 )
@@ -56,6 +57,10 @@ type CommandOptions struct {
 	// Cleanup only drops the stale scratch databases on the server of DB
 	// (see scratch.go) and prints their names; no pair is decided.
 	Cleanup bool
+	// NoProof skips the prover (Options.NoProof).
+	NoProof bool
+	// solver is Z3's executable when found on PATH (set by RunCommand).
+	solver check.Solver
 }
 
 // Record is one line of results.jsonl: the pair's id and its Outcome
@@ -126,6 +131,7 @@ func RunCommand(ctx context.Context, o CommandOptions, w io.Writer) error {
 	}
 	defer sb.Close()
 	printSwept(w, sb)
+	solverName := o.findSolver(ctx, w)
 	prev, err := prepareOutput(o, sb.Dialect())
 	if err != nil {
 		return err
@@ -139,6 +145,7 @@ func RunCommand(ctx context.Context, o CommandOptions, w io.Writer) error {
 		return err
 	}
 	sum := summarize(o, sb.Dialect(), recs, times, len(prev), time.Since(start))
+	sum.Solver = solverName
 	if err := run.WriteFileAtomic(filepath.Join(o.Out, "summary.json"), func(f io.Writer) error {
 		enc := json.NewEncoder(f)
 		enc.SetIndent("", "  ")
@@ -240,7 +247,7 @@ func fingerprint(o CommandOptions, d engine.Dialect) (*run.Fingerprint, error) {
 	return &run.Fingerprint{Version: "equiv", Inputs: map[string]string{"pairs": h}, Settings: map[string]string{
 		"engine": string(d), "seed": fmt.Sprint(o.Seed), "budget": o.Budget.String(),
 		"max_databases": fmt.Sprint(o.MaxDatabases), "max_shrink_steps": fmt.Sprint(o.MaxShrinkSteps),
-		"db": dbSetting(o.DB), "rule": string(o.Rule), "assume": string(o.Assume),
+		"db": dbSetting(o.DB), "rule": string(o.Rule), "assume": string(o.Assume), "prover": proverSetting(o),
 	}}, nil
 }
 
@@ -414,5 +421,38 @@ func decideLine(ctx context.Context, o CommandOptions, sb Sandbox, dbDir string,
 		}
 		pair.DB = path
 	}
-	return Decide(ctx, pair, Options{Sandbox: sb, Seed: o.Seed, Budget: o.Budget, MaxDatabases: o.MaxDatabases, MaxShrinkSteps: o.MaxShrinkSteps, Rule: o.Rule, Assume: o.Assume})
+	return Decide(ctx, pair, Options{Sandbox: sb, Seed: o.Seed, Budget: o.Budget, MaxDatabases: o.MaxDatabases, MaxShrinkSteps: o.MaxShrinkSteps, Rule: o.Rule, Assume: o.Assume,
+		NoProof: o.NoProof, Solver: o.solver})
+}
+
+// findSolver looks for Z3's executable (unless NoProof) and returns the
+// summary's name for the prover's solver: its version line, "none" (with
+// a note on w: only proofs without obligations are found) or "off".
+func (o *CommandOptions) findSolver(ctx context.Context, w io.Writer) string {
+	if o.NoProof {
+		return "off"
+	}
+	z, err := check.FindZ3()
+	if err != nil {
+		fmt.Fprintf(w, "note: %v; the prover proves only pairs that need no SMT obligation\n", err)
+		return "none"
+	}
+	o.solver = z
+	v, err := z.Version(ctx)
+	if err != nil || v == "" {
+		return "z3"
+	}
+	return v
+}
+
+// proverSetting names the prover's setting for the fingerprint: what a
+// record's proof depends on.
+func proverSetting(o CommandOptions) string {
+	switch {
+	case o.NoProof:
+		return "off"
+	case o.solver == nil:
+		return "no solver"
+	}
+	return "z3"
 }

@@ -81,7 +81,7 @@ func inspectSQLite(ctx context.Context, path string) (*Schema, [][][]result.Valu
 		pk := map[int]int{}
 		for ci, c := range tt.Columns {
 			typ := strings.ToUpper(strings.TrimSpace(c.Decl))
-			col := Column{Name: c.Name, Type: typ, Kind: kindOf(typ), NotNull: c.NotNull || c.PK > 0}
+			col := Column{Name: c.Name, Type: typ, Kind: kindOf(typ), NotNull: c.NotNull || c.PK > 0, KeyNotNull: !c.NotNull && c.PK > 0}
 			if col.Kind == KText {
 				col.Len = lenOf(typ)
 			}

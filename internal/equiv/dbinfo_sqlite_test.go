@@ -78,7 +78,7 @@ func TestSQLiteDBConstraints(t *testing.T) {
 		{"SELECT empno FROM emp WHERE sal > 1", "SELECT empno FROM emp", Inequivalent},
 	}
 	for _, c := range cases {
-		out, err := Decide(context.Background(), Pair{Q1: c.q1, Q2: c.q2, DB: path}, Options{Sandbox: sb, Seed: 1, Budget: 20 * time.Second})
+		out, err := Decide(context.Background(), Pair{Q1: c.q1, Q2: c.q2, DB: path}, Options{NoProof: true, Sandbox: sb, Seed: 1, Budget: 20 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -28,6 +28,8 @@ func TestDecider(t *testing.T) {
 		{eq(metric.Verdict{Status: status.OK, Correct: true, Details: Details{Verdict: EquivalentBounded}}, nil), DecidedEquivNoWitness},
 		{eq(metric.Verdict{Status: status.OK, Correct: true, Details: Details{Verdict: Unknown}}, nil), DecidedEquivUnknown},
 		{eq(metric.Verdict{Status: status.Timeout}, nil), DecidedEquivError},
+		{eq(metric.Verdict{Status: status.OK, Correct: true, Details: Details{Verdict: EquivalentProved}}, nil), DecidedEquivProved},
+		{eq(metric.Verdict{Status: status.OK, Details: Details{Verdict: Unknown, Reason: ReasonDisagree + " (the item's database x separates them)"}}, w), DecidedEquivDisagree},
 	} {
 		if got := c.d.Decider(); got != c.want {
 			ev, _ := json.Marshal(c.d)

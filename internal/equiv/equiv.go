@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/sqljudge/sqljudge/internal/prove/check"
 	"github.com/sqljudge/sqljudge/internal/result"
 )
 
@@ -57,6 +58,13 @@ type Options struct {
 	SuiteFiles []string
 	// Assume is the assumption mode (default AssumeDeclared).
 	Assume Assume
+	// NoProof skips the prover: the search alone decides.
+	NoProof bool
+	// Solver discharges the prover's obligations (Z3's executable: see
+	// check.FindZ3); nil proves only what needs no obligation (queries
+	// equal up to renaming, forms equal without a condition to compare),
+	// and each record says so (prover.solver "none").
+	Solver check.Solver
 }
 
 // The defaults of Options (and of `sqljudge equiv`).
@@ -76,6 +84,14 @@ const (
 	DefaultMetricMaxDatabases = 300
 	DefaultMetricBudget       = 20 * time.Second
 )
+
+// TripwireDatabases is the database cap of the search on a proved pair
+// (or MaxDatabases when lower): the search still runs, as a tripwire
+// against a bug of the prover, but a tenth of the default's databases
+// suffice for that (the Calcite and Spider property tests search proved
+// pairs at ten times the default cap and find nothing). A pair both
+// proved and refuted is Unknown (ReasonDisagree).
+const TripwireDatabases = 60
 
 func (o *Options) defaults() {
 	if o.Budget <= 0 {
@@ -258,20 +274,26 @@ type Limits struct {
 func (l Limits) Hit() bool { return l != Limits{} }
 
 // Outcome is the answer for a pair: its Verdict, the Witness when
-// Inequivalent, what was searched, the Reason when Unknown, and the
-// comparison Rule as a sentence.
+// Inequivalent, the Proof when EquivalentProved (both when the two
+// disagree: then Unknown), what the prover did (Prover), what was
+// searched, the Reason when Unknown, and the comparison Rule as a
+// sentence.
 //
 // Under AssumeObserved, Assume says so and Assumptions lists what the
 // pair's database satisfies that the search respected ("not_null t.c",
 // "non_empty t", "unique t.c"; empty with AssumeNote saying why when the
-// pair has no database). Under AssumeDeclared both are absent.
+// pair has no database). Under AssumeDeclared both are absent. A proof
+// never rests on them: it holds on every database satisfying the declared
+// schema.
 type Outcome struct {
-	Verdict     Verdict  `json:"verdict"`
-	Witness     *Witness `json:"witness,omitempty"`
-	Search      Search   `json:"search"`
-	Reason      string   `json:"reason,omitempty"`
-	Rule        string   `json:"rule"`
-	Assume      Assume   `json:"assume,omitempty"`
-	Assumptions []string `json:"assumptions,omitempty"`
-	AssumeNote  string   `json:"assume_note,omitempty"`
+	Verdict     Verdict            `json:"verdict"`
+	Witness     *Witness           `json:"witness,omitempty"`
+	Proof       *check.Certificate `json:"proof,omitempty"`
+	Prover      *ProverNote        `json:"prover,omitempty"`
+	Search      Search             `json:"search"`
+	Reason      string             `json:"reason,omitempty"`
+	Rule        string             `json:"rule"`
+	Assume      Assume             `json:"assume,omitempty"`
+	Assumptions []string           `json:"assumptions,omitempty"`
+	AssumeNote  string             `json:"assume_note,omitempty"`
 }

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/metric"
+	"github.com/sqljudge/sqljudge/internal/prove/check"
 	"github.com/sqljudge/sqljudge/internal/status"
 )
 
@@ -34,14 +36,16 @@ const (
 // EscalationDetails are the details of the verdict metric: the Step that
 // decided, the Witness when a database tells gold and prediction apart
 // (for ex, the item's database shrunk to the smallest part that still
-// does, when the search could), the Databases the search compared, and
+// does, when the search could), the Proof when equiv proved the pair, the
+// Databases the search compared, and
 // the deciding step's own verdict as Evidence (its results.jsonl object:
 // ts's witness database, the judge's reasoning, ...).
 type EscalationDetails struct {
-	Step      Step            `json:"step"`
-	Witness   *Witness        `json:"witness,omitempty"`
-	Databases int             `json:"databases,omitempty"`
-	Evidence  json.RawMessage `json:"evidence,omitempty"`
+	Step      Step               `json:"step"`
+	Witness   *Witness           `json:"witness,omitempty"`
+	Proof     *check.Certificate `json:"proof,omitempty"`
+	Databases int                `json:"databases,omitempty"`
+	Evidence  json.RawMessage    `json:"evidence,omitempty"`
 }
 
 // Numbers returns nil: the step is text.
@@ -52,9 +56,11 @@ func (d EscalationDetails) Numbers() map[string]float64 { return nil }
 const (
 	DecidedEquivWitness   = "equiv_witness"       // a witness tells them apart: wrong
 	DecidedEquivItemDB    = "equiv_item_database" // the item's database tells them apart, no part small enough to print does: wrong
+	DecidedEquivProved    = "equiv_proved"        // a proof (equivalent_proved): correct, no judge asked
 	DecidedEquivNoWitness = "equiv_no_witness"    // the search found no witness (equivalent_bounded): correct
 	DecidedEquivUnknown   = "equiv_unknown"       // the search could not decide; the item's database did (correct)
 	DecidedEquivError     = "equiv_error"         // the search's queries failed (a timeout, ...): its status
+	DecidedEquivDisagree  = "equiv_disagree"      // a proof against a witness or the item's database (ReasonDisagree): wrong, a bug to report
 )
 
 // RestsOn names what the witness rests on (metric.Refutation), nil
@@ -70,17 +76,22 @@ func (d EscalationDetails) Decider() string {
 	var ev struct {
 		Status  status.Status `json:"status"`
 		Verdict Verdict       `json:"verdict"`
+		Reason  string        `json:"reason"`
 	}
 	_ = json.Unmarshal(d.Evidence, &ev)
 	switch {
 	case ev.Status != status.OK:
 		return DecidedEquivError
+	case strings.HasPrefix(ev.Reason, ReasonDisagree):
+		return DecidedEquivDisagree
 	case d.Witness != nil:
 		return DecidedEquivWitness
 	case ev.Verdict == Inequivalent:
 		return DecidedEquivItemDB
 	case ev.Verdict == Unknown:
 		return DecidedEquivUnknown
+	case ev.Verdict == EquivalentProved:
+		return DecidedEquivProved
 	}
 	return DecidedEquivNoWitness
 }
@@ -89,9 +100,9 @@ func (d EscalationDetails) Decider() string {
 // at the first that decides. ex on the item's database (a difference there
 // decides: wrong, with the database shrunk into a witness); ts when a
 // suite is given (a suite database that tells them apart decides); equiv
-// (a witness decides); then, when the search found nothing and an LLM judge
-// is configured, ROSE decides; without one, equiv's "no witness" is the
-// verdict (correct).
+// (a witness decides, and so does a proof: equivalent_proved, correct);
+// then, when the search found nothing and an LLM judge is configured, ROSE
+// decides; without one, equiv's "no witness" is the verdict (correct).
 type Escalation struct {
 	ex    *metric.EX
 	ts    metric.Metric
@@ -170,10 +181,11 @@ func (e *Escalation) Grade(ctx context.Context, x *metric.Exec, it *bench.Item) 
 	}
 	v = e.eq.Grade(ctx, x, it)
 	d, _ := v.Details.(Details)
-	if v.Status != status.OK || !v.Correct || e.judge == nil {
+	// A proof decides: no judge is asked.
+	if v.Status != status.OK || !v.Correct || e.judge == nil || d.Verdict == EquivalentProved {
 		out := decided(StepEquiv, v, d.Witness)
 		ed := out.Details.(EscalationDetails)
-		ed.Databases = d.Databases
+		ed.Databases, ed.Proof = d.Databases, d.Proof
 		out.Details = ed
 		return out
 	}

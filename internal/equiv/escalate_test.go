@@ -58,9 +58,11 @@ func TestEscalationOnSpider(t *testing.T) {
 
 // TestEscalationAsksTheJudgeLast: with an LLM configured (the scripted
 // server, here a model that calls every prediction wrong), an item that ex
-// and the search both pass (Spider dev item 0, the gold itself) is decided
-// by rose, and its reasoning is the evidence; an item the search refutes
-// (item 6) never reaches the judge.
+// and the search both pass but the prover does not prove (Spider dev item
+// 26: ORDER BY count(*) DESC LIMIT 1 against count(concert_ID), where
+// ties make the order partial) is decided by rose, and its reasoning is
+// the evidence; an item the search refutes (item 6) and an item proved
+// (item 0, the gold itself) never reach the judge.
 func TestEscalationAsksTheJudgeLast(t *testing.T) {
 	items, err := bench.Load(bench.Options{Gold: shareddata.Path(t, "spider", "dev.json"), Pred: shareddata.Path(t, "spider", "predictions", "din_sql.sql")})
 	if err != nil {
@@ -88,8 +90,12 @@ func TestEscalationAsksTheJudgeLast(t *testing.T) {
 		t.Fatalf("item 6: %+v %+v, judge asked %d times", v, d, asked.Load())
 	}
 	v = ms[0].Grade(context.Background(), env.NewExec(), &items[0])
+	if d := v.Details.(EscalationDetails); d.Step != StepEquiv || !v.Correct || d.Proof == nil || d.Decider() != DecidedEquivProved || asked.Load() != 0 {
+		t.Fatalf("item 0: %+v %+v, judge asked %d times", v, d, asked.Load())
+	}
+	v = ms[0].Grade(context.Background(), env.NewExec(), &items[26])
 	d := v.Details.(EscalationDetails)
 	if d.Step != StepJudge || v.Correct || asked.Load() == 0 || !strings.Contains(string(d.Evidence), "correct") {
-		t.Fatalf("item 0: %+v %+v %s, judge asked %d times", v, d, d.Evidence, asked.Load())
+		t.Fatalf("item 26: %+v %+v %s, judge asked %d times", v, d, d.Evidence, asked.Load())
 	}
 }

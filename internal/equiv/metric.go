@@ -13,6 +13,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/metric"
+	"github.com/sqljudge/sqljudge/internal/prove/check"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sqllex"
 	"github.com/sqljudge/sqljudge/internal/status"
@@ -29,7 +30,8 @@ func init() {
 // (verdicts.equiv): the search's Verdict, the Witness that tells gold and
 // prediction apart (the object `sqljudge equiv` writes: sql, rows, q1 =
 // the gold's result, q2 = the prediction's; its sql left out past
-// MaxWitnessSQL), the Databases compared, the
+// MaxWitnessSQL), the Proof of an equivalent_proved item and what the
+// prover did (Prover), the Databases compared, the
 // Reason of an unknown verdict, and BudgetExhausted when the time budget,
 // not the database cap, ended the search (Search.BudgetExhausted: the
 // record may then differ from run to run).
@@ -37,13 +39,15 @@ func init() {
 // Under --equiv-assume observed, Assume says so and Assumptions lists what
 // the item's database satisfies that the search respected (Outcome's).
 type Details struct {
-	Verdict         Verdict  `json:"verdict"`
-	Witness         *Witness `json:"witness,omitempty"`
-	Databases       int      `json:"databases"`
-	Reason          string   `json:"reason,omitempty"`
-	BudgetExhausted bool     `json:"budget_exhausted,omitempty"`
-	Assume          Assume   `json:"assume,omitempty"`
-	Assumptions     []string `json:"assumptions,omitempty"`
+	Verdict         Verdict            `json:"verdict"`
+	Witness         *Witness           `json:"witness,omitempty"`
+	Proof           *check.Certificate `json:"proof,omitempty"`
+	Prover          *ProverNote        `json:"prover,omitempty"`
+	Databases       int                `json:"databases"`
+	Reason          string             `json:"reason,omitempty"`
+	BudgetExhausted bool               `json:"budget_exhausted,omitempty"`
+	Assume          Assume             `json:"assume,omitempty"`
+	Assumptions     []string           `json:"assumptions,omitempty"`
 }
 
 // RestsOn names what the witness rests on (metric.Refutation), nil
@@ -64,10 +68,11 @@ func (w *Witness) restsOn() []string {
 }
 
 // Numbers returns {"databases_tried": n, "with_witness": 0 or 1,
-// "budget_exhausted": 0 or 1}: the summary's mean number of databases
-// searched per item, share of items with a witness (wrong items the
-// search refuted, not every wrong item) and share of items whose search
-// the time budget ended (their records may differ from run to run).
+// "budget_exhausted": 0 or 1, "proved": 0 or 1}: the summary's mean number
+// of databases searched per item, share of items with a witness (wrong
+// items the search refuted, not every wrong item), share of items whose
+// search the time budget ended (their records may differ from run to
+// run) and share of items proved equivalent (equivalent_proved).
 func (d Details) Numbers() map[string]float64 {
 	b01 := func(b bool) float64 {
 		if b {
@@ -75,7 +80,8 @@ func (d Details) Numbers() map[string]float64 {
 		}
 		return 0
 	}
-	return map[string]float64{"databases_tried": float64(d.Databases), "with_witness": b01(d.Witness != nil), "budget_exhausted": b01(d.BudgetExhausted)}
+	return map[string]float64{"databases_tried": float64(d.Databases), "with_witness": b01(d.Witness != nil), "budget_exhausted": b01(d.BudgetExhausted),
+		"proved": b01(d.Verdict == EquivalentProved)}
 }
 
 // Metric is equiv as a metric of eval: the item is correct iff the search
@@ -95,8 +101,9 @@ func (d Details) Numbers() map[string]float64 {
 // is not rewarded as a right one. The item's database must be a SQLite
 // file.
 type Metric struct {
-	o  metric.EquivOptions
-	sb *SQLiteSandbox
+	o      metric.EquivOptions
+	sb     *SQLiteSandbox
+	solver check.Solver // Z3, nil when not found
 }
 
 // NewMetric returns the equiv metric; the caller closes it.
@@ -111,7 +118,11 @@ func NewMetric(o metric.EquivOptions) (*Metric, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Metric{o: o, sb: sb}, nil
+	m := &Metric{o: o, sb: sb}
+	if z, err := check.FindZ3(); err == nil {
+		m.solver = z
+	}
+	return m, nil
 }
 
 // Name returns "equiv".
@@ -158,15 +169,24 @@ func (m *Metric) gradeOne(ctx context.Context, x *metric.Exec, it *bench.Item, g
 	sameOnDB := result.SpiderEqual(gs, ps, sqllex.ContainsOrderBy(gold))
 	out, err := Decide(ctx, Pair{ID: it.ID, Q1: gold, Q2: it.Pred, DB: path}, Options{
 		Sandbox: m.sb, Seed: m.o.Seed, Budget: m.o.Budget, MaxDatabases: m.o.MaxDatabases,
-		Rule: RuleSpider, SuiteFiles: m.suiteFiles(it.DBID), Assume: Assume(m.o.Assume),
+		Rule: RuleSpider, SuiteFiles: m.suiteFiles(it.DBID), Assume: Assume(m.o.Assume), Solver: m.solver,
 	})
 	if err != nil {
 		return metric.Verdict{Status: status.InternalError, Detail: err.Error()}
 	}
-	d := Details{Verdict: out.Verdict, Witness: recordWitness(out.Witness), Databases: out.Search.Databases, Reason: out.Reason, BudgetExhausted: out.Search.BudgetExhausted,
+	d := Details{Verdict: out.Verdict, Witness: recordWitness(out.Witness), Proof: out.Proof, Prover: out.Prover, Databases: out.Search.Databases, Reason: out.Reason, BudgetExhausted: out.Search.BudgetExhausted,
 		Assume: out.Assume, Assumptions: out.Assumptions}
 	v := metric.Verdict{Status: status.OK, Details: d}
 	switch {
+	case out.Verdict == EquivalentProved && !sameOnDB:
+		// A proof covers every database satisfying the schema; the item's
+		// database separating the pair is a database outside the schema
+		// model (a NULL in a primary key, a text in an integer column) or a
+		// bug: never reported as proved nor as refuted.
+		d.Verdict, d.Reason = Unknown, ReasonDisagree+" (the item's database "+it.DBID+" separates them)"
+		d.Witness = m.itemDBWitness(ctx, it.ID, gold, it.Pred, path)
+		v.Details = d
+		v.Detail = "the results differ on the item's database, which a proof says cannot be"
 	case out.Verdict == Inequivalent:
 	case !sameOnDB:
 		// The item's database itself separates the pair: the verdict is
@@ -178,6 +198,9 @@ func (m *Metric) gradeOne(ctx context.Context, x *metric.Exec, it *bench.Item, g
 		}
 		v.Details = d
 		v.Detail = "the results differ on the item's database"
+	case out.Verdict == EquivalentProved:
+		// Proved: checked on every database, whatever the search's limits.
+		v.Correct = true
 	case out.Search.Limited.Q2.Hit():
 		lim := out.Search.Limited.Q2
 		v.Status = status.Timeout
@@ -224,7 +247,7 @@ func databases(n int) string {
 func (m *Metric) itemDBWitness(ctx context.Context, id, gold, pred, path string) *Witness {
 	out, err := Decide(ctx, Pair{ID: id, Q1: gold, Q2: pred, DB: path}, Options{
 		Sandbox: m.sb, Seed: m.o.Seed, Budget: m.o.Budget, MaxDatabases: 1,
-		Rule: RuleSpider, SuiteFiles: []string{path}, Neighbours: -1, Assume: Assume(m.o.Assume),
+		Rule: RuleSpider, SuiteFiles: []string{path}, Neighbours: -1, Assume: Assume(m.o.Assume), NoProof: true,
 	})
 	if err != nil {
 		return nil

@@ -2,7 +2,10 @@ package equiv
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -34,8 +37,10 @@ func TestMetricOnSpider(t *testing.T) {
 		it := &bench.Item{Index: i, DBID: p.ID, Gold: []string{p.Q1}, Pred: p.Q2}
 		return ms[0].Grade(context.Background(), env.NewExec(), it)
 	}
+	// Item 0 is the gold itself up to case: proved (a renaming needs no
+	// solver), its search cut to TripwireDatabases.
 	right := grade(0)
-	if !right.Correct || right.Details.(Details).Witness != nil || right.Details.(Details).Verdict != EquivalentBounded {
+	if rd := right.Details.(Details); !right.Correct || rd.Witness != nil || rd.Verdict != EquivalentProved || rd.Proof == nil || rd.Databases != TripwireDatabases {
 		t.Fatalf("item 0: %+v", right)
 	}
 	wrong := grade(6)
@@ -166,5 +171,41 @@ func TestMetricRecordIsBounded(t *testing.T) {
 	w, b := grade(ms[0], "SELECT name FROM singer", "SELECT name FROM singer WHERE coalesce(name, '') <> '"+long+"'")
 	if w.SQL != "" || w.SQLOmitted <= MaxWitnessSQL || len(w.Q1.Rows) == 0 || len(b) > 16<<10 {
 		t.Errorf("want a witness without its SQL (%d bytes): sql %d bytes, omitted %d, record %d bytes", MaxWitnessSQL, len(w.SQL), w.SQLOmitted, len(b))
+	}
+}
+
+// TestMetricProofAgainstItemDatabase: SQLite lets a primary key that is
+// not an INTEGER one hold NULL, so the prover's SQLite model does not take
+// such a key column for NOT NULL: COUNT(*) and COUNT(id) are not proved
+// equal (count_star needs id NOT NULL), and the item's database, which
+// holds such a NULL, tells them apart: inequivalent and wrong, no proof.
+func TestMetricProofAgainstItemDatabase(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "nullpk"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite3", filepath.Join(dir, "nullpk", "nullpk.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"CREATE TABLE t (id TEXT PRIMARY KEY, name TEXT)", "INSERT INTO t VALUES ('a', 'x'), (NULL, 'y')"} {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	ms, err := metric.New([]string{"equiv"}, metric.Options{Equiv: metric.EquivOptions{Seed: 1, Budget: 10 * time.Second, MaxDatabases: 50}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer metric.Close(ms)
+	eng := sqlite.New(dir, sqlite.Options{})
+	defer eng.Close()
+	env := &metric.Env{Engine: eng, Timeout: 10 * time.Second}
+	it := &bench.Item{Index: 0, DBID: "nullpk", Gold: []string{"SELECT count(*) FROM t"}, Pred: "SELECT count(id) FROM t"}
+	v := ms[0].Grade(context.Background(), env.NewExec(), it)
+	d := v.Details.(Details)
+	if v.Correct || d.Verdict != Inequivalent || d.Proof != nil || d.Prover == nil || d.Prover.Result != ProverNoProof {
+		t.Fatalf("%+v %+v", v, d)
 	}
 }

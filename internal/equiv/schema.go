@@ -66,6 +66,11 @@ type Column struct {
 	// NotNull is true when the column may not hold NULL (NOT NULL, or
 	// part of the primary key).
 	NotNull bool
+	// KeyNotNull is true when NotNull comes from the primary key alone,
+	// with no NOT NULL declared: SQLite enforces it only on an INTEGER
+	// PRIMARY KEY (https://sqlite.org/lang_createtable.html, "PRIMARY
+	// KEY"), so the prover's SQLite model drops it there (proveSchema).
+	KeyNotNull bool
 	// Unquoted is true when the DDL wrote the name without quotes (so
 	// PostgreSQL folds it to lower case).
 	Unquoted bool

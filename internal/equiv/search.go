@@ -11,16 +11,20 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/prove/check"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sqllex"
 	"github.com/sqljudge/sqljudge/internal/status"
 	"github.com/sqljudge/sqljudge/internal/testsuite"
 )
 
-// Decide searches for a database, satisfying p's schema, on which p.Q1 and
-// p.Q2 differ under o.Rule, and returns the Outcome: Inequivalent with the
-// shrunk and re-verified Witness, EquivalentBounded with what was tried,
-// or Unknown with the reason (a schema that does not parse or that the
+// Decide proves that p.Q1 and p.Q2 return the same result on every
+// database satisfying p's schema (package prove, unless o.NoProof), and
+// searches for a database on which they differ under o.Rule (at most
+// TripwireDatabases after a proof), and returns the Outcome: Inequivalent
+// with the shrunk and re-verified Witness, EquivalentProved with the
+// Proof, EquivalentBounded with what was tried, or Unknown with the reason
+// (ReasonDisagree for a pair both proved and refuted) (a schema that does not parse or that the
 // engine refuses, a query that fails on every database). The search is
 // deterministic for o.Seed and the pair's text; it ends within o.Budget
 // (each query within o.QueryTimeout). The error is only for a failure of
@@ -40,6 +44,7 @@ func Decide(ctx context.Context, p Pair, o Options) (Outcome, error) {
 	}
 	s.out.Search = Search{Seed: o.Seed, Budget: o.Budget.String(), MaxDatabases: o.MaxDatabases, MaxShrinkSteps: o.MaxShrinkSteps, Phases: []Phase{}}
 	err := s.run(dctx, ctx)
+	s.reconcile()
 	s.out.Search.Elapsed = time.Since(start)
 	if ctx.Err() != nil {
 		return Outcome{}, ctx.Err()
@@ -84,6 +89,8 @@ type searcher struct {
 	// the witness is arityEmpty (shrinking may keep no row).
 	onlyEmptyArity bool
 	r              [2]*result.Set
+	// proof is the prover's certificate, nil when it found none.
+	proof *check.Certificate
 }
 
 // unknown ends the search with an Unknown verdict.
@@ -103,6 +110,9 @@ func (s *searcher) run(ctx, parent context.Context) error {
 		return nil
 	}
 	s.schema.Dialect = s.o.Sandbox.Dialect()
+	// The prover reads the declared schema, before assumptions add to it:
+	// a proof never rests on them.
+	s.prove(ctx)
 	if err := s.assume(ctx); err != nil {
 		s.out.Search.BudgetExhausted = ctx.Err() != nil
 		s.unknown("assumptions: %v", err)

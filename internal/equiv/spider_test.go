@@ -61,7 +61,7 @@ func readLines(t testing.TB, path string) []string {
 func TestSpiderWrongButEXCorrect(t *testing.T) {
 	_, pairs := spiderDIN(t)
 	p := pairs[6]
-	out, err := Decide(context.Background(), p, Options{Sandbox: newSQLite(t), Seed: 1, Rule: RuleSpider, Budget: 20 * time.Second})
+	out, err := Decide(context.Background(), p, Options{NoProof: true, Sandbox: newSQLite(t), Seed: 1, Rule: RuleSpider, Budget: 20 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestSpiderWitnessesReproduce(t *testing.T) {
 	refuted := 0
 	for k := 0; k < len(ids); k += 25 {
 		p := pairs[ids[k]]
-		out, err := Decide(context.Background(), p, Options{Sandbox: sb, Seed: 1, Rule: RuleSpider, Budget: 10 * time.Second, MaxDatabases: 120})
+		out, err := Decide(context.Background(), p, Options{NoProof: true, Sandbox: sb, Seed: 1, Rule: RuleSpider, Budget: 10 * time.Second, MaxDatabases: 120})
 		if err != nil {
 			t.Fatal(err)
 		}

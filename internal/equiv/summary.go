@@ -12,14 +12,18 @@ import (
 )
 
 // Summary is OUT/summary.json: the run's settings, the pairs per verdict,
-// the pairs whose search or shrinking the time budget ended before its
+// the pairs both proved and refuted (Disagreements: Unknown with
+// ReasonDisagree, a bug to report), the prover's SMT solver (its version
+// line, "none" when Z3 was not found, "off" with --no-proof), the pairs
+// whose search or shrinking the time budget ended before its
 // cap (BudgetExhausted: their records may differ from run to run; the
 // others are the same bytes on every machine), the witness sizes (rows)
 // and the time per pair decided in this run (resumed pairs have no time).
 //
 //	{"pairs": 397, "resumed": 0, "engine": "postgres", "seed": 1, "budget": "1m0s",
 //	 "max_databases": 600, "max_shrink_steps": 500,
-//	 "verdicts": {"inequivalent": 120, "equivalent_bounded": 270, "unknown": 7},
+//	 "verdicts": {"inequivalent": 120, "equivalent_proved": 200, "equivalent_bounded": 70, "unknown": 7},
+//	 "disagreements": 0, "solver": "Z3 version 4.8.12 - 64 bit",
 //	 "budget_exhausted": 0,
 //	 "witness_rows": {"median": 2, "max": 6},
 //	 "rests_on": {"null": 60, "empty_table": 12, "duplicates": 5, "value": 40, "arity": 3},
@@ -37,6 +41,8 @@ type Summary struct {
 	MaxDatabases    int             `json:"max_databases"`
 	MaxShrinkSteps  int             `json:"max_shrink_steps"`
 	Verdicts        map[Verdict]int `json:"verdicts"`
+	Disagreements   int             `json:"disagreements"`
+	Solver          string          `json:"solver"`
 	BudgetExhausted int             `json:"budget_exhausted"`
 	WitnessRows     Spread          `json:"witness_rows"`
 	RestsOn         map[RestsOn]int `json:"rests_on"`
@@ -85,6 +91,9 @@ func summarize(o CommandOptions, d engine.Dialect, recs []Record, times []time.D
 	var rows []float64
 	for _, r := range recs {
 		sum.Verdicts[r.Verdict]++
+		if r.Reason == ReasonDisagree {
+			sum.Disagreements++
+		}
 		if r.Search.BudgetExhausted {
 			sum.BudgetExhausted++
 		}
@@ -121,6 +130,12 @@ func (s Summary) print(w io.Writer) {
 	}
 	if s.Verdicts[Inequivalent] > 0 {
 		fmt.Fprintf(w, "witnesses rest on (assume %s): %s\n", s.Assume, restsOnLine(s.RestsOn))
+	}
+	if s.Disagreements > 0 {
+		fmt.Fprintf(w, "INTERNAL ERROR: %d pairs both proved and refuted (unknown, reason %q): please report them\n", s.Disagreements, ReasonDisagree)
+	}
+	if s.Verdicts[EquivalentProved] > 0 || s.Solver == "none" {
+		fmt.Fprintf(w, "proofs: %d pairs proved equivalent on every database (solver: %s); their search ran to %d databases only\n", s.Verdicts[EquivalentProved], s.Solver, min(TripwireDatabases, s.MaxDatabases))
 	}
 	if s.BudgetExhausted > 0 {
 		fmt.Fprintf(w, "budget ended the search of %d pairs before its cap of %d databases (or their shrinking): their records may differ from run to run (search.budget_exhausted)\n", s.BudgetExhausted, s.MaxDatabases)

@@ -70,5 +70,9 @@ func fingerprint(o *Options) (*run.Fingerprint, error) {
 			fp.Settings["equiv_assume"] = o.EquivAssume
 		}
 	}
+	if slices.Contains(o.Metrics, "equiv") || slices.Contains(o.Metrics, "verdict") {
+		// Whether Z3 was found decides which items are proved.
+		fp.Settings["equiv_prover"] = equiv.ProverSetting()
+	}
 	return fp, nil
 }

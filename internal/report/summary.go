@@ -216,11 +216,14 @@ func decidedBy(s *Summary, recs []run.Record, metrics []string) {
 	}
 }
 
-// Refuted counts the items a metric calls correct (Correct) and those of
-// them the equiv metric calls wrong (Refuted).
+// Refuted counts the items a metric calls correct (Correct), those of
+// them the equiv metric calls wrong (Refuted) and those it proves
+// equivalent to the gold on every database (Proved: its details'
+// "proved" number is 1).
 type Refuted struct {
 	Correct int `json:"correct"`
 	Refuted int `json:"refuted"`
+	Proved  int `json:"proved"`
 }
 
 // equivRefutes fills EquivRefutes and a note per metric, when equiv ran
@@ -244,12 +247,15 @@ func equivRefutes(s *Summary, recs []run.Record, metrics []string) {
 			if !e.Correct && e.Status == status.OK {
 				r.Refuted++
 			}
+			if e.Details != nil && e.Details.Numbers()["proved"] == 1 {
+				r.Proved++
+			}
 		}
 		if s.EquivRefutes == nil {
 			s.EquivRefutes = map[string]Refuted{}
 		}
 		s.EquivRefutes[m] = r
-		s.Notes = append(s.Notes, fmt.Sprintf("equiv refutes %d of the %d items %s calls correct", r.Refuted, r.Correct, m))
+		s.Notes = append(s.Notes, fmt.Sprintf("equiv refutes %d and proves %d of the %d items %s calls correct", r.Refuted, r.Proved, r.Correct, m))
 	}
 }
 

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -180,21 +181,23 @@ func TestSummarizeByCategory(t *testing.T) {
 }
 
 // TestSummarizeEquivRefutes: with equiv beside ex and ts, the summary counts
-// the items each calls correct that equiv refutes, and says so in a note.
+// the items each calls correct that equiv refutes and those it proves, and
+// says so in a note.
 func TestSummarizeEquivRefutes(t *testing.T) {
 	v := func(c bool) metric.Verdict { return metric.Verdict{Correct: c, Status: status.OK} }
+	proved := metric.Verdict{Correct: true, Status: status.OK, Details: metric.RawFields{"verdict": json.RawMessage(`"equivalent_proved"`), "proved": json.RawMessage(`1`)}}
 	recs := []run.Record{
 		rec("", map[string]metric.Verdict{"ex": v(true), "ts": v(true), "equiv": v(false)}),
 		rec("", map[string]metric.Verdict{"ex": v(true), "ts": v(false), "equiv": v(false)}),
-		rec("", map[string]metric.Verdict{"ex": v(true), "ts": v(true), "equiv": v(true)}),
+		rec("", map[string]metric.Verdict{"ex": v(true), "ts": v(true), "equiv": proved}),
 		rec("", map[string]metric.Verdict{"ex": v(false), "ts": v(false), "equiv": v(false)}),
 		rec("", map[string]metric.Verdict{"ex": v(true), "ts": v(true), "equiv": {Status: status.PredError}}),
 	}
 	s := Summarize(recs, []string{"ex", "ts", "equiv"})
-	if got := s.EquivRefutes; got["ex"] != (Refuted{Correct: 4, Refuted: 2}) || got["ts"] != (Refuted{Correct: 3, Refuted: 1}) {
+	if got := s.EquivRefutes; got["ex"] != (Refuted{Correct: 4, Refuted: 2, Proved: 1}) || got["ts"] != (Refuted{Correct: 3, Refuted: 1, Proved: 1}) {
 		t.Fatalf("equiv refutes %+v", got)
 	}
-	if !strings.Contains(strings.Join(s.Notes, "\n"), "equiv refutes 2 of the 4 items ex calls correct") {
+	if !strings.Contains(strings.Join(s.Notes, "\n"), "equiv refutes 2 and proves 1 of the 4 items ex calls correct") {
 		t.Errorf("notes %q", s.Notes)
 	}
 	if s := Summarize(recs, []string{"ex", "ts"}); s.EquivRefutes != nil {

@@ -89,11 +89,14 @@ const (
 	OpNot    = ast.OpNot
 	OpMinus  = ast.OpMinus
 	OpPlus   = ast.OpPlus
+	OpPtr    = ast.OpPtr  // ->
+	OpPtr2   = ast.OpPtr2 // ->>
 
 	LitNull    = ast.LitNull
 	LitInteger = ast.LitInteger
 	LitFloat   = ast.LitFloat
 	LitString  = ast.LitString
+	LitBlob    = ast.LitBlob
 
 	SortDefault = ast.SortDefault
 	SortAsc     = ast.SortAsc

@@ -164,10 +164,18 @@ const maxField = 200
 // view shows it, so it is exempt from maxField up to this bound.
 const maxWitness = 16 << 10
 
+// maxProof is the most bytes of an equiv proof's JSON (the "proof" field
+// of the equiv and verdict metrics: steps, normal forms, obligations) the
+// page keeps: the item view shows it as a list of steps.
+const maxProof = 32 << 10
+
 // fieldLimit is the most bytes the page keeps of verdict field k's JSON.
 func fieldLimit(k string) int {
-	if k == "witness" {
+	switch k {
+	case "witness":
 		return maxWitness
+	case "proof":
+		return maxProof
 	}
 	return maxField
 }

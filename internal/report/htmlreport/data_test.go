@@ -32,3 +32,23 @@ func TestShortFieldsKeepsWitness(t *testing.T) {
 		t.Errorf("a witness over %d bytes: %.80s; want it cut", maxWitness, m["witness"])
 	}
 }
+
+// TestShortFieldsKeepsProof: an equiv proof (steps and SMT obligations,
+// some KB) reaches the page whole up to maxProof, and is cut beyond.
+func TestShortFieldsKeepsProof(t *testing.T) {
+	proof := `{"kernel":"sqljudge-prove/1","method":"normal_form","obligations":[{"name":"x","smt":"` + strings.Repeat("(assert true)", 400) + `","expect":"unsat"}]}`
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(shortFields(`{"verdict":"equivalent_proved","proof":`+proof+`}`)), &m); err != nil {
+		t.Fatal(err)
+	}
+	if string(m["proof"]) != proof {
+		t.Errorf("proof: %.80s; want it whole", m["proof"])
+	}
+	huge := `{"proof":{"smt":"` + strings.Repeat("y", maxProof) + `"}}`
+	if err := json.Unmarshal([]byte(shortFields(huge)), &m); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(m["proof"]), "bytes of JSON, in results.jsonl") {
+		t.Errorf("a proof over %d bytes: %.80s; want it cut", maxProof, m["proof"])
+	}
+}

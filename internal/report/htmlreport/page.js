@@ -242,8 +242,42 @@
     });
     return h;
   };
+  // An equiv proof (the "proof" field of equiv or verdict): the steps that
+  // rewrite each query into its normal form (rule, facts, SQL after), the
+  // method, the pairing of tables and the solver's obligations by name.
+  // Everything is text, escaped; nothing links anywhere.
+  var factText = function (f) {
+    if (!f || typeof f !== "object") return "";
+    var cols = f.column ? "." + f.column : f.columns ? "(" + f.columns.join(", ") + ")" : "";
+    return f.fact + " " + f.table + cols + (f.ref_table ? " -> " + f.ref_table + "(" + (f.ref_columns || []).join(", ") + ")" : "") + (f.family ? " " + f.family : "");
+  };
+  var stepsHTML = function (label, list) {
+    var h = "";
+    (Array.isArray(list) ? list : []).forEach(function (st, i) {
+      var facts = Array.isArray(st.facts) && st.facts.length ? '<div class="muted">relies on ' + esc(st.facts.map(factText).join("; ")) + "</div>" : "";
+      h += "<li>" + esc(label + " step " + (i + 1) + ": " + st.rule) + facts + clampPre(st.after) + "</li>";
+    });
+    return h;
+  };
+  var proofHTML = function (vd) {
+    var h = "";
+    M.forEach(function (m, k) {
+      var d = vd && vd[k], p = null;
+      if ((m !== "equiv" && m !== "verdict") || !d || !d[1]) return;
+      try { p = JSON.parse(d[1]).proof; } catch (e) { return; }
+      if (!p || typeof p !== "object") return;
+      var obl = Array.isArray(p.obligations) ? p.obligations : [];
+      var pairs = (Array.isArray(p.bijection) ? p.bijection : []).map(function (b) { return b.q1 + " = " + b.q2 + " (" + b.table + ")"; });
+      h += '<div class="proof"><h3>proof (' + esc(m) + ")</h3><div class=\"muted\">" + esc(p.method) + " &middot; " + plural(obl.length, "SMT obligation") + " &middot; re-check: sqljudge equiv check</div><ol>" +
+        stepsHTML("q1", p.q1_steps) + stepsHTML("q2", p.q2_steps) + "</ol>" +
+        (p.normal_forms ? '<div class="muted">normal forms</div>' + clampPre((p.normal_forms.q1 || "") + "\n" + (p.normal_forms.q2 || "")) : "") +
+        (pairs.length ? '<div class="muted">tables paired: ' + esc(pairs.join(", ")) + "</div>" : "") +
+        obl.map(function (o) { return '<div class="muted">obligation (expected ' + esc(o.expect) + "): " + esc(o.name) + "</div>"; }).join("") + "</div>";
+    });
+    return h;
+  };
   var runPanel = function (name, pred, vs, vd, s) {
-    return '<div class="panel"><h3>prediction' + (cmp ? " &middot; " + esc(name) : "") + "</h3>" + clampPre(pred) + verdictsHTML(vs, vd) + witnessHTML(vd) + sampleHTML(s) + "</div>";
+    return '<div class="panel"><h3>prediction' + (cmp ? " &middot; " + esc(name) : "") + "</h3>" + clampPre(pred) + verdictsHTML(vs, vd) + witnessHTML(vd) + proofHTML(vd) + sampleHTML(s) + "</div>";
   };
   var openItem = function (k, focus) {
     openK = k;

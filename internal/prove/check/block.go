@@ -1,0 +1,278 @@
+package check
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/sqljudge/sqljudge/internal/sqlast"
+)
+
+// block is a query (or subquery) of a canonical form, read as the
+// normal form the kernel compares: a select-project-join block over base
+// tables (its FROM items, the conjuncts of its ON clauses and WHERE),
+// with its outputs, DISTINCT, grouping and order; or a compound of such
+// blocks.
+type block struct {
+	stmt *sqlast.SelectStmt
+	// A simple block.
+	core      *sqlast.SelectQuery
+	occs      []*occurrence
+	conds     []sqlast.Expr // the conjuncts of every ON and of WHERE
+	outputs   []sqlast.Expr // * expanded
+	distinct  bool
+	groupBy   []sqlast.Expr
+	having    sqlast.Expr
+	aggregate bool // GROUP BY, or an aggregate in SELECT, HAVING or ORDER BY
+	// A compound: its branches and operators.
+	branches []*block
+	ops      []sqlast.CompoundOp
+	// Both.
+	orderBy []*sqlast.OrderingTerm
+	limit   *sqlast.Limit
+	subs    []*subq // the subqueries of this block's expressions
+	parent  *block
+}
+
+// subKind is how a subquery is used.
+type subKind uint8
+
+const (
+	subIn     subKind = iota // x [NOT] IN (subquery)
+	subExists                // [NOT] EXISTS (subquery)
+	subScalar                // (subquery) as a value
+)
+
+// String names the use: IN, EXISTS or scalar.
+func (k subKind) String() string {
+	return [...]string{"IN", "EXISTS", "scalar"}[k]
+}
+
+// subq is a subquery of a block's expressions.
+type subq struct {
+	kind  subKind
+	expr  sqlast.Expr // the InExpr, ExistsExpr or SubqueryExpr
+	block *block
+}
+
+// compiler reads a canonical form into blocks.
+type compiler struct {
+	c      *Canon
+	blocks map[*sqlast.SelectStmt]*block
+}
+
+// compile reads the canonical form c as blocks; a construct the normal
+// form does not cover is a *Refusal.
+func compile(c *Canon) (*block, map[*sqlast.SelectStmt]*block, error) {
+	cp := &compiler{c: c, blocks: map[*sqlast.SelectStmt]*block{}}
+	b, err := cp.stmt(c.Stmt, nil)
+	return b, cp.blocks, err
+}
+
+func (cp *compiler) stmt(st *sqlast.SelectStmt, parent *block) (*block, error) {
+	b := &block{stmt: st, parent: parent}
+	cp.blocks[st] = b
+	if len(st.Cores) == 1 {
+		sq := st.Cores[0].(*sqlast.SelectQuery)
+		b.orderBy, b.limit = sq.OrderBy, sq.Limit
+		return b, cp.core(b, sq)
+	}
+	b.ops = st.Ops
+	last := st.Cores[len(st.Cores)-1].(*sqlast.SelectQuery)
+	b.orderBy, b.limit = last.OrderBy, last.Limit
+	for _, core := range st.Cores {
+		br := &block{stmt: st, parent: b}
+		if err := cp.core(br, core.(*sqlast.SelectQuery)); err != nil {
+			return nil, err
+		}
+		b.branches = append(b.branches, br)
+	}
+	return b, nil
+}
+
+// core reads a SELECT into b.
+func (cp *compiler) core(b *block, sq *sqlast.SelectQuery) error {
+	b.core = sq
+	b.distinct = sq.Distinct == sqlast.DistinctDistinct
+	for _, t := range sq.From {
+		o := cp.c.byAlias[lowerASCII(t.Alias.Name)]
+		switch {
+		case o == nil:
+			return refuse("FROM item", "%s", sqlast.Format(t))
+		case o.derived != nil:
+			return refuse("derived table", "a subquery in FROM")
+		case o.join == joinLeft:
+			return refuse("outer join", "LEFT JOIN")
+		}
+		b.occs = append(b.occs, o)
+		if t.On != nil {
+			b.conds = append(b.conds, conjuncts(t.On)...)
+		}
+	}
+	if sq.Where != nil {
+		b.conds = append(b.conds, conjuncts(sq.Where)...)
+	}
+	for _, c := range sq.Columns {
+		if st, ok := c.Expr.(*sqlast.Star); ok {
+			for _, o := range b.occs {
+				if st.Table != nil && !equalFold(st.Table.Name, o.alias) {
+					continue
+				}
+				for i := range o.table.Columns {
+					b.outputs = append(b.outputs, qualified(o, i))
+				}
+			}
+			continue
+		}
+		b.outputs = append(b.outputs, c.Expr)
+	}
+	b.groupBy, b.having = sq.GroupBy, sq.Having
+	b.aggregate = len(sq.GroupBy) > 0 || sq.Having != nil
+	for _, e := range b.outputs {
+		b.aggregate = b.aggregate || containsAggregate(e)
+	}
+	for _, o := range b.orderBy {
+		b.aggregate = b.aggregate || containsAggregate(o.Expr)
+	}
+	for _, e := range append(append([]sqlast.Expr{}, b.conds...), b.groupBy...) {
+		if containsAggregate(e) {
+			return refuse("aggregate", "an aggregate in WHERE, ON or GROUP BY")
+		}
+	}
+	var all []sqlast.Expr
+	all = append(all, b.outputs...)
+	all = append(all, b.conds...)
+	all = append(all, b.groupBy...)
+	if b.having != nil {
+		all = append(all, b.having)
+	}
+	for _, o := range b.orderBy {
+		all = append(all, o.Expr)
+	}
+	for _, e := range all {
+		if err := cp.subqueries(b, e); err != nil {
+			return err
+		}
+	}
+	return cp.checkCalls(all)
+}
+
+// checkCalls refuses the aggregates the normal form does not compare.
+func (cp *compiler) checkCalls(es []sqlast.Expr) error {
+	for _, e := range es {
+		var err error
+		walkExpr(e, func(x sqlast.Expr) bool {
+			if f, ok := x.(*sqlast.FuncCall); ok && lowerASCII(f.Name.Name) == "group_concat" {
+				err = refuse("group_concat", "its order is the scan order")
+			}
+			return err == nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// subqueries compiles the subqueries of e (not those nested in them) as
+// children of b.
+func (cp *compiler) subqueries(b *block, e sqlast.Expr) error {
+	var err error
+	walkExpr(e, func(x sqlast.Expr) bool {
+		if err != nil {
+			return false
+		}
+		var st *sqlast.SelectStmt
+		var kind subKind
+		switch t := x.(type) {
+		case *sqlast.InExpr:
+			st, kind = t.Select, subIn
+		case *sqlast.ExistsExpr:
+			st, kind = t.Select, subExists
+		case *sqlast.SubqueryExpr:
+			st, kind = t.Select, subScalar
+		}
+		if st == nil {
+			return true
+		}
+		var sb *block
+		if sb, err = cp.stmt(st, b); err == nil {
+			b.subs = append(b.subs, &subq{kind: kind, expr: x, block: sb})
+		}
+		return true
+	})
+	return err
+}
+
+// conjuncts splits e at its top-level ANDs (parentheses looked through).
+func conjuncts(e sqlast.Expr) []sqlast.Expr {
+	e = stripParens(e)
+	if b, ok := e.(*sqlast.BinaryExpr); ok && b.Op == sqlast.OpAnd {
+		return append(conjuncts(b.X), conjuncts(b.Y)...)
+	}
+	return []sqlast.Expr{e}
+}
+
+// colOf returns the occurrence and column index a canonical column
+// reference names.
+func (c *Canon) colOf(e sqlast.Expr) (*occurrence, int, bool) {
+	r, ok := e.(*sqlast.QualifiedRef)
+	if !ok || len(r.Parts) != 2 {
+		return nil, 0, false
+	}
+	o := c.byAlias[lowerASCII(r.Parts[0].Name)]
+	if o == nil || o.table == nil {
+		return nil, 0, false
+	}
+	i := o.table.Col(r.Parts[1].Name)
+	return o, i, i >= 0
+}
+
+// firstOcc returns the first occurrence of a block (of its first branch
+// for a compound): the occurrence a bijection pairs blocks by.
+func (b *block) firstOcc() *occurrence {
+	if len(b.branches) > 0 {
+		return b.branches[0].firstOcc()
+	}
+	if len(b.occs) == 0 {
+		return nil
+	}
+	return b.occs[0]
+}
+
+// owns reports whether o is one of the block's own FROM items (of a
+// branch, for a compound).
+func (b *block) owns(o *occurrence) bool {
+	if o == nil {
+		return false
+	}
+	for _, br := range b.branches {
+		if br.owns(o) {
+			return true
+		}
+	}
+	return slices.Contains(b.occs, o)
+}
+
+// simple reports whether the block is one SELECT (no compound).
+func (b *block) simple() bool { return len(b.branches) == 0 }
+
+// scalarAggregate reports whether b is an aggregate without GROUP BY: it
+// returns exactly one row.
+func (b *block) scalarAggregate() bool {
+	return b.simple() && b.aggregate && len(b.groupBy) == 0 && b.having == nil
+}
+
+// limitText prints the LIMIT (and OFFSET) of a block, "" for none.
+func limitText(l *sqlast.Limit) string {
+	if l == nil {
+		return ""
+	}
+	s := "LIMIT " + sqlast.Format(l.Count)
+	if l.Offset != nil {
+		s += " OFFSET " + sqlast.Format(l.Offset)
+	}
+	return s
+}
+
+// itoa is strconv.Itoa.
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -1,0 +1,564 @@
+package check
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/sqljudge/sqljudge/internal/sqlast"
+)
+
+// Refusal is a query, or a pair, outside what the kernel models: a
+// construct it does not read (WITH, NATURAL JOIN, a window function...),
+// a name that does not resolve, a non-deterministic function. It is no
+// error of the tool: the pair is then simply not proved, and Construct
+// names what stopped the proof (for tallies).
+type Refusal struct {
+	Construct string
+	Detail    string
+}
+
+// Error prints the construct and the detail.
+func (r *Refusal) Error() string {
+	if r.Detail == "" {
+		return r.Construct
+	}
+	return r.Construct + ": " + r.Detail
+}
+
+func refuse(construct, format string, args ...any) *Refusal {
+	return &Refusal{Construct: construct, Detail: fmt.Sprintf(format, args...)}
+}
+
+// joinKind is how a FROM item attaches to the ones before it.
+type joinKind uint8
+
+const (
+	joinInner joinKind = iota // the first item, a comma, [INNER|CROSS] JOIN
+	joinLeft                  // LEFT [OUTER] JOIN
+)
+
+// occurrence is a table (or a subquery) in a FROM clause, resolved.
+type occurrence struct {
+	alias   string              // the alias the canonical form gives it
+	table   *Table              // the base table; nil for a derived table
+	derived *sqlast.SelectStmt  // FROM (subquery)
+	cols    []string            // a derived table's column names (c1, c2, ...)
+	names   []string            // the names its query gave them ("" for none)
+	join    joinKind            // how it attaches
+	core    *sqlast.SelectQuery // the SELECT whose FROM holds it
+	ref     string              // the name the query used for it (lower case)
+}
+
+// colName returns the canonical name of column i of the occurrence.
+func (o *occurrence) colName(i int) string {
+	if o.table != nil {
+		return lowerASCII(o.table.Columns[i].Name)
+	}
+	return o.cols[i]
+}
+
+// column finds a column by name: its index, or -1.
+func (o *occurrence) column(name string) int {
+	if o.table != nil {
+		return o.table.Col(name)
+	}
+	found := -1
+	for i, c := range o.names {
+		if c != "" && equalFold(c, name) {
+			if found >= 0 {
+				return -2 // ambiguous
+			}
+			found = i
+		}
+	}
+	return found
+}
+
+// scope is the FROM clause of one SELECT during resolution, with the
+// scopes of the queries it is nested in.
+type scope struct {
+	parent *scope
+	occs   []*occurrence
+	core   *sqlast.SelectQuery
+}
+
+// Canon is a query in the kernel's canonical form: every table of every
+// FROM has an alias made of a prefix and a counter (a1, a2, ... in the
+// order the tables are written, subqueries included), every column is
+// qualified by its table's alias and spelled as the schema declares it (in
+// lower case), names and function names are in lower case, a
+// double-quoted token that names no column is the string it spells
+// (SQLite's rule), output aliases are gone (a reference to one in ORDER BY,
+// GROUP BY or HAVING is replaced by the expression it names, and ORDER BY
+// or GROUP BY by position by the expression at that position), and ASC is
+// implicit. Two queries whose canonical forms print the same are the
+// same query up to renaming: the engine runs them alike.
+type Canon struct {
+	Stmt *sqlast.SelectStmt
+	// Occs are the occurrences in the order their aliases number them.
+	Occs []*occurrence
+	// byAlias finds an occurrence by its canonical alias.
+	byAlias map[string]*occurrence
+	// outer maps each SELECT to its scope (for correlated references).
+	scopes map[*sqlast.SelectQuery]*scope
+}
+
+// SQL prints the canonical form.
+func (c *Canon) SQL() string { return sqlast.Format(c.Stmt) }
+
+// Canonicalize parses sql (one SELECT) and returns its canonical form
+// over schema s, with table aliases prefix1, prefix2, ... The error is a
+// *Refusal for a query outside the kernel's reading (or one that does not
+// resolve: the engine would refuse it too), or a parse error.
+func Canonicalize(sql string, s Schema, prefix string) (*Canon, error) {
+	q, err := sqlast.Parse(sql)
+	if err != nil {
+		return nil, refuse("parse", "%v", err)
+	}
+	st := q.Select()
+	if st == nil {
+		return nil, refuse("not a SELECT", "%s", firstWord(sql))
+	}
+	return canonicalizeStmt(st, s, prefix)
+}
+
+func canonicalizeStmt(st *sqlast.SelectStmt, s Schema, prefix string) (*Canon, error) {
+	cz := &canonicalizer{schema: s, prefix: prefix, c: &Canon{Stmt: st, byAlias: map[string]*occurrence{}, scopes: map[*sqlast.SelectQuery]*scope{}}}
+	if err := cz.stmt(st, nil, false); err != nil {
+		return nil, err
+	}
+	// Print and parse again: the canonical form is the text, and every
+	// later reader (the compiler, a rule) works on the tree of that text.
+	text := sqlast.Format(st)
+	q, err := sqlast.Parse(text)
+	if err != nil {
+		return nil, fmt.Errorf("kernel: the canonical form does not parse (%v): %s", err, text)
+	}
+	return relink(q.Select(), cz.c)
+}
+
+// relink maps the occurrences of c onto the re-parsed tree st (same
+// shape, same order of FROM items).
+func relink(st *sqlast.SelectStmt, c *Canon) (*Canon, error) {
+	out := &Canon{Stmt: st, byAlias: map[string]*occurrence{}, scopes: map[*sqlast.SelectQuery]*scope{}}
+	var cores []*sqlast.SelectQuery
+	var derived []*sqlast.SelectStmt
+	sqlast.Walk(st, func(n sqlast.Node) bool {
+		switch t := n.(type) {
+		case *sqlast.SelectQuery:
+			cores = append(cores, t)
+		case *sqlast.TableRef:
+			if t.Select != nil {
+				derived = append(derived, t.Select)
+			}
+		}
+		return true
+	})
+	// The scopes, in the order the walk meets the cores of both trees.
+	var oldCores []*sqlast.SelectQuery
+	sqlast.Walk(c.Stmt, func(n sqlast.Node) bool {
+		if t, ok := n.(*sqlast.SelectQuery); ok {
+			oldCores = append(oldCores, t)
+		}
+		return true
+	})
+	if len(oldCores) != len(cores) {
+		return nil, fmt.Errorf("kernel: the canonical form changed shape when parsed again")
+	}
+	coreMap := map[*sqlast.SelectQuery]*sqlast.SelectQuery{}
+	for i, oc := range oldCores {
+		coreMap[oc] = cores[i]
+	}
+	scopeMap := map[*scope]*scope{}
+	var mapScope func(sc *scope) *scope
+	mapScope = func(sc *scope) *scope {
+		if sc == nil {
+			return nil
+		}
+		if m, ok := scopeMap[sc]; ok {
+			return m
+		}
+		m := &scope{core: coreMap[sc.core]}
+		scopeMap[sc] = m
+		m.parent = mapScope(sc.parent)
+		return m
+	}
+	di := 0
+	for _, o := range c.Occs {
+		n := *o
+		n.core = coreMap[o.core]
+		if o.derived != nil {
+			n.derived = derived[di]
+			di++
+		}
+		out.Occs = append(out.Occs, &n)
+		out.byAlias[n.alias] = &n
+	}
+	for oc, sc := range c.scopes {
+		m := mapScope(sc)
+		for _, o := range sc.occs {
+			m.occs = append(m.occs, out.byAlias[o.alias])
+		}
+		out.scopes[coreMap[oc]] = m
+	}
+	return out, nil
+}
+
+func firstWord(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return "(empty)"
+	}
+	return strings.ToUpper(f[0])
+}
+
+type canonicalizer struct {
+	schema Schema
+	prefix string
+	c      *Canon
+	// origNames are the output names of each derived table's first
+	// SELECT, before they become c1, c2, ...
+	origNames map[*sqlast.SelectQuery][]string
+}
+
+// stmt canonicalizes a SELECT statement in place. derived: it is a FROM
+// subquery, whose output columns are named c1, c2, ...
+func (cz *canonicalizer) stmt(st *sqlast.SelectStmt, parent *scope, derived bool) error {
+	if st.With != nil {
+		return refuse("WITH", "a common table expression")
+	}
+	var first []*sqlast.ResultColumn
+	for i, core := range st.Cores {
+		sq, ok := core.(*sqlast.SelectQuery)
+		if !ok {
+			return refuse("VALUES", "a VALUES clause")
+		}
+		compound := len(st.Cores) > 1
+		if compound && i < len(st.Cores)-1 && (len(sq.OrderBy) > 0 || sq.Limit != nil) {
+			return refuse("compound", "ORDER BY or LIMIT before the last SELECT of a compound")
+		}
+		var orderBy []*sqlast.OrderingTerm
+		var limit *sqlast.Limit
+		if compound && i == len(st.Cores)-1 {
+			// The compound's own ORDER BY and LIMIT: about its output.
+			orderBy, limit = sq.OrderBy, sq.Limit
+			sq.OrderBy, sq.Limit = nil, nil
+		}
+		if err := cz.core(sq, parent, derived, !compound); err != nil {
+			return err
+		}
+		if i == 0 {
+			first = sq.Columns
+		}
+		if compound && i == len(st.Cores)-1 {
+			if err := cz.compoundOrder(orderBy, first, len(sq.Columns)); err != nil {
+				return err
+			}
+			if limit != nil {
+				if err := cz.limit(limit); err != nil {
+					return err
+				}
+			}
+			sq.OrderBy, sq.Limit = orderBy, limit
+		}
+	}
+	if len(st.Cores) > 1 {
+		n := len(st.Cores[0].(*sqlast.SelectQuery).Columns)
+		for _, core := range st.Cores[1:] {
+			if len(core.(*sqlast.SelectQuery).Columns) != n {
+				return refuse("compound", "SELECTs of a compound with different numbers of columns")
+			}
+		}
+	}
+	return nil
+}
+
+// compoundOrder rewrites the ORDER BY of a compound: each term must name
+// an output column by position, by alias or by the name of a plain column
+// of the first SELECT (SQLite's rule); it becomes the position.
+func (cz *canonicalizer) compoundOrder(terms []*sqlast.OrderingTerm, first []*sqlast.ResultColumn, n int) error {
+	for _, t := range terms {
+		k := -1
+		switch e := stripParens(t.Expr).(type) {
+		case *sqlast.Literal:
+			if e.Kind == sqlast.LitInteger {
+				if v, err := strconv.Atoi(e.Value); err == nil && v >= 1 && v <= n {
+					k = v
+				}
+			}
+		case *sqlast.Ident:
+			k = outputByName(first, e.Name)
+		}
+		if k < 1 {
+			return refuse("compound", "an ORDER BY term of a compound that names no output column")
+		}
+		t.Expr = sqlast.NumberLiteral(strconv.Itoa(k))
+		if t.Order == sqlast.SortAsc {
+			t.Order = sqlast.SortDefault
+		}
+		if t.Nulls != 0 {
+			return refuse("NULLS FIRST/LAST", "")
+		}
+	}
+	return nil
+}
+
+// outputByName returns the 1-based position of the output column of cols
+// aliased name, or else the only plain column reference named name; 0
+// when none.
+func outputByName(cols []*sqlast.ResultColumn, name string) int {
+	for i, c := range cols {
+		if c.Alias != nil && equalFold(c.Alias.Name, name) {
+			return i + 1
+		}
+	}
+	found := 0
+	for i, c := range cols {
+		if r, ok := c.Expr.(*sqlast.QualifiedRef); ok && equalFold(r.Parts[len(r.Parts)-1].Name, name) {
+			if found != 0 {
+				return 0
+			}
+			found = i + 1
+		}
+	}
+	return found
+}
+
+// core canonicalizes one SELECT. own: its ORDER BY and LIMIT are its own
+// (not a compound's).
+func (cz *canonicalizer) core(sq *sqlast.SelectQuery, parent *scope, derived, own bool) error {
+	sc := &scope{parent: parent, core: sq}
+	cz.c.scopes[sq] = sc
+	if len(sq.Windows) > 0 {
+		return refuse("window", "a WINDOW clause")
+	}
+	if sq.Distinct == sqlast.DistinctAll {
+		sq.Distinct = sqlast.DistinctNone
+	}
+	for _, t := range sq.From {
+		if err := cz.fromItem(t, sc); err != nil {
+			return err
+		}
+		if t.On != nil {
+			on, err := cz.expr(t.On, sc, ctxPlain, nil)
+			if err != nil {
+				return err
+			}
+			t.On = stripParens(on)
+		}
+	}
+	// The output columns are resolved first: their aliases are what
+	// ORDER BY, GROUP BY and HAVING may name.
+	outputs := make([]*sqlast.ResultColumn, len(sq.Columns))
+	for i, c := range sq.Columns {
+		if err := cz.resultColumn(c, sc); err != nil {
+			return err
+		}
+		outputs[i] = c
+	}
+	var err error
+	if sq.Where != nil {
+		if sq.Where, err = cz.expr(sq.Where, sc, ctxAlias, outputs); err != nil {
+			return err
+		}
+		sq.Where = stripParens(sq.Where)
+	}
+	for i, g := range sq.GroupBy {
+		if sq.GroupBy[i], err = cz.positional(g, sc, ctxAlias, outputs); err != nil {
+			return err
+		}
+	}
+	if sq.Having != nil {
+		if sq.Having, err = cz.expr(sq.Having, sc, ctxAlias, outputs); err != nil {
+			return err
+		}
+		sq.Having = stripParens(sq.Having)
+	}
+	if own {
+		for _, o := range sq.OrderBy {
+			if o.Nulls != 0 {
+				return refuse("NULLS FIRST/LAST", "")
+			}
+			if o.Order == sqlast.SortAsc {
+				o.Order = sqlast.SortDefault
+			}
+			if o.Expr, err = cz.positional(o.Expr, sc, ctxOrder, outputs); err != nil {
+				return err
+			}
+		}
+		if sq.Limit != nil {
+			if err := cz.limit(sq.Limit); err != nil {
+				return err
+			}
+		}
+	}
+	if derived {
+		if cz.origNames == nil {
+			cz.origNames = map[*sqlast.SelectQuery][]string{}
+		}
+		var names []string
+		sq.Columns, names = expandStars(sq.Columns, sc)
+		cz.origNames[sq] = names
+	}
+	for i, c := range sq.Columns {
+		if derived {
+			c.Alias, c.HasAs = sqlast.Name("c"+strconv.Itoa(i+1)), true
+		} else {
+			c.Alias, c.HasAs = nil, false
+		}
+	}
+	return nil
+}
+
+// limit checks that LIMIT and OFFSET are integer literals.
+func (cz *canonicalizer) limit(l *sqlast.Limit) error {
+	for _, e := range []sqlast.Expr{l.Count, l.Offset} {
+		if e == nil {
+			continue
+		}
+		if lit, ok := e.(*sqlast.Literal); !ok || lit.Kind != sqlast.LitInteger {
+			return refuse("LIMIT", "a LIMIT or OFFSET that is no integer literal")
+		}
+	}
+	if l.Comma {
+		l.Comma = false // LIMIT x, y is LIMIT y OFFSET x: the same node
+	}
+	return nil
+}
+
+// positional resolves a GROUP BY or ORDER BY term: an integer literal k
+// is the k-th output column (SQLite's rule), anything else an expression.
+func (cz *canonicalizer) positional(e sqlast.Expr, sc *scope, ctx exprCtx, outputs []*sqlast.ResultColumn) (sqlast.Expr, error) {
+	if lit, ok := stripParens(e).(*sqlast.Literal); ok && lit.Kind == sqlast.LitInteger {
+		k, err := strconv.Atoi(lit.Value)
+		if err != nil || k < 1 || k > len(outputs) {
+			return nil, refuse("positional", "GROUP BY or ORDER BY %s: no such output column", lit.Raw)
+		}
+		if _, star := outputs[k-1].Expr.(*sqlast.Star); star {
+			return nil, refuse("positional", "a position that names a *")
+		}
+		return cloneExpr(outputs[k-1].Expr), nil
+	}
+	out, err := cz.expr(e, sc, ctx, outputs)
+	if err != nil {
+		return nil, err
+	}
+	return stripParens(out), nil
+}
+
+// fromItem registers a FROM item in sc and canonicalizes it.
+func (cz *canonicalizer) fromItem(t *sqlast.TableRef, sc *scope) error {
+	kind := joinInner
+	if t.Join != nil {
+		jt := t.Join.Type
+		switch {
+		case jt&(sqlast.JoinNatural) != 0:
+			return refuse("NATURAL JOIN", "")
+		case jt&sqlast.JoinRight != 0:
+			return refuse("RIGHT/FULL JOIN", "")
+		case jt&sqlast.JoinLeft != 0:
+			kind = joinLeft
+		}
+		// The operator prints from its words: make them canonical.
+		// CROSS JOIN stays apart: SQLite's planner keeps its order.
+		switch {
+		case kind == joinLeft:
+			t.Join.Type, t.Join.Words = sqlast.JoinLeft|sqlast.JoinOuter, []string{"LEFT", "JOIN"}
+		case jt&sqlast.JoinCross != 0:
+			t.Join.Type, t.Join.Words = sqlast.JoinInner|sqlast.JoinCross, []string{"CROSS", "JOIN"}
+		case t.On == nil:
+			t.Join.Type, t.Join.Words = sqlast.JoinInner|sqlast.JoinComma, nil
+		default:
+			t.Join.Type, t.Join.Words = sqlast.JoinInner, []string{"JOIN"}
+		}
+	}
+	switch {
+	case len(t.Using) > 0:
+		return refuse("USING", "JOIN ... USING")
+	case t.IndexedBy != nil || t.NotIndexed:
+		return refuse("INDEXED BY", "")
+	case len(t.List) > 0:
+		return refuse("parenthesised join", "")
+	case t.HasArgs:
+		return refuse("table-valued function", "")
+	}
+	o := &occurrence{join: kind, core: sc.core}
+	cz.c.Occs = append(cz.c.Occs, o)
+	o.alias = cz.prefix + strconv.Itoa(len(cz.c.Occs))
+	cz.c.byAlias[o.alias] = o
+	if t.Alias != nil {
+		o.ref = lowerASCII(t.Alias.Name)
+	}
+	switch {
+	case t.Name != nil:
+		if t.Name.Schema != nil {
+			return refuse("schema-qualified table", "%s", sqlast.Format(t.Name))
+		}
+		o.table = cz.schema.Table(t.Name.Name.Name)
+		if o.table == nil {
+			return refuse("unknown table", "no table %s in the schema", t.Name.Name.Name)
+		}
+		if o.ref == "" {
+			o.ref = lowerASCII(t.Name.Name.Name)
+		}
+		t.Name.Name = sqlast.Name(lowerASCII(o.table.Name))
+	case t.Select != nil:
+		if t.Alias == nil {
+			o.ref = ""
+		}
+		if err := cz.stmt(t.Select, sc.parent, true); err != nil {
+			return err
+		}
+		core := t.Select.Cores[0].(*sqlast.SelectQuery)
+		for i := range core.Columns {
+			o.cols = append(o.cols, "c"+strconv.Itoa(i+1))
+		}
+		o.derived = t.Select
+		o.names = cz.origNames[core]
+	default:
+		return refuse("FROM item", "%s", sqlast.Format(t))
+	}
+	t.Alias, t.HasAs = sqlast.Name(o.alias), true
+	sc.occs = append(sc.occs, o)
+	return nil
+}
+
+// expandStars returns the output columns of a derived table's SELECT with
+// every * spelled out (the columns of its FROM items, in order: what
+// SQLite expands it to) and the names the outer query may use for them
+// (an alias, or a plain column's name; "" for none).
+func expandStars(cols []*sqlast.ResultColumn, sc *scope) ([]*sqlast.ResultColumn, []string) {
+	var out []*sqlast.ResultColumn
+	var names []string
+	for _, c := range cols {
+		st, ok := c.Expr.(*sqlast.Star)
+		if !ok {
+			name := ""
+			if c.Alias != nil {
+				name = lowerASCII(c.Alias.Name)
+			} else if r, ok := c.Expr.(*sqlast.QualifiedRef); ok {
+				name = r.Parts[len(r.Parts)-1].Name
+			}
+			out, names = append(out, c), append(names, name)
+			continue
+		}
+		for _, o := range sc.occs {
+			if st.Table != nil && !equalFold(st.Table.Name, o.alias) {
+				continue
+			}
+			n := len(o.cols)
+			if o.table != nil {
+				n = len(o.table.Columns)
+			}
+			for i := 0; i < n; i++ {
+				name := o.colName(i)
+				if o.table == nil {
+					name = o.names[i]
+				}
+				out, names = append(out, &sqlast.ResultColumn{Expr: qualified(o, i)}), append(names, name)
+			}
+		}
+	}
+	return out, names
+}

@@ -1,0 +1,271 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sqljudge/sqljudge/internal/sqllex"
+)
+
+// Input is what a certificate is checked against: the two queries as
+// the pair gives them, the schema (re-read by the caller from the pair's
+// source, never from the certificate), the comparison rule ("bag" or
+// "spider") and the solver (nil: a certificate with obligations fails).
+type Input struct {
+	Q1, Q2 string
+	Schema Schema
+	Rule   string
+	Solver Solver
+}
+
+// Ordered reports whether rows must come in the same order under rule:
+// bag, when either query has an ORDER BY outside parentheses; spider,
+// when the first (the gold) contains "order by" anywhere (Spider's
+// evaluator reads the text).
+func Ordered(rule, q1, q2 string) bool {
+	if rule == "spider" {
+		return sqllex.ContainsOrderBy(q1)
+	}
+	return ordersOutput(q1) || ordersOutput(q2)
+}
+
+// ordersOutput reports whether q has an ORDER BY outside parentheses.
+func ordersOutput(q string) bool {
+	depth := 0
+	prevOrder := false
+	for _, t := range sqllex.Tokenize(q) {
+		switch {
+		case t.Kind == sqllex.Space || t.Kind == sqllex.Comment:
+			continue
+		case t.Text == "(":
+			depth++
+		case t.Text == ")":
+			depth--
+		case depth == 0 && t.Kind == sqllex.Word && strings.EqualFold(t.Text, "BY") && prevOrder:
+			return true
+		}
+		prevOrder = depth == 0 && t.Kind == sqllex.Word && strings.EqualFold(t.Text, "ORDER")
+	}
+	return false
+}
+
+// CheckError is a certificate that does not check: Where names the part
+// (a step of a query, the bijection, an obligation).
+type CheckError struct {
+	Where string
+	Err   error
+}
+
+// Error prints the part and what is wrong with it.
+func (e *CheckError) Error() string { return e.Where + ": " + e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *CheckError) Unwrap() error { return e.Err }
+
+func fail(where string, format string, args ...any) error {
+	return &CheckError{Where: where, Err: fmt.Errorf(format, args...)}
+}
+
+// Check re-checks a certificate: every step's rule applied again to its
+// Before gives its After and needs exactly its Facts; the steps chain from
+// each query to its normal form; every fact holds in the schema; the
+// normal forms are in canonical form and are the same query (identical)
+// or compare block by block under the bijection with exactly the
+// certificate's facts and obligations, each answered unsat by the solver.
+// The error is a *CheckError naming the failing part.
+func Check(ctx context.Context, in Input, c *Certificate) error {
+	if c.Kernel != KernelVersion {
+		return fail("kernel", "certificate of kernel %q, want %q", c.Kernel, KernelVersion)
+	}
+	if err := checkSteps("q1", in.Q1, c.Q1Steps, c.NormalForms.Q1, in.Schema); err != nil {
+		return err
+	}
+	if err := checkSteps("q2", in.Q2, c.Q2Steps, c.NormalForms.Q2, in.Schema); err != nil {
+		return err
+	}
+	switch c.Method {
+	case MethodIdentical:
+		return checkIdentical(in, c)
+	case MethodNormalForm:
+		return checkNormalForm(ctx, in, c)
+	}
+	return fail("method", "unknown method %q", c.Method)
+}
+
+// checkSteps checks the chain of steps from q to nf.
+func checkSteps(name, q string, steps []Step, nf string, s Schema) error {
+	cur := q
+	for i, st := range steps {
+		where := fmt.Sprintf("%s step %d (%s)", name, i+1, st.Rule)
+		if st.Before != cur {
+			return fail(where, "its query before is not the query the previous step left (the chain is broken)")
+		}
+		if err := CheckStep(st, s); err != nil {
+			return &CheckError{Where: where, Err: err}
+		}
+		cur = st.After
+	}
+	if cur != nf {
+		return fail(name+" normal form", "the steps do not end at the normal form")
+	}
+	return nil
+}
+
+// CheckStep validates one step: its rule applied again gives its After,
+// relying on exactly its Facts, each of which holds in s.
+func CheckStep(st Step, s Schema) error {
+	if st.Rule == RuleRename {
+		a, err := Canonicalize(st.Before, s, "x")
+		if err != nil {
+			return err
+		}
+		b, err := Canonicalize(st.After, s, "x")
+		if err != nil {
+			return err
+		}
+		if a.SQL() != b.SQL() {
+			return fmt.Errorf("not a renaming: the canonical forms differ:\n%s\n%s", a.SQL(), b.SQL())
+		}
+		if len(st.Facts) > 0 {
+			return fmt.Errorf("a renaming relies on no fact")
+		}
+		return nil
+	}
+	after, facts, err := Apply(st.Rule, st.Before, st.At, s)
+	if err != nil {
+		return fmt.Errorf("the rule does not apply at %d: %w", st.At, err)
+	}
+	if after != st.After {
+		return fmt.Errorf("the rule gives\n%s\nnot\n%s", after, st.After)
+	}
+	if !sameFacts(facts, st.Facts) {
+		return fmt.Errorf("the step relies on %s, it lists %s", factList(facts), factList(st.Facts))
+	}
+	return factsHold(st.Facts, s)
+}
+
+func factList(fs []Fact) string {
+	if len(fs) == 0 {
+		return "no fact"
+	}
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.String())
+	}
+	return strings.Join(out, ", ")
+}
+
+func factsHold(fs []Fact, s Schema) error {
+	for _, f := range fs {
+		if err := f.Holds(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// normalForm canonicalizes a normal form, which must be in canonical
+// form already.
+func normalForm(where, nf string, s Schema) (*Canon, error) {
+	c, err := Canonicalize(nf, s, textPrefix(nf))
+	if err != nil {
+		return nil, &CheckError{Where: where, Err: err}
+	}
+	if c.SQL() != nf {
+		return nil, fail(where, "not in canonical form (expected %s)", c.SQL())
+	}
+	return c, nil
+}
+
+func checkIdentical(in Input, c *Certificate) error {
+	c1, err := normalForm("q1 normal form", c.NormalForms.Q1, in.Schema)
+	if err != nil {
+		return err
+	}
+	if c.NormalForms.Q1 != c.NormalForms.Q2 {
+		return fail("normal forms", "method identical but the normal forms differ")
+	}
+	for _, st := range append(slices.Clone(c.Q1Steps), c.Q2Steps...) {
+		if st.Rule != RuleRename {
+			return fail("method", "method identical allows renaming steps only (a %s step changes what the engine runs)", st.Rule)
+		}
+	}
+	if len(c.Obligations) > 0 || len(c.Facts) > 0 {
+		return fail("method", "method identical needs no fact and no obligation")
+	}
+	if len(c.Bijection) != len(c1.Occs) {
+		return fail("bijection", "%d pairs for %d occurrences", len(c.Bijection), len(c1.Occs))
+	}
+	for i, m := range c.Bijection {
+		if m.Q1 != c1.Occs[i].alias || m.Q2 != m.Q1 {
+			return fail("bijection", "method identical pairs each occurrence with itself: %s -> %s", m.Q1, m.Q2)
+		}
+	}
+	return nil
+}
+
+func checkNormalForm(ctx context.Context, in Input, c *Certificate) error {
+	c1, err := normalForm("q1 normal form", c.NormalForms.Q1, in.Schema)
+	if err != nil {
+		return err
+	}
+	c2, err := normalForm("q2 normal form", c.NormalForms.Q2, in.Schema)
+	if err != nil {
+		return err
+	}
+	bij := map[string]string{}
+	for _, m := range c.Bijection {
+		if _, dup := bij[m.Q1]; dup {
+			return fail("bijection", "%s is paired twice", m.Q1)
+		}
+		bij[m.Q1] = m.Q2
+	}
+	obls, facts, err := compareForms(in.Schema.Dialect(), c1, c2, Pairing{Bijection: bij, Columns: c.Columns}, Ordered(in.Rule, in.Q1, in.Q2))
+	if err != nil {
+		return &CheckError{Where: "comparison", Err: err}
+	}
+	if !sameFacts(facts, c.Facts) {
+		return fail("comparison", "relies on %s, the certificate lists %s", factList(facts), factList(c.Facts))
+	}
+	if err := factsHold(c.Facts, in.Schema); err != nil {
+		return &CheckError{Where: "comparison", Err: err}
+	}
+	if len(obls) != len(c.Obligations) {
+		return fail("obligations", "the comparison needs %d obligations, the certificate has %d", len(obls), len(c.Obligations))
+	}
+	var scripts []string
+	for i, o := range obls {
+		got := c.Obligations[i]
+		where := fmt.Sprintf("obligation %d (%s)", i+1, o.Name)
+		switch {
+		case got.Name != o.Name || got.SMT != o.SMT:
+			return fail(where, "its text is not the one the comparison needs:\n%s", o.SMT)
+		case got.Expect != "unsat":
+			return fail(where, "expected answer %q, want unsat", got.Expect)
+		case !sameFacts(got.Facts, o.Facts):
+			return fail(where, "relies on %s, it lists %s", factList(o.Facts), factList(got.Facts))
+		}
+		if err := factsHold(got.Facts, in.Schema); err != nil {
+			return &CheckError{Where: where, Err: err}
+		}
+		scripts = append(scripts, o.SMT)
+	}
+	if len(scripts) == 0 {
+		return nil
+	}
+	if in.Solver == nil {
+		return fail("obligations", "%d obligations and no solver to run them", len(scripts))
+	}
+	answers, err := in.Solver.Check(ctx, scripts)
+	if err != nil {
+		return &CheckError{Where: "obligations", Err: err}
+	}
+	for i, a := range answers {
+		if a != "unsat" {
+			return fail(fmt.Sprintf("obligation %d (%s)", i+1, obls[i].Name), "the solver answers %s, not unsat", a)
+		}
+	}
+	return nil
+}

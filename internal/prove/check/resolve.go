@@ -1,0 +1,436 @@
+package check
+
+import (
+	"strings"
+
+	"github.com/sqljudge/sqljudge/internal/sqlast"
+)
+
+// exprCtx is the clause an expression is read in, which decides whether a
+// name may be an output alias.
+type exprCtx uint8
+
+const (
+	ctxPlain exprCtx = iota // ON, the SELECT list: input columns only
+	ctxAlias                // WHERE, GROUP BY, HAVING: an input column, else an alias
+	ctxOrder                // ORDER BY: an alias first (SQLite's rule)
+)
+
+// resultColumn canonicalizes an output column.
+func (cz *canonicalizer) resultColumn(c *sqlast.ResultColumn, sc *scope) error {
+	if st, ok := c.Expr.(*sqlast.Star); ok {
+		if len(sc.occs) == 0 {
+			return refuse("SELECT *", "* without a FROM clause")
+		}
+		if st.Table != nil {
+			o := lookupRef(sc, st.Table.Name)
+			if o == nil {
+				return refuse("unresolved", "no table %s for %s.*", st.Table.Name, st.Table.Name)
+			}
+			st.Table = sqlast.Name(o.alias)
+		}
+		return nil
+	}
+	e, err := cz.expr(c.Expr, sc, ctxPlain, nil)
+	if err != nil {
+		return err
+	}
+	c.Expr = stripParens(e)
+	return nil
+}
+
+// lookupRef finds the occurrence of scope sc (not its parents) that a
+// query names ref (its alias, or the table's name when it has none).
+func lookupRef(sc *scope, ref string) *occurrence {
+	for _, o := range sc.occs {
+		if o.ref != "" && equalFold(o.ref, ref) {
+			return o
+		}
+	}
+	return nil
+}
+
+// qualified returns the canonical reference to column i of o.
+func qualified(o *occurrence, i int) *sqlast.QualifiedRef {
+	return &sqlast.QualifiedRef{Parts: []*sqlast.Ident{sqlast.Name(o.alias), sqlast.Name(o.colName(i))}}
+}
+
+// resolveColumn finds an unqualified column name in sc and its parents:
+// the reference, nil when no FROM in scope has it, or a refusal when two
+// tables of one FROM do (SQLite's "ambiguous column name").
+func resolveColumn(sc *scope, name string) (*sqlast.QualifiedRef, error) {
+	for s := sc; s != nil; s = s.parent {
+		var found *sqlast.QualifiedRef
+		for _, o := range s.occs {
+			i := o.column(name)
+			if i == -2 || i >= 0 && found != nil {
+				return nil, refuse("unresolved", "ambiguous column name %s", name)
+			}
+			if i >= 0 {
+				found = qualified(o, i)
+			}
+		}
+		if found != nil {
+			return found, nil
+		}
+	}
+	return nil, nil
+}
+
+// ident resolves a bare name.
+func (cz *canonicalizer) ident(id *sqlast.Ident, sc *scope, ctx exprCtx, outputs []*sqlast.ResultColumn) (sqlast.Expr, error) {
+	col, err := resolveColumn(sc, id.Name)
+	if err != nil {
+		return nil, err
+	}
+	var alias sqlast.Expr
+	if ctx != ctxPlain {
+		for _, o := range outputs {
+			if o.Alias != nil && equalFold(o.Alias.Name, id.Name) {
+				if alias != nil {
+					return nil, refuse("unresolved", "two output columns are called %s", id.Name)
+				}
+				alias = o.Expr
+			}
+		}
+	}
+	switch {
+	case alias != nil && col != nil && sqlast.Format(alias) != sqlast.Format(col):
+		if ctx == ctxOrder {
+			return cloneExpr(alias), nil
+		}
+		return nil, refuse("ambiguous alias", "%s names both an output column and an input column", id.Name)
+	case alias != nil:
+		return cloneExpr(alias), nil
+	case col != nil:
+		return col, nil
+	case id.Quote == sqlast.QuoteDouble && cz.schema.Dialect() == SQLite:
+		// SQLite: a double-quoted token that names no column is a string
+		// (PostgreSQL: an error).
+		return sqlast.StringLiteral(id.Name), nil
+	case id.Quote == sqlast.QuoteNone && cz.schema.Dialect() == SQLite && (equalFold(id.Name, "true") || equalFold(id.Name, "false")):
+		// SQLite reads TRUE and FALSE, when no column has the name, as 1
+		// and 0.
+		if equalFold(id.Name, "true") {
+			return sqlast.NumberLiteral("1"), nil
+		}
+		return sqlast.NumberLiteral("0"), nil
+	}
+	return nil, refuse("unresolved", "no such column: %s", id.Name)
+}
+
+// qualifiedRef resolves q.c.
+func (cz *canonicalizer) qualifiedRef(r *sqlast.QualifiedRef, sc *scope) (sqlast.Expr, error) {
+	if len(r.Parts) != 2 {
+		return nil, refuse("schema-qualified column", "%s", sqlast.Format(r))
+	}
+	for s := sc; s != nil; s = s.parent {
+		if o := lookupRef(s, r.Parts[0].Name); o != nil {
+			i := o.column(r.Parts[1].Name)
+			if i < 0 {
+				return nil, refuse("unresolved", "no such column: %s", sqlast.Format(r))
+			}
+			return qualified(o, i), nil
+		}
+	}
+	return nil, refuse("unresolved", "no such table: %s", r.Parts[0].Name)
+}
+
+// expr canonicalizes an expression read in scope sc; outputs are the
+// output columns an alias may name (ORDER BY, GROUP BY, HAVING, WHERE).
+func (cz *canonicalizer) expr(e sqlast.Expr, sc *scope, ctx exprCtx, outputs []*sqlast.ResultColumn) (sqlast.Expr, error) {
+	sub := func(x sqlast.Expr) (sqlast.Expr, error) {
+		if x == nil {
+			return nil, nil
+		}
+		return cz.expr(x, sc, ctx, outputs)
+	}
+	list := func(xs []sqlast.Expr) error {
+		for i, x := range xs {
+			y, err := sub(x)
+			if err != nil {
+				return err
+			}
+			xs[i] = y
+		}
+		return nil
+	}
+	var err error
+	switch t := e.(type) {
+	case *sqlast.Ident:
+		return cz.ident(t, sc, ctx, outputs)
+	case *sqlast.QualifiedRef:
+		return cz.qualifiedRef(t, sc)
+	case *sqlast.Literal:
+		switch t.Kind {
+		case sqlast.LitString:
+			return sqlast.StringLiteral(t.Value), nil
+		case sqlast.LitInteger, sqlast.LitFloat:
+			if strings.HasPrefix(strings.ToLower(t.Raw), "0x") || strings.ContainsAny(t.Raw, "_") {
+				return nil, refuse("literal", "%s", t.Raw)
+			}
+			return t, nil
+		case sqlast.LitNull:
+			return &sqlast.Literal{Kind: sqlast.LitNull, Value: "NULL", Raw: "NULL"}, nil
+		case sqlast.LitBlob:
+			return t, nil
+		}
+		return nil, refuse("current time", "%s: not the same on two runs", t.Raw)
+	case *sqlast.BindParam:
+		return nil, refuse("parameter", "%s", t.Raw)
+	case *sqlast.ParenExpr:
+		if t.X, err = sub(t.X); err != nil {
+			return nil, err
+		}
+		if atomic(t.X) {
+			return t.X, nil
+		}
+		return t, nil
+	case *sqlast.UnaryExpr:
+		t.X, err = sub(t.X)
+		return t, err
+	case *sqlast.BinaryExpr:
+		if t.Op == sqlast.OpPtr || t.Op == sqlast.OpPtr2 {
+			return nil, refuse("JSON operator", "")
+		}
+		if t.X, err = sub(t.X); err != nil {
+			return nil, err
+		}
+		t.Y, err = sub(t.Y)
+		return t, err
+	case *sqlast.LikeExpr:
+		op := strings.ToUpper(t.Op.Name)
+		if op != "LIKE" && op != "GLOB" {
+			return nil, refuse("REGEXP/MATCH", "%s", op)
+		}
+		t.Op = &sqlast.Ident{Name: op, Raw: op}
+		if t.X, err = sub(t.X); err != nil {
+			return nil, err
+		}
+		if t.Y, err = sub(t.Y); err != nil {
+			return nil, err
+		}
+		t.Escape, err = sub(t.Escape)
+		return t, err
+	case *sqlast.IsExpr:
+		if t.X, err = sub(t.X); err != nil {
+			return nil, err
+		}
+		t.Y, err = sub(t.Y)
+		return t, err
+	case *sqlast.NullCheckExpr:
+		t.X, err = sub(t.X)
+		return t, err
+	case *sqlast.BetweenExpr:
+		if t.X, err = sub(t.X); err != nil {
+			return nil, err
+		}
+		if t.Lo, err = sub(t.Lo); err != nil {
+			return nil, err
+		}
+		t.Hi, err = sub(t.Hi)
+		return t, err
+	case *sqlast.InExpr:
+		if t.Table != nil || t.HasArgs {
+			return nil, refuse("IN table", "x IN table-name")
+		}
+		if t.X, err = sub(t.X); err != nil {
+			return nil, err
+		}
+		if err := list(t.List); err != nil {
+			return nil, err
+		}
+		if t.Select != nil {
+			return t, cz.stmt(t.Select, sc, false)
+		}
+		return t, nil
+	case *sqlast.CaseExpr:
+		if t.Operand, err = sub(t.Operand); err != nil {
+			return nil, err
+		}
+		for _, w := range t.Whens {
+			if w.When, err = sub(w.When); err != nil {
+				return nil, err
+			}
+			if w.Then, err = sub(w.Then); err != nil {
+				return nil, err
+			}
+		}
+		t.Else, err = sub(t.Else)
+		return t, err
+	case *sqlast.CastExpr:
+		t.X, err = sub(t.X)
+		return t, err
+	case *sqlast.CollateExpr:
+		t.Name = sqlast.Name(lowerASCII(t.Name.Name))
+		t.X, err = sub(t.X)
+		return t, err
+	case *sqlast.FuncCall:
+		return cz.call(t, sub, list)
+	case *sqlast.ExistsExpr:
+		return t, cz.stmt(t.Select, sc, false)
+	case *sqlast.SubqueryExpr:
+		return t, cz.stmt(t.Select, sc, false)
+	}
+	return nil, refuse("expression", "%T", e)
+}
+
+// call canonicalizes a function call: its name in lower case, its
+// arguments; a function outside deterministicFuncs, a window, a FILTER or
+// an ORDER BY inside the call are refused.
+func (cz *canonicalizer) call(f *sqlast.FuncCall, sub func(sqlast.Expr) (sqlast.Expr, error), list func([]sqlast.Expr) error) (sqlast.Expr, error) {
+	name := lowerASCII(f.Name.Name)
+	switch {
+	case f.Over != nil:
+		return nil, refuse("window", "%s() OVER", name)
+	case f.Filter != nil:
+		return nil, refuse("FILTER", "%s() FILTER", name)
+	case len(f.OrderBy) > 0:
+		return nil, refuse("aggregate ORDER BY", "%s(... ORDER BY ...)", name)
+	}
+	arity, ok := deterministicFuncs[name]
+	if !ok {
+		return nil, refuse("function", "%s() is not among the functions the kernel reads", name)
+	}
+	if n := len(f.Args); !f.Star && (n < arity[0] || arity[1] >= 0 && n > arity[1]) || f.Star && name != "count" {
+		return nil, refuse("function", "%s() with %d arguments", name, n)
+	}
+	if timeFuncs[name] {
+		if len(f.Args) == 0 {
+			return nil, refuse("current time", "%s(): the current time", name)
+		}
+		for _, a := range f.Args {
+			if l, ok := a.(*sqlast.Literal); ok && l.Kind == sqlast.LitString && strings.Contains(strings.ToLower(l.Value), "now") {
+				return nil, refuse("current time", "%s('now')", name)
+			}
+		}
+	}
+	f.Name = sqlast.Name(name)
+	f.All = false
+	return f, list(f.Args)
+}
+
+// deterministicFuncs are the functions the kernel accepts, with their
+// arity (min, max; -1 for any): SQLite's core and date functions whose
+// result depends on their arguments only. Aggregates are among them.
+var deterministicFuncs = map[string][2]int{
+	"count": {0, 1}, "sum": {1, 1}, "avg": {1, 1}, "min": {1, -1}, "max": {1, -1}, "total": {1, 1},
+	"group_concat": {1, 2},
+	"abs":          {1, 1}, "coalesce": {2, -1}, "ifnull": {2, 2}, "iif": {3, 3}, "instr": {2, 2},
+	"length": {1, 1}, "lower": {1, 1}, "upper": {1, 1}, "ltrim": {1, 2}, "rtrim": {1, 2}, "trim": {1, 2},
+	"nullif": {2, 2}, "replace": {3, 3}, "round": {1, 2}, "substr": {2, 3}, "substring": {2, 3},
+	"typeof": {1, 1}, "hex": {1, 1}, "quote": {1, 1}, "unicode": {1, 1}, "sign": {1, 1},
+	"date": {0, -1}, "time": {0, -1}, "datetime": {0, -1}, "julianday": {0, -1}, "strftime": {1, -1},
+}
+
+// timeFuncs read the clock when called without a time or with 'now'.
+var timeFuncs = map[string]bool{"date": true, "time": true, "datetime": true, "julianday": true, "strftime": true}
+
+// aggregateFuncs are the aggregate functions (with one argument for min
+// and max: with more they are scalar).
+func isAggregateCall(f *sqlast.FuncCall) bool {
+	switch lowerASCII(f.Name.Name) {
+	case "count", "sum", "avg", "total", "group_concat":
+		return true
+	case "min", "max":
+		return len(f.Args) == 1
+	}
+	return false
+}
+
+// containsAggregate reports whether e holds an aggregate call outside
+// any subquery.
+func containsAggregate(e sqlast.Expr) bool {
+	found := false
+	walkExpr(e, func(x sqlast.Expr) bool {
+		if f, ok := x.(*sqlast.FuncCall); ok && isAggregateCall(f) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// walkExpr calls fn for e and its sub-expressions, not entering
+// subqueries; fn returns false to skip a node's children.
+func walkExpr(e sqlast.Expr, fn func(sqlast.Expr) bool) {
+	if e == nil || !fn(e) {
+		return
+	}
+	switch t := e.(type) {
+	case *sqlast.ParenExpr:
+		walkExpr(t.X, fn)
+	case *sqlast.UnaryExpr:
+		walkExpr(t.X, fn)
+	case *sqlast.BinaryExpr:
+		walkExpr(t.X, fn)
+		walkExpr(t.Y, fn)
+	case *sqlast.LikeExpr:
+		walkExpr(t.X, fn)
+		walkExpr(t.Y, fn)
+		walkExpr(t.Escape, fn)
+	case *sqlast.IsExpr:
+		walkExpr(t.X, fn)
+		walkExpr(t.Y, fn)
+	case *sqlast.NullCheckExpr:
+		walkExpr(t.X, fn)
+	case *sqlast.BetweenExpr:
+		walkExpr(t.X, fn)
+		walkExpr(t.Lo, fn)
+		walkExpr(t.Hi, fn)
+	case *sqlast.InExpr:
+		walkExpr(t.X, fn)
+		for _, x := range t.List {
+			walkExpr(x, fn)
+		}
+	case *sqlast.CaseExpr:
+		walkExpr(t.Operand, fn)
+		for _, w := range t.Whens {
+			walkExpr(w.When, fn)
+			walkExpr(w.Then, fn)
+		}
+		walkExpr(t.Else, fn)
+	case *sqlast.CastExpr:
+		walkExpr(t.X, fn)
+	case *sqlast.CollateExpr:
+		walkExpr(t.X, fn)
+	case *sqlast.FuncCall:
+		for _, x := range t.Args {
+			walkExpr(x, fn)
+		}
+	case *sqlast.VectorExpr:
+		for _, x := range t.List {
+			walkExpr(x, fn)
+		}
+	}
+}
+
+// atomic reports whether e prints as one token or a bracketed whole, so
+// that parentheses around it change nothing.
+func atomic(e sqlast.Expr) bool {
+	switch e.(type) {
+	case *sqlast.Ident, *sqlast.QualifiedRef, *sqlast.Literal, *sqlast.FuncCall, *sqlast.SubqueryExpr, *sqlast.ExistsExpr, *sqlast.ParenExpr, *sqlast.CastExpr, *sqlast.CaseExpr:
+		return true
+	}
+	return false
+}
+
+// stripParens removes the parentheses around a whole clause expression.
+func stripParens(e sqlast.Expr) sqlast.Expr {
+	for {
+		p, ok := e.(*sqlast.ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
+}
+
+// cloneExpr copies an expression (printed and parsed again).
+func cloneExpr(e sqlast.Expr) sqlast.Expr {
+	q, err := sqlast.Parse("SELECT " + sqlast.Format(e))
+	if err != nil {
+		panic("kernel: an expression does not print back: " + err.Error())
+	}
+	return q.Select().Cores[0].(*sqlast.SelectQuery).Columns[0].Expr
+}

@@ -1,0 +1,343 @@
+package check
+
+import (
+	"github.com/sqljudge/sqljudge/internal/sqlast"
+)
+
+// RuleDerivedMerge: a FROM subquery (SELECT e1 AS c1, ... FROM F WHERE p)
+// AS d, joined by inner joins, that neither groups, aggregates, removes
+// duplicates nor limits, is merged into the query: F joins the FROM, p the
+// WHERE, and every d.ci becomes ei (the ON conditions move to WHERE). A
+// select-project-join over a select-project-join is one (view merging):
+// each row of the outer FROM with d is a row of it with F's rows. At: d's
+// FROM item.
+const RuleDerivedMerge = "derived_merge"
+
+func init() { rules[RuleDerivedMerge] = derivedMerge }
+
+func derivedMerge(c *Canon, at int, _ *factSet) error {
+	t, ok := nodeAt[*sqlast.TableRef](c, at)
+	if !ok || t.Select == nil || t.Alias == nil {
+		return refuse("rule", "no FROM subquery at %d", at)
+	}
+	d := c.byAlias[lowerASCII(t.Alias.Name)]
+	if d == nil || d.derived == nil {
+		return refuse("rule", "no FROM subquery at %d", at)
+	}
+	outer := d.core
+	for _, item := range outer.From {
+		if item.Join != nil && item.Join.Type&sqlast.JoinLeft != 0 {
+			return refuse("rule", "the query has an outer join")
+		}
+	}
+	if len(t.Select.Cores) != 1 || t.Select.With != nil {
+		return refuse("rule", "the subquery is a compound")
+	}
+	sub := t.Select.Cores[0].(*sqlast.SelectQuery)
+	switch {
+	case sub.Distinct == sqlast.DistinctDistinct || len(sub.GroupBy) > 0 || sub.Having != nil || sub.Limit != nil || len(sub.Windows) > 0 || len(sub.From) == 0:
+		return refuse("rule", "the subquery removes duplicates, groups, limits or reads no table")
+	}
+	for _, col := range sub.Columns {
+		if containsAggregate(col.Expr) {
+			return refuse("rule", "the subquery aggregates")
+		}
+	}
+	for _, item := range sub.From {
+		if item.Join != nil && item.Join.Type&sqlast.JoinLeft != 0 {
+			return refuse("rule", "the subquery has an outer join")
+		}
+	}
+	// The outer query's * becomes its columns, d's among them, before d
+	// goes.
+	expandOuterStars(c, outer)
+	// d.ci becomes ei, wherever the query reads it.
+	var bad bool
+	sqlast.Rewrite(c.Stmt, func(e sqlast.Expr) sqlast.Expr {
+		r, ok := e.(*sqlast.QualifiedRef)
+		if !ok || len(r.Parts) != 2 || lowerASCII(r.Parts[0].Name) != d.alias {
+			return e
+		}
+		i := d.column(r.Parts[1].Name)
+		if i < 0 || i >= len(sub.Columns) {
+			bad = true
+			return e
+		}
+		x := cloneExpr(sub.Columns[i].Expr)
+		if !atomic(x) {
+			x = &sqlast.ParenExpr{X: x}
+		}
+		return x
+	})
+	if bad {
+		return refuse("rule", "a column of %s that its subquery does not give", d.alias)
+	}
+	// FROM: the outer items without d, then d's; every ON to WHERE.
+	var conds []sqlast.Expr
+	var from []*sqlast.TableRef
+	for _, item := range outer.From {
+		if item.On != nil {
+			conds = append(conds, conjuncts(item.On)...)
+		}
+		item.On = nil
+		if item != t {
+			from = append(from, item)
+		}
+	}
+	for _, item := range sub.From {
+		if item.On != nil {
+			conds = append(conds, conjuncts(item.On)...)
+		}
+		item.On = nil
+		from = append(from, item)
+	}
+	for k, item := range from {
+		item.Join = nil
+		if k > 0 {
+			item.Join = &sqlast.JoinOperator{Type: sqlast.JoinInner | sqlast.JoinComma}
+		}
+	}
+	outer.From = from
+	if sub.Where != nil {
+		conds = append(conds, conjuncts(sub.Where)...)
+	}
+	if outer.Where != nil {
+		conds = append(conds, conjuncts(outer.Where)...)
+	}
+	outer.Where = andAll(conds)
+	return nil
+}
+
+// expandOuterStars spells out the * and t.* outputs of core sq: the
+// columns of its FROM items, in order.
+func expandOuterStars(c *Canon, sq *sqlast.SelectQuery) {
+	sc := c.scopes[sq]
+	if sc == nil {
+		return
+	}
+	var out []*sqlast.ResultColumn
+	for _, col := range sq.Columns {
+		st, ok := col.Expr.(*sqlast.Star)
+		if !ok {
+			out = append(out, col)
+			continue
+		}
+		for _, o := range sc.occs {
+			if st.Table != nil && !equalFold(st.Table.Name, o.alias) {
+				continue
+			}
+			n := len(o.cols)
+			if o.table != nil {
+				n = len(o.table.Columns)
+			}
+			for i := 0; i < n; i++ {
+				out = append(out, &sqlast.ResultColumn{Expr: qualified(o, i)})
+			}
+		}
+	}
+	sq.Columns = out
+}
+
+// RuleAntiJoin: FROM ... LEFT JOIN b ON c WHERE b.z IS NULL, with b.z NOT
+// NULL and nothing else reading b, is FROM ... WHERE NOT EXISTS (SELECT
+// b.z FROM b WHERE c): b.z is NULL exactly on the row the outer join adds
+// for a row without a match, once. The LEFT JOIN must be the query's only
+// one. At: b's FROM item.
+const RuleAntiJoin = "anti_join"
+
+func init() { rules[RuleAntiJoin] = antiJoin }
+
+func antiJoin(c *Canon, at int, facts *factSet) error {
+	t, ok := nodeAt[*sqlast.TableRef](c, at)
+	if !ok || t.Alias == nil || t.Join == nil || t.Join.Type&sqlast.JoinLeft == 0 || t.Name == nil {
+		return refuse("rule", "no LEFT JOIN of a table at %d", at)
+	}
+	b := c.byAlias[lowerASCII(t.Alias.Name)]
+	sq := b.core
+	for _, item := range sq.From {
+		if item != t && item.Join != nil && item.Join.Type&sqlast.JoinLeft != 0 {
+			return refuse("rule", "another outer join in the FROM")
+		}
+	}
+	if bareStar(sq) || sq.Where == nil {
+		return refuse("rule", "SELECT * or no WHERE")
+	}
+	// The WHERE conjunct b.z IS NULL, z NOT NULL.
+	cs := conjuncts(sq.Where)
+	k, z := -1, -1
+	for i, x := range cs {
+		var arg sqlast.Expr
+		switch n := x.(type) {
+		case *sqlast.NullCheckExpr:
+			if n.Test == sqlast.TestIsNull {
+				arg = n.X
+			}
+		case *sqlast.IsExpr:
+			if l, ok := n.Y.(*sqlast.Literal); ok && l.Kind == sqlast.LitNull && !n.Not && !n.Distinct {
+				arg = n.X
+			}
+		}
+		if o, col, ok := c.colOf(arg); ok && o == b && o.table.Columns[col].NotNull && k < 0 {
+			k, z = i, col
+		}
+	}
+	if k < 0 {
+		return refuse("rule", "no conjunct %s.column IS NULL on a NOT NULL column", b.alias)
+	}
+	on := t.On
+	// Nothing but the ON and that conjunct reads b.
+	reads := 0
+	sqlast.Walk(c.Stmt, func(n sqlast.Node) bool {
+		switch r := n.(type) {
+		case *sqlast.QualifiedRef:
+			if len(r.Parts) == 2 && lowerASCII(r.Parts[0].Name) == b.alias {
+				reads++
+			}
+		case *sqlast.Star:
+			if r.Table != nil && lowerASCII(r.Table.Name) == b.alias {
+				reads += 1000
+			}
+		}
+		return true
+	})
+	inOn := 0
+	if on != nil {
+		sqlast.Walk(on, func(n sqlast.Node) bool {
+			if r, ok := n.(*sqlast.QualifiedRef); ok && len(r.Parts) == 2 && lowerASCII(r.Parts[0].Name) == b.alias {
+				inOn++
+			}
+			return true
+		})
+	}
+	if reads != inOn+1 {
+		return refuse("rule", "the query reads %s outside its ON and the IS NULL", b.alias)
+	}
+	facts.add(notNullFact(b, z))
+	// NOT EXISTS (SELECT b.z FROM b WHERE on).
+	item := &sqlast.TableRef{Name: t.Name, Alias: t.Alias, HasAs: true}
+	sub := &sqlast.SelectQuery{Columns: []*sqlast.ResultColumn{{Expr: qualified(b, z)}}, From: []*sqlast.TableRef{item}}
+	if on != nil {
+		sub.Where = stripParens(on)
+	}
+	notExists := &sqlast.UnaryExpr{Op: sqlast.OpNot, X: &sqlast.ExistsExpr{Select: &sqlast.SelectStmt{Cores: []sqlast.SelectCore{sub}}}}
+	var from []*sqlast.TableRef
+	for _, it := range sq.From {
+		if it != t {
+			from = append(from, it)
+		}
+	}
+	sq.From = from
+	if len(from) == 0 {
+		return refuse("rule", "the LEFT JOIN is the only table")
+	}
+	from[0].Join = nil
+	rest := append(append([]sqlast.Expr{}, cs[:k]...), cs[k+1:]...)
+	sq.Where = andAll(append(rest, notExists))
+	return nil
+}
+
+// RuleGroupSemijoin: SELECT e FROM A WHERE p AND A.k IN (SELECT y FROM F
+// WHERE q GROUP BY y HAVING h) is SELECT e FROM A, F WHERE p AND A.k = y
+// AND q GROUP BY A.k HAVING h, when A.k is a NOT NULL key of A (so that
+// each row of A is its own group, holding exactly the rows of F's group
+// y = A.k), A is the only table of the outer FROM, the outer query
+// neither groups, aggregates nor removes duplicates, the subquery is not
+// correlated, and A.k and y are columns of one family, Int or Text. At:
+// the IN.
+const RuleGroupSemijoin = "group_semijoin"
+
+func init() { rules[RuleGroupSemijoin] = groupSemijoin }
+
+func groupSemijoin(c *Canon, at int, facts *factSet) error {
+	sq, cs, i := whereOf(c, at)
+	if sq == nil {
+		return refuse("rule", "no top-level conjunct of a WHERE at %d", at)
+	}
+	in, ok := cs[i].(*sqlast.InExpr)
+	if !ok || in.Not || in.Select == nil || len(in.Select.Cores) != 1 {
+		return refuse("rule", "not x IN (SELECT ...) at %d", at)
+	}
+	sub := in.Select.Cores[0].(*sqlast.SelectQuery)
+	if len(sq.From) != 1 || sq.Distinct == sqlast.DistinctDistinct || len(sq.GroupBy) > 0 || sq.Having != nil || bareStar(sq) {
+		return refuse("rule", "the outer query joins, groups, removes duplicates or selects *")
+	}
+	for _, col := range sq.Columns {
+		if containsAggregate(col.Expr) {
+			return refuse("rule", "the outer query aggregates")
+		}
+	}
+	if len(sub.GroupBy) != 1 || sub.Limit != nil || sub.Distinct == sqlast.DistinctDistinct || len(sub.Columns) != 1 {
+		return refuse("rule", "the subquery does not group by one term, or limits")
+	}
+	a, k, ok := notNullColumn(c, in.X)
+	if !ok || a.core != sq || !singleKey(a.table, k) {
+		return refuse("rule", "%s is not a NOT NULL one-column key of the outer table", sqlast.Format(in.X))
+	}
+	yo, yi, ok := c.colOf(sub.Columns[0].Expr)
+	if !ok || yo.core != sub || sqlast.Format(sub.GroupBy[0]) != sqlast.Format(sub.Columns[0].Expr) {
+		return refuse("rule", "the subquery does not return the column it groups by")
+	}
+	fa, fy := a.table.Columns[k].Family, yo.table.Columns[yi].Family
+	if fa != fy || (fa != Int && fa != Text) {
+		return refuse("rule", "the two columns are not both Int or both Text")
+	}
+	if _, err := blockOfCore(c, sub); err != nil {
+		return err
+	}
+	if correlated(c, in.Select) {
+		return refuse("rule", "the subquery is correlated")
+	}
+	facts.add(Fact{Fact: FactKey, Table: a.table.Name, Columns: []string{a.table.Columns[k].Name}})
+	facts.add(notNullFact(a, k))
+	facts.add(Fact{Fact: FactFamily, Table: a.table.Name, Column: a.table.Columns[k].Name, Family: fa.String()})
+	facts.add(Fact{Fact: FactFamily, Table: yo.table.Name, Column: yo.table.Columns[yi].Name, Family: fy.String()})
+	for j, t := range sub.From {
+		if j == 0 {
+			t.Join = &sqlast.JoinOperator{Type: sqlast.JoinInner | sqlast.JoinComma}
+		}
+		sq.From = append(sq.From, t)
+	}
+	var conds []sqlast.Expr
+	conds = append(conds, cs[:i]...)
+	conds = append(conds, &sqlast.BinaryExpr{Op: sqlast.OpEq, X: in.X, Y: sub.Columns[0].Expr})
+	if sub.Where != nil {
+		conds = append(conds, conjuncts(sub.Where)...)
+	}
+	conds = append(conds, cs[i+1:]...)
+	sq.Where = andAll(conds)
+	sq.GroupBy = []sqlast.Expr{cloneExpr(in.X)}
+	sq.Having = sub.Having
+	return nil
+}
+
+// singleKey reports whether column i alone is a key of t.
+func singleKey(t *Table, i int) bool {
+	for _, k := range t.Keys {
+		if len(k.Cols) == 1 && k.Cols[0] == i {
+			return true
+		}
+	}
+	return false
+}
+
+// correlated reports whether st reads a column of an occurrence outside
+// it.
+func correlated(c *Canon, st *sqlast.SelectStmt) bool {
+	inside := map[*occurrence]bool{}
+	sqlast.Walk(st, func(n sqlast.Node) bool {
+		if t, ok := n.(*sqlast.TableRef); ok && t.Alias != nil {
+			inside[c.byAlias[lowerASCII(t.Alias.Name)]] = true
+		}
+		return true
+	})
+	out := false
+	sqlast.Walk(st, func(n sqlast.Node) bool {
+		if r, ok := n.(*sqlast.QualifiedRef); ok {
+			if o, _, ok := c.colOf(r); ok && !inside[o] {
+				out = true
+			}
+		}
+		return !out
+	})
+	return out
+}

@@ -1,0 +1,139 @@
+package check
+
+import (
+	"strings"
+	"testing"
+)
+
+// ruleSchema adds to testSchema a table without a key and one whose
+// UNIQUE column may be NULL.
+func ruleSchema() *MapSchema {
+	s := testSchema()
+	s.Tables = append(s.Tables,
+		&Table{Name: "log", Columns: []Column{{Name: "a", Family: Int}, {Name: "b", Family: Text}}},
+		&Table{Name: "u", Columns: []Column{{Name: "id", Family: Int}, {Name: "name", Family: Text}}, Keys: []Key{{Cols: []int{0}}}},
+		&Table{Name: "member", Columns: []Column{{Name: "id", Family: Int, NotNull: true}, {Name: "singer_id", Family: Int, NotNull: true}, {Name: "club", Family: Int}},
+			Keys: []Key{{Cols: []int{0}, Primary: true}},
+			FKs:  []ForeignKey{{Cols: []int{1}, RefTable: "singer", RefCols: []int{0}}, {Cols: []int{2}, RefTable: "concert", RefCols: []int{0}}}},
+	)
+	return s
+}
+
+// applyAt canonicalizes q (prefix a), applies rule at the first
+// occurrence of marker in the canonical text, and returns the result.
+func applyAt(t *testing.T, s Schema, rule, q, marker string) (string, []Fact, error) {
+	t.Helper()
+	c, err := Canonicalize(q, s, "a")
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	at := strings.Index(c.SQL(), marker)
+	if at < 0 {
+		t.Fatalf("%q not in %s", marker, c.SQL())
+	}
+	return Apply(rule, c.SQL(), at, s)
+}
+
+func TestRules(t *testing.T) {
+	s := ruleSchema()
+	cases := []struct {
+		rule, q, marker, want string
+		facts                 []string
+	}{
+		{RuleCountStar, "SELECT count(singer_id) FROM singer", "count(", "SELECT count(*) FROM singer AS a1", []string{"not_null(singer.Singer_ID)"}},
+		{RuleInDistinct, "SELECT name FROM singer WHERE singer_id IN (SELECT DISTINCT singer_id FROM member)", "a1.singer_id IN",
+			"SELECT a1.name FROM singer AS a1 WHERE a1.singer_id IN (SELECT a2.singer_id FROM member AS a2)", nil},
+		{RuleGroupByFD, "SELECT name, count(*) FROM singer GROUP BY singer_id, name", "a1.name ORDER", "", nil},
+		{RuleDistinctKey, "SELECT DISTINCT singer_id, name FROM singer", "SELECT", "SELECT a1.singer_id, a1.name FROM singer AS a1", []string{"key(singer(Singer_ID))", "not_null(singer.Singer_ID)"}},
+		{RuleDistinctKey, "SELECT DISTINCT s.name, m.id FROM singer s JOIN member m ON s.singer_id = m.singer_id", "SELECT",
+			"SELECT a1.name, a2.id FROM singer AS a1 JOIN member AS a2 ON a1.singer_id = a2.singer_id", nil},
+		{RuleInToJoin, "SELECT name FROM singer WHERE age IN (SELECT id FROM member WHERE club = 3)", "a1.age IN",
+			"SELECT a1.name FROM singer AS a1, member AS a2 WHERE a1.age = a2.id AND a2.club = 3", nil},
+		{RuleJoinElim, "SELECT m.id FROM member m JOIN singer s ON m.singer_id = s.singer_id WHERE s.singer_id > 3", "JOIN singer",
+			"SELECT a1.id FROM member AS a1 WHERE a1.singer_id > 3", []string{"foreign_key(member(singer_id) -> singer(Singer_ID))", "key(singer(Singer_ID))", "not_null(member.singer_id)", "not_null(singer.Singer_ID)"}},
+		{RuleCountDistinctKey, "SELECT count(DISTINCT m.id) FROM member m JOIN singer s ON m.singer_id = s.singer_id", "count(",
+			"SELECT count(*) FROM member AS a1 JOIN singer AS a2 ON a1.singer_id = a2.singer_id", nil},
+		{RuleSetOpDistinct, "SELECT DISTINCT name FROM singer UNION SELECT country FROM singer", "SELECT DISTINCT",
+			"SELECT a1.name FROM singer AS a1 UNION SELECT a2.country FROM singer AS a2", nil},
+		{RuleExceptToNotIn, "SELECT singer_id FROM singer EXCEPT SELECT singer_id FROM member", "SELECT",
+			"SELECT DISTINCT a1.singer_id FROM singer AS a1 WHERE a1.singer_id NOT IN (SELECT a2.singer_id FROM member AS a2)", nil},
+		{RuleInToExists, "SELECT name FROM singer WHERE singer_id NOT IN (SELECT singer_id FROM member)", "a1.singer_id NOT IN",
+			"SELECT a1.name FROM singer AS a1 WHERE NOT EXISTS (SELECT a2.singer_id FROM member AS a2 WHERE a2.singer_id = a1.singer_id)", nil},
+		{RuleDerivedMerge, "SELECT t.n, c.year FROM (SELECT name AS n, age + 1 AS a FROM singer WHERE age > 3) AS t JOIN concert c ON t.a = c.year WHERE t.n = 'x'", "(SELECT",
+			"SELECT a2.name, a1.year FROM concert AS a1, singer AS a2 WHERE (a2.age + 1) = a1.year AND a2.age > 3 AND a2.name = 'x'", nil},
+		{RuleAntiJoin, "SELECT s.name FROM singer s LEFT JOIN member m ON s.singer_id = m.singer_id WHERE m.id IS NULL AND s.age > 3", "LEFT JOIN",
+			"SELECT a1.name FROM singer AS a1 WHERE a1.age > 3 AND NOT EXISTS (SELECT a2.id FROM member AS a2 WHERE a1.singer_id = a2.singer_id)", []string{"not_null(member.id)"}},
+		{RuleGroupSemijoin, "SELECT name FROM singer WHERE singer_id IN (SELECT singer_id FROM member GROUP BY singer_id HAVING count(*) > 1)", "a1.singer_id IN",
+			"SELECT a1.name FROM singer AS a1, member AS a2 WHERE a1.singer_id = a2.singer_id GROUP BY a1.singer_id HAVING count(*) > 1", []string{"key(singer(Singer_ID))"}},
+		{RuleDerivedMerge, "SELECT * FROM (SELECT * FROM singer WHERE age > 3) AS t", "(SELECT",
+			"SELECT a1.singer_id, a1.name, a1.country, a1.age FROM singer AS a1 WHERE a1.age > 3", nil},
+	}
+	for _, c := range cases {
+		if c.rule == RuleGroupByFD {
+			// The marker: the second GROUP BY term.
+			cc, _ := Canonicalize(c.q, s, "a")
+			at := strings.LastIndex(cc.SQL(), "a1.name")
+			got, _, err := Apply(c.rule, cc.SQL(), at, s)
+			if err != nil || got != "SELECT a1.name, count(*) FROM singer AS a1 GROUP BY a1.singer_id" {
+				t.Errorf("%s: %q, %v", c.rule, got, err)
+			}
+			continue
+		}
+		got, facts, err := applyAt(t, s, c.rule, c.q, c.marker)
+		if err != nil {
+			t.Errorf("%s on %s: %v", c.rule, c.q, err)
+			continue
+		}
+		if got != c.want {
+			t.Errorf("%s on %s:\n got %s\nwant %s", c.rule, c.q, got, c.want)
+		}
+		for _, f := range c.facts {
+			if !strings.Contains(factList(facts), f) {
+				t.Errorf("%s on %s: facts %s lack %s", c.rule, c.q, factList(facts), f)
+			}
+		}
+	}
+}
+
+// TestRulesRefuse: each side condition, broken, stops its rule.
+func TestRulesRefuse(t *testing.T) {
+	s := ruleSchema()
+	cases := []struct{ why, rule, q, marker string }{
+		{"nullable column", RuleCountStar, "SELECT count(name) FROM singer", "count("},
+		{"outer join", RuleCountStar, "SELECT count(m.id) FROM singer s LEFT JOIN member m ON s.singer_id = m.singer_id", "count("},
+		{"count distinct", RuleCountStar, "SELECT count(DISTINCT singer_id) FROM singer", "count("},
+		{"LIMIT in the subquery", RuleInDistinct, "SELECT name FROM singer WHERE singer_id IN (SELECT DISTINCT singer_id FROM member LIMIT 2)", "a1.singer_id IN"},
+		{"not a key", RuleDistinctKey, "SELECT DISTINCT name FROM singer", "SELECT"},
+		{"a table without a key", RuleDistinctKey, "SELECT DISTINCT a, b FROM log", "SELECT"},
+		{"a nullable UNIQUE", RuleDistinctKey, "SELECT DISTINCT id FROM u", "SELECT"},
+		{"a join's other table", RuleDistinctKey, "SELECT DISTINCT s.singer_id FROM singer s JOIN member m ON s.singer_id = m.singer_id", "SELECT"},
+		{"not a key", RuleInToJoin, "SELECT name FROM singer WHERE singer_id IN (SELECT singer_id FROM member)", "a1.singer_id IN"},
+		{"no key at all", RuleInToJoin, "SELECT name FROM singer WHERE age IN (SELECT a FROM log)", "a1.age IN"},
+		{"NOT IN", RuleInToJoin, "SELECT name FROM singer WHERE age NOT IN (SELECT id FROM member)", "a1.age NOT IN"},
+		{"families", RuleInToJoin, "SELECT name FROM singer WHERE name IN (SELECT id FROM member)", "a1.name IN"},
+		{"nullable foreign key", RuleJoinElim, "SELECT m.id FROM member m JOIN concert c ON m.club = c.concert_id", "JOIN concert"},
+		{"another column read", RuleJoinElim, "SELECT s.name FROM member m JOIN singer s ON m.singer_id = s.singer_id", "JOIN singer"},
+		{"SELECT *", RuleJoinElim, "SELECT * FROM member m JOIN singer s ON m.singer_id = s.singer_id", "JOIN singer"},
+		{"no foreign key", RuleJoinElim, "SELECT s.name FROM singer s JOIN member m ON s.singer_id = m.singer_id", "JOIN member"},
+		{"not a key", RuleCountDistinctKey, "SELECT count(DISTINCT s.singer_id) FROM singer s JOIN member m ON s.singer_id = m.singer_id", "count("},
+		{"UNION ALL", RuleSetOpDistinct, "SELECT DISTINCT name FROM singer UNION ALL SELECT country FROM singer", "SELECT DISTINCT"},
+		{"nullable EXCEPT", RuleExceptToNotIn, "SELECT name FROM singer EXCEPT SELECT country FROM singer", "SELECT"},
+		{"nullable IN", RuleInToExists, "SELECT name FROM singer WHERE age NOT IN (SELECT club FROM member)", "a1.age NOT IN"},
+		{"a nullable column", RuleAntiJoin, "SELECT s.name FROM singer s LEFT JOIN member m ON s.singer_id = m.singer_id WHERE m.club IS NULL", "LEFT JOIN"},
+		{"b read elsewhere", RuleAntiJoin, "SELECT s.name, m.club FROM singer s LEFT JOIN member m ON s.singer_id = m.singer_id WHERE m.id IS NULL", "LEFT JOIN"},
+		{"IS NOT NULL", RuleAntiJoin, "SELECT s.name FROM singer s LEFT JOIN member m ON s.singer_id = m.singer_id WHERE m.id IS NOT NULL", "LEFT JOIN"},
+		{"not a key", RuleGroupSemijoin, "SELECT name FROM singer WHERE age IN (SELECT club FROM member GROUP BY club HAVING count(*) > 1)", "a1.age IN"},
+		{"an outer join of two tables", RuleGroupSemijoin, "SELECT s.name FROM singer s, concert c WHERE s.singer_id IN (SELECT singer_id FROM member GROUP BY singer_id HAVING count(*) > 1)", "a1.singer_id IN"},
+		{"a LIMIT", RuleGroupSemijoin, "SELECT name FROM singer WHERE singer_id IN (SELECT singer_id FROM member GROUP BY singer_id ORDER BY count(*) DESC LIMIT 1)", "a1.singer_id IN"},
+		{"an aggregate outside", RuleGroupSemijoin, "SELECT count(*) FROM singer WHERE singer_id IN (SELECT singer_id FROM member GROUP BY singer_id HAVING count(*) > 1)", "a1.singer_id IN"},
+		{"an aggregate subquery", RuleDerivedMerge, "SELECT t.c FROM (SELECT count(*) AS c FROM singer) AS t", "(SELECT"},
+		{"DISTINCT", RuleDerivedMerge, "SELECT t.n FROM (SELECT DISTINCT name AS n FROM singer) AS t", "(SELECT"},
+		{"LIMIT", RuleDerivedMerge, "SELECT t.n FROM (SELECT name AS n FROM singer ORDER BY age LIMIT 2) AS t", "(SELECT"},
+		{"an outer join", RuleDerivedMerge, "SELECT t.n FROM concert c LEFT JOIN (SELECT name AS n, age FROM singer) AS t ON t.age = c.year", "(SELECT"},
+	}
+	for _, c := range cases {
+		if got, _, err := applyAt(t, s, c.rule, c.q, c.marker); err == nil {
+			t.Errorf("%s (%s) on %s: applied, gives %s", c.rule, c.why, c.q, got)
+		}
+	}
+}

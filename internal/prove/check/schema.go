@@ -1,0 +1,303 @@
+package check
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Family is the value domain of a column as the kernel models it: the
+// values a column of that family holds and how the engine compares them.
+// Only Int, Real and Text are modelled (numbers, and strings compared byte
+// by byte); every comparison involving Other is an uninterpreted
+// predicate of its arguments (sound, and never used to prove more than
+// "the same expression on the same values gives the same answer").
+type Family uint8
+
+// The families.
+const (
+	// Other: a column whose values the kernel does not model (a date,
+	// a boolean, a NUMERIC or BLOB affinity column on SQLite, ...).
+	Other Family = iota
+	// Int: whole numbers (SQLite INTEGER affinity; PostgreSQL integer
+	// types), compared as integers.
+	Int
+	// Real: numbers with a fractional part (SQLite REAL affinity; a
+	// floating or decimal type), compared as real numbers.
+	Real
+	// Text: strings compared byte by byte (SQLite TEXT or no affinity with
+	// the BINARY collation).
+	Text
+)
+
+// String names the family as certificates spell it.
+func (f Family) String() string {
+	switch f {
+	case Int:
+		return "int"
+	case Real:
+		return "real"
+	case Text:
+		return "text"
+	}
+	return "other"
+}
+
+// Dialect is the engine whose semantics a proof is about.
+type Dialect string
+
+// The dialects the kernel models.
+const (
+	SQLite   Dialect = "sqlite"
+	Postgres Dialect = "postgres"
+)
+
+// Column is a column of a Table.
+type Column struct {
+	// Name as declared (compared case-insensitively, as SQL does).
+	Name string
+	// Family of its values.
+	Family Family
+	// NotNull: the column never holds NULL in a database satisfying the
+	// schema.
+	NotNull bool
+}
+
+// Key is a set of columns (by index) no two rows of a table share: a
+// PRIMARY KEY or a UNIQUE constraint. Rows with a NULL in a UNIQUE set
+// may repeat it, so a fact built on a key also needs its columns NOT NULL.
+type Key struct {
+	Cols    []int
+	Primary bool
+}
+
+// ForeignKey is a reference from columns of a table to columns of
+// RefTable (by index): every row whose Cols are all non-NULL matches a row
+// of RefTable on RefCols.
+type ForeignKey struct {
+	Cols     []int
+	RefTable string
+	RefCols  []int
+}
+
+// Table is a table of a Schema.
+type Table struct {
+	Name    string
+	Columns []Column
+	Keys    []Key
+	FKs     []ForeignKey
+}
+
+// Col returns the index of the column named name (ASCII
+// case-insensitive), or -1.
+func (t *Table) Col(name string) int {
+	for i, c := range t.Columns {
+		if equalFold(c.Name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Schema is the database schema a proof is about, as the prover and the
+// kernel see it: the tables of a name and the dialect. Package equiv
+// adapts its own schema model to it.
+type Schema interface {
+	// Dialect is the engine whose semantics the queries follow.
+	Dialect() Dialect
+	// Table returns the table named name (ASCII case-insensitive), or nil.
+	Table(name string) *Table
+}
+
+// MapSchema is a Schema held in memory.
+type MapSchema struct {
+	D      Dialect
+	Tables []*Table
+}
+
+// Dialect returns s.D.
+func (s *MapSchema) Dialect() Dialect { return s.D }
+
+// Table returns the table named name, or nil.
+func (s *MapSchema) Table(name string) *Table {
+	for _, t := range s.Tables {
+		if equalFold(t.Name, name) {
+			return t
+		}
+	}
+	return nil
+}
+
+// equalFold compares two names as SQLite does: ASCII letters without
+// case, every other character as it is.
+func equalFold(a, b string) bool { return lowerASCII(a) == lowerASCII(b) }
+
+// lowerASCII lower-cases the ASCII letters of s only.
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if b[j] >= 'A' && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+// Fact kinds of a certificate: what a step or an obligation relies on,
+// each re-read from the schema by Check.
+const (
+	FactNotNull    = "not_null"    // {table, column}: the column is NOT NULL
+	FactKey        = "key"         // {table, columns}: a PRIMARY KEY or UNIQUE set
+	FactForeignKey = "foreign_key" // {table, columns, ref_table, ref_columns}
+	FactFamily     = "family"      // {table, column, family}: the column's value family
+)
+
+// Fact is a schema fact a proof relies on.
+type Fact struct {
+	Fact       string   `json:"fact"`
+	Table      string   `json:"table"`
+	Column     string   `json:"column,omitempty"`
+	Columns    []string `json:"columns,omitempty"`
+	RefTable   string   `json:"ref_table,omitempty"`
+	RefColumns []string `json:"ref_columns,omitempty"`
+	Family     string   `json:"family,omitempty"`
+}
+
+// String prints the fact as messages name it, e.g. not_null(singer.id).
+func (f Fact) String() string {
+	switch f.Fact {
+	case FactNotNull:
+		return fmt.Sprintf("not_null(%s.%s)", f.Table, f.Column)
+	case FactKey:
+		return fmt.Sprintf("key(%s(%s))", f.Table, strings.Join(f.Columns, ", "))
+	case FactForeignKey:
+		return fmt.Sprintf("foreign_key(%s(%s) -> %s(%s))", f.Table, strings.Join(f.Columns, ", "), f.RefTable, strings.Join(f.RefColumns, ", "))
+	case FactFamily:
+		return fmt.Sprintf("family(%s.%s = %s)", f.Table, f.Column, f.Family)
+	}
+	return fmt.Sprintf("%s(%s)", f.Fact, f.Table)
+}
+
+// key is the fact's identity (names compared without ASCII case).
+func (f Fact) key() string { return lowerASCII(f.String()) }
+
+// Holds reports whether the fact is true of s, with the reason when not.
+func (f Fact) Holds(s Schema) error {
+	t := s.Table(f.Table)
+	if t == nil {
+		return fmt.Errorf("%s: no table %s in the schema", f, f.Table)
+	}
+	cols := func(names []string) ([]int, error) {
+		var out []int
+		for _, n := range names {
+			i := t.Col(n)
+			if i < 0 {
+				return nil, fmt.Errorf("%s: no column %s in %s", f, n, t.Name)
+			}
+			out = append(out, i)
+		}
+		return out, nil
+	}
+	switch f.Fact {
+	case FactNotNull, FactFamily:
+		i := t.Col(f.Column)
+		switch {
+		case i < 0:
+			return fmt.Errorf("%s: no column %s in %s", f, f.Column, t.Name)
+		case f.Fact == FactNotNull && !t.Columns[i].NotNull:
+			return fmt.Errorf("%s does not hold: %s.%s may be NULL", f, t.Name, t.Columns[i].Name)
+		case f.Fact == FactFamily && t.Columns[i].Family.String() != f.Family:
+			return fmt.Errorf("%s does not hold: the column is %s", f, t.Columns[i].Family)
+		}
+		return nil
+	case FactKey:
+		want, err := cols(f.Columns)
+		if err != nil {
+			return err
+		}
+		for _, k := range t.Keys {
+			if sameSet(k.Cols, want) {
+				return nil
+			}
+		}
+		return fmt.Errorf("%s does not hold: no PRIMARY KEY or UNIQUE on exactly these columns", f)
+	case FactForeignKey:
+		from, err := cols(f.Columns)
+		if err != nil {
+			return err
+		}
+		ref := s.Table(f.RefTable)
+		if ref == nil {
+			return fmt.Errorf("%s: no table %s", f, f.RefTable)
+		}
+		for _, fk := range t.FKs {
+			if !equalFold(fk.RefTable, ref.Name) || !slices.Equal(fk.Cols, from) || len(fk.RefCols) != len(f.RefColumns) {
+				continue
+			}
+			ok := true
+			for i, c := range fk.RefCols {
+				ok = ok && equalFold(ref.Columns[c].Name, f.RefColumns[i])
+			}
+			if ok {
+				return nil
+			}
+		}
+		return fmt.Errorf("%s does not hold: no such foreign key", f)
+	}
+	return fmt.Errorf("unknown fact kind %q", f.Fact)
+}
+
+func sameSet(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// factSet collects facts without repeats, in the order first added.
+type factSet struct {
+	list []Fact
+	seen map[string]bool
+}
+
+func (s *factSet) add(f Fact) {
+	if s.seen == nil {
+		s.seen = map[string]bool{}
+	}
+	if k := f.key(); !s.seen[k] {
+		s.seen[k] = true
+		s.list = append(s.list, f)
+	}
+}
+
+func (s *factSet) addAll(fs []Fact) {
+	for _, f := range fs {
+		s.add(f)
+	}
+}
+
+// sameFacts reports whether two fact lists hold the same facts.
+func sameFacts(a, b []Fact) bool {
+	var x, y factSet
+	x.addAll(a)
+	y.addAll(b)
+	if len(x.list) != len(y.list) {
+		return false
+	}
+	for k := range x.seen {
+		if !y.seen[k] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,150 @@
+package prove
+
+import (
+	"strings"
+
+	"github.com/sqljudge/sqljudge/internal/sqlast"
+)
+
+// The sites of a query where a rule may apply: byte offsets of nodes, in
+// the order the query is written.
+
+func countSites(q *sqlast.Query) []int {
+	var out []int
+	sqlast.Walk(q.Stmt, func(n sqlast.Node) bool {
+		if f, ok := n.(*sqlast.FuncCall); ok && strings.EqualFold(f.Name.Name, "count") && !f.Star && !f.Distinct && len(f.Args) == 1 {
+			out = append(out, f.Pos())
+		}
+		return true
+	})
+	return out
+}
+
+func subquerySites(q *sqlast.Query) []int {
+	var out []int
+	sqlast.Walk(q.Stmt, func(n sqlast.Node) bool {
+		switch t := n.(type) {
+		case *sqlast.InExpr:
+			if t.Select != nil {
+				out = append(out, t.Pos())
+			}
+		case *sqlast.ExistsExpr:
+			out = append(out, t.Pos())
+		}
+		return true
+	})
+	return out
+}
+
+// inSites are the IN subqueries (not NOT IN).
+func inSites(q *sqlast.Query) []int {
+	var out []int
+	sqlast.Walk(q.Stmt, func(n sqlast.Node) bool {
+		if t, ok := n.(*sqlast.InExpr); ok && t.Select != nil && !t.Not {
+			out = append(out, t.Pos())
+		}
+		return true
+	})
+	return out
+}
+
+// groupBySites are the GROUP BY terms, the last first (dropping the
+// later, usually the determined ones).
+func groupBySites(q *sqlast.Query) []int {
+	var out []int
+	sqlast.Walk(q.Stmt, func(n sqlast.Node) bool {
+		if sq, ok := n.(*sqlast.SelectQuery); ok {
+			for i := len(sq.GroupBy) - 1; i >= 0; i-- {
+				out = append(out, sq.GroupBy[i].Pos())
+			}
+		}
+		return true
+	})
+	return out
+}
+
+func distinctSites(q *sqlast.Query) []int {
+	var out []int
+	sqlast.Walk(q.Stmt, func(n sqlast.Node) bool {
+		if sq, ok := n.(*sqlast.SelectQuery); ok && sq.Distinct == sqlast.DistinctDistinct {
+			out = append(out, sq.Pos())
+		}
+		return true
+	})
+	return out
+}
+
+// nodeText prints the node at offset at (for the step's Node).
+func nodeText(q *sqlast.Query, at int) string {
+	text := ""
+	sqlast.Walk(q.Stmt, func(n sqlast.Node) bool {
+		if text == "" && n.Pos() == at {
+			if _, isStmt := n.(*sqlast.SelectStmt); !isStmt {
+				text = sqlast.Format(n)
+			}
+		}
+		return text == ""
+	})
+	if r := []rune(text); len(r) > 200 {
+		text = string(r[:200]) + "…"
+	}
+	return text
+}
+
+func countDistinctSites(q *sqlast.Query) []int {
+	var out []int
+	sqlast.Walk(q.Stmt, func(n sqlast.Node) bool {
+		if f, ok := n.(*sqlast.FuncCall); ok && strings.EqualFold(f.Name.Name, "count") && f.Distinct && len(f.Args) == 1 {
+			out = append(out, f.Pos())
+		}
+		return true
+	})
+	return out
+}
+
+func compoundSites(q *sqlast.Query) []int {
+	var out []int
+	sqlast.Walk(q.Stmt, func(n sqlast.Node) bool {
+		if st, ok := n.(*sqlast.SelectStmt); ok && len(st.Cores) > 1 {
+			out = append(out, st.Pos())
+		}
+		return true
+	})
+	return out
+}
+
+// inAnySites are the IN and NOT IN subqueries.
+func inAnySites(q *sqlast.Query) []int {
+	var out []int
+	sqlast.Walk(q.Stmt, func(n sqlast.Node) bool {
+		if t, ok := n.(*sqlast.InExpr); ok && t.Select != nil {
+			out = append(out, t.Pos())
+		}
+		return true
+	})
+	return out
+}
+
+// derivedSites are the FROM subqueries, the last first (an inner one
+// before the one holding it).
+func derivedSites(q *sqlast.Query) []int {
+	var out []int
+	sqlast.Walk(q.Stmt, func(n sqlast.Node) bool {
+		if t, ok := n.(*sqlast.TableRef); ok && t.Select != nil {
+			out = append([]int{t.Pos()}, out...)
+		}
+		return true
+	})
+	return out
+}
+
+func leftJoinSites(q *sqlast.Query) []int {
+	var out []int
+	sqlast.Walk(q.Stmt, func(n sqlast.Node) bool {
+		if t, ok := n.(*sqlast.TableRef); ok && t.Join != nil && t.Join.Type&sqlast.JoinLeft != 0 {
+			out = append(out, t.Pos())
+		}
+		return true
+	})
+	return out
+}
