@@ -108,7 +108,7 @@ func (c *Collector) Value(v driver.Value) result.Value {
 func ReadRows(db string, rows driver.Rows, lim Limits, value func(c *Collector, i int, v driver.Value) result.Value) (*result.Set, error) {
 	c := NewCollector(db, rows.Columns(), lim)
 	dest := make([]driver.Value, len(c.Set.Columns))
-	var slab rowSlab
+	var slab RowSlab
 	for {
 		if err := rows.Next(dest); err != nil {
 			if err == io.EOF {
@@ -119,7 +119,7 @@ func ReadRows(db string, rows driver.Rows, lim Limits, value func(c *Collector, 
 		if c.Full() {
 			return nil, TooLarge(db, lim.MaxRows)
 		}
-		row := slab.next(len(dest))
+		row := slab.Next(len(dest))
 		for i, v := range dest {
 			row[i] = value(c, i, v)
 		}
@@ -129,12 +129,12 @@ func ReadRows(db string, rows driver.Rows, lim Limits, value func(c *Collector, 
 	}
 }
 
-// rowSlab hands out rows cut from shared blocks of cells, one allocation
+// RowSlab hands out rows cut from shared blocks of cells, one allocation
 // per block instead of one per row. A block holds up to slabRows rows,
 // fewer for the first blocks (so a one-row result allocates one row); a
 // row's capacity is its length, so an append to it copies instead of
-// running into the next row.
-type rowSlab struct {
+// running into the next row. The zero RowSlab is ready to use.
+type RowSlab struct {
 	cells []result.Value
 	rows  int // rows handed out so far
 }
@@ -142,7 +142,8 @@ type rowSlab struct {
 // slabRows is the most rows one block holds.
 const slabRows = 64
 
-func (s *rowSlab) next(n int) []result.Value {
+// Next returns a new row of n cells.
+func (s *RowSlab) Next(n int) []result.Value {
 	if n == 0 {
 		return []result.Value{}
 	}

@@ -219,23 +219,63 @@ func SplitStatements(q string) []string {
 // and comments follows it. Python's sqlite3 refuses such a string with "You
 // can only execute one statement at a time", and so do sqljudge's engines.
 func FirstStatement(q string) (end int, more bool) {
-	// One pass with scan, no token slice: the engines call this on every
-	// query they run (engine.CheckStatement), thousands of times a run.
-	for i := 0; i < len(q); {
-		j, k := scan(q, i)
-		if k == Punct && q[i:j] == ";" {
-			for r := j; r < len(q); {
-				e, rk := scan(q, r)
-				if rk != Space && rk != Comment {
-					return j, true
-				}
-				r = e
-			}
-			return j, false
-		}
-		i = j
+	// The engines call this on every query they run
+	// (engine.CheckStatement), thousands of times a run: the ';' is found
+	// by skipping strings, quoted identifiers and comments only, without
+	// cutting the rest into tokens.
+	semi := semicolon(q)
+	if semi < 0 {
+		return len(q), false
 	}
-	return len(q), false
+	j := semi + 1
+	for r := j; r < len(q); {
+		e, rk := scan(q, r)
+		if rk != Space && rk != Comment {
+			return j, true
+		}
+		r = e
+	}
+	return j, false
+}
+
+// semicolon returns the offset of the first ';' of q outside strings,
+// quoted identifiers and comments, or -1: the first ';' token of
+// Tokenize(q). No other token (a word, a number, whitespace, a single
+// punctuation character) holds a quote, a bracket, "--", "/*" or ';', so
+// only those need a look.
+func semicolon(q string) int {
+	for i := 0; i < len(q); i++ {
+		switch c := q[i]; c {
+		case ';':
+			return i
+		case '\'', '"', '`':
+			i = quoted(q, i, c) - 1
+		case '[':
+			j := strings.IndexByte(q[i:], ']')
+			if j < 0 {
+				return -1
+			}
+			i += j
+		case '-', '/':
+			if i+1 >= len(q) {
+				return -1
+			}
+			if c == '-' && q[i+1] == '-' {
+				j := strings.IndexByte(q[i:], '\n')
+				if j < 0 {
+					return -1
+				}
+				i += j
+			} else if c == '/' && q[i+1] == '*' {
+				j := strings.Index(q[i+2:], "*/")
+				if j < 0 {
+					return -1
+				}
+				i += 2 + j + 1
+			}
+		}
+	}
+	return -1
 }
 
 // IsBlank reports whether q holds no statement: only whitespace, comments

@@ -2,7 +2,9 @@ package sqllex
 
 import (
 	"errors"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -62,6 +64,48 @@ func TestFirstStatement(t *testing.T) {
 	for _, c := range cases {
 		if _, more := FirstStatement(c.q); more != c.more {
 			t.Errorf("FirstStatement(%q) more = %v", c.q, more)
+		}
+	}
+}
+
+// firstStatementByTokens is FirstStatement as the tokens define it: the
+// end of the first ';' token, and whether a token other than whitespace and
+// comments follows it.
+func firstStatementByTokens(q string) (end int, more bool) {
+	pos := 0
+	toks := Tokenize(q)
+	for i, t := range toks {
+		pos += len(t.Text)
+		if t.Kind == Punct && t.Text == ";" {
+			for _, u := range toks[i+1:] {
+				if u.Kind != Space && u.Kind != Comment {
+					return pos, true
+				}
+			}
+			return pos, false
+		}
+	}
+	return len(q), false
+}
+
+// TestFirstStatementAgreesWithTokens: FirstStatement, which looks only at
+// quotes, brackets, comments and ';', finds the ';' token Tokenize finds,
+// on a million short strings made of the characters that start or end a
+// token (fixed seed).
+func TestFirstStatementAgreesWithTokens(t *testing.T) {
+	parts := []string{"'", "\"", "`", "[", "]", "-", "/", "*", ";", "\n", " ", "a", "1", ".", "e", "é", "''", "--", "/*", "*/", "SELECT"}
+	r := rand.New(rand.NewPCG(1, 2))
+	var b strings.Builder
+	for range 1_000_000 {
+		b.Reset()
+		for range r.IntN(12) {
+			b.WriteString(parts[r.IntN(len(parts))])
+		}
+		q := b.String()
+		gotEnd, gotMore := FirstStatement(q)
+		wantEnd, wantMore := firstStatementByTokens(q)
+		if gotEnd != wantEnd || gotMore != wantMore {
+			t.Fatalf("FirstStatement(%q) = %d, %v; the tokens say %d, %v", q, gotEnd, gotMore, wantEnd, wantMore)
 		}
 	}
 }

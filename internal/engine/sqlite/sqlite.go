@@ -26,6 +26,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -355,18 +356,60 @@ func (e *Engine) query(ctx context.Context, c *sqlite3.SQLiteConn, q string) (*r
 	for i := range dt {
 		dt[i] = ""
 	}
-	return engine.ReadRows("", rows, e.lim, value)
+	return readRows(rows, e.lim)
+}
+
+// readRows reads the rows of a query under lim, as engine.ReadRows does
+// (the row cap asked before a row is converted, the byte cap by
+// Collector.Add), with the storage classes mapped in the loop: one
+// driver.Value slice is reused for every row (Next overwrites it), rows
+// are cut from a RowSlab, and no cell goes through a function value.
+func readRows(rows *sqlite3.SQLiteRows, lim engine.Limits) (*result.Set, error) {
+	c := engine.NewCollector("", rows.Columns(), lim)
+	dest := make([]driver.Value, len(c.Set.Columns))
+	var slab engine.RowSlab
+	for {
+		if err := rows.Next(dest); err != nil {
+			if err == io.EOF {
+				return c.Set, nil
+			}
+			return nil, err
+		}
+		if c.Full() {
+			return nil, engine.TooLarge("", lim.MaxRows)
+		}
+		row := slab.Next(len(dest))
+		for i, v := range dest {
+			row[i] = value(c, v)
+		}
+		if err := c.Add(row); err != nil {
+			return nil, err
+		}
+	}
 }
 
 // value maps a driver value (int64, float64, string, []byte or nil: the
-// storage classes) onto the typed value model (engine.Collector.Value),
-// taking a blob without a copy.
-func value(c *engine.Collector, _ int, v driver.Value) result.Value {
-	if x, ok := v.([]byte); ok && len(x) > 0 {
-		// The driver allocates every blob afresh (C.GoBytes in
-		// SQLiteRows.Next) and keeps no reference: take it without a
-		// second copy, so a large blob costs its size once.
-		return result.Value{K: result.Blob, S: unsafe.String(&x[0], len(x))}
+// storage classes, the declared types' conversions being off) onto the
+// typed value model as engine.Collector.Value does, taking a blob without
+// a copy.
+func value(c *engine.Collector, v driver.Value) result.Value {
+	switch x := v.(type) {
+	case int64:
+		return result.Value{K: result.Int, I: x}
+	case string:
+		return c.Text(x)
+	case nil:
+		return result.Value{}
+	case float64:
+		return result.Value{K: result.Float, F: x}
+	case []byte:
+		if len(x) > 0 {
+			// The driver allocates every blob afresh (C.GoBytes in
+			// SQLiteRows.Next) and keeps no reference: take it
+			// without a second copy, so a large blob costs its size
+			// once.
+			return result.Value{K: result.Blob, S: unsafe.String(&x[0], len(x))}
+		}
 	}
 	return c.Value(v)
 }
