@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
@@ -131,7 +132,7 @@ func TestMySQLDBIDSpider(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sch, samples, err := sb.ReadDB(ctx, db)
+	sch, err := sb.ReadDB(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,8 +141,8 @@ func TestMySQLDBIDSpider(t *testing.T) {
 		t.Fatalf("singer_in_concert: %+v (tables %d)", sic, len(sch.Tables))
 	}
 	singer := sch.Table("singer")
-	if ci := singer.col("name"); ci < 0 || len(samples[slices.Index(sch.Tables, singer)][ci]) == 0 {
-		t.Fatalf("no sample of singer.name: %+v", samples)
+	if ci := singer.Col("name"); ci < 0 || len(singer.Columns[ci].Values) == 0 {
+		t.Fatalf("no sample of singer.name: %+v", singer.Columns)
 	}
 	if st := sch.Table("stadium"); len(singer.Checks) != 1 || !strings.Contains(singer.Checks[0].String(), "> 0") || len(st.Uniques) != 1 || st.Columns[st.Uniques[0][0]].Name != "Name" {
 		t.Fatalf("the CHECK or the unique index was not read: singer %+v, stadium %+v", singer, st)
@@ -195,10 +196,10 @@ func TestMySQLDBIDSpider(t *testing.T) {
 
 // keyless returns sch's tables as MySQL DDL without their keys, foreign
 // keys, UNIQUEs and NOT NULLs.
-func keyless(sch *Schema) string {
-	bare := &Schema{}
+func keyless(sch *catalog.Database) string {
+	bare := &catalog.Database{}
 	for _, t := range sch.Tables {
-		nt := &Table{Name: t.Name, Columns: slices.Clone(t.Columns)}
+		nt := &catalog.Table{Name: t.Name, Columns: slices.Clone(t.Columns)}
 		for i := range nt.Columns {
 			nt.Columns[i].NotNull = false
 		}
@@ -286,7 +287,7 @@ func BenchmarkMySQLReadDB(b *testing.B) {
 	}
 	defer sb.Close()
 	for b.Loop() {
-		if _, _, err := sb.ReadDB(ctx, db); err != nil {
+		if _, err := sb.ReadDB(ctx, db); err != nil {
 			b.Fatal(err)
 		}
 	}

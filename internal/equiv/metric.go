@@ -280,7 +280,7 @@ const suiteRows = 200
 // readSQLiteData reads the rows of every table of s from the SQLite file
 // at path (at most suiteRows a table, values coerced to the columns'
 // kinds); a table the file lacks stays empty.
-func readSQLiteData(ctx context.Context, eng *sqlite.Engine, path string, s *Schema) (Data, error) {
+func readSQLiteData(ctx context.Context, eng *sqlite.Engine, path string, s *schema) (Data, error) {
 	db := make(Data, len(s.Tables))
 	for ti, t := range s.Tables {
 		cols := make([]string, len(t.Columns))

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/postgres"
 	"github.com/sqljudge/sqljudge/internal/result"
@@ -232,7 +233,7 @@ func (sc *pgScratch) Load(ctx context.Context, tables []TableRows) error {
 func pgParams(row []result.Value) [][]byte {
 	out := make([][]byte, len(row))
 	for i, v := range row {
-		if s, _, ok := valueText(engine.Postgres, v); ok {
+		if s, _, ok := catalog.ValueText(engine.Postgres, v); ok {
 			out[i] = []byte(s)
 		}
 	}
@@ -327,7 +328,7 @@ var ErrSetup = errors.New("the database account cannot run equiv")
 // probe creates, fills and drops a scratch database, and refuses a role
 // that may signal its other sessions from it.
 func (s *PostgresSandbox) probe(ctx context.Context, user string, allowSuperuser bool) error {
-	sch, err := ParseDDL("CREATE TABLE probe (a INTEGER PRIMARY KEY, b TEXT)")
+	sch, err := catalog.ParseDDL("CREATE TABLE probe (a INTEGER PRIMARY KEY, b TEXT)")
 	if err != nil {
 		return err
 	}
@@ -357,4 +358,23 @@ func pgSignals(ctx context.Context, c *pgx.Conn) (string, error) {
 	var signals string
 	err := c.QueryRow(ctx, pgSignalQuery, pgx.QueryExecModeExec).Scan(&signals)
 	return signals, err
+}
+
+var _ dbReader = (*PostgresSandbox)(nil)
+
+// ReadDB reads database dbID of the server for a pair's search
+// (ReadServerDB): its schema from the catalog (tables of
+// current_schema(), column types as format_type spells them, NOT NULL,
+// keys, UNIQUE constraints and indexes, foreign keys within the schema,
+// CHECK constraints as pg_get_constraintdef prints them) and a sample of
+// each column. Every statement is a SELECT run through the PostgreSQL
+// engine, in a read-only transaction under the sandbox's role: nothing is
+// written to dbID.
+func (s *PostgresSandbox) ReadDB(ctx context.Context, dbID string) (*catalog.Database, error) {
+	return ReadServerDB(ctx, s.eng, dbID)
+}
+
+// QueryDB runs q on database dbID through the read-only engine.
+func (s *PostgresSandbox) QueryDB(ctx context.Context, dbID, q string) (*result.Set, error) {
+	return s.eng.Query(ctx, dbID, q)
 }

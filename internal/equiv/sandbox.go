@@ -4,8 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -237,6 +239,48 @@ func InsertRows(ctx context.Context, d engine.Dialect, x Execer, tables []TableR
 		st.Close()
 	}
 	return nil
+}
+
+// argOf is v as a parameter of dialect d's database/sql driver: nil for
+// NULL (and a float that is not finite), an int64, a float64, a bool (an
+// int64 on SQLite, as catalog.Literal writes it) or a string.
+func argOf(d engine.Dialect, v result.Value) any {
+	switch v.K {
+	case result.Null:
+		return nil
+	case result.Int:
+		return v.I
+	case result.Bool:
+		if d == engine.SQLite {
+			return v.I
+		}
+		return v.I != 0
+	case result.Float:
+		if math.IsInf(v.F, 0) || math.IsNaN(v.F) {
+			return nil
+		}
+		return v.F
+	}
+	return v.S
+}
+
+// insertSQL is the INSERT of one row of a table of n columns with
+// parameters: $1, $2… on PostgreSQL, ? elsewhere.
+func insertSQL(d engine.Dialect, table string, n int) string {
+	var b strings.Builder
+	b.WriteString("INSERT INTO " + table + " VALUES (")
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if d == engine.Postgres {
+			b.WriteString("$" + strconv.Itoa(i+1))
+		} else {
+			b.WriteByte('?')
+		}
+	}
+	b.WriteByte(')')
+	return b.String()
 }
 
 // args are a row's values as parameters of dialect d's driver.

@@ -11,6 +11,7 @@ import (
 
 	mysqldrv "github.com/go-sql-driver/mysql"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/mysql"
 	"github.com/sqljudge/sqljudge/internal/result"
@@ -139,7 +140,7 @@ func openMySQL(cfg *mysqldrv.Config) (*sql.DB, error) {
 func (s *MySQLSandbox) probe(ctx context.Context) error {
 	var user string
 	_ = s.admin.QueryRowContext(ctx, "SELECT CURRENT_USER()").Scan(&user)
-	sch, err := ParseDDL("CREATE TABLE probe (a INTEGER PRIMARY KEY, b TEXT)")
+	sch, err := catalog.ParseDDL("CREATE TABLE probe (a INTEGER PRIMARY KEY, b TEXT)")
 	if err != nil {
 		return err
 	}
@@ -321,4 +322,26 @@ func sweepMySQL(ctx context.Context, admin *sql.DB, age time.Duration) ([]string
 		}
 	}
 	return dropped, nil
+}
+
+var _ dbReader = (*MySQLSandbox)(nil)
+
+// ReadDB reads database dbID of the MariaDB or MySQL server for a pair's
+// search (ReadServerDB): its schema from information_schema (base tables
+// by name, column types as COLUMN_TYPE spells them, NOT NULL, primary
+// keys, unique indexes, foreign keys within the database, CHECK
+// constraints where the server keeps them) and a sample of each column.
+// dbID must be a name (engine.CheckDBID); it is the connection's database
+// and never part of a statement. Every statement is a SELECT run through
+// the MySQL engine in a read-only transaction: nothing is written to dbID.
+func (s *MySQLSandbox) ReadDB(ctx context.Context, dbID string) (*catalog.Database, error) {
+	if err := engine.CheckDBID(dbID); err != nil {
+		return nil, err
+	}
+	return ReadServerDB(ctx, s.eng, dbID)
+}
+
+// QueryDB runs q on database dbID through the read-only engine.
+func (s *MySQLSandbox) QueryDB(ctx context.Context, dbID, q string) (*result.Set, error) {
+	return s.eng.Query(ctx, dbID, q)
 }

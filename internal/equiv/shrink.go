@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/status"
@@ -89,12 +90,12 @@ func (s *searcher) shrinkRows(ctx context.Context, db Data) Data {
 // simplest returns the simple values a cell may take, simplest first:
 // NULL where allowed, then the zero of its kind (0, ”, the first base
 // value).
-func simplest(c Column) []result.Value {
+func simplest(c catalog.Column) []result.Value {
 	var out []result.Value
 	if !c.NotNull {
 		out = append(out, result.NullValue())
 	}
-	return append(out, baseValues(c.Kind)[0])
+	return append(out, baseValues(c.Family)[0])
 }
 
 // simplifyValues replaces each value by a simpler one (simplest) where
