@@ -36,15 +36,10 @@ func readDuckDB(ctx context.Context, q func(string) (*result.Set, error), o Opti
 	if o.AllSchemas {
 		filter = "c.table_schema NOT IN ('information_schema', 'pg_catalog')"
 	}
-	cols, err := q(fmt.Sprintf(duckColumnsQuery, filter))
+	db, err := readColumns(q, fmt.Sprintf(duckColumnsQuery, filter), isNO, 0, 5)
 	if err != nil {
 		return nil, err
 	}
-	db := tablesOfColumns(cols, func(v result.Value) bool { return v.S == "NO" }, 0)
-	if len(db.Tables) == 0 {
-		return nil, ErrNoTables
-	}
-	db.DefaultSchema = cols.Rows[0][5].S
 	cons, err := q(duckConstraintsQuery)
 	if err != nil {
 		return nil, err

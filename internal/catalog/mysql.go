@@ -48,15 +48,10 @@ ORDER BY tc.TABLE_NAME, tc.CONSTRAINT_NAME`
 // MySQL 8.0.16+) and the samples (serverSamples). Every statement is a
 // SELECT.
 func readMySQL(ctx context.Context, q func(string) (*result.Set, error), o Options) (*Database, error) {
-	cols, err := q(myColumnsQuery)
+	db, err := readColumns(q, myColumnsQuery, isNO, 0, 5)
 	if err != nil {
 		return nil, err
 	}
-	db := tablesOfColumns(cols, func(v result.Value) bool { return v.S == "NO" }, 0)
-	if len(db.Tables) == 0 {
-		return nil, ErrNoTables
-	}
-	db.DefaultSchema = cols.Rows[0][5].S
 	if err := readMySQLConstraints(q, db); err != nil {
 		return nil, err
 	}
@@ -67,6 +62,9 @@ func readMySQL(ctx context.Context, q func(string) (*result.Set, error), o Optio
 	}
 	return db, serverSamples(engine.MySQL, q, db, o.Samples)
 }
+
+// isNO reads information_schema's IS_NULLABLE: "NO" is NOT NULL.
+func isNO(v result.Value) bool { return v.S == "NO" }
 
 // readMySQLConstraints adds the keys, foreign keys and unique indexes of
 // information_schema to db.

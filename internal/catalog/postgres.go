@@ -74,19 +74,31 @@ ORDER BY cl.oid, ic.relname, u.i`
 // the samples (serverSamples). Every statement is a SELECT.
 func readPostgres(ctx context.Context, q func(string) (*result.Set, error), o Options) (*Database, error) {
 	filter := pgSchemaFilter(o.AllSchemas, "n")
-	cols, err := q(fmt.Sprintf(pgColumnsQuery, pgSchemaName("n"), filter))
+	db, err := readColumns(q, fmt.Sprintf(pgColumnsQuery, pgSchemaName("n"), filter), func(v result.Value) bool { return v.K == result.Bool && v.I != 0 }, 5, 6)
 	if err != nil {
 		return nil, err
 	}
-	db := tablesOfColumns(cols, func(v result.Value) bool { return v.K == result.Bool && v.I != 0 }, 5)
-	if len(db.Tables) == 0 {
-		return nil, ErrNoTables
-	}
-	db.DefaultSchema = cols.Rows[0][6].S
 	if err := readPGConstraints(q, db, filter, o.Checks); err != nil {
 		return nil, err
 	}
 	return db, serverSamples(engine.Postgres, q, db, o.Samples)
+}
+
+// readColumns runs a server's columns query (rows of schema, table,
+// column, type, nullability, …) and returns its tables (tablesOfColumns),
+// the default schema's name read from the cell at defaultSchema; no row
+// is ErrNoTables.
+func readColumns(q func(string) (*result.Set, error), sql string, notNull func(result.Value) bool, typeName, defaultSchema int) (*Database, error) {
+	cols, err := q(sql)
+	if err != nil {
+		return nil, err
+	}
+	db := tablesOfColumns(cols, notNull, typeName)
+	if len(db.Tables) == 0 {
+		return nil, ErrNoTables
+	}
+	db.DefaultSchema = cols.Rows[0][defaultSchema].S
+	return db, nil
 }
 
 // tablesOfColumns builds the tables of a server's catalog rows (schema,
