@@ -9,6 +9,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/sandbox"
 )
 
 // Assume says which constraints a database of the search must satisfy, a
@@ -98,7 +99,7 @@ func (s *searcher) assume(ctx context.Context) error {
 		defer eng.Close()
 		q = func(sql string) (*result.Set, error) { return eng.QueryFile(ctx, s.p.DB, sql) }
 	case s.p.DBID != "":
-		r, ok := s.o.Sandbox.(dbReader)
+		r, ok := s.o.Sandbox.(sandbox.DBReader)
 		if !ok {
 			return fmt.Errorf("the %s sandbox cannot read database %s", s.o.Sandbox.Dialect(), s.p.DBID)
 		}

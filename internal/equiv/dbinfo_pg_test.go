@@ -2,7 +2,6 @@ package equiv
 
 import (
 	"context"
-	"encoding/json"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -15,9 +14,9 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/dbload"
 	"github.com/sqljudge/sqljudge/internal/engine"
-	"github.com/sqljudge/sqljudge/internal/engine/postgres"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/result"
+	pgsb "github.com/sqljudge/sqljudge/internal/sandbox/postgres"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
 	"github.com/sqljudge/sqljudge/internal/testserver"
 )
@@ -71,7 +70,7 @@ func pgFingerprint(t *testing.T, conn *pgx.Conn) string {
 // readerSandbox returns a sandbox whose role may read database db and
 // create databases, and nothing else (not a superuser): what a db_id pair
 // on PostgreSQL needs.
-func readerSandbox(t *testing.T, server, db string) *PostgresSandbox {
+func readerSandbox(t *testing.T, server, db string) *pgsb.Sandbox {
 	t.Helper()
 	ctx := context.Background()
 	dsn := testserver.PostgresReader(t, server, db)
@@ -80,7 +79,7 @@ func readerSandbox(t *testing.T, server, db string) *PostgresSandbox {
 	if _, err := admin.Exec(ctx, "ALTER ROLE "+u.User.Username()+" CREATEDB"); err != nil {
 		t.Fatal(err)
 	}
-	sb, err := NewPostgresSandbox(ctx, dsn, false)
+	sb, err := pgsb.New(ctx, dsn, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +99,7 @@ func TestPostgresDBIDSpider(t *testing.T) {
 	conn := testserver.ConnectPostgres(t, server, db)
 	before := pgFingerprint(t, conn)
 	sb := readerSandbox(t, server, db)
-	sch, err := sb.ReadDB(ctx, db)
+	sch, err := readServerSchema(ctx, sb, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,45 +131,11 @@ func TestPostgresDBIDSpider(t *testing.T) {
 			continue
 		}
 		if out.Witness != nil {
-			reverifyPostgres(t, server, out.Witness, c.q1, c.q2)
+			reverifyPostgres(t, out.Witness, c.q1, c.q2)
 		}
 	}
 	if after := pgFingerprint(t, conn); after != before {
 		t.Fatalf("the db_id database changed:\n%s\n%s", before, after)
-	}
-}
-
-// reverifyPostgres builds the witness in a database of the test's own and
-// requires the recorded results and a difference.
-func reverifyPostgres(t *testing.T, server string, w *Witness, q1, q2 string) {
-	t.Helper()
-	ctx := context.Background()
-	name := testserver.Name("sjt_equiv_")
-	conn := testserver.CreatePostgresDB(t, server, name)
-	if _, err := conn.Exec(ctx, w.SQL); err != nil {
-		t.Fatalf("witness SQL does not run on PostgreSQL: %v\n%s", err, w.SQL)
-	}
-	eng, err := postgres.New(server, postgres.Options{AllowSuperuser: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
-	var got [2]string
-	for i, q := range []string{q1, q2} {
-		set, err := eng.Query(ctx, name, q)
-		if err != nil {
-			t.Fatalf("q%d fails on the witness: %v", i+1, err)
-		}
-		b, _ := json.Marshal(resultJSON(set))
-		got[i] = string(b)
-	}
-	want1, _ := json.Marshal(w.Q1)
-	want2, _ := json.Marshal(w.Q2)
-	if got[0] != string(want1) || got[1] != string(want2) {
-		t.Fatalf("witness results differ from the record:\n got %s / %s\nwant %s / %s\n%s", got[0], got[1], want1, want2, w.SQL)
-	}
-	if got[0] == got[1] {
-		t.Fatalf("the queries agree on the witness: %s", got[0])
 	}
 }
 
@@ -194,7 +159,7 @@ func TestPostgresDBIDDefog(t *testing.T) {
 	conn := testserver.ConnectPostgres(t, server, db)
 	before := pgFingerprint(t, conn)
 	sb := readerSandbox(t, server, db)
-	sch, err := sb.ReadDB(ctx, db)
+	sch, err := readServerSchema(ctx, sb, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +204,7 @@ func TestPostgresDBIDDefog(t *testing.T) {
 		if !strings.Contains(w.SQL, "'Toyota") {
 			t.Errorf("the make witness does not use the database's or the query's value:\n%s", w.SQL)
 		}
-		reverifyPostgres(t, server, w, "SELECT count(*) FROM cars WHERE make = 'Toyota'", "SELECT count(*) FROM cars WHERE make LIKE 'Toyota%'")
+		reverifyPostgres(t, w, "SELECT count(*) FROM cars WHERE make = 'Toyota'", "SELECT count(*) FROM cars WHERE make LIKE 'Toyota%'")
 	}
 	if after := pgFingerprint(t, conn); after != before {
 		t.Fatalf("the db_id database changed:\n%s\n%s", before, after)
@@ -266,7 +231,7 @@ func TestPostgresDBIDChecks(t *testing.T) {
 		t.Fatal(err)
 	}
 	sb := readerSandbox(t, server, name)
-	sch, err := sb.ReadDB(ctx, name)
+	sch, err := readServerSchema(ctx, sb, name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/result"
+	sqlitesb "github.com/sqljudge/sqljudge/internal/sandbox/sqlite"
 	"github.com/sqljudge/sqljudge/internal/sqllex"
 	"github.com/sqljudge/sqljudge/internal/status"
 )
@@ -96,7 +97,7 @@ func (d Details) Numbers() map[string]float64 {
 // file.
 type Metric struct {
 	o  metric.EquivOptions
-	sb *SQLiteSandbox
+	sb *sqlitesb.Sandbox
 }
 
 // NewMetric returns the equiv metric; the caller closes it.
@@ -107,7 +108,7 @@ func NewMetric(o metric.EquivOptions) (*Metric, error) {
 	if !Assume(o.Assume).Valid() {
 		return nil, fmt.Errorf("--equiv-assume %q: want %s or %s", o.Assume, AssumeDeclared, AssumeObserved)
 	}
-	sb, err := NewSQLiteSandbox("")
+	sb, err := sqlitesb.New("")
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/sandbox"
 	"github.com/sqljudge/sqljudge/internal/testsuite"
 )
 
@@ -61,16 +62,34 @@ func readSQLiteDB(ctx context.Context, path string) (*schema, error) {
 	return newSchema(db), db.Validate()
 }
 
-// ReadServerDB reads database dbID of a server through eng for a pair's
-// search: the tables of its current schema with their CHECKs and
-// sampleValues values a column (catalog.Read), ordered by references and
-// validated. Every statement is a SELECT of eng's: nothing is written to
-// dbID.
-func ReadServerDB(ctx context.Context, eng engine.Engine, dbID string) (*catalog.Database, error) {
-	db, err := catalog.Read(ctx, eng, dbID, catalog.Options{Samples: sampleValues, Checks: true})
+// serverReadOptions are what a db_id pair's search reads of a server's
+// database: its current schema's tables with their CHECKs and
+// sampleValues values a column.
+var serverReadOptions = catalog.Options{Samples: sampleValues, Checks: true}
+
+// readServerDB reads the pair's DBID through the sandbox
+// (readServerSchema).
+func (s *searcher) readServerDB(ctx context.Context) error {
+	db, err := readServerSchema(ctx, s.o.Sandbox, s.p.DBID)
+	if err != nil {
+		return fmt.Errorf("db_id %q: %w", s.p.DBID, err)
+	}
+	s.schema = newSchema(db)
+	return nil
+}
+
+// readServerSchema reads database dbID of sb's server, when sb can read
+// databases of its server (sandbox.DBReader), with serverReadOptions,
+// ordered by references and validated. Nothing is written to it.
+func readServerSchema(ctx context.Context, sb sandbox.Sandbox, dbID string) (*catalog.Database, error) {
+	r, ok := sb.(sandbox.DBReader)
+	if !ok {
+		return nil, fmt.Errorf("the %s engine cannot read an existing database (db_id pairs run on SQLite, PostgreSQL or MariaDB/MySQL)", sb.Dialect())
+	}
+	db, err := r.ReadDB(ctx, dbID, serverReadOptions)
 	if errors.Is(err, catalog.ErrNoTables) {
 		where := " in its current schema"
-		if eng.Dialect() == engine.MySQL {
+		if sb.Dialect() == engine.MySQL {
 			where = ""
 		}
 		return nil, fmt.Errorf("database %s has no tables%s", dbID, where)
@@ -80,30 +99,6 @@ func ReadServerDB(ctx context.Context, eng engine.Engine, dbID string) (*catalog
 	}
 	db.OrderByReferences()
 	return db, db.Validate()
-}
-
-// A dbReader is a Sandbox that can read an existing database of its
-// server, named by a db_id, to seed a pair's search (ReadServerDB through
-// its engine). It only reads.
-type dbReader interface {
-	ReadDB(ctx context.Context, dbID string) (*catalog.Database, error)
-	// QueryDB runs one read-only query on database dbID.
-	QueryDB(ctx context.Context, dbID, q string) (*result.Set, error)
-}
-
-// readServerDB reads the pair's DBID through the sandbox, when it can
-// read databases of its server.
-func (s *searcher) readServerDB(ctx context.Context) error {
-	r, ok := s.o.Sandbox.(dbReader)
-	if !ok {
-		return fmt.Errorf("db_id %q: the %s engine cannot read an existing database (db_id pairs run on SQLite, PostgreSQL or MariaDB/MySQL)", s.p.DBID, s.o.Sandbox.Dialect())
-	}
-	db, err := r.ReadDB(ctx, s.p.DBID)
-	if err != nil {
-		return fmt.Errorf("db_id %q: %w", s.p.DBID, err)
-	}
-	s.schema = newSchema(db)
-	return nil
 }
 
 // index returns the index in s.Tables of the table named name
@@ -151,10 +146,10 @@ func (s *schema) fromData(info *catalog.Database, d testsuite.Data) Data {
 }
 
 // tableRows are db's rows by table, in table order, for Scratch.Load.
-func (s *schema) tableRows(d engine.Dialect, db Data) []TableRows {
-	out := make([]TableRows, len(s.Tables))
+func (s *schema) tableRows(d engine.Dialect, db Data) []sandbox.TableRows {
+	out := make([]sandbox.TableRows, len(s.Tables))
 	for ti, t := range s.Tables {
-		out[ti] = TableRows{Name: catalog.TableIdent(d, t), Cols: len(t.Columns), Rows: db[ti]}
+		out[ti] = sandbox.TableRows{Name: catalog.TableIdent(d, t), Cols: len(t.Columns), Rows: db[ti]}
 	}
 	return out
 }

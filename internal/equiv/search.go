@@ -13,6 +13,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/sandbox"
 	"github.com/sqljudge/sqljudge/internal/sqllex"
 	"github.com/sqljudge/sqljudge/internal/status"
 	"github.com/sqljudge/sqljudge/internal/testsuite"
@@ -57,7 +58,7 @@ type searcher struct {
 	p      Pair
 	cmp    comparer
 	schema *schema
-	sc     Scratch
+	sc     sandbox.Scratch
 	gen    *generator
 	out    Outcome
 
@@ -112,7 +113,7 @@ func (s *searcher) run(ctx, parent context.Context) error {
 	var err error
 	s.sc, err = s.o.Sandbox.Open(ctx, s.schema.CreateStatements(d))
 	if err != nil {
-		var setup *SetupError
+		var setup *sandbox.SetupError
 		if errors.As(err, &setup) && ctx.Err() == nil {
 			return err // the sandbox's failure, not the pair's
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/sandbox"
 	"github.com/sqljudge/sqljudge/internal/status"
 )
 
@@ -158,7 +159,7 @@ func (s *searcher) conclude(ctx, parent context.Context) error {
 	defer cancel()
 	r, err := s.verify(verifyCtx, script)
 	var nd errNondeterministic
-	var setup *SetupError
+	var setup *sandbox.SetupError
 	if errors.As(err, &setup) && verifyCtx.Err() == nil {
 		return err // the sandbox's failure, not the pair's
 	}
@@ -203,7 +204,7 @@ func (s *searcher) verify(ctx context.Context, script string) ([2]*result.Set, e
 		return r, err
 	}
 	defer sc.Close()
-	if err := sc.Exec(ctx, splitScript(script)); err != nil {
+	if err := sc.Exec(ctx, sandbox.SplitScript(script)); err != nil {
 		return r, fmt.Errorf("the witness SQL does not run: %w", err)
 	}
 	run := func(i int, q string) (*result.Set, error) {
