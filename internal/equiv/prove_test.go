@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/prove/check"
 	"github.com/sqljudge/sqljudge/internal/testserver"
 )
@@ -77,7 +78,7 @@ func TestHandWrittenPairsProver(t *testing.T) {
 		if out.Search.MaxDatabases != TripwireDatabases || out.Search.Databases == 0 {
 			t.Errorf("%s: search %+v, want the tripwire's %d databases", c.name, out.Search, TripwireDatabases)
 		}
-		s, err := ParseDDL(c.ddl)
+		s, err := catalog.ParseDDL(c.ddl)
 		if err != nil {
 			t.Fatal(err)
 		}
