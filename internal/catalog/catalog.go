@@ -109,6 +109,14 @@ type Column struct {
 	// part of the primary key (as the SQL standard has it; SQLite does
 	// not enforce it on a key that is not an INTEGER PRIMARY KEY).
 	NotNull bool
+	// KeyNotNull is true when NotNull comes from the primary key alone,
+	// with no NOT NULL declared (ParseDDL, and SQLite's reader: PRAGMA
+	// table_info's notnull is 0 on a key column): SQLite enforces it
+	// only on an INTEGER PRIMARY KEY
+	// (https://sqlite.org/lang_createtable.html, "PRIMARY KEY"), so
+	// equiv's prover drops it from its SQLite model. The server readers
+	// leave it false: their engines keep NULL out of every key column.
+	KeyNotNull bool
 	// Unquoted is true when DDL wrote the name without quotes.
 	Unquoted bool
 	// Values are distinct values of the column in the database, at most

@@ -375,6 +375,9 @@ func (p *ddlParser) createTable() (*Table, []pendingFK, error) {
 		fks[i].table = t.Name
 	}
 	for _, k := range t.PK {
+		if !t.Columns[k].NotNull {
+			t.Columns[k].KeyNotNull = true
+		}
 		t.Columns[k].NotNull = true
 	}
 	if err := t.addChecks(p.checks); err != nil {
@@ -600,11 +603,12 @@ func (p *ddlParser) columnConstraints(t *Table, k int) ([]pendingFK, error) {
 				return nil, err
 			}
 		case p.accept("NOT", "NULL"):
-			c.NotNull = true
+			c.NotNull, c.KeyNotNull = true, false
 		case p.accept("NULL"), p.accept("UNSIGNED"), p.accept("SIGNED"), p.accept("ZEROFILL"),
 			p.accept("AUTO_INCREMENT"), p.accept("AUTOINCREMENT"), p.accept("ASC"), p.accept("DESC"):
 		case p.accept("PRIMARY", "KEY"):
 			t.PK = []int{k}
+			c.KeyNotNull = c.KeyNotNull || !c.NotNull
 			c.NotNull = true
 			p.conflictClause()
 		case p.accept("UNIQUE"):
@@ -613,6 +617,7 @@ func (p *ddlParser) columnConstraints(t *Table, k int) ([]pendingFK, error) {
 			p.conflictClause()
 		case p.accept("KEY"): // MySQL: a column KEY is its primary key
 			t.PK = []int{k}
+			c.KeyNotNull = c.KeyNotNull || !c.NotNull
 			c.NotNull = true
 		case p.is("REFERENCES"):
 			fk, err := p.references()

@@ -157,3 +157,37 @@ func TestReadSQLiteSpider(t *testing.T) {
 }
 
 func errorsAs(err error, target any) bool { return errors.As(err, target) }
+
+// TestKeyNotNull: a primary key column not declared NOT NULL is NotNull
+// and KeyNotNull (SQLite keeps NULL out of it only as an INTEGER PRIMARY
+// KEY), one declared NOT NULL, before or after the key, is NotNull alone;
+// ParseDDL and the SQLite reader agree on each.
+func TestKeyNotNull(t *testing.T) {
+	const ddl = `CREATE TABLE a (id TEXT PRIMARY KEY, x INT);
+CREATE TABLE b (id TEXT NOT NULL PRIMARY KEY, x INT);
+CREATE TABLE c (id TEXT PRIMARY KEY NOT NULL, x INT);
+CREATE TABLE d (id INTEGER PRIMARY KEY, x INT NOT NULL);
+CREATE TABLE e (id INT, k TEXT NOT NULL, x INT, PRIMARY KEY (id, k));`
+	type nn struct{ notNull, keyNotNull bool }
+	want := map[string][]nn{
+		"a": {{true, true}, {false, false}},
+		"b": {{true, false}, {false, false}},
+		"c": {{true, false}, {false, false}},
+		"d": {{true, true}, {true, false}},
+		"e": {{true, true}, {true, false}, {false, false}},
+	}
+	parsed, err := catalog.ParseDDL(ddl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := readSQLite(t, writeDB(t, ddl), catalog.Options{})
+	for _, db := range []*catalog.Database{parsed, read} {
+		for name, w := range want {
+			for i, c := range db.Table(name).Columns {
+				if got := (nn{c.NotNull, c.KeyNotNull}); got != w[i] {
+					t.Errorf("%s.%s (dialect %q): NotNull, KeyNotNull %v, want %v", name, c.Name, db.Dialect, got, w[i])
+				}
+			}
+		}
+	}
+}

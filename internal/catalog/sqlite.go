@@ -79,7 +79,9 @@ func sqliteTable(q func(string) (*result.Set, error), t *Table) ([]sqliteFK, err
 	pk := map[int]int{}
 	// table_info: cid, name, type, notnull, dflt_value, pk (its position in the key).
 	for ci, r := range cols.Rows {
-		t.Columns = append(t.Columns, NewColumn(r[1].S, r[2].S, r[3].I != 0 || r[5].I > 0))
+		c := NewColumn(r[1].S, r[2].S, r[3].I != 0 || r[5].I > 0)
+		c.KeyNotNull = r[3].I == 0 && r[5].I > 0
+		t.Columns = append(t.Columns, c)
 		if r[5].I > 0 {
 			pk[int(r[5].I)-1] = ci
 		}

@@ -18,7 +18,7 @@ const equivPairs = `{"id": "a", "q1": "SELECT x FROM t WHERE x > 1", "q2": "SELE
 {"id": "b", "q1": "SELECT x FROM t WHERE y = y", "q2": "SELECT x FROM t", "schema": "CREATE TABLE t (x INT PRIMARY KEY, y INT NOT NULL)"}
 
 {"id": "c", "q1": "SELECT 1", "q2": "SELECT 2", "schema": "CREATE TABLE t (x INT"}
-{"id": "d", "q1": "SELECT DISTINCT x FROM t", "q2": "SELECT x FROM t", "schema": "CREATE TABLE t (x INT PRIMARY KEY)"}
+{"id": "d", "q1": "SELECT DISTINCT x FROM t", "q2": "SELECT x FROM t", "schema": "CREATE TABLE t (x INTEGER PRIMARY KEY)"}
 `
 
 // withZ3 reports whether Z3's executable is on PATH: pair b is proved

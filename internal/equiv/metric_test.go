@@ -174,13 +174,11 @@ func TestMetricRecordIsBounded(t *testing.T) {
 	}
 }
 
-// TestMetricProofAgainstItemDatabase: SQLite allows NULL in a primary key
-// that is not an INTEGER one, the schema model (and the sandbox) does not.
-// On a database holding such a NULL, COUNT(*) and COUNT(id) are proved
-// equal on the model (count_star: id is NOT NULL there) but differ on the
-// item's database: the item is neither proved nor refuted but unknown
-// ("internal: proof and witness disagree"), and wrong, as the item's
-// database decides.
+// TestMetricProofAgainstItemDatabase: SQLite lets a primary key that is
+// not an INTEGER one hold NULL, so the prover's SQLite model does not take
+// such a key column for NOT NULL: COUNT(*) and COUNT(id) are not proved
+// equal (count_star needs id NOT NULL), and the item's database, which
+// holds such a NULL, tells them apart: inequivalent and wrong, no proof.
 func TestMetricProofAgainstItemDatabase(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "nullpk"), 0o755); err != nil {
@@ -207,7 +205,7 @@ func TestMetricProofAgainstItemDatabase(t *testing.T) {
 	it := &bench.Item{Index: 0, DBID: "nullpk", Gold: []string{"SELECT count(*) FROM t"}, Pred: "SELECT count(id) FROM t"}
 	v := ms[0].Grade(context.Background(), env.NewExec(), it)
 	d := v.Details.(Details)
-	if v.Correct || d.Verdict != Unknown || !strings.HasPrefix(d.Reason, ReasonDisagree) || d.Proof == nil {
+	if v.Correct || d.Verdict != Inequivalent || d.Proof != nil || d.Prover == nil || d.Prover.Result != ProverNoProof {
 		t.Fatalf("%+v %+v", v, d)
 	}
 }

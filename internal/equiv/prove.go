@@ -21,9 +21,13 @@ import (
 // (Integer: INTEGER affinity and whole numbers; Real or Decimal: REAL or
 // NUMERIC affinity respectively, and numbers; Text: TEXT or BLOB affinity
 // and strings); on PostgreSQL integers and strings; every other column is
-// Other. NOT NULL is the model's (a PRIMARY KEY column is NOT NULL, as
-// the sandbox declares it), the keys are the PRIMARY KEY and the UNIQUE
-// sets.
+// Other. NOT NULL is the engine's: declared NOT NULL, or in the PRIMARY
+// KEY on PostgreSQL, but on SQLite only the INTEGER PRIMARY KEY
+// (rowidAlias), since SQLite lets any other key column hold NULL
+// (catalog.Column.KeyNotNull: a proof then covers the item's own
+// database, not only the sandbox's, which declares every key column NOT
+// NULL); the keys are the PRIMARY KEY and the UNIQUE sets (no two rows
+// equal on them without NULLs).
 func proveSchema(db *catalog.Database, d engine.Dialect) check.Schema {
 	var cd check.Dialect
 	switch d {
@@ -38,7 +42,11 @@ func proveSchema(db *catalog.Database, d engine.Dialect) check.Schema {
 	for _, t := range db.Tables {
 		ct := &check.Table{Name: t.Name}
 		for _, c := range t.Columns {
-			ct.Columns = append(ct.Columns, check.Column{Name: c.Name, Family: family(c, d), NotNull: c.NotNull})
+			notNull := c.NotNull
+			if d == engine.SQLite && c.KeyNotNull && !rowidAlias(t) {
+				notNull = false // SQLite lets this key column hold NULL
+			}
+			ct.Columns = append(ct.Columns, check.Column{Name: c.Name, Family: family(c, d), NotNull: notNull})
 		}
 		if len(t.PK) > 0 {
 			ct.Keys = append(ct.Keys, check.Key{Cols: t.PK, Primary: true})
@@ -52,6 +60,13 @@ func proveSchema(db *catalog.Database, d engine.Dialect) check.Schema {
 		out.Tables = append(out.Tables, ct)
 	}
 	return out
+}
+
+// rowidAlias reports whether t's primary key is SQLite's INTEGER PRIMARY
+// KEY, an alias of the rowid, the one key SQLite keeps from holding NULL
+// without a NOT NULL (https://sqlite.org/lang_createtable.html#rowid).
+func rowidAlias(t *catalog.Table) bool {
+	return len(t.PK) == 1 && t.Columns[t.PK[0]].UpperType() == "INTEGER"
 }
 
 // family returns the prover's family of column c on dialect d.

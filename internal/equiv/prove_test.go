@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sqljudge/sqljudge/internal/catalog"
+	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/prove/check"
 	"github.com/sqljudge/sqljudge/internal/testserver"
 )
@@ -30,22 +31,43 @@ func z3Solver(t testing.TB) check.Solver {
 // proof (an inequivalent pair, or one whose equality the kernel does not
 // model: ties, a FROM subquery).
 var proverWant = map[string]Verdict{
-	"not null makes equal":           EquivalentProved,
-	"key makes distinct redundant":   EquivalentProved,
-	"NOT IN vs NOT EXISTS, NOT NULL": EquivalentProved,
-	"foreign key join, not null":     EquivalentProved,
-	"order of a bag":                 EquivalentBounded,
-	"ties under ORDER BY":            EquivalentBounded,
-	"comparison":                     Inequivalent,
-	"null breaks equal":              Inequivalent,
-	"bag: duplicates":                Inequivalent,
-	"NOT IN vs NOT EXISTS":           Inequivalent,
-	"order":                          Inequivalent,
-	"ties, the other direction":      Inequivalent,
-	"foreign key join":               Inequivalent,
-	"like":                           Inequivalent,
-	"count vs count column":          Inequivalent,
-	"empty table aggregate":          Inequivalent,
+	"not null makes equal": EquivalentProved,
+	// SQLite lets an INT PRIMARY KEY column hold NULL (only an INTEGER
+	// PRIMARY KEY is kept from it): these rest on the key being NOT NULL,
+	// so on SQLite they are not proved; proverKeyPairs are them on keys
+	// SQLite keeps NOT NULL.
+	"key makes distinct redundant":                        EquivalentBounded,
+	"NOT IN vs NOT EXISTS, NOT NULL":                      EquivalentBounded,
+	"foreign key join, not null":                          EquivalentBounded,
+	"key makes distinct redundant, INTEGER PRIMARY KEY":   EquivalentProved,
+	"NOT IN vs NOT EXISTS, NOT NULL, INTEGER PRIMARY KEY": EquivalentProved,
+	"foreign key join, not null, NOT NULL key":            EquivalentProved,
+	"order of a bag":                                      EquivalentBounded,
+	"ties under ORDER BY":                                 EquivalentBounded,
+	"comparison":                                          Inequivalent,
+	"null breaks equal":                                   Inequivalent,
+	"bag: duplicates":                                     Inequivalent,
+	"NOT IN vs NOT EXISTS":                                Inequivalent,
+	"order":                                               Inequivalent,
+	"ties, the other direction":                           Inequivalent,
+	"foreign key join":                                    Inequivalent,
+	"like":                                                Inequivalent,
+	"count vs count column":                               Inequivalent,
+	"empty table aggregate":                               Inequivalent,
+}
+
+// proverKeyPairs are three of handPairs on keys SQLite keeps from NULL
+// (an INTEGER PRIMARY KEY, a key column declared NOT NULL): proved there.
+var proverKeyPairs = []struct {
+	name, q1, q2, ddl string
+}{
+	{"key makes distinct redundant, INTEGER PRIMARY KEY", "SELECT DISTINCT empno FROM emp", "SELECT empno FROM emp",
+		"CREATE TABLE emp (empno INTEGER PRIMARY KEY, ename VARCHAR(20), sal INT)"},
+	{"NOT IN vs NOT EXISTS, NOT NULL, INTEGER PRIMARY KEY", "SELECT name FROM dept WHERE deptno NOT IN (SELECT deptno FROM emp)",
+		"SELECT name FROM dept d WHERE NOT EXISTS (SELECT 1 FROM emp e WHERE e.deptno = d.deptno)",
+		"CREATE TABLE dept (deptno INTEGER PRIMARY KEY, name TEXT); CREATE TABLE emp (empno INTEGER PRIMARY KEY, deptno INT NOT NULL REFERENCES dept)"},
+	{"foreign key join, not null, NOT NULL key", "SELECT e.empno FROM emp e JOIN dept d ON e.deptno = d.deptno", "SELECT empno FROM emp",
+		"CREATE TABLE dept (deptno INT NOT NULL PRIMARY KEY); CREATE TABLE emp (empno INT PRIMARY KEY, deptno INT NOT NULL, FOREIGN KEY (deptno) REFERENCES dept (deptno))"},
 }
 
 // TestHandWrittenPairsProver decides the hand-written pairs with the
@@ -55,7 +77,15 @@ var proverWant = map[string]Verdict{
 func TestHandWrittenPairsProver(t *testing.T) {
 	z := z3Solver(t)
 	sb := newSQLite(t)
+	type pair struct{ name, q1, q2, ddl string }
+	var pairs []pair
 	for _, c := range handPairs {
+		pairs = append(pairs, pair{c.name, c.q1, c.q2, c.ddl})
+	}
+	for _, c := range proverKeyPairs {
+		pairs = append(pairs, pair(c))
+	}
+	for _, c := range pairs {
 		want, ok := proverWant[c.name]
 		if !ok {
 			t.Errorf("%s: no expectation in proverWant", c.name)
@@ -129,12 +159,48 @@ func TestProofSizeBound(t *testing.T) {
 	long := "'" + strings.Repeat("x", 20_000) + "'"
 	q1 := "SELECT count(empno) FROM emp WHERE ename <> " + long
 	q2 := "SELECT count(*) FROM emp WHERE ename <> " + long
-	out, err := Decide(context.Background(), Pair{ID: "x", Q1: q1, Q2: q2, Schema: "CREATE TABLE emp (empno INT PRIMARY KEY, ename TEXT)"},
+	out, err := Decide(context.Background(), Pair{ID: "x", Q1: q1, Q2: q2, Schema: "CREATE TABLE emp (empno INTEGER PRIMARY KEY, ename TEXT)"},
 		Options{Sandbox: newSQLite(t), Seed: 1, Budget: 20 * time.Second, MaxDatabases: 80})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if out.Proof != nil || out.Verdict != EquivalentBounded || out.Prover.StoppedBy != "proof size" || out.Search.MaxDatabases != 80 {
 		t.Fatalf("%s %+v, max databases %d", out.Verdict, out.Prover, out.Search.MaxDatabases)
+	}
+}
+
+// TestSQLiteKeyColumnMayHoldNull: SQLite lets a PRIMARY KEY column hold
+// NULL unless the key is an INTEGER PRIMARY KEY or the column is declared
+// NOT NULL, so COUNT(*) and COUNT(id) are proved equal on SQLite only
+// then; PostgreSQL keeps NULL out of every key column.
+func TestSQLiteKeyColumnMayHoldNull(t *testing.T) {
+	z := z3Solver(t)
+	const q1, q2 = "SELECT count(*) FROM t", "SELECT count(id) FROM t"
+	for _, c := range []struct {
+		ddl            string
+		sqlite, postgr bool // proved on each
+	}{
+		{"CREATE TABLE t (id TEXT PRIMARY KEY, name TEXT)", false, true},
+		{"CREATE TABLE t (id INT PRIMARY KEY, name TEXT)", false, true},
+		{"CREATE TABLE t (id TEXT, name TEXT, PRIMARY KEY (id))", false, true},
+		{"CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT)", true, true},
+		{"CREATE TABLE t (id INTEGER, name TEXT, PRIMARY KEY (id))", true, true},
+		{"CREATE TABLE t (id TEXT PRIMARY KEY NOT NULL, name TEXT)", true, true},
+		{"CREATE TABLE t (id TEXT NOT NULL PRIMARY KEY, name TEXT)", true, true},
+		{"CREATE TABLE t (id TEXT NOT NULL, name TEXT, PRIMARY KEY (id))", true, true},
+	} {
+		s, err := catalog.ParseDDL(c.ddl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range []struct {
+			dialect engine.Dialect
+			want    bool
+		}{{engine.SQLite, c.sqlite}, {engine.Postgres, c.postgr}} {
+			cert, note := ProveQueries(context.Background(), q1, q2, s, d.dialect, RuleBag, z)
+			if got := cert != nil; got != d.want {
+				t.Errorf("%s on %s: proved %v (%+v), want %v", c.ddl, d.dialect, got, note, d.want)
+			}
+		}
 	}
 }

@@ -57,7 +57,7 @@ func TestSetupFailureIsNotAVerdict(t *testing.T) {
 	dir := t.TempDir()
 	pairs := filepath.Join(dir, "pairs.jsonl")
 	if err := os.WriteFile(pairs, []byte(`{"id": "a", "q1": "SELECT x FROM t", "q2": "SELECT x FROM t WHERE x > 0", "schema": "CREATE TABLE t (x INT)"}
-{"id": "b", "q1": "SELECT x FROM t", "q2": "SELECT DISTINCT x FROM t", "schema": "CREATE TABLE t (x INT PRIMARY KEY)"}
+{"id": "b", "q1": "SELECT x FROM t", "q2": "SELECT DISTINCT x FROM t", "schema": "CREATE TABLE t (x INTEGER PRIMARY KEY)"}
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}

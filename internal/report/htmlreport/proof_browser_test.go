@@ -16,17 +16,18 @@ import (
 )
 
 // TestProofInBrowser grades one Spider item with equiv: the prediction
-// counts a NOT NULL key where the gold counts rows, which the prover
-// proves (count_star, relying on not_null); the item view must list the
-// proof's steps, the fact and the normal forms, as escaped text.
+// counts a NOT NULL key (pets_1's Student.StuID, an INTEGER PRIMARY KEY,
+// which SQLite keeps from NULL) where the gold counts rows, which the
+// prover proves (count_star, relying on not_null); the item view must
+// list the proof's steps, the fact and the normal forms, as escaped text.
 func TestProofInBrowser(t *testing.T) {
 	ctx := browser(t)
 	dir := t.TempDir()
 	gold, pred := filepath.Join(dir, "gold.sql"), filepath.Join(dir, "pred.sql")
-	if err := os.WriteFile(gold, []byte("SELECT count(*) FROM singer WHERE country = '<b>France</b>'\tconcert_singer\n"), 0o644); err != nil {
+	if err := os.WriteFile(gold, []byte("SELECT count(*) FROM student WHERE sex = '<b>F</b>'\tpets_1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(pred, []byte("SELECT COUNT(Singer_ID) FROM singer AS s WHERE s.Country = '<b>France</b>'\n"), 0o644); err != nil {
+	if err := os.WriteFile(pred, []byte("SELECT COUNT(StuID) FROM student AS s WHERE s.Sex = '<b>F</b>'\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "run")
@@ -50,7 +51,7 @@ func TestProofInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := evalString(ctx, t, `document.querySelector("#detail .proof").textContent`)
-	for _, s := range []string{"proof (equiv)", "normal_form", "q2 step 2: count_star", "relies on not_null singer.Singer_ID", "SELECT count(*) FROM singer AS b1", "tables paired: a1 = b1 (singer)", "'<b>France</b>'"} {
+	for _, s := range []string{"proof (equiv)", "normal_form", "q2 step 2: count_star", "relies on not_null Student.StuID", "SELECT count(*) FROM student AS b1", "tables paired: a1 = b1 (Student)", "'<b>F</b>'"} {
 		if !strings.Contains(p, s) {
 			t.Errorf("proof section lacks %q:\n%s", s, p)
 		}
