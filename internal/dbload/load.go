@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/mysql"
 
@@ -306,30 +307,34 @@ func checkFlat(d *Dump, ev *evaluated) error {
 	return nil
 }
 
-// tableIdent returns the quoted name of t's table in tg: schema-qualified
-// where tg keeps schemas and t is not in public, else its name alone.
-func tableIdent(tg target, t *Table) string {
-	q := tg.dialect().QuoteIdent
+// targetTable is t as a table of tg (catalog.Table): schema-qualified
+// where tg keeps schemas and t is not in public, else its name alone;
+// every column with its type mapped for tg (columnType) and NOT NULL.
+func targetTable(tg target, t *Table) *catalog.Table {
+	out := &catalog.Table{Name: flatName(t)}
 	if tg.keepsSchemas() && t.Schema != "" && t.Schema != "public" {
-		return q(t.Schema) + "." + q(t.Spelled)
+		out.Schema = t.Schema
 	}
-	return q(flatName(t))
-}
-
-// createTableSQL writes a table's CREATE TABLE for a target: columns,
-// mapped types and NOT NULL.
-func createTableSQL(tg target, td *tableData) string {
-	t := td.Table
-	var cols []string
 	for i := range t.Columns {
 		c := &t.Columns[i]
-		col := tg.dialect().QuoteIdent(c.Spelled) + " " + tg.columnType(c)
-		if c.NotNull {
-			col += " NOT NULL"
-		}
-		cols = append(cols, col)
+		out.Columns = append(out.Columns, catalog.Column{Name: c.Spelled, Type: tg.columnType(c), NotNull: c.NotNull})
 	}
-	return "CREATE TABLE " + tableIdent(tg, t) + " (" + strings.Join(cols, ", ") + ")" + tg.tableOptions()
+	return out
+}
+
+// tableIdent returns the quoted name of t's table in tg (catalog.TableIdent
+// of targetTable).
+func tableIdent(tg target, t *Table) string {
+	return catalog.TableIdent(tg.dialect(), targetTable(tg, t))
+}
+
+// createTableSQL writes a table's CREATE TABLE for a target with
+// catalog's renderer: columns, their types as columnType maps them, NOT
+// NULL, then the target's table options.
+func createTableSQL(tg target, td *tableData) string {
+	db := &catalog.Database{Tables: []*catalog.Table{targetTable(tg, td.Table)}}
+	mapped := func(_ engine.Dialect, c catalog.Column) string { return c.Type }
+	return db.CreateStatementsWith(tg.dialect(), mapped)[0] + tg.tableOptions()
 }
 
 // insertRows writes td's rows with multi-row INSERTs of bound values.

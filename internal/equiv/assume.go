@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/sandbox"
 )
 
 // Assume says which constraints a database of the search must satisfy, a
@@ -36,22 +38,22 @@ func (a Assume) Valid() bool { return a == "" || a == AssumeDeclared || a == Ass
 
 // observedQuery reads, for one table, its row count and, per column, how
 // many values are not NULL and how many are distinct.
-func observedQuery(d engine.Dialect, t *Table) string {
+func observedQuery(d engine.Dialect, t *catalog.Table) string {
 	parts := []string{"count(*)"}
 	for _, c := range t.Columns {
-		q := ident(d, c.Name, c.Unquoted)
+		q := catalog.Ident(d, c.Name, c.Unquoted)
 		parts = append(parts, "count("+q+")", "count(DISTINCT "+q+")")
 	}
-	return "SELECT " + strings.Join(parts, ", ") + " FROM " + ident(d, t.Name, t.Unquoted)
+	return "SELECT " + strings.Join(parts, ", ") + " FROM " + catalog.Ident(d, t.Name, t.Unquoted)
 }
 
 // observe adds to the schema what the pair's database satisfies
 // (AssumeObserved) and returns the assumptions, one string each
 // ("not_null singer.Country", "non_empty singer", "unique singer.Name"),
 // in table and column order. q runs a read-only query on the database.
-func (s *Schema) observe(q func(string) (*result.Set, error), d engine.Dialect) ([]string, error) {
+func (s *schema) observe(q func(string) (*result.Set, error), d engine.Dialect) ([]string, error) {
 	var out []string
-	for _, t := range s.Tables {
+	for ti, t := range s.Tables {
 		set, err := q(observedQuery(d, t))
 		if err != nil {
 			return nil, fmt.Errorf("observing table %s: %w", t.Name, err)
@@ -64,7 +66,7 @@ func (s *Schema) observe(q func(string) (*result.Set, error), d engine.Dialect) 
 		if n == 0 {
 			continue
 		}
-		t.MinRows = 1
+		s.minRows[ti] = 1
 		out = append(out, "non_empty "+t.Name)
 		for ci := range t.Columns {
 			c := &t.Columns[ci]
@@ -73,7 +75,7 @@ func (s *Schema) observe(q func(string) (*result.Set, error), d engine.Dialect) 
 				c.NotNull = true
 				out = append(out, "not_null "+t.Name+"."+c.Name)
 			}
-			if distinct == nonNull && nonNull >= 2 && !t.isKey([]int{ci}) {
+			if distinct == nonNull && nonNull >= 2 && !t.IsKey([]int{ci}) {
 				t.Uniques = append(t.Uniques, []int{ci})
 				out = append(out, "unique "+t.Name+"."+c.Name)
 			}
@@ -97,7 +99,7 @@ func (s *searcher) assume(ctx context.Context) error {
 		defer eng.Close()
 		q = func(sql string) (*result.Set, error) { return eng.QueryFile(ctx, s.p.DB, sql) }
 	case s.p.DBID != "":
-		r, ok := s.o.Sandbox.(dbReader)
+		r, ok := s.o.Sandbox.(sandbox.DBReader)
 		if !ok {
 			return fmt.Errorf("the %s sandbox cannot read database %s", s.o.Sandbox.Dialect(), s.p.DBID)
 		}
@@ -117,10 +119,10 @@ func (s *searcher) assume(ctx context.Context) error {
 }
 
 // admits reports whether db satisfies the schema's assumed row counts
-// (Table.MinRows); repair has made it satisfy the rest.
-func (s *Schema) admits(db Data) bool {
-	for ti, t := range s.Tables {
-		if len(db[ti]) < t.MinRows {
+// (minRows); repair has made it satisfy the rest.
+func (s *schema) admits(db Data) bool {
+	for ti := range s.Tables {
+		if len(db[ti]) < s.minRows[ti] {
 			return false
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/prove/check"
 )
@@ -75,7 +76,7 @@ func BenchmarkProveSpider(b *testing.B) {
 	}
 	type item struct {
 		p Pair
-		s *Schema
+		s *catalog.Database
 	}
 	var sample []item
 	for k := 0; k < len(ids); k += 10 {

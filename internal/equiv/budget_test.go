@@ -10,6 +10,9 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/sandbox"
+	pgsb "github.com/sqljudge/sqljudge/internal/sandbox/postgres"
+	sqlitesb "github.com/sqljudge/sqljudge/internal/sandbox/sqlite"
 	"github.com/sqljudge/sqljudge/internal/testserver"
 )
 
@@ -17,14 +20,14 @@ import (
 // scratch databases waits loadDelay first, and the Open numbered slowOpen
 // (1 for the first) waits openDelay, or until ctx ends.
 type slowSandbox struct {
-	Sandbox
+	sandbox.Sandbox
 	loadDelay time.Duration
 	slowOpen  int64
 	openDelay time.Duration
 	opens     atomic.Int64
 }
 
-func (s *slowSandbox) Open(ctx context.Context, ddl []string) (Scratch, error) {
+func (s *slowSandbox) Open(ctx context.Context, ddl []string) (sandbox.Scratch, error) {
 	if s.opens.Add(1) == s.slowOpen {
 		select {
 		case <-time.After(s.openDelay):
@@ -40,11 +43,11 @@ func (s *slowSandbox) Open(ctx context.Context, ddl []string) (Scratch, error) {
 }
 
 type slowScratch struct {
-	Scratch
+	sandbox.Scratch
 	delay time.Duration
 }
 
-func (sc slowScratch) Load(ctx context.Context, tables []TableRows) error {
+func (sc slowScratch) Load(ctx context.Context, tables []sandbox.TableRows) error {
 	time.Sleep(sc.delay)
 	return sc.Scratch.Load(ctx, tables)
 }
@@ -107,7 +110,7 @@ func TestBudgetExhaustedIsSaid(t *testing.T) {
 // re-verified and kept.
 func TestPostgresVerificationHasItsOwnTime(t *testing.T) {
 	server := testserver.Postgres(t)
-	pg, err := NewPostgresSandbox(context.Background(), server, true)
+	pg, err := pgsb.New(context.Background(), server, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,12 +177,12 @@ func TestQueryTimeoutIsSaid(t *testing.T) {
 // timeoutOnOpen wraps a sandbox so that every query on the n-th database
 // opened fails as a query past its timeout does.
 type timeoutOnOpen struct {
-	Sandbox
+	sandbox.Sandbox
 	n     int64
 	opens atomic.Int64
 }
 
-func (s *timeoutOnOpen) Open(ctx context.Context, ddl []string) (Scratch, error) {
+func (s *timeoutOnOpen) Open(ctx context.Context, ddl []string) (sandbox.Scratch, error) {
 	sc, err := s.Sandbox.Open(ctx, ddl)
 	if err != nil || s.opens.Add(1) != s.n {
 		return sc, err
@@ -187,7 +190,7 @@ func (s *timeoutOnOpen) Open(ctx context.Context, ddl []string) (Scratch, error)
 	return timeoutScratch{sc}, nil
 }
 
-type timeoutScratch struct{ Scratch }
+type timeoutScratch struct{ sandbox.Scratch }
 
 func (timeoutScratch) Query(context.Context, string) (*result.Set, error) {
 	return nil, &engine.QueryError{Err: engine.ErrTimeout}
@@ -198,7 +201,7 @@ func (timeoutScratch) Query(context.Context, string) (*result.Set, error) {
 // unknown with that reason and budget_exhausted, not "internal error: the
 // witness does not reproduce", which would claim a bug of the search.
 func TestVerificationTimeoutIsNotABug(t *testing.T) {
-	sq, err := NewSQLiteSandbox(t.TempDir())
+	sq, err := sqlitesb.New(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine/postgres"
 	"github.com/sqljudge/sqljudge/internal/equiv"
 	"github.com/sqljudge/sqljudge/internal/result"
+	pgsb "github.com/sqljudge/sqljudge/internal/sandbox/postgres"
 	"github.com/sqljudge/sqljudge/internal/testserver"
 )
 
@@ -105,7 +106,7 @@ func sameResult(a, b *result.Set, ordered bool) bool {
 func TestCalciteWitnessesReproduce(t *testing.T) {
 	check := newWitnessCheck(t)
 	pairs := loadCalcite(t)
-	sb, err := equiv.NewPostgresSandbox(context.Background(), check.server, true)
+	sb, err := pgsb.New(context.Background(), check.server, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +191,7 @@ func readRunRecords(t *testing.T, path string) []runRecord {
 func BenchmarkCalcite(b *testing.B) {
 	server := testserver.Postgres(b)
 	pairs := readJSONL[calcitePair](b, calcitePairs)
-	sb, err := equiv.NewPostgresSandbox(context.Background(), server, true)
+	sb, err := pgsb.New(context.Background(), server, true)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -219,7 +220,7 @@ func BenchmarkCalcite(b *testing.B) {
 // 166, a real difference under an ORDER BY, must stay refuted.
 func TestCalciteTiesAreNoWitness(t *testing.T) {
 	check := newWitnessCheck(t)
-	sb, err := equiv.NewPostgresSandbox(context.Background(), check.server, true)
+	sb, err := pgsb.New(context.Background(), check.server, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +265,7 @@ func TestCalcite195RefutedSmall(t *testing.T) {
 			p = c
 		}
 	}
-	sb, err := equiv.NewPostgresSandbox(context.Background(), check.server, true)
+	sb, err := pgsb.New(context.Background(), check.server, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/prove/check"
@@ -96,23 +97,26 @@ func checkRecord(ctx context.Context, r Record, pairs map[string]PairLine, dbDir
 	if !ok {
 		return fmt.Errorf("no pair with this id in the pairs file")
 	}
-	var s *Schema
+	var db *catalog.Database
 	var err error
 	switch {
 	case p.Schema != "":
-		s, err = ParseDDL(p.Schema)
+		db, err = catalog.ParseDDL(p.Schema)
 	case dbDir == "":
 		return fmt.Errorf("db_id %q: pass --db, the folder of SQLite databases the run read", p.DBID)
 	default:
 		var path string
 		if path, err = sqlite.New(dbDir, sqlite.Options{}).Path(p.DBID); err == nil {
-			s, _, err = inspectSQLite(ctx, path)
+			var s *schema
+			if s, err = readSQLiteDB(ctx, path); err == nil {
+				db = s.Database
+			}
 		}
 	}
 	if err != nil {
 		return fmt.Errorf("schema: %w", err)
 	}
-	ps := proveSchema(s, d)
+	ps := proveSchema(db, d)
 	if ps == nil {
 		return fmt.Errorf("the run's engine %q is not one the kernel models", d)
 	}

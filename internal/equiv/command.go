@@ -16,10 +16,13 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/engine/open"
 	"github.com/sqljudge/sqljudge/internal/engine/postgres"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/prove/check"
 	"github.com/sqljudge/sqljudge/internal/run"
+	"github.com/sqljudge/sqljudge/internal/sandbox"
+	sbopen "github.com/sqljudge/sqljudge/internal/sandbox/open"
 	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
@@ -34,7 +37,7 @@ type CommandOptions struct {
 	// (db_id pairs read their schema and values there; scratch SQLite
 	// files), a PostgreSQL DSN (postgres://…: scratch databases on that
 	// server, created and dropped; the role needs CREATEDB) or a MySQL DSN
-	// (mysql://…, MariaDB or MySQL: the same; see MySQLSandbox).
+	// (mysql://…, MariaDB or MySQL: the same; see sandbox/mysql).
 	DB string
 	// AllowSuperuser lets a server DSN name an account that may administer
 	// the server (a PostgreSQL superuser; MySQL SUPER, FILE, ALL…).
@@ -161,7 +164,7 @@ func RunCommand(ctx context.Context, o CommandOptions, w io.Writer) error {
 // cleanup runs `sqljudge equiv --cleanup`: the sandbox of --db sweeps the
 // stale scratch databases when it starts.
 func cleanup(ctx context.Context, o CommandOptions, w io.Writer) error {
-	if _, ok := dsnDialect(o.DB); !ok || strings.HasPrefix(o.DB, "duckdb:") {
+	if _, ok := sbopen.Dialect(o.DB); !ok || strings.HasPrefix(o.DB, "duckdb:") {
 		return usage.Errorf("--cleanup drops the stale scratch databases of a server: --db must be a postgres:// or mysql:// DSN")
 	}
 	sb, _, err := openSandbox(ctx, o)
@@ -170,34 +173,31 @@ func cleanup(ctx context.Context, o CommandOptions, w io.Writer) error {
 	}
 	defer sb.Close()
 	if n := printSwept(w, sb); n == 0 {
-		fmt.Fprintf(w, "no stale scratch database (sqljudge_equiv_*, made over %s ago, no session connected) on %s\n", staleAfter, dbSetting(o.DB))
+		fmt.Fprintf(w, "no stale scratch database (sqljudge_equiv_*, made over %s ago, no session connected) on %s\n", sandbox.StaleAfter, dbSetting(o.DB))
 	}
 	return nil
 }
 
 // printSwept names the stale scratch databases the sandbox dropped when it
 // started, and returns how many.
-func printSwept(w io.Writer, sb Sandbox) int {
+func printSwept(w io.Writer, sb sandbox.Sandbox) int {
 	var swept []string
-	switch s := sb.(type) {
-	case *PostgresSandbox:
-		swept = s.Swept
-	case *MySQLSandbox:
-		swept = s.Swept
+	if s, ok := sb.(sandbox.Sweeper); ok {
+		swept = s.Swept()
 	}
 	if len(swept) > 0 {
-		fmt.Fprintf(w, "dropped %d stale scratch database(s) of earlier runs (made over %s ago, no session connected): %s\n", len(swept), staleAfter, strings.Join(swept, ", "))
+		fmt.Fprintf(w, "dropped %d stale scratch database(s) of earlier runs (made over %s ago, no session connected): %s\n", len(swept), sandbox.StaleAfter, strings.Join(swept, ", "))
 	}
 	return len(swept)
 }
 
-// openSandbox returns the sandbox --db names and the folder db_id pairs
-// are read from ("" when none).
-func openSandbox(ctx context.Context, o CommandOptions) (Sandbox, string, error) {
-	if d, ok := dsnDialect(o.DB); ok {
-		sb, err := newServerSandbox(ctx, d, o)
+// openSandbox returns the sandbox --db names (sandbox/open) and the
+// folder db_id pairs are read from ("" when none).
+func openSandbox(ctx context.Context, o CommandOptions) (sandbox.Sandbox, string, error) {
+	if _, ok := sbopen.Dialect(o.DB); ok {
+		sb, err := sbopen.Open(ctx, o.DB, sbopen.Options{AllowSuperuser: o.AllowSuperuser})
 		if err != nil {
-			if errors.Is(err, engine.ErrPrivileged) || errors.Is(err, ErrSetup) {
+			if errors.Is(err, engine.ErrPrivileged) || errors.Is(err, sandbox.ErrSetup) {
 				return nil, "", usage.Error{Err: privilegeAdvice(err)}
 			}
 			return nil, "", err
@@ -209,7 +209,7 @@ func openSandbox(ctx context.Context, o CommandOptions) (Sandbox, string, error)
 			return nil, "", usage.Errorf("--db %s: expected a folder of SQLite databases, a postgres:// or a mysql:// DSN", o.DB)
 		}
 	}
-	sb, err := NewSQLiteSandbox("")
+	sb, err := sbopen.Open(ctx, "", sbopen.Options{})
 	return sb, o.DB, err
 }
 
@@ -225,17 +225,13 @@ func privilegeAdvice(err error) error {
 	return fmt.Errorf("%w: %s; connect as a role with CREATEDB and no other privilege (docs/equiv.md, \"Engines\"), or pass --allow-superuser", engine.ErrPrivileged, pe.Risk("a query"))
 }
 
-// dsnDialect returns the dialect of a DSN with a scheme.
-func dsnDialect(dsn string) (engine.Dialect, bool) {
-	for i := 0; i < len(dsn); i++ {
-		if dsn[i] == ':' {
-			if i < 2 {
-				return "", false
-			}
-			return engine.ParseDialect(dsn[:i])
-		}
+// dbSetting is --db as OUT/fingerprint.json records it: a DSN with its
+// password replaced (open.Redact, as eval records it), a folder cleaned.
+func dbSetting(db string) string {
+	if _, ok := sbopen.Dialect(db); ok {
+		return open.Redact(db)
 	}
-	return "", false
+	return filepath.Clean(db)
 }
 
 // fingerprint is what results.jsonl depends on (OUT/fingerprint.json).
@@ -337,7 +333,7 @@ func writeRecord(w io.Writer, r Record) error {
 // appending each record to results.jsonl once every earlier pair's is
 // written, and returns every record in input order with the time each new
 // pair took.
-func decideAll(ctx context.Context, o CommandOptions, sb Sandbox, dbDir string, pairs []PairLine, prev map[string]Record) ([]Record, []time.Duration, error) {
+func decideAll(ctx context.Context, o CommandOptions, sb sandbox.Sandbox, dbDir string, pairs []PairLine, prev map[string]Record) ([]Record, []time.Duration, error) {
 	recs := make([]Record, len(pairs))
 	done := make([]chan struct{}, len(pairs))
 	var todo []int
@@ -407,9 +403,9 @@ func decideAll(ctx context.Context, o CommandOptions, sb Sandbox, dbDir string, 
 }
 
 // decideLine decides one pair of the file.
-func decideLine(ctx context.Context, o CommandOptions, sb Sandbox, dbDir string, p PairLine) (Outcome, error) {
+func decideLine(ctx context.Context, o CommandOptions, sb sandbox.Sandbox, dbDir string, p PairLine) (Outcome, error) {
 	pair := Pair{ID: p.ID, Q1: p.Q1, Q2: p.Q2, Schema: p.Schema}
-	if _, server := sb.(dbReader); p.DBID != "" && server {
+	if _, server := sb.(sandbox.DBReader); p.DBID != "" && server {
 		pair.DBID = p.DBID
 	} else if p.DBID != "" {
 		if dbDir == "" {

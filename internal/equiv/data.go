@@ -3,12 +3,12 @@ package equiv
 import (
 	"strings"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
-
 	"github.com/sqljudge/sqljudge/internal/result"
 )
 
-// Data is the rows of a database, by table index of its Schema; each row
+// Data is the rows of a database, by table index of its schema; each row
 // has one value per column.
 type Data [][][]result.Value
 
@@ -38,7 +38,7 @@ func (db Data) clone() Data {
 // Text is compared without trailing blanks where the engine pads (padded):
 // 'a' and 'a ' are one key on MySQL and in a PostgreSQL CHAR(n), two on
 // SQLite.
-func (s *Schema) keyOf(t *Table, row []result.Value, cols []int) (string, bool) {
+func (s *schema) keyOf(t *catalog.Table, row []result.Value, cols []int) (string, bool) {
 	var b []byte
 	for _, c := range cols {
 		if row[c].IsNull() {
@@ -56,8 +56,8 @@ func (s *Schema) keyOf(t *Table, row []result.Value, cols []int) (string, bool) 
 // padded reports whether the engine the search runs on compares column
 // c's text without trailing blanks: every text on MySQL (PAD SPACE
 // collations), a CHAR(n) on PostgreSQL, none on SQLite and DuckDB.
-func (s *Schema) padded(c Column) bool {
-	switch s.Dialect {
+func (s *schema) padded(c catalog.Column) bool {
+	switch s.dialect {
 	case engine.MySQL:
 		return true
 	case engine.Postgres:
@@ -72,7 +72,7 @@ func (s *Schema) padded(c Column) bool {
 // kept before later ones; dropping a parent row drops the rows that
 // referenced it. Text keys are compared without trailing blanks (CHAR
 // semantics). The result satisfies every constraint of s.
-func (s *Schema) repair(db Data) Data {
+func (s *schema) repair(db Data) Data {
 	db = db.clone()
 	for changed := true; changed; {
 		changed = false
@@ -89,8 +89,8 @@ func (s *Schema) repair(db Data) Data {
 
 // keepValid returns the rows of table t that keep its constraints, given
 // the rows of every table in db.
-func (s *Schema) keepValid(t *Table, rows [][]result.Value, db Data) [][]result.Value {
-	keys := t.keys()
+func (s *schema) keepValid(t *catalog.Table, rows [][]result.Value, db Data) [][]result.Value {
+	keys := t.Keys()
 	seen := make([]map[string]bool, len(keys))
 	for i := range seen {
 		seen[i] = map[string]bool{}
@@ -98,7 +98,7 @@ func (s *Schema) keepValid(t *Table, rows [][]result.Value, db Data) [][]result.
 	parents := make([]map[string]bool, len(t.FKs))
 	for i, fk := range t.FKs {
 		parents[i] = map[string]bool{}
-		pi := s.index(fk.RefTable)
+		pi := s.refIndex(fk)
 		for _, r := range db[pi] {
 			if k, ok := s.keyOf(s.Tables[pi], r, fk.RefCols); ok {
 				parents[i][k] = true
@@ -134,14 +134,4 @@ rows:
 		out = append(out, r)
 	}
 	return out
-}
-
-// index returns the index of the table named name in s.Tables, or -1.
-func (s *Schema) index(name string) int {
-	for i, t := range s.Tables {
-		if strings.EqualFold(t.Name, name) {
-			return i
-		}
-	}
-	return -1
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,8 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/sandbox"
+	mysqlsb "github.com/sqljudge/sqljudge/internal/sandbox/mysql"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
 	"github.com/sqljudge/sqljudge/internal/testserver"
 )
@@ -37,7 +39,7 @@ func loadSpiderIntoMySQL(t testing.TB, server, dbID string) (string, *sql.DB) {
 	}
 	name := testserver.Name("sjt_spider_") + dbID
 	db := testserver.CreateMySQLDB(t, server, name)
-	for _, st := range splitScript(sch.Script(engine.MySQL, data)) {
+	for _, st := range sandbox.SplitScript(sch.Script(engine.MySQL, data)) {
 		if _, err := db.ExecContext(ctx, st); err != nil {
 			t.Fatalf("%s: %v", st, err)
 		}
@@ -77,37 +79,13 @@ func mysqlFingerprint(t *testing.T, db *sql.DB) string {
 // mysqlReaderDSN creates an account that may read database db (SELECT on
 // it) and hold the privileges the sandbox documents on the scratch
 // databases, and nothing else; it returns the server DSN with that
-// account. (The CI account may not GRANT, so the grants are written into
-// mysql.db as GRANT would write them, as TestMySQLLimitedAccount does.)
+// account (testserver.MySQLAccount).
 func mysqlReaderDSN(t *testing.T, server, db string) string {
 	t.Helper()
-	ctx := context.Background()
-	admin := testserver.OpenMySQL(t, server, "")
-	user := testserver.Name("sjt_rd_")
-	host, _, _ := strings.Cut(testserver.MySQLConfig(t, server).Addr, ":")
-	for _, q := range []string{
-		"CREATE USER '" + user + "'@'" + host + "' IDENTIFIED BY 'pw'",
-		"INSERT INTO mysql.db (Host, Db, User, Select_priv, Insert_priv, Delete_priv, Create_priv, Drop_priv, References_priv) VALUES ('" + host + "', 'sqljudge\\\\_equiv\\\\_%', '" + user + "', 'Y', 'Y', 'Y', 'Y', 'Y', 'Y')",
-		"INSERT INTO mysql.db (Host, Db, User, Select_priv) VALUES ('" + host + "', '" + db + "', '" + user + "', 'Y')",
-		"FLUSH PRIVILEGES",
-	} {
-		if _, err := admin.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	t.Cleanup(func() {
-		for _, q := range []string{"DROP USER '" + user + "'@'" + host + "'", "DELETE FROM mysql.db WHERE User = '" + user + "'", "FLUSH PRIVILEGES"} {
-			if _, err := admin.ExecContext(context.Background(), q); err != nil {
-				t.Errorf("%s: %v", q, err)
-			}
-		}
+	return testserver.MySQLAccount(t, server, map[string][]string{
+		`sqljudge\\_equiv\\_%`: {"Select_priv", "Insert_priv", "Delete_priv", "Create_priv", "Drop_priv", "References_priv"},
+		db:                     {"Select_priv"},
 	})
-	u, err := url.Parse(server)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u.User = url.UserPassword(user, "pw")
-	return u.String()
 }
 
 // TestMySQLDBIDSpider decides db_id pairs over Spider's concert_singer
@@ -127,11 +105,11 @@ func TestMySQLDBIDSpider(t *testing.T) {
 		}
 	}
 	before := mysqlFingerprint(t, conn)
-	sb, err := NewMySQLSandbox(ctx, mysqlReaderDSN(t, server, db), false)
+	sb, err := mysqlsb.New(ctx, mysqlReaderDSN(t, server, db), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sch, samples, err := sb.ReadDB(ctx, db)
+	sch, err := readServerSchema(ctx, sb, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,8 +118,8 @@ func TestMySQLDBIDSpider(t *testing.T) {
 		t.Fatalf("singer_in_concert: %+v (tables %d)", sic, len(sch.Tables))
 	}
 	singer := sch.Table("singer")
-	if ci := singer.col("name"); ci < 0 || len(samples[slices.Index(sch.Tables, singer)][ci]) == 0 {
-		t.Fatalf("no sample of singer.name: %+v", samples)
+	if ci := singer.Col("name"); ci < 0 || len(singer.Columns[ci].Values) == 0 {
+		t.Fatalf("no sample of singer.name: %+v", singer.Columns)
 	}
 	if st := sch.Table("stadium"); len(singer.Checks) != 1 || !strings.Contains(singer.Checks[0].String(), "> 0") || len(st.Uniques) != 1 || st.Columns[st.Uniques[0][0]].Name != "Name" {
 		t.Fatalf("the CHECK or the unique index was not read: singer %+v, stadium %+v", singer, st)
@@ -170,7 +148,7 @@ func TestMySQLDBIDSpider(t *testing.T) {
 			continue
 		}
 		if out.Witness != nil {
-			reverifyMySQL(t, server, out.Witness, c.q1, c.q2)
+			reverifyMySQL(t, out.Witness, c.q1, c.q2)
 		}
 		if !c.keyed {
 			continue
@@ -186,8 +164,8 @@ func TestMySQLDBIDSpider(t *testing.T) {
 	if after := mysqlFingerprint(t, conn); after != before {
 		t.Fatalf("the db_id database changed:\n%s\n%s", before, after)
 	}
-	for _, d := range mysqlDatabases(t, server) {
-		if strings.HasPrefix(d, sb.prefix) {
+	for _, d := range testserver.MySQLDatabases(t, server, "") {
+		if strings.HasPrefix(d, sb.Prefix()) {
 			t.Fatalf("scratch database %s left", d)
 		}
 	}
@@ -195,10 +173,10 @@ func TestMySQLDBIDSpider(t *testing.T) {
 
 // keyless returns sch's tables as MySQL DDL without their keys, foreign
 // keys, UNIQUEs and NOT NULLs.
-func keyless(sch *Schema) string {
-	bare := &Schema{}
+func keyless(sch *catalog.Database) string {
+	bare := &catalog.Database{}
 	for _, t := range sch.Tables {
-		nt := &Table{Name: t.Name, Columns: slices.Clone(t.Columns)}
+		nt := &catalog.Table{Name: t.Name, Columns: slices.Clone(t.Columns)}
 		for i := range nt.Columns {
 			nt.Columns[i].NotNull = false
 		}
@@ -250,7 +228,7 @@ func TestMySQLDBIDCommand(t *testing.T) {
 		if !strings.Contains(w.SQL, "'France") {
 			t.Errorf("the country witness does not use the database's or the query's value:\n%s", w.SQL)
 		}
-		reverifyMySQL(t, server, w, q1, q2)
+		reverifyMySQL(t, w, q1, q2)
 	}
 	if after := mysqlFingerprint(t, conn); after != before {
 		t.Fatalf("the db_id database changed:\n%s\n%s", before, after)
@@ -265,7 +243,7 @@ func TestMySQLDBIDCommand(t *testing.T) {
 func scratchDatabases(t *testing.T, server string) []string {
 	t.Helper()
 	var out []string
-	for _, d := range mysqlDatabases(t, server) {
+	for _, d := range testserver.MySQLDatabases(t, server, "") {
 		if strings.HasPrefix(d, "sqljudge_equiv_") {
 			out = append(out, d)
 		}
@@ -280,13 +258,13 @@ func BenchmarkMySQLReadDB(b *testing.B) {
 	server := testserver.MySQL(b)
 	ctx := context.Background()
 	db, _ := loadSpiderIntoMySQL(b, server, "concert_singer")
-	sb, err := NewMySQLSandbox(ctx, server, true)
+	sb, err := mysqlsb.New(ctx, server, true)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer sb.Close()
 	for b.Loop() {
-		if _, _, err := sb.ReadDB(ctx, db); err != nil {
+		if _, err := readServerSchema(ctx, sb, db); err != nil {
 			b.Fatal(err)
 		}
 	}

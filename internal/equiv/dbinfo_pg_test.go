@@ -2,7 +2,6 @@ package equiv
 
 import (
 	"context"
-	"encoding/json"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -15,9 +14,9 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/dbload"
 	"github.com/sqljudge/sqljudge/internal/engine"
-	"github.com/sqljudge/sqljudge/internal/engine/postgres"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/result"
+	pgsb "github.com/sqljudge/sqljudge/internal/sandbox/postgres"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
 	"github.com/sqljudge/sqljudge/internal/testserver"
 )
@@ -71,7 +70,7 @@ func pgFingerprint(t *testing.T, conn *pgx.Conn) string {
 // readerSandbox returns a sandbox whose role may read database db and
 // create databases, and nothing else (not a superuser): what a db_id pair
 // on PostgreSQL needs.
-func readerSandbox(t *testing.T, server, db string) *PostgresSandbox {
+func readerSandbox(t *testing.T, server, db string) *pgsb.Sandbox {
 	t.Helper()
 	ctx := context.Background()
 	dsn := testserver.PostgresReader(t, server, db)
@@ -80,7 +79,7 @@ func readerSandbox(t *testing.T, server, db string) *PostgresSandbox {
 	if _, err := admin.Exec(ctx, "ALTER ROLE "+u.User.Username()+" CREATEDB"); err != nil {
 		t.Fatal(err)
 	}
-	sb, err := NewPostgresSandbox(ctx, dsn, false)
+	sb, err := pgsb.New(ctx, dsn, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +99,7 @@ func TestPostgresDBIDSpider(t *testing.T) {
 	conn := testserver.ConnectPostgres(t, server, db)
 	before := pgFingerprint(t, conn)
 	sb := readerSandbox(t, server, db)
-	sch, samples, err := sb.ReadDB(ctx, db)
+	sch, err := readServerSchema(ctx, sb, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,8 +108,8 @@ func TestPostgresDBIDSpider(t *testing.T) {
 		t.Fatalf("singer_in_concert: %+v (tables %d)", sic, len(sch.Tables))
 	}
 	singer := sch.Table("singer")
-	if ci := singer.col("name"); ci < 0 || len(samples[slices.Index(sch.Tables, singer)][ci]) == 0 {
-		t.Fatalf("no sample of singer.name: %+v", samples)
+	if ci := singer.Col("name"); ci < 0 || len(singer.Columns[ci].Values) == 0 {
+		t.Fatalf("no sample of singer.name: %+v", singer.Columns)
 	}
 	cases := []struct {
 		q1, q2 string
@@ -132,45 +131,11 @@ func TestPostgresDBIDSpider(t *testing.T) {
 			continue
 		}
 		if out.Witness != nil {
-			reverifyPostgres(t, server, out.Witness, c.q1, c.q2)
+			reverifyPostgres(t, out.Witness, c.q1, c.q2)
 		}
 	}
 	if after := pgFingerprint(t, conn); after != before {
 		t.Fatalf("the db_id database changed:\n%s\n%s", before, after)
-	}
-}
-
-// reverifyPostgres builds the witness in a database of the test's own and
-// requires the recorded results and a difference.
-func reverifyPostgres(t *testing.T, server string, w *Witness, q1, q2 string) {
-	t.Helper()
-	ctx := context.Background()
-	name := testserver.Name("sjt_equiv_")
-	conn := testserver.CreatePostgresDB(t, server, name)
-	if _, err := conn.Exec(ctx, w.SQL); err != nil {
-		t.Fatalf("witness SQL does not run on PostgreSQL: %v\n%s", err, w.SQL)
-	}
-	eng, err := postgres.New(server, postgres.Options{AllowSuperuser: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
-	var got [2]string
-	for i, q := range []string{q1, q2} {
-		set, err := eng.Query(ctx, name, q)
-		if err != nil {
-			t.Fatalf("q%d fails on the witness: %v", i+1, err)
-		}
-		b, _ := json.Marshal(resultJSON(set))
-		got[i] = string(b)
-	}
-	want1, _ := json.Marshal(w.Q1)
-	want2, _ := json.Marshal(w.Q2)
-	if got[0] != string(want1) || got[1] != string(want2) {
-		t.Fatalf("witness results differ from the record:\n got %s / %s\nwant %s / %s\n%s", got[0], got[1], want1, want2, w.SQL)
-	}
-	if got[0] == got[1] {
-		t.Fatalf("the queries agree on the witness: %s", got[0])
 	}
 }
 
@@ -194,7 +159,7 @@ func TestPostgresDBIDDefog(t *testing.T) {
 	conn := testserver.ConnectPostgres(t, server, db)
 	before := pgFingerprint(t, conn)
 	sb := readerSandbox(t, server, db)
-	sch, samples, err := sb.ReadDB(ctx, db)
+	sch, err := readServerSchema(ctx, sb, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +167,7 @@ func TestPostgresDBIDDefog(t *testing.T) {
 	if cars == nil || sales == nil || len(cars.PK) != 1 || len(cars.Uniques) != 1 || cars.Columns[cars.Uniques[0][0]].Name != "vin_number" || len(sales.FKs) != 3 {
 		t.Fatalf("cars %+v\nsales %+v", cars, sales)
 	}
-	if mk := samples[slices.Index(sch.Tables, cars)][cars.col("make")]; !slices.ContainsFunc(mk, func(v result.Value) bool { return v.S == "Toyota" }) {
+	if mk := cars.Columns[cars.Col("make")].Values; !slices.ContainsFunc(mk, func(v result.Value) bool { return v.S == "Toyota" }) {
 		t.Errorf("cars.make sample lacks Toyota: %v", mk)
 	}
 	pairs := `{"id": "fk", "q1": "SELECT s.id FROM sales s JOIN cars c ON s.car_id = c.id", "q2": "SELECT id FROM sales", "db_id": "` + db + `"}
@@ -241,9 +206,53 @@ func TestPostgresDBIDDefog(t *testing.T) {
 		if !strings.Contains(w.SQL, "'Toyota") {
 			t.Errorf("the make witness does not use the database's or the query's value:\n%s", w.SQL)
 		}
-		reverifyPostgres(t, server, w, "SELECT count(*) FROM cars WHERE make = 'Toyota'", "SELECT count(*) FROM cars WHERE make LIKE 'Toyota%'")
+		reverifyPostgres(t, w, "SELECT count(*) FROM cars WHERE make = 'Toyota'", "SELECT count(*) FROM cars WHERE make LIKE 'Toyota%'")
 	}
 	if after := pgFingerprint(t, conn); after != before {
 		t.Fatalf("the db_id database changed:\n%s\n%s", before, after)
+	}
+}
+
+// TestPostgresDBIDChecks: the CHECKs of a db_id database on PostgreSQL,
+// as pg_get_constraintdef prints them (ANY (ARRAY[…]), ::casts, ~~), are
+// parsed and enforced in the scratch databases: a pair that is
+// equivalent only under them is not refuted.
+func TestPostgresDBIDChecks(t *testing.T) {
+	server := testserver.Postgres(t)
+	ctx := context.Background()
+	name := strings.TrimSuffix(testserver.Name("sjt_checks_"), "_")
+	conn := testserver.CreatePostgresDB(t, server, name)
+	// A table per CHECK, so that a database drawn from the pools often
+	// satisfies all three (a table may be empty).
+	if _, err := conn.Exec(ctx, `CREATE TABLE t1 (id INT PRIMARY KEY, status VARCHAR(10) NOT NULL CHECK (status IN ('open', 'closed')));
+		CREATE TABLE t2 (id INT PRIMARY KEY, code TEXT NOT NULL CHECK (code LIKE 'x%'));
+		CREATE TABLE t3 (id INT PRIMARY KEY, n INT NOT NULL CHECK (n BETWEEN 1 AND 5));
+		INSERT INTO t1 VALUES (1, 'open'), (2, 'closed');
+		INSERT INTO t2 VALUES (1, 'x1'), (2, 'xy'), (3, 'x');
+		INSERT INTO t3 VALUES (1, 1), (2, 5), (3, 3)`); err != nil {
+		t.Fatal(err)
+	}
+	sb := readerSandbox(t, server, name)
+	sch, err := readServerSchema(ctx, sb, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tb := range []string{"t1", "t2", "t3"} {
+		if got := len(sch.Table(tb).Checks); got != 1 {
+			t.Fatalf("%s: %d CHECKs read, want 1", tb, got)
+		}
+	}
+	for _, c := range []struct{ q1, q2 string }{
+		{"SELECT id FROM t1 WHERE status IN ('open', 'closed')", "SELECT id FROM t1"},
+		{"SELECT id FROM t2 WHERE code LIKE 'x%'", "SELECT id FROM t2"},
+		{"SELECT id FROM t3 WHERE n >= 1 AND n <= 5", "SELECT id FROM t3"},
+	} {
+		out, err := Decide(ctx, Pair{Q1: c.q1, Q2: c.q2, DBID: name}, Options{NoProof: true, Sandbox: sb, Seed: 1, Budget: time.Minute, MaxDatabases: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Verdict != EquivalentBounded {
+			t.Errorf("%s / %s: %s (%s) %+v, want equivalent_bounded under the CHECKs", c.q1, c.q2, out.Verdict, out.Reason, out.Witness)
+		}
 	}
 }

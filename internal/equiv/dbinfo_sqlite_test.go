@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
 )
 
@@ -39,7 +40,7 @@ func writeSQLite(t *testing.T, script string) string {
 }
 
 // checkTexts are t's CHECKs as Check.String prints them.
-func checkTexts(t *Table) []string {
+func checkTexts(t *catalog.Table) []string {
 	var out []string
 	for _, c := range t.Checks {
 		out = append(out, c.String())
@@ -62,7 +63,7 @@ func TestSQLiteDBConstraints(t *testing.T) {
 	if !slices.Equal(checkTexts(dept), []string{"(budget >= 0)"}) || !slices.Equal(checkTexts(emp), []string{"(sal BETWEEN 1 AND 100)"}) {
 		t.Errorf("checks: dept %q, emp %q", dept.Checks, emp.Checks)
 	}
-	if !emp.isKey([]int{emp.col("first"), emp.col("last")}) || !proj.isKey([]int{proj.col("code"), proj.col("year")}) || proj.isKey([]int{proj.col("title"), proj.col("year")}) || len(proj.Uniques) != 1 {
+	if !emp.IsKey([]int{emp.Col("first"), emp.Col("last")}) || !proj.IsKey([]int{proj.Col("code"), proj.Col("year")}) || proj.IsKey([]int{proj.Col("title"), proj.Col("year")}) || len(proj.Uniques) != 1 {
 		t.Errorf("uniques: emp %v, proj %v", emp.Uniques, proj.Uniques)
 	}
 	sb := newSQLite(t)
@@ -118,7 +119,29 @@ func TestSQLiteDBConstraintsSpider(t *testing.T) {
 		}
 	}
 	sch, _, _ := inspectSQLite(context.Background(), shareddata.SubsetPath(t, "spider", "database", "car_1", "car_1.sqlite"))
-	if ml := sch.Table("model_list"); ml == nil || !ml.isKey([]int{ml.col("Model")}) {
+	if ml := sch.Table("model_list"); ml == nil || !ml.IsKey([]int{ml.Col("Model")}) {
 		t.Errorf("car_1.model_list: UNIQUE (Model) lost: %+v", ml)
+	}
+}
+
+// TestSQLiteDBCompositeForeignKey: a foreign key over two columns binds
+// them together (a child row's pair must be a parent row's), so a
+// semi-join on both columns changes nothing; read as two foreign keys of
+// one column each (as the schema reader once did), the pair was refuted
+// by a child row whose values come from two different parent rows.
+func TestSQLiteDBCompositeForeignKey(t *testing.T) {
+	path := writeSQLite(t, `CREATE TABLE parent (a INT NOT NULL, b INT NOT NULL, PRIMARY KEY (a, b));
+CREATE TABLE child (id INTEGER PRIMARY KEY, x INT NOT NULL, y INT NOT NULL, FOREIGN KEY (x, y) REFERENCES parent (a, b));
+INSERT INTO parent VALUES (1, 2), (2, 1);
+INSERT INTO child VALUES (1, 1, 2), (2, 2, 1);`)
+	out, err := Decide(context.Background(), Pair{
+		Q1: "SELECT id FROM child WHERE EXISTS (SELECT 1 FROM parent WHERE a = x AND b = y)",
+		Q2: "SELECT id FROM child", DB: path,
+	}, Options{Sandbox: newSQLite(t), Seed: 1, Budget: 20 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Verdict != EquivalentBounded {
+		t.Fatalf("%s (%s), want equivalent_bounded; %+v", out.Verdict, out.Reason, out.Witness)
 	}
 }

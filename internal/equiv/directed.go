@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sqllex"
 )
@@ -66,7 +67,7 @@ var aggFuncs = map[string]bool{"COUNT": true, "SUM": true, "AVG": true, "MAX": t
 
 // readConditions reads the conditions of the queries from their tokens
 // (no parse is needed, so a query the parser refuses is read too).
-func (s *Schema) readConditions(queries ...string) conditions {
+func (s *schema) readConditions(queries ...string) conditions {
 	c := conditions{equal: map[string][]result.Value{}, below: map[string]float64{}, meet: map[string]result.Value{}, groupBy: map[string]bool{}}
 	named, inSub := map[int]bool{}, map[int]bool{}
 	for _, q := range queries {
@@ -96,7 +97,7 @@ func significant(q string) []sqllex.Token {
 }
 
 // readQuery adds one query's conditions to c.
-func (s *Schema) readQuery(toks []sqllex.Token, c *conditions, named, inSub map[int]bool) {
+func (s *schema) readQuery(toks []sqllex.Token, c *conditions, named, inSub map[int]bool) {
 	depth := 0
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
@@ -108,7 +109,7 @@ func (s *Schema) readQuery(toks []sqllex.Token, c *conditions, named, inSub map[
 			depth--
 		case t.Kind == sqllex.Word && (up == "FROM" || up == "JOIN"):
 			for j := i + 1; j < len(toks) && toks[j].Text != "(" && !isClauseWord(toks[j].Text); j++ {
-				if ti := s.index(unquoteIdent(toks[j].Text)); ti >= 0 && (toks[j].Kind == sqllex.Word || toks[j].Kind == sqllex.Quoted) {
+				if ti := s.index(catalog.UnquoteIdent(toks[j].Text)); ti >= 0 && (toks[j].Kind == sqllex.Word || toks[j].Kind == sqllex.Quoted) {
 					named[ti] = true
 					if depth > 0 {
 						inSub[ti] = true
@@ -118,7 +119,7 @@ func (s *Schema) readQuery(toks []sqllex.Token, c *conditions, named, inSub map[
 		case t.Kind == sqllex.Word && up == "BY" && i > 0 && strings.EqualFold(toks[i-1].Text, "GROUP"):
 			for j := i + 1; j < len(toks) && !isClauseWord(toks[j].Text) && toks[j].Text != ")"; j++ {
 				if toks[j].Kind == sqllex.Word || toks[j].Kind == sqllex.Quoted {
-					c.groupBy[strings.ToLower(unquoteIdent(toks[j].Text))] = true
+					c.groupBy[strings.ToLower(catalog.UnquoteIdent(toks[j].Text))] = true
 				}
 			}
 		case t.Kind == sqllex.Word && aggFuncs[up] && i+1 < len(toks) && toks[i+1].Text == "(":
@@ -139,7 +140,7 @@ func isClauseWord(w string) bool {
 
 // readAggregate reads FUNC ( [DISTINCT] [t.]col | * ) op number, or the
 // number before the aggregate (n op FUNC(…)), at toks[i].
-func (s *Schema) readAggregate(toks []sqllex.Token, i int, c *conditions) {
+func (s *schema) readAggregate(toks []sqllex.Token, i int, c *conditions) {
 	j := i + 2
 	if j < len(toks) && strings.EqualFold(toks[j].Text, "DISTINCT") {
 		j++
@@ -149,10 +150,10 @@ func (s *Schema) readAggregate(toks []sqllex.Token, i int, c *conditions) {
 	case j < len(toks) && toks[j].Text == "*":
 		j++
 	case j+2 < len(toks) && toks[j+1].Text == ".":
-		col = strings.ToLower(unquoteIdent(toks[j+2].Text))
+		col = strings.ToLower(catalog.UnquoteIdent(toks[j+2].Text))
 		j += 3
 	case j < len(toks) && (toks[j].Kind == sqllex.Word || toks[j].Kind == sqllex.Quoted):
-		col = strings.ToLower(unquoteIdent(toks[j].Text))
+		col = strings.ToLower(catalog.UnquoteIdent(toks[j].Text))
 		j++
 	default:
 		return
@@ -176,15 +177,15 @@ func (s *Schema) readAggregate(toks []sqllex.Token, i int, c *conditions) {
 
 // readComparison reads [t.]col op literal at toks[i] (col the word at i):
 // an equality binds the column to the literal, a < or <= bounds it.
-func (s *Schema) readComparison(toks []sqllex.Token, i int, c *conditions) {
+func (s *schema) readComparison(toks []sqllex.Token, i int, c *conditions) {
 	t := toks[i]
-	if t.Kind != sqllex.Word && t.Kind != sqllex.Quoted || !s.isColumn(unquoteIdent(t.Text)) {
+	if t.Kind != sqllex.Word && t.Kind != sqllex.Quoted || !s.isColumn(catalog.UnquoteIdent(t.Text)) {
 		return
 	}
 	if i+1 < len(toks) && toks[i+1].Text == "." {
 		return // the qualifier: the column follows the dot
 	}
-	col := strings.ToLower(unquoteIdent(t.Text))
+	col := strings.ToLower(catalog.UnquoteIdent(t.Text))
 	op, k := operatorAt(toks, i+1)
 	if op == "" && i+1 < len(toks) && strings.EqualFold(toks[i+1].Text, "IN") {
 		op, k = "=", i+2
@@ -218,8 +219,8 @@ func (s *Schema) readComparison(toks []sqllex.Token, i int, c *conditions) {
 				c.meet[col] = v
 			}
 		}
-	case lit.Kind == sqllex.String || lit.Kind == sqllex.Quoted && strings.HasPrefix(lit.Text, `"`) && !s.isColumn(unquoteIdent(lit.Text)):
-		v = result.TextValue(unquoteIdent(lit.Text))
+	case lit.Kind == sqllex.String || lit.Kind == sqllex.Quoted && strings.HasPrefix(lit.Text, `"`) && !s.isColumn(catalog.UnquoteIdent(lit.Text)):
+		v = result.TextValue(catalog.UnquoteIdent(lit.Text))
 	default:
 		return
 	}
@@ -235,7 +236,7 @@ func (s *Schema) readComparison(toks []sqllex.Token, i int, c *conditions) {
 
 // columnAt returns the column named at toks[k] ([t.]col, or ( SELECT
 // [DISTINCT] [t.]col …), lower case; "" when there is none.
-func (s *Schema) columnAt(toks []sqllex.Token, k int) string {
+func (s *schema) columnAt(toks []sqllex.Token, k int) string {
 	if k+1 < len(toks) && toks[k].Text == "(" && strings.EqualFold(toks[k+1].Text, "SELECT") {
 		k += 2
 		if k < len(toks) && strings.EqualFold(toks[k].Text, "DISTINCT") {
@@ -245,10 +246,10 @@ func (s *Schema) columnAt(toks []sqllex.Token, k int) string {
 	if k+2 < len(toks) && toks[k+1].Text == "." {
 		k += 2
 	}
-	if k >= len(toks) || toks[k].Kind != sqllex.Word && toks[k].Kind != sqllex.Quoted || toks[k].Kind == sqllex.Quoted && strings.HasPrefix(toks[k].Text, `"`) && !s.isColumn(unquoteIdent(toks[k].Text)) {
+	if k >= len(toks) || toks[k].Kind != sqllex.Word && toks[k].Kind != sqllex.Quoted || toks[k].Kind == sqllex.Quoted && strings.HasPrefix(toks[k].Text, `"`) && !s.isColumn(catalog.UnquoteIdent(toks[k].Text)) {
 		return ""
 	}
-	if n := unquoteIdent(toks[k].Text); s.isColumn(n) {
+	if n := catalog.UnquoteIdent(toks[k].Text); s.isColumn(n) {
 		return strings.ToLower(n)
 	}
 	return ""
@@ -394,7 +395,7 @@ func (s *searcher) aggTables(c conditions, a aggTarget) []int {
 	}
 	var out []int
 	for _, ti := range c.tables {
-		if s.schema.Tables[ti].col(a.col) >= 0 {
+		if s.schema.Tables[ti].Col(a.col) >= 0 {
 			out = append(out, ti)
 		}
 	}
@@ -406,7 +407,7 @@ func (s *searcher) aggTables(c conditions, a aggTarget) []int {
 // a cannot be met within maxDirectedRows rows.
 func (s *searcher) groups(c conditions, ti int, a aggTarget) [][]map[int]result.Value {
 	t := s.schema.Tables[ti]
-	ci := t.col(a.col)
+	ci := t.Col(a.col)
 	rows := func(n int, val func(k int) result.Value) []map[int]result.Value {
 		g := make([]map[int]result.Value, n)
 		for k := range g {
@@ -434,7 +435,7 @@ func (s *searcher) groups(c conditions, ti int, a aggTarget) [][]map[int]result.
 		if ci < 0 {
 			return nil
 		}
-		parts := sumParts(a.n, c.below[a.col], t.Columns[ci].Kind == KInt)
+		parts := sumParts(a.n, c.below[a.col], t.Columns[ci].Family == catalog.Integer)
 		if parts == nil {
 			return nil
 		}
@@ -512,7 +513,7 @@ func (s *searcher) withGroup(c conditions, ti int, values []map[int]result.Value
 		}
 	}
 	keys := map[int]bool{}
-	for _, k := range t.keys() {
+	for _, k := range t.Keys() {
 		for _, ci := range k {
 			keys[ci] = true
 		}
@@ -571,11 +572,11 @@ func (s *searcher) withGroup(c conditions, ti int, values []map[int]result.Value
 
 // distinctKey is the k-th of a run of distinct values of column c's kind,
 // apart from the small values the pools hold.
-func distinctKey(c Column, k int) result.Value {
-	switch c.Kind {
-	case KInt, KReal, KDecimal:
+func distinctKey(c catalog.Column, k int) result.Value {
+	switch c.Family {
+	case catalog.Integer, catalog.Real, catalog.Decimal:
 		return result.IntValue(int64(9000 + k))
-	case KDate:
+	case catalog.Date:
 		return result.TextValue("2001-01-" + twoDigits(1+k%28))
 	}
 	v, ok := coerce(result.TextValue("k"+strconv.Itoa(k)), c)
@@ -594,11 +595,11 @@ func twoDigits(n int) string {
 
 // linked returns the column of t the queries compare col with (c.links),
 // or -1.
-func linked(c conditions, t *Table, col string) int {
+func linked(c conditions, t *catalog.Table, col string) int {
 	for _, l := range c.links {
 		for k := range 2 {
 			if l[k] == col {
-				if ci := t.col(l[1-k]); ci >= 0 && !strings.EqualFold(l[1-k], col) {
+				if ci := t.Col(l[1-k]); ci >= 0 && !strings.EqualFold(l[1-k], col) {
 					return ci
 				}
 			}

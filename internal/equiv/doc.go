@@ -27,4 +27,9 @@
 // its rows (Zeller and Hildebrandt, "Simplifying and Isolating
 // Failure-Inducing Input", IEEE TSE 2002), then its values are simplified
 // to 0, ” or NULL while the difference survives and the constraints hold.
+//
+// The schema of a pair is a catalog.Database (its DDL parsed, or its
+// database read through the engine); the databases are tried in scratch
+// databases of a sandbox.Sandbox (packages sandbox/sqlite, postgres,
+// mysql, duckdb; sandbox/open picks one from --db).
 package equiv

@@ -2,12 +2,14 @@ package equiv
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 	"time"
 
 	"github.com/sqljudge/sqljudge/internal/prove/check"
 	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/sandbox"
 )
 
 // Pair is two queries to decide over a schema: DDL text in Schema, the
@@ -25,7 +27,7 @@ type Pair struct {
 // Options configure Decide.
 type Options struct {
 	// Sandbox makes the scratch databases the pair runs on (required).
-	Sandbox Sandbox
+	Sandbox sandbox.Sandbox
 	// Seed makes the search reproducible: the same seed, pair and
 	// options give the same Outcome, on any machine, unless Budget ends
 	// the search or the shrinking first (then Search.BudgetExhausted).
@@ -140,6 +142,27 @@ type Witness struct {
 	RestsChecks []RestsCheck `json:"rests_on_checks,omitempty"`
 }
 
+// Recheck compares the results of q1 and q2 re-run on the witness's
+// database, built elsewhere from SQL alone, with the recorded ones: nil
+// when both equal their record (as Result, JSON) and differ from each
+// other; else an error saying which.
+func (w *Witness) Recheck(r1, r2 *result.Set) error {
+	var got [2]string
+	for i, r := range []*result.Set{r1, r2} {
+		b, _ := json.Marshal(resultJSON(r))
+		got[i] = string(b)
+	}
+	want1, _ := json.Marshal(w.Q1)
+	want2, _ := json.Marshal(w.Q2)
+	if got[0] != string(want1) || got[1] != string(want2) {
+		return fmt.Errorf("witness results differ from the record:\n got %s / %s\nwant %s / %s", got[0], got[1], want1, want2)
+	}
+	if got[0] == got[1] {
+		return fmt.Errorf("the queries agree on the witness: %s", got[0])
+	}
+	return nil
+}
+
 // Result is a query result as JSON: column names and rows, each cell
 // null, a number, a boolean or a string (decimals, dates and times as
 // their text). At most maxShownRows rows are kept; Truncated says when
@@ -154,6 +177,11 @@ type Result struct {
 }
 
 const maxShownRows = 100
+
+// ResultOf converts a result set into a witness's Result (its columns and
+// at most 100 rows, cells as JSON values), as Decide records q1's and
+// q2's results: a test re-running a witness compares with it.
+func ResultOf(s *result.Set) Result { return resultJSON(s) }
 
 // resultJSON converts a result set.
 func resultJSON(s *result.Set) Result {

@@ -2,20 +2,18 @@ package equiv
 
 import (
 	"context"
-	"database/sql"
-	"encoding/json"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/sandbox"
+	sqlitesb "github.com/sqljudge/sqljudge/internal/sandbox/sqlite"
 )
 
-func newSQLite(t testing.TB) Sandbox {
+func newSQLite(t testing.TB) sandbox.Sandbox {
 	t.Helper()
-	sb, err := NewSQLiteSandbox(t.TempDir())
+	sb, err := sqlitesb.New(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,49 +21,13 @@ func newSQLite(t testing.TB) Sandbox {
 	return sb
 }
 
-func decide(t testing.TB, sb Sandbox, p Pair) Outcome {
+func decide(t testing.TB, sb sandbox.Sandbox, p Pair) Outcome {
 	t.Helper()
 	out, err := Decide(context.Background(), p, Options{NoProof: true, Sandbox: sb, Seed: 1, Budget: 20 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return out
-}
-
-// reverifySQLite re-runs a witness from its SQL alone, on a path of its
-// own (the whole script through database/sql's sqlite3 driver into a new
-// file, both queries through the read-only engine), and requires the
-// recorded results and a difference.
-func reverifySQLite(t testing.TB, w *Witness, q1, q2 string) {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "w.sqlite")
-	db, err := sql.Open("sqlite3", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(w.SQL); err != nil {
-		t.Fatalf("witness SQL does not run: %v\n%s", err, w.SQL)
-	}
-	db.Close()
-	eng := sqlite.New("", sqlite.Options{})
-	defer eng.Close()
-	var got [2]string
-	for i, q := range []string{q1, q2} {
-		set, err := eng.QueryFile(context.Background(), path, q)
-		if err != nil {
-			t.Fatalf("q%d fails on the witness: %v", i+1, err)
-		}
-		b, _ := json.Marshal(resultJSON(set))
-		got[i] = string(b)
-	}
-	want1, _ := json.Marshal(w.Q1)
-	want2, _ := json.Marshal(w.Q2)
-	if got[0] != string(want1) || got[1] != string(want2) {
-		t.Fatalf("witness results differ from the record:\n got %s / %s\nwant %s / %s", got[0], got[1], want1, want2)
-	}
-	if got[0] == got[1] {
-		t.Fatalf("the queries agree on the witness: %s", got[0])
-	}
 }
 
 const empDDL = `CREATE TABLE dept (deptno INT PRIMARY KEY, name VARCHAR(20) NOT NULL);

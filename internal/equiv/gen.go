@@ -3,21 +3,22 @@ package equiv
 import (
 	"math/rand/v2"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/testsuite"
 )
 
 // generator draws databases of a schema from its value pools.
 type generator struct {
-	s     *Schema
+	s     *schema
 	pools [][][]result.Value
 	rng   *rand.Rand
-	info  *testsuite.DBInfo
+	info  *catalog.Database
 	fuzz  *testsuite.Fuzzer
 }
 
-func newGenerator(s *Schema, pools [][][]result.Value, rng *rand.Rand) *generator {
-	info := s.dbInfo(pools)
+func newGenerator(s *schema, pools [][][]result.Value, rng *rand.Rand) *generator {
+	info := s.fuzzerSchema(pools)
 	return &generator{s: s, pools: pools, rng: rng, info: info, fuzz: testsuite.NewFuzzer(info, nil)}
 }
 
@@ -65,8 +66,8 @@ func (g *generator) small(maxRows int) Data {
 	sh := g.newShape()
 	db := make(Data, len(g.s.Tables))
 	p := newPlaced(g.s)
-	for ti, t := range g.s.Tables {
-		n := max(g.rng.IntN(maxRows+1), t.MinRows)
+	for ti := range g.s.Tables {
+		n := max(g.rng.IntN(maxRows+1), g.s.minRows[ti])
 		for range n {
 			if len(db[ti]) > 0 && g.rng.Float64() < sh.dupRate {
 				db[ti] = append(db[ti], db[ti][g.rng.IntN(len(db[ti]))])
@@ -102,7 +103,7 @@ func (g *generator) row(sh shape, ti int, db Data, p *placed) []result.Value {
 		}
 	}
 	for _, fk := range t.FKs {
-		pi := g.s.index(fk.RefTable)
+		pi := g.s.refIndex(fk)
 		parents := db[pi]
 		if len(parents) == 0 || g.rng.Float64() < sh.nullRate/2 {
 			continue // keep the drawn values: NULL or an orphan, repaired away

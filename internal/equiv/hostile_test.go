@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sqljudge/sqljudge/internal/sandbox"
 	"github.com/sqljudge/sqljudge/internal/sqllex"
 	"github.com/sqljudge/sqljudge/internal/testserver"
 )
@@ -49,7 +50,7 @@ var payloadWords = []string{"ALTER", "COPY", "PROGRAM", "DATA", "DIRECTORY", "LO
 // quoted names (where a pair's text belongs, as data).
 func checkWitnessSQL(t *testing.T, id, script string) {
 	t.Helper()
-	for _, st := range splitScript(script) {
+	for _, st := range sandbox.SplitScript(script) {
 		up := strings.ToUpper(st)
 		if !strings.HasPrefix(up, "CREATE TABLE ") && !strings.HasPrefix(up, "INSERT INTO ") {
 			t.Errorf("pair %s: the witness holds a statement of another kind: %s", id, st)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	pgsb "github.com/sqljudge/sqljudge/internal/sandbox/postgres"
 	"github.com/sqljudge/sqljudge/internal/testserver"
 )
 
@@ -14,7 +15,7 @@ import (
 // was unknown: relation "emp" does not exist.
 func TestPostgresFoldsUnquotedNames(t *testing.T) {
 	dsn := testserver.Postgres(t)
-	sb, err := NewPostgresSandbox(context.Background(), dsn, true)
+	sb, err := pgsb.New(context.Background(), dsn, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/prove/check"
 	"github.com/sqljudge/sqljudge/internal/result"
+	sqlitesb "github.com/sqljudge/sqljudge/internal/sandbox/sqlite"
 	"github.com/sqljudge/sqljudge/internal/sqllex"
 	"github.com/sqljudge/sqljudge/internal/status"
 )
@@ -102,7 +103,7 @@ func (d Details) Numbers() map[string]float64 {
 // file.
 type Metric struct {
 	o      metric.EquivOptions
-	sb     *SQLiteSandbox
+	sb     *sqlitesb.Sandbox
 	solver check.Solver // Z3, nil when not found
 }
 
@@ -114,7 +115,7 @@ func NewMetric(o metric.EquivOptions) (*Metric, error) {
 	if !Assume(o.Assume).Valid() {
 		return nil, fmt.Errorf("--equiv-assume %q: want %s or %s", o.Assume, AssumeDeclared, AssumeObserved)
 	}
-	sb, err := NewSQLiteSandbox("")
+	sb, err := sqlitesb.New("")
 	if err != nil {
 		return nil, err
 	}
@@ -303,7 +304,7 @@ const suiteRows = 200
 // readSQLiteData reads the rows of every table of s from the SQLite file
 // at path (at most suiteRows a table, values coerced to the columns'
 // kinds); a table the file lacks stays empty.
-func readSQLiteData(ctx context.Context, eng *sqlite.Engine, path string, s *Schema) (Data, error) {
+func readSQLiteData(ctx context.Context, eng *sqlite.Engine, path string, s *schema) (Data, error) {
 	db := make(Data, len(s.Tables))
 	for ti, t := range s.Tables {
 		cols := make([]string, len(t.Columns))

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sqljudge/sqljudge/internal/engine"
+	pgsb "github.com/sqljudge/sqljudge/internal/sandbox/postgres"
 	"github.com/sqljudge/sqljudge/internal/testserver"
 )
 
@@ -19,10 +20,10 @@ import (
 func TestPostgresHandWrittenPairs(t *testing.T) {
 	server := testserver.Postgres(t)
 	ctx := context.Background()
-	if _, err := NewPostgresSandbox(ctx, server, false); !errors.Is(err, engine.ErrPrivileged) {
+	if _, err := pgsb.New(ctx, server, false); !errors.Is(err, engine.ErrPrivileged) {
 		t.Fatalf("a superuser DSN without allowSuperuser: %v, want ErrPrivileged", err)
 	}
-	sb, err := NewPostgresSandbox(ctx, server, true)
+	sb, err := pgsb.New(ctx, server, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func TestPostgresHandWrittenPairs(t *testing.T) {
 	}
 	var left int
 	conn := testserver.ConnectPostgres(t, server, "")
-	if err := conn.QueryRow(ctx, "SELECT count(*) FROM pg_database WHERE datname LIKE $1", sb.prefix+"%").Scan(&left); err != nil || left != 0 {
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM pg_database WHERE datname LIKE $1", sb.Prefix()+"%").Scan(&left); err != nil || left != 0 {
 		t.Fatalf("%d scratch databases left (%v)", left, err)
 	}
 }
@@ -98,7 +99,7 @@ CREATE TABLE EMP (EMPNO INT PRIMARY KEY, DEPTNO INT NOT NULL REFERENCES DEPT (DE
 func TestPostgresCalciteShapedPairs(t *testing.T) {
 	server := testserver.Postgres(t)
 	ctx := context.Background()
-	sb, err := NewPostgresSandbox(ctx, server, true)
+	sb, err := pgsb.New(ctx, server, true)
 	if err != nil {
 		t.Fatal(err)
 	}

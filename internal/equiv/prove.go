@@ -6,26 +6,29 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/prove"
 	"github.com/sqljudge/sqljudge/internal/prove/check"
 )
 
-// proveSchema adapts s to the prover's schema model on dialect d (nil
+// proveSchema adapts db to the prover's schema model on dialect d (nil
 // for an engine the prover does not model: MySQL, whose collations make
 // = on strings case-insensitive, and DuckDB). A column's family follows
 // what the sandbox creates and the search draws: on SQLite the affinity
-// of the type the sandbox declares (sqliteAffinity) together with the
-// column's kind (Int: INTEGER affinity and whole numbers; Real: REAL or
-// NUMERIC affinity and numbers; Text: TEXT or no affinity and strings);
-// on PostgreSQL integers and strings; every other column is Other. NOT
-// NULL is the engine's: declared NOT NULL, or in the PRIMARY KEY on
-// PostgreSQL, but on SQLite only the INTEGER PRIMARY KEY (rowidAlias),
-// since SQLite lets any other key column hold NULL (a proof then covers
-// the item's own database, not only the sandbox's, which declares every
-// key column NOT NULL); the keys are the PRIMARY KEY and the UNIQUE sets
-// (no two rows equal on them without NULLs).
-func proveSchema(s *Schema, d engine.Dialect) check.Schema {
+// of the type the sandbox declares (catalog.DeclType, then
+// catalog.SQLiteAffinity) together with the column's catalog family
+// (Integer: INTEGER affinity and whole numbers; Real or Decimal: REAL or
+// NUMERIC affinity respectively, and numbers; Text: TEXT or BLOB affinity
+// and strings); on PostgreSQL integers and strings; every other column is
+// Other. NOT NULL is the engine's: declared NOT NULL, or in the PRIMARY
+// KEY on PostgreSQL, but on SQLite only the INTEGER PRIMARY KEY
+// (rowidAlias), since SQLite lets any other key column hold NULL
+// (catalog.Column.KeyNotNull: a proof then covers the item's own
+// database, not only the sandbox's, which declares every key column NOT
+// NULL); the keys are the PRIMARY KEY and the UNIQUE sets (no two rows
+// equal on them without NULLs).
+func proveSchema(db *catalog.Database, d engine.Dialect) check.Schema {
 	var cd check.Dialect
 	switch d {
 	case engine.SQLite:
@@ -36,7 +39,7 @@ func proveSchema(s *Schema, d engine.Dialect) check.Schema {
 		return nil
 	}
 	out := &check.MapSchema{D: cd}
-	for _, t := range s.Tables {
+	for _, t := range db.Tables {
 		ct := &check.Table{Name: t.Name}
 		for _, c := range t.Columns {
 			notNull := c.NotNull
@@ -62,48 +65,31 @@ func proveSchema(s *Schema, d engine.Dialect) check.Schema {
 // rowidAlias reports whether t's primary key is SQLite's INTEGER PRIMARY
 // KEY, an alias of the rowid, the one key SQLite keeps from holding NULL
 // without a NOT NULL (https://sqlite.org/lang_createtable.html#rowid).
-func rowidAlias(t *Table) bool {
-	return len(t.PK) == 1 && t.Columns[t.PK[0]].Type == "INTEGER"
+func rowidAlias(t *catalog.Table) bool {
+	return len(t.PK) == 1 && t.Columns[t.PK[0]].UpperType() == "INTEGER"
 }
 
 // family returns the prover's family of column c on dialect d.
-func family(c Column, d engine.Dialect) check.Family {
+func family(c catalog.Column, d engine.Dialect) check.Family {
 	if d == engine.Postgres {
-		switch c.Kind {
-		case KInt:
+		switch c.Family {
+		case catalog.Integer:
 			return check.Int
-		case KText:
+		case catalog.Text:
 			return check.Text
 		}
 		return check.Other
 	}
-	aff := sqliteAffinity(declType(engine.SQLite, c))
+	aff := catalog.SQLiteAffinity(catalog.DeclType(engine.SQLite, c))
 	switch {
-	case c.Kind == KInt && aff == "INTEGER":
+	case c.Family == catalog.Integer && aff == catalog.AffinityInteger:
 		return check.Int
-	case c.Kind == KReal && aff == "REAL", c.Kind == KDecimal && aff == "NUMERIC":
+	case c.Family == catalog.Real && aff == catalog.AffinityReal, c.Family == catalog.Decimal && aff == catalog.AffinityNumeric:
 		return check.Real
-	case c.Kind == KText && (aff == "TEXT" || aff == "BLOB"):
+	case c.Family == catalog.Text && (aff == catalog.AffinityText || aff == catalog.AffinityBlob):
 		return check.Text
 	}
 	return check.Other
-}
-
-// sqliteAffinity returns the affinity SQLite gives a declared type
-// (https://sqlite.org/datatype3.html, section 3.1, the rules in order).
-func sqliteAffinity(decl string) string {
-	t := strings.ToUpper(decl)
-	switch {
-	case strings.Contains(t, "INT"):
-		return "INTEGER"
-	case strings.Contains(t, "CHAR") || strings.Contains(t, "CLOB") || strings.Contains(t, "TEXT"):
-		return "TEXT"
-	case strings.Contains(t, "BLOB") || strings.TrimSpace(t) == "":
-		return "BLOB"
-	case strings.Contains(t, "REAL") || strings.Contains(t, "FLOA") || strings.Contains(t, "DOUB"):
-		return "REAL"
-	}
-	return "NUMERIC"
 }
 
 // ProverNote is what the prover did for a pair (the record's "prover"):
@@ -133,24 +119,26 @@ func (s *searcher) prove(ctx context.Context) {
 	if s.o.NoProof {
 		return
 	}
-	s.proof, s.out.Prover = ProveQueries(ctx, s.p.Q1, s.p.Q2, s.schema, s.o.Sandbox.Dialect(), s.o.Rule, s.o.Solver)
+	s.proof, s.out.Prover = ProveQueries(ctx, s.p.Q1, s.p.Q2, s.schema.Database, s.o.Sandbox.Dialect(), s.o.Rule, s.o.Solver)
 	if s.proof != nil && s.o.MaxDatabases > TripwireDatabases {
 		s.o.MaxDatabases = TripwireDatabases
 		s.out.Search.MaxDatabases = TripwireDatabases
 	}
 }
 
-// ProveQueries runs the prover alone on q1 and q2 over schema s, under
-// rule, on dialect d's semantics (SQLite or PostgreSQL; any other is
-// skipped), with solver discharging the obligations (nil: only proofs
-// that need none): the certificate, or nil, and the note saying what the
-// prover did.
-func ProveQueries(ctx context.Context, q1, q2 string, s *Schema, d engine.Dialect, rule Rule, solver check.Solver) (*check.Certificate, *ProverNote) {
+// ProveQueries runs the prover alone on q1 and q2 over schema db (as
+// ReadSchema or catalog.ParseDDL return it), under rule, on dialect d's
+// semantics (SQLite or PostgreSQL; any other is skipped), with solver
+// discharging the obligations (nil: only proofs that need none): the
+// certificate, or nil, and the note saying what the prover did. Each
+// column's family is read from its catalog family and, on SQLite, the
+// affinity of the type the sandbox declares it with (proveSchema).
+func ProveQueries(ctx context.Context, q1, q2 string, db *catalog.Database, d engine.Dialect, rule Rule, solver check.Solver) (*check.Certificate, *ProverNote) {
 	note := &ProverNote{Solver: "none"}
 	if solver != nil {
 		note.Solver = solver.Name()
 	}
-	ps := proveSchema(s, d)
+	ps := proveSchema(db, d)
 	if ps == nil {
 		note.Result, note.Detail = ProverSkipped, fmt.Sprintf("the prover models SQLite and PostgreSQL, not %s", d)
 		return nil, note
@@ -179,15 +167,19 @@ func ProveQueries(ctx context.Context, q1, q2 string, s *Schema, d engine.Dialec
 // one.
 const MaxProofBytes = 64 << 10
 
-// ReadSchema reads a pair's schema as Decide does: its DDL, or the SQLite
-// database at p.DB (a server's db_id needs the sandbox: not here).
-func ReadSchema(ctx context.Context, p Pair) (*Schema, error) {
+// ReadSchema reads a pair's schema as Decide does, into the catalog
+// model: its DDL (catalog.ParseDDL), or the SQLite database at p.DB
+// (catalog.Read, ordered by references, declared types upper-cased); a
+// server's db_id needs the sandbox: not here.
+func ReadSchema(ctx context.Context, p Pair) (*catalog.Database, error) {
 	s := &searcher{p: p}
 	if p.DBID != "" && strings.TrimSpace(p.Schema) == "" {
 		return nil, fmt.Errorf("equiv: ReadSchema reads DDL or a SQLite file, not a server's db_id")
 	}
-	_, err := s.loadSchema(ctx)
-	return s.schema, err
+	if err := s.loadSchema(ctx); err != nil {
+		return nil, err
+	}
+	return s.schema.Database, nil
 }
 
 // reconcile sets the verdict of a proved pair from the search's: a

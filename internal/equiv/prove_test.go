@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/prove/check"
 	"github.com/sqljudge/sqljudge/internal/testserver"
@@ -107,7 +108,7 @@ func TestHandWrittenPairsProver(t *testing.T) {
 		if out.Search.MaxDatabases != TripwireDatabases || out.Search.Databases == 0 {
 			t.Errorf("%s: search %+v, want the tripwire's %d databases", c.name, out.Search, TripwireDatabases)
 		}
-		s, err := ParseDDL(c.ddl)
+		s, err := catalog.ParseDDL(c.ddl)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,7 +189,7 @@ func TestSQLiteKeyColumnMayHoldNull(t *testing.T) {
 		{"CREATE TABLE t (id TEXT NOT NULL PRIMARY KEY, name TEXT)", true, true},
 		{"CREATE TABLE t (id TEXT NOT NULL, name TEXT, PRIMARY KEY (id))", true, true},
 	} {
-		s, err := ParseDDL(c.ddl)
+		s, err := catalog.ParseDDL(c.ddl)
 		if err != nil {
 			t.Fatal(err)
 		}

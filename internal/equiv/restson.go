@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sqllex"
@@ -172,7 +173,7 @@ func (s *searcher) nullChecks(db Data) []candidate {
 					}
 					held = held || wasHeld
 					cand[ti][ri][ci] = v
-					set = append(set, fmt.Sprintf("%s.%s = %s", t.Name, c.Name, literal(engine.SQLite, v)))
+					set = append(set, fmt.Sprintf("%s.%s = %s", t.Name, c.Name, catalog.Literal(engine.SQLite, v)))
 				}
 			}
 		}
@@ -213,7 +214,7 @@ func (s *searcher) replacementAt(db Data, ti, ci int, fresh bool, depth int) (v 
 			if c != ci {
 				continue
 			}
-			pi := s.schema.index(fk.RefTable)
+			pi := s.schema.refIndex(fk)
 			for _, p := range db[pi] {
 				if v := p[fk.RefCols[k]]; !v.IsNull() {
 					return v, true, false
@@ -243,7 +244,7 @@ func (s *searcher) replacementAt(db Data, ti, ci int, fresh bool, depth int) (v 
 	if !fresh && !first.IsNull() {
 		return first, true, true
 	}
-	cands := append(append([]result.Value{}, baseValues(t.Columns[ci].Kind)...), s.gen.pools[ti][ci]...)
+	cands := append(append([]result.Value{}, baseValues(t.Columns[ci].Family)...), s.gen.pools[ti][ci]...)
 	for _, v := range cands {
 		if cv, ok := coerce(v, t.Columns[ci]); ok && !cv.IsNull() && !inColumn[result.RowKey([]result.Value{cv})] {
 			return cv, true, false
@@ -277,7 +278,7 @@ func (s *searcher) fillEmpty(db Data) (Data, string) {
 	for _, q := range []string{s.p.Q1, s.p.Q2} {
 		for _, tk := range sqllex.Tokenize(q) {
 			if tk.Kind == sqllex.Word || tk.Kind == sqllex.Quoted {
-				named[strings.ToLower(unquoteIdent(tk.Text))] = true
+				named[strings.ToLower(catalog.UnquoteIdent(tk.Text))] = true
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sqljudge/sqljudge/internal/sandbox"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
 )
 
@@ -98,7 +99,7 @@ func TestAssumeObserved(t *testing.T) {
 	}
 }
 
-func decideAssume(t *testing.T, sb Sandbox, p Pair, a Assume) Outcome {
+func decideAssume(t *testing.T, sb sandbox.Sandbox, p Pair, a Assume) Outcome {
 	t.Helper()
 	out, err := Decide(context.Background(), p, Options{Sandbox: sb, Seed: 1, Budget: time.Minute, Assume: a})
 	if err != nil {

@@ -3,6 +3,7 @@ package equiv
 import (
 	"math/rand/v2"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/result"
 )
 
@@ -22,13 +23,13 @@ var usedRates = []float64{0, 0.25, 0.5}
 // placed holds the values placed so far in a database being drawn, by
 // table and column and by kind, to draw a used value from.
 type placed struct {
-	s      *Schema
+	s      *schema
 	byCol  [][][]result.Value
-	byKind map[Kind][]result.Value
+	byKind map[catalog.Family][]result.Value
 }
 
-func newPlaced(s *Schema) *placed {
-	p := &placed{s: s, byCol: make([][][]result.Value, len(s.Tables)), byKind: map[Kind][]result.Value{}}
+func newPlaced(s *schema) *placed {
+	p := &placed{s: s, byCol: make([][][]result.Value, len(s.Tables)), byKind: map[catalog.Family][]result.Value{}}
 	for ti, t := range s.Tables {
 		p.byCol[ti] = make([][]result.Value, len(t.Columns))
 	}
@@ -42,7 +43,7 @@ func (p *placed) add(ti int, row []result.Value) {
 			continue
 		}
 		p.byCol[ti][ci] = append(p.byCol[ti][ci], v)
-		k := p.s.Tables[ti].Columns[ci].Kind
+		k := p.s.Tables[ti].Columns[ci].Family
 		p.byKind[k] = append(p.byKind[k], v)
 	}
 }
@@ -63,7 +64,7 @@ func (p *placed) draw(rng *rand.Rand, ti, ci int) (result.Value, bool) {
 	c := p.s.Tables[ti].Columns[ci]
 	vals := p.byCol[ti][ci]
 	if len(vals) == 0 || rng.IntN(2) == 0 {
-		vals = p.byKind[c.Kind]
+		vals = p.byKind[c.Family]
 	}
 	if len(vals) == 0 {
 		return result.Value{}, false
@@ -80,7 +81,7 @@ func (g *generator) reuse(db Data, rate float64) {
 	}
 	p := newPlaced(g.s)
 	for ti, t := range g.s.Tables {
-		fk := t.fkColumns()
+		fk := fkColumns(t)
 		for _, row := range db[ti] {
 			for ci := range row {
 				if !fk[ci] && g.rng.Float64() < rate {
@@ -95,7 +96,7 @@ func (g *generator) reuse(db Data, rate float64) {
 }
 
 // fkColumns reports, by column index, the columns of a foreign key of t.
-func (t *Table) fkColumns() []bool {
+func fkColumns(t *catalog.Table) []bool {
 	out := make([]bool, len(t.Columns))
 	for _, fk := range t.FKs {
 		for _, c := range fk.Cols {

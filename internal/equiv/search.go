@@ -9,10 +9,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/prove/check"
 	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/sandbox"
 	"github.com/sqljudge/sqljudge/internal/sqllex"
 	"github.com/sqljudge/sqljudge/internal/status"
 	"github.com/sqljudge/sqljudge/internal/testsuite"
@@ -60,8 +62,8 @@ type searcher struct {
 	o      Options
 	p      Pair
 	cmp    comparer
-	schema *Schema
-	sc     Scratch
+	schema *schema
+	sc     sandbox.Scratch
 	gen    *generator
 	out    Outcome
 
@@ -103,13 +105,12 @@ func (s *searcher) unknown(format string, args ...any) {
 // of a witness runs under parent (the caller's context), with time of its
 // own. Its error is a tool failure.
 func (s *searcher) run(ctx, parent context.Context) error {
-	samples, err := s.loadSchema(ctx)
-	if err != nil {
+	if err := s.loadSchema(ctx); err != nil {
 		s.out.Search.BudgetExhausted = ctx.Err() != nil
 		s.unknown("schema: %v", err)
 		return nil
 	}
-	s.schema.Dialect = s.o.Sandbox.Dialect()
+	s.schema.dialect = s.o.Sandbox.Dialect()
 	// The prover reads the declared schema, before assumptions add to it:
 	// a proof never rests on them.
 	s.prove(ctx)
@@ -119,9 +120,10 @@ func (s *searcher) run(ctx, parent context.Context) error {
 		return nil
 	}
 	d := s.o.Sandbox.Dialect()
+	var err error
 	s.sc, err = s.o.Sandbox.Open(ctx, s.schema.CreateStatements(d))
 	if err != nil {
-		var setup *SetupError
+		var setup *sandbox.SetupError
 		if errors.As(err, &setup) && ctx.Err() == nil {
 			return err // the sandbox's failure, not the pair's
 		}
@@ -134,7 +136,7 @@ func (s *searcher) run(ctx, parent context.Context) error {
 		return nil
 	}
 	defer s.sc.Close()
-	pools := s.schema.pools([]string{s.p.Q1, s.p.Q2}, samples)
+	pools := s.schema.pools([]string{s.p.Q1, s.p.Q2})
 	for _, t := range pools {
 		for _, c := range t {
 			s.out.Search.Values += len(c)
@@ -171,26 +173,27 @@ func seedOf(p Pair) uint64 {
 	return h.Sum64()
 }
 
-// loadSchema reads the pair's schema (DDL, or the database file) and
-// returns the database's value sample when there is one.
-func (s *searcher) loadSchema(ctx context.Context) ([][][]result.Value, error) {
+// loadSchema reads the pair's schema: its DDL (catalog.ParseDDL), the
+// database DBID of the sandbox's server, or the SQLite database file DB,
+// whose value sample joins the pools (Column.Values).
+func (s *searcher) loadSchema(ctx context.Context) error {
 	if strings.TrimSpace(s.p.Schema) != "" {
-		sch, err := ParseDDL(s.p.Schema)
-		s.schema = sch
-		return nil, err
+		db, err := catalog.ParseDDL(s.p.Schema)
+		if err != nil {
+			return err
+		}
+		s.schema = newSchema(db)
+		return nil
 	}
 	if s.p.DBID != "" {
 		return s.readServerDB(ctx)
 	}
 	if s.p.DB == "" {
-		return nil, errors.New("the pair has neither a schema nor a database")
+		return errors.New("the pair has neither a schema nor a database")
 	}
-	sch, samples, err := inspectSQLite(ctx, s.p.DB)
-	if err == nil {
-		err = sch.validate()
-	}
-	s.schema = sch
-	return samples, err
+	var err error
+	s.schema, err = readSQLiteDB(ctx, s.p.DB)
+	return err
 }
 
 // decideBounded sets the verdict when no database told the queries

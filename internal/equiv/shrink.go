@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/sandbox"
 	"github.com/sqljudge/sqljudge/internal/status"
 )
 
@@ -89,12 +91,12 @@ func (s *searcher) shrinkRows(ctx context.Context, db Data) Data {
 // simplest returns the simple values a cell may take, simplest first:
 // NULL where allowed, then the zero of its kind (0, ”, the first base
 // value).
-func simplest(c Column) []result.Value {
+func simplest(c catalog.Column) []result.Value {
 	var out []result.Value
 	if !c.NotNull {
 		out = append(out, result.NullValue())
 	}
-	return append(out, baseValues(c.Kind)[0])
+	return append(out, baseValues(c.Family)[0])
 }
 
 // simplifyValues replaces each value by a simpler one (simplest) where
@@ -157,7 +159,7 @@ func (s *searcher) conclude(ctx, parent context.Context) error {
 	defer cancel()
 	r, err := s.verify(verifyCtx, script)
 	var nd errNondeterministic
-	var setup *SetupError
+	var setup *sandbox.SetupError
 	if errors.As(err, &setup) && verifyCtx.Err() == nil {
 		return err // the sandbox's failure, not the pair's
 	}
@@ -202,7 +204,7 @@ func (s *searcher) verify(ctx context.Context, script string) ([2]*result.Set, e
 		return r, err
 	}
 	defer sc.Close()
-	if err := sc.Exec(ctx, splitScript(script)); err != nil {
+	if err := sc.Exec(ctx, sandbox.SplitScript(script)); err != nil {
 		return r, fmt.Errorf("the witness SQL does not run: %w", err)
 	}
 	run := func(i int, q string) (*result.Set, error) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sqllex"
 	"github.com/sqljudge/sqljudge/internal/testsuite"
@@ -14,19 +15,19 @@ import (
 
 // baseValues are the values every column of a kind may take: zero, one,
 // a negative, a second distinct value, and the kind's boundaries.
-func baseValues(k Kind) []result.Value {
+func baseValues(k catalog.Family) []result.Value {
 	switch k {
-	case KInt:
+	case catalog.Integer:
 		return []result.Value{result.IntValue(0), result.IntValue(1), result.IntValue(2), result.IntValue(-1), result.IntValue(3)}
-	case KReal, KDecimal:
+	case catalog.Real, catalog.Decimal:
 		return []result.Value{result.FloatValue(0), result.FloatValue(1), result.FloatValue(1.5), result.FloatValue(-1)}
-	case KDate:
+	case catalog.Date:
 		return []result.Value{result.TextValue("2000-01-01"), result.TextValue("2000-01-02"), result.TextValue("1999-12-31")}
-	case KTimestamp:
+	case catalog.Timestamp:
 		return []result.Value{result.TextValue("2000-01-01 00:00:00"), result.TextValue("2000-01-02 12:00:00")}
-	case KTime:
+	case catalog.Time:
 		return []result.Value{result.TextValue("00:00:00"), result.TextValue("12:30:00")}
-	case KBool:
+	case catalog.Boolean:
 		return []result.Value{result.BoolValue(false), result.BoolValue(true)}
 	}
 	return []result.Value{result.TextValue(""), result.TextValue("a"), result.TextValue("b"), result.TextValue("A")}
@@ -41,35 +42,35 @@ var (
 // coerce returns v as a value of column c's kind, and false when it has
 // none (text that is no number for a numeric column, a malformed date).
 // Text longer than a VARCHAR(n) is cut to n characters.
-func coerce(v result.Value, c Column) (result.Value, bool) {
+func coerce(v result.Value, c catalog.Column) (result.Value, bool) {
 	if v.IsNull() {
 		return v, true
 	}
 	num, isNum := numberOf(v)
-	switch c.Kind {
-	case KInt:
+	switch c.Family {
+	case catalog.Integer:
 		if isNum && num == math.Trunc(num) && math.Abs(num) <= intLimit(c.Type) {
 			return result.IntValue(int64(num)), true
 		}
 		return v, false
-	case KReal, KDecimal:
+	case catalog.Real, catalog.Decimal:
 		if isNum && !math.IsInf(num, 0) && !math.IsNaN(num) && math.Abs(num) < decimalLimit(c.Type) {
 			return result.FloatValue(num), true
 		}
 		return v, false
-	case KBool:
+	case catalog.Boolean:
 		if isNum && (num == 0 || num == 1) {
 			return result.BoolValue(num == 1), true
 		}
 		return v, false
-	case KDate:
+	case catalog.Date:
 		return v, v.K == result.Text && dateRe.MatchString(v.S) && validDate(v.S)
-	case KTimestamp:
+	case catalog.Timestamp:
 		if v.K == result.Text && dateRe.MatchString(v.S) && validDate(v.S) {
 			return result.TextValue(v.S + " 00:00:00"), true
 		}
 		return v, v.K == result.Text && timestampRe.MatchString(v.S) && validDate(v.S[:10])
-	case KTime:
+	case catalog.Time:
 		return v, v.K == result.Text && timeRe.MatchString(v.S)
 	}
 	s := v.S
@@ -102,7 +103,7 @@ func intLimit(t string) float64 {
 // decimalLimit is the bound on magnitudes a DECIMAL(p, s) holds,
 // 10^(p-s), or 1e15 without a precision.
 func decimalLimit(t string) float64 {
-	args := strings.Trim(typeArgs(t), "()")
+	args := strings.Trim(catalog.TypeArgs(t), "()")
 	if args == "" {
 		return 1e15
 	}
@@ -140,16 +141,16 @@ func numberOf(v result.Value) (float64, bool) {
 // pools returns, for every column of s (by table and column index), the
 // values the search draws from, without repeats, in a fixed order: the
 // literals of the queries that name the column and their neighbouring
-// values (testsuite.LiteralVariants), the kind's base values, every other
-// literal the column's kind admits, and samples (from the database of
-// --db, by table and column; may be nil).
-func (s *Schema) pools(queries []string, samples [][][]result.Value) [][][]result.Value {
+// values (testsuite.LiteralVariants), the family's base values, every
+// other literal the column's family admits, and the column's Values (the
+// sample of the pair's database; none for DDL).
+func (s *schema) pools(queries []string) [][][]result.Value {
 	words := map[string]bool{}
 	var lits []result.Value
 	for _, q := range queries {
 		for _, t := range sqllex.Tokenize(q) {
 			if t.Kind == sqllex.Word || t.Kind == sqllex.Quoted {
-				words[strings.ToLower(unquoteIdent(t.Text))] = true
+				words[strings.ToLower(catalog.UnquoteIdent(t.Text))] = true
 			}
 		}
 		inScope := s.columnsInScope(q)
@@ -165,11 +166,9 @@ func (s *Schema) pools(queries []string, samples [][][]result.Value) [][][]resul
 			if words[strings.ToLower(c.Name)] {
 				cand = append(cand, lits...)
 			}
-			cand = append(cand, baseValues(c.Kind)...)
+			cand = append(cand, baseValues(c.Family)...)
 			cand = append(cand, lits...)
-			if samples != nil && samples[ti] != nil {
-				cand = append(cand, samples[ti][ci]...)
-			}
+			cand = append(cand, c.Values...)
 			out[ti][ci] = distinctCoerced(cand, c)
 		}
 	}
@@ -178,7 +177,7 @@ func (s *Schema) pools(queries []string, samples [][][]result.Value) [][][]resul
 
 // distinctCoerced coerces the values to c's kind and drops repeats and
 // those without one, keeping the first occurrence's place.
-func distinctCoerced(vs []result.Value, c Column) []result.Value {
+func distinctCoerced(vs []result.Value, c catalog.Column) []result.Value {
 	seen := map[string]bool{}
 	var out []result.Value
 	for _, v := range vs {
@@ -203,11 +202,11 @@ func distinctCoerced(vs []result.Value, c Column) []result.Value {
 // a double-quoted word is a column only when one of them has it, else
 // SQLite reads it as a string (Spider's gold writes "France" for
 // 'France'), even when another table of the schema has such a column.
-func (s *Schema) columnsInScope(q string) map[string]bool {
+func (s *schema) columnsInScope(q string) map[string]bool {
 	named := map[string]bool{}
 	for _, t := range sqllex.Tokenize(q) {
 		if t.Kind == sqllex.Word || t.Kind == sqllex.Quoted {
-			named[strings.ToLower(unquoteIdent(t.Text))] = true
+			named[strings.ToLower(catalog.UnquoteIdent(t.Text))] = true
 		}
 	}
 	out := map[string]bool{}
@@ -222,9 +221,9 @@ func (s *Schema) columnsInScope(q string) map[string]bool {
 }
 
 // isColumn reports whether some table of s has a column named n.
-func (s *Schema) isColumn(n string) bool {
+func (s *schema) isColumn(n string) bool {
 	for _, t := range s.Tables {
-		if t.col(n) >= 0 {
+		if t.Col(n) >= 0 {
 			return true
 		}
 	}

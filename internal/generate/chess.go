@@ -48,7 +48,7 @@ const hardCodedUnitTest = "Only the best answer from the set of candidates that 
 type chessRun struct {
 	g   *generator
 	it  *bench.Item
-	cat *catalog
+	cat *chessSchema
 	rec *Record
 
 	hint      string

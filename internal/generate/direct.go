@@ -10,7 +10,7 @@ import (
 // direct is --method direct: one call per question with a Defog-style
 // prompt (templates/direct.txt) holding the question, its instructions or
 // evidence, the engine's dialect and the CREATE statements of its database
-// (schemaDDL: as stored on SQLite, rebuilt from information_schema on the
+// (schemaDDL: as stored on SQLite, rebuilt from the catalog on the
 // server engines); the SQL is the reply's fenced block, or the reply.
 func (g *generator) direct(ctx context.Context, it *bench.Item, rec *Record) error {
 	s := Step{Name: StepDirect}

@@ -203,12 +203,12 @@ type generator struct {
 
 type catalogOnce struct {
 	once sync.Once
-	cat  *catalog
+	cat  *chessSchema
 	err  error
 }
 
 // catalog returns db's catalogue, read once per run.
-func (g *generator) catalog(ctx context.Context, db string) (*catalog, error) {
+func (g *generator) catalog(ctx context.Context, db string) (*chessSchema, error) {
 	v, _ := g.cats.LoadOrStore(db, &catalogOnce{})
 	c := v.(*catalogOnce)
 	c.once.Do(func() { c.cat, c.err = loadCatalog(ctx, g.opts.Engine, db) })
@@ -522,7 +522,7 @@ func (g *generator) question(ctx context.Context, it *bench.Item) Record {
 	if g.opts.Method == MethodDirect {
 		err = g.direct(ctx, it, &rec)
 	} else {
-		var cat *catalog
+		var cat *chessSchema
 		if cat, err = g.catalog(ctx, it.DBID); err == nil {
 			r := &chessRun{g: g, it: it, cat: cat, rec: &rec, hint: hintOf(it)}
 			err = r.run(ctx)

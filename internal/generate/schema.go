@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sqlast"
@@ -38,13 +39,14 @@ type table struct {
 	Cols []*column
 }
 
-// catalog is one database's schema with the per-column facts the CHESS
+// chessSchema is one database's schema (catalog.Database) as CHESS's
+// DatabaseSchemaGenerator caches it: each column with the facts the CHESS
 // prompts show.
-type catalog struct {
+type chessSchema struct {
 	Tables []*table
 }
 
-func (c *catalog) table(name string) *table {
+func (c *chessSchema) table(name string) *table {
 	for _, t := range c.Tables {
 		if strings.EqualFold(t.Name, name) {
 			return t
@@ -116,7 +118,7 @@ func containsFold(list []string, s string) bool {
 }
 
 // complete returns every table and column of the catalogue.
-func (c *catalog) complete() *selection {
+func (c *chessSchema) complete() *selection {
 	s := newSelection()
 	for _, t := range c.Tables {
 		names := make([]string, len(t.Cols))
@@ -128,26 +130,27 @@ func (c *catalog) complete() *selection {
 	return s
 }
 
-// loadCatalog reads a SQLite database's schema through the engine, with the
-// queries of the official _load_schema_into_cache, _set_primary_keys,
-// _set_foreign_keys and _load_column_examples (sqlite_master, PRAGMA
-// table_info, PRAGMA foreign_key_list, the categorical and value-statics
-// queries and the three-value example look-up).
-func loadCatalog(ctx context.Context, eng engine.Engine, db string) (*catalog, error) {
+// loadCatalog reads a database's schema through the engine
+// (catalog.Read: on SQLite sqlite_master, PRAGMA table_info and PRAGMA
+// foreign_key_list, as the official _load_schema_into_cache,
+// _set_primary_keys and _set_foreign_keys do; tables in creation order,
+// SQLite's own left out), then runs the official per-column queries
+// (_load_column_examples: the categorical and value-statics queries and
+// the three-value example look-up). A foreign key naming no column
+// references the first key column of its table, as the official code
+// takes it; one naming a missing table or column is left out (the
+// official code would raise).
+func loadCatalog(ctx context.Context, eng engine.Engine, db string) (*chessSchema, error) {
 	q := func(sql string) (*result.Set, error) { return eng.Query(ctx, db, sql) }
-	tabs, err := q("SELECT name, sql FROM sqlite_master WHERE type='table' AND name <> 'sqlite_sequence' ORDER BY rowid")
+	cat, err := catalog.Read(ctx, eng, db, catalog.Options{})
 	if err != nil {
-		return nil, fmt.Errorf("database %s: reading its tables (generate reads SQLite schemas): %w", db, err)
+		return nil, fmt.Errorf("database %s: reading its tables: %w", db, err)
 	}
-	c := &catalog{}
-	for _, row := range tabs.Rows {
-		t := &table{Name: strings.NewReplacer(`"`, "", "`", "").Replace(result.PyStr(row[0])), DDL: result.PyStr(row[1])}
-		cols, err := q("SELECT name, type, pk FROM pragma_table_info(" + sqlString(t.Name) + ")")
-		if err != nil {
-			return nil, fmt.Errorf("database %s: columns of %s: %w", db, t.Name, err)
-		}
-		for _, cr := range cols.Rows {
-			col := &column{Name: result.PyStr(cr[0]), Type: result.PyStr(cr[1]), PK: cr[2].K == result.Int && cr[2].I > 0}
+	c := &chessSchema{}
+	for _, ct := range cat.Tables {
+		t := &table{Name: strings.NewReplacer(`"`, "", "`", "").Replace(ct.Name), DDL: tableDDL(cat, ct)}
+		for ci, cc := range ct.Columns {
+			col := &column{Name: cc.Name, Type: cc.Type, PK: ct.InPK(ci)}
 			if err := col.load(ctx, q, t.Name); err != nil {
 				return nil, fmt.Errorf("database %s: column %s.%s: %w", db, t.Name, col.Name, err)
 			}
@@ -155,36 +158,32 @@ func loadCatalog(ctx context.Context, eng engine.Engine, db string) (*catalog, e
 		}
 		c.Tables = append(c.Tables, t)
 	}
-	for _, t := range c.Tables {
-		fks, err := q("SELECT \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(" + sqlString(t.Name) + ")")
-		if err != nil {
-			return nil, fmt.Errorf("database %s: foreign keys of %s: %w", db, t.Name, err)
-		}
-		for _, fk := range fks.Rows {
-			dst := c.table(result.PyStr(fk[0]))
-			src := t.col(result.PyStr(fk[1]))
-			if dst == nil || src == nil {
-				continue // a dangling key: the official code would raise here
-			}
-			var dcol *column
-			if fk[2].K == result.Null || result.PyStr(fk[2]) == "" {
-				for _, x := range dst.Cols {
-					if x.PK {
-						dcol = x
-						break
-					}
+	for ti, ct := range cat.Tables {
+		t := c.Tables[ti]
+		for _, fk := range ct.FKs {
+			dst := c.Tables[cat.Index(cat.RefTable(fk))]
+			for k, ci := range fk.Cols {
+				src, dcol := t.Cols[ci], dst.Cols[fk.RefCols[k]]
+				if fk.Implicit {
+					dcol = dst.Cols[slices.IndexFunc(dst.Cols, func(x *column) bool { return x.PK })]
 				}
-			} else {
-				dcol = dst.col(result.PyStr(fk[2]))
+				src.FKs = append(src.FKs, [2]string{dst.Name, dcol.Name})
+				dcol.ReferencedBy = append(dcol.ReferencedBy, [2]string{t.Name, src.Name})
 			}
-			if dcol == nil {
-				continue
-			}
-			src.FKs = append(src.FKs, [2]string{dst.Name, dcol.Name})
-			dcol.ReferencedBy = append(dcol.ReferencedBy, [2]string{t.Name, src.Name})
 		}
 	}
 	return c, nil
+}
+
+// tableDDL is t's CREATE TABLE as the database stores it (SQLite), or as
+// catalog renders it for the engine's dialect.
+func tableDDL(cat *catalog.Database, t *catalog.Table) string {
+	for _, o := range cat.Objects {
+		if o.Type == "table" && o.Name == t.Name {
+			return o.SQL
+		}
+	}
+	return cat.CreateStatements(cat.Dialect)[cat.Index(t)]
 }
 
 // load runs the official per-column queries.
@@ -321,7 +320,7 @@ var spaceRE = regexp.MustCompile(`\s+`)
 // random; a nil rng keeps the database's order, shuffle_tables and
 // shuffle_cols off), every kept column followed by its "-- examples | statics |
 // descriptions" comment.
-func (c *catalog) schemaString(sel *selection, v schemaView, rng *rand.Rand) string {
+func (c *chessSchema) schemaString(sel *selection, v schemaView, rng *rand.Rand) string {
 	tables := make([]*table, 0, len(sel.order))
 	for _, name := range sel.order {
 		if t := c.table(name); t != nil {
@@ -419,7 +418,7 @@ func splitDefinitions(s string) []string {
 // isConnection is the official _is_connection: a primary key, a foreign key
 // to or from a selected table, or a column named as a selected table's
 // primary key.
-func (c *catalog) isConnection(sel *selection, tbl, name string) bool {
+func (c *chessSchema) isConnection(sel *selection, tbl, name string) bool {
 	t := c.table(tbl)
 	if t == nil {
 		return false
@@ -462,7 +461,7 @@ func (c *catalog) isConnection(sel *selection, tbl, name string) bool {
 // _load_column_examples chooses them: the values retrieve_entity found, else
 // up to five categorical values, replaced by the three-row look-up when
 // there are none or the column is a date.
-func (c *catalog) examples(v schemaView, t *table, col *column) []string {
+func (c *chessSchema) examples(v schemaView, t *table, col *column) []string {
 	ex, _ := lookupFold(v.Examples, t.Name, col.Name)
 	if len(ex) == 0 && len(col.Unique) > 0 {
 		ex = col.Unique
@@ -488,7 +487,7 @@ func backquoted(ex []string) string {
 }
 
 // columnComment is the official _get_example_column_name_description.
-func (c *catalog) columnComment(sel *selection, v schemaView, t *table, name string) string {
+func (c *chessSchema) columnComment(sel *selection, v schemaView, t *table, name string) string {
 	col := t.col(name)
 	if col == nil {
 		return ""
@@ -533,7 +532,7 @@ func (c *catalog) columnComment(sel *selection, v schemaView, t *table, name str
 
 // columnProfiles is the official get_column_profiles(with_keys=True,
 // with_references=True) over sel, in the catalogue's order.
-func (c *catalog) columnProfiles(sel *selection, v schemaView) []profile {
+func (c *chessSchema) columnProfiles(sel *selection, v schemaView) []profile {
 	var out []profile
 	for _, tn := range sel.order {
 		t := c.table(tn)
@@ -590,7 +589,7 @@ type profile struct{ Table, Column, Text string }
 // means to do (DatabaseSchemaGenerator.get_schema_with_connections, whose
 // result the official code drops): every connection column of each
 // selected table is added. Used with Options.AddConnections only.
-func (c *catalog) addConnections(sel *selection) {
+func (c *chessSchema) addConnections(sel *selection) {
 	for _, tn := range append([]string{}, sel.order...) {
 		t := c.table(tn)
 		if t == nil {
@@ -610,7 +609,7 @@ func (c *catalog) addConnections(sel *selection) {
 // uses sqlglot: a qualified column goes to the table its qualifier (table
 // or alias) names, an unqualified one to the first table of the query that
 // has it; a query that does not parse adds nothing, as there.
-func (c *catalog) forQueries(queries []string) *selection {
+func (c *chessSchema) forQueries(queries []string) *selection {
 	sel := newSelection()
 	for _, q := range queries {
 		for _, tc := range c.queryColumns(q) {
@@ -628,7 +627,7 @@ func (c *catalog) forQueries(queries []string) *selection {
 // has it, as sqlglot's qualify scopes it and get_sql_columns_dict then
 // falls back to the tables of the same subquery (src/database_utils/
 // sql_parser.py). A query that does not parse gives nothing.
-func (c *catalog) queryColumns(sql string) [][2]string {
+func (c *chessSchema) queryColumns(sql string) [][2]string {
 	q, err := sqlast.Parse(sql)
 	if err != nil {
 		return nil
@@ -670,7 +669,7 @@ func (s *colScope) lookupColumn(name string) *table {
 
 // lookupAlias returns the table a qualifier names in the innermost scope
 // that knows it, or the catalogue's table of that name.
-func (s *colScope) lookupAlias(c *catalog, q string) *table {
+func (s *colScope) lookupAlias(c *chessSchema, q string) *table {
 	for ; s != nil; s = s.outer {
 		if t := s.alias[strings.ToLower(q)]; t != nil {
 			return t
@@ -693,7 +692,7 @@ type scopedQual struct {
 // the identifiers that are not columns (table names, aliases, function
 // names), then resolves them.
 type colResolver struct {
-	c     *catalog
+	c     *chessSchema
 	skip  map[*sqlast.Ident]bool
 	quals []scopedQual
 	bare  []scopedIdent

@@ -2,10 +2,12 @@ package judge
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/result"
 )
@@ -107,22 +109,32 @@ func cell(s string) string {
 	return s
 }
 
-// SchemaDDL returns the CREATE statements of database db's tables and
-// views, in creation order, as the schema shown to judges; it reads them
-// through the engine from sqlite_master. Only SQLite engines are
-// supported: another dialect is an error.
+// SchemaDDL returns the schema of database db shown to judges, its
+// statements ended by ";" and a blank line apart, read through the engine
+// (catalog.Read): on SQLite the CREATE statements of its tables and views
+// as stored, in creation order (sqlite_master, SQLite's own tables left
+// out); on the other engines the CREATE TABLE statements of every schema's
+// tables rendered for the engine's dialect (catalog's CreateStatements:
+// columns with their types, NOT NULL, keys, UNIQUE sets and foreign keys).
+// Its error names db: the engine's, or a database without tables.
 func SchemaDDL(ctx context.Context, eng engine.Engine, db string) (string, error) {
-	if eng.Dialect() != engine.SQLite {
-		return "", fmt.Errorf("judges read the schema from sqlite_master; the %s engine is not supported yet", eng.Dialect())
+	cat, err := catalog.Read(ctx, eng, db, catalog.Options{AllSchemas: true})
+	if errors.Is(err, catalog.ErrNoTables) {
+		return "", fmt.Errorf("database %s has no tables", db)
 	}
-	s, err := eng.Query(ctx, db, "SELECT sql FROM sqlite_master WHERE type IN ('table', 'view') AND sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
 	if err != nil {
 		return "", fmt.Errorf("cannot read the schema of %s: %w", db, err)
 	}
-	parts := make([]string, 0, s.Len())
-	for _, r := range s.Rows {
-		if len(r) > 0 && r[0].K == result.Text {
-			parts = append(parts, strings.TrimSpace(r[0].S)+";")
+	var parts []string
+	if eng.Dialect() == engine.SQLite {
+		for _, o := range cat.Objects {
+			if (o.Type == "table" || o.Type == "view") && !catalog.SQLiteInternal(o.Name) {
+				parts = append(parts, strings.TrimSpace(o.SQL)+";")
+			}
+		}
+	} else {
+		for _, st := range cat.CreateStatements(eng.Dialect()) {
+			parts = append(parts, st+";")
 		}
 	}
 	if len(parts) == 0 {

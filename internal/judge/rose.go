@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/result"
 )
@@ -37,18 +39,16 @@ type dbTable struct {
 }
 
 // LoadDBInfo reads database db's tables, columns, primary and foreign keys
-// through the engine (sqlite_master, pragma_table_info and
-// pragma_foreign_key_list, as get_db_info does with PRAGMA), and, when the
-// database's folder holds BIRD's database_description/<table>.csv files,
-// their column descriptions. Only SQLite engines are supported (as in
-// ROSE); another dialect is an error, and so is a description file that
-// cannot be read (naming it).
+// through the engine (catalog.Read: on SQLite sqlite_master,
+// pragma_table_info and pragma_foreign_key_list, as get_db_info does with
+// PRAGMA; on the other engines their catalogs, every schema's tables),
+// and, when the database's folder holds BIRD's
+// database_description/<table>.csv files, their column descriptions. Its
+// error is the engine's (naming db), or a description file that cannot be
+// read (naming it).
 func LoadDBInfo(ctx context.Context, eng engine.Engine, db string) (*DBInfo, error) {
-	if eng.Dialect() != engine.SQLite {
-		return nil, fmt.Errorf("ROSE reads the schema with SQLite's PRAGMAs; the %s engine is not supported yet", eng.Dialect())
-	}
-	names, err := eng.Query(ctx, db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-	if err != nil {
+	cat, err := catalog.Read(ctx, eng, db, catalog.Options{AllSchemas: true})
+	if err != nil && !errors.Is(err, catalog.ErrNoTables) {
 		return nil, fmt.Errorf("cannot read the tables of %s: %w", db, err)
 	}
 	descs, err := birdDescriptions(eng, db)
@@ -56,36 +56,21 @@ func LoadDBInfo(ctx context.Context, eng engine.Engine, db string) (*DBInfo, err
 		return nil, err
 	}
 	info := &DBInfo{DB: db}
-	for _, r := range names.Rows {
-		name := r[0].S
-		lit := "'" + strings.ReplaceAll(name, "'", "''") + "'"
-		cols, err := eng.Query(ctx, db, "SELECT name, type, pk FROM pragma_table_info("+lit+") ORDER BY cid")
-		if err != nil {
-			return nil, fmt.Errorf("cannot read the columns of %s.%s: %w", db, name, err)
-		}
-		fks, err := eng.Query(ctx, db, `SELECT "from", "table", "to" FROM pragma_foreign_key_list(`+lit+`) ORDER BY id, seq`)
-		if err != nil {
-			return nil, fmt.Errorf("cannot read the foreign keys of %s.%s: %w", db, name, err)
-		}
-		// get_db_info's dict: a later key of the same column wins; a
-		// reference to the implicit primary key has no "to" column, which
-		// Python prints as None.
-		fk := map[string]string{}
-		for _, f := range fks.Rows {
-			to := "None"
-			if f[2].K != result.Null {
-				to = result.PyStr(f[2])
-			}
-			fk[result.PyStr(f[0])] = result.PyStr(f[1]) + "." + to
-		}
+	if cat == nil {
+		return info, nil
+	}
+	tables := slices.Clone(cat.Tables)
+	slices.SortStableFunc(tables, func(a, b *catalog.Table) int { return strings.Compare(a.Name, b.Name) })
+	for _, tb := range tables {
+		name := tb.Name
+		fk := roseForeignKeys(cat, tb)
 		t := dbTable{name: name}
-		for _, c := range cols.Rows {
-			col := result.PyStr(c[0])
-			def := col + " " + result.PyStr(c[1])
-			if c[2].K == result.Int && c[2].I != 0 {
+		for ci, c := range tb.Columns {
+			def := c.Name + " " + c.Type
+			if tb.InPK(ci) {
 				def += " PRIMARY KEY"
 			}
-			if ref, ok := fk[col]; ok {
+			if ref, ok := fk[c.Name]; ok {
 				def += " foreign key(" + ref + ")"
 			}
 			t.cols = append(t.cols, def)
@@ -152,6 +137,35 @@ func (d *DBInfo) For(sqls ...string) string {
 		s += "Descriptions:\n" + strings.Join(descs, "\n")
 	}
 	return s
+}
+
+// roseForeignKeys is get_db_info's dict of t's foreign keys: the
+// referencing column's name as declared to "table.column" as declared, a
+// later key of the same column winning; a reference to the implicit
+// primary key has no column, which Python prints as None. A foreign key
+// whose declaration's spelling the reader does not know (the server
+// engines) is named as the tables name it.
+func roseForeignKeys(cat *catalog.Database, t *catalog.Table) map[string]string {
+	out := map[string]string{}
+	for _, fk := range t.FKs {
+		sp := fk.Spelled
+		if sp == nil {
+			p := cat.RefTable(fk)
+			sp = &catalog.Spelling{RefTable: fk.RefTable}
+			for k, c := range fk.Cols {
+				sp.Cols = append(sp.Cols, t.Columns[c].Name)
+				sp.RefCols = append(sp.RefCols, p.Columns[fk.RefCols[k]].Name)
+			}
+		}
+		for k, col := range sp.Cols {
+			to := "None"
+			if k < len(sp.RefCols) {
+				to = sp.RefCols[k]
+			}
+			out[col] = sp.RefTable + "." + to
+		}
+	}
+	return out
 }
 
 type colDesc struct{ name, desc, values string }

@@ -2,7 +2,6 @@ package metric
 
 import (
 	"context"
-	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/result"
@@ -55,14 +54,10 @@ type EX struct {
 func (m *EX) Name() string { return "ex" }
 
 // Prepare returns the predicted and gold queries as eval_exec_match runs
-// them, and whether row order matters.
+// them, and whether row order matters (sqllex.PrepareEX with
+// KeepDistinct).
 func (m *EX) Prepare(pred, gold string) (p, g string, orderMatters bool) {
-	p = strings.ReplaceAll(pred, "value", "1")
-	p, g = sqllex.Postprocess(p), sqllex.Postprocess(gold)
-	if !m.KeepDistinct {
-		p, g = sqllex.RemoveDistinct(p), sqllex.RemoveDistinct(g)
-	}
-	return sqllex.ReplaceCurYear(p), sqllex.ReplaceCurYear(g), sqllex.ContainsOrderBy(g)
+	return sqllex.PrepareEX(pred, gold, m.KeepDistinct)
 }
 
 // Grade runs both queries and compares their results.

@@ -190,6 +190,26 @@ func ReplaceCurYear(q string) string {
 	return curYear.ReplaceAllString(q, "2020")
 }
 
+// PrepareEX returns the predicted and gold queries as the official Spider
+// evaluator runs them for execution accuracy (test-suite-sql-eval:
+// evaluation.py evaluate, exec_eval.py eval_exec_match), and whether row
+// order matters: the prediction has every "value" replaced by "1" (for
+// systems that predict value placeholders; identifiers containing the
+// lower-case word are rewritten too, as officially), both are
+// postprocessed (Postprocess) and, unless keepDistinct, stripped of every
+// DISTINCT (RemoveDistinct), order matters iff the processed gold holds
+// "order by" (ContainsOrderBy), and both get YEAR(CURDATE()) replaced by
+// 2020 (ReplaceCurYear). It is pure text: ex, ts and the test-suite
+// builder share it.
+func PrepareEX(pred, gold string, keepDistinct bool) (p, g string, orderMatters bool) {
+	p = strings.ReplaceAll(pred, "value", "1")
+	p, g = Postprocess(p), Postprocess(gold)
+	if !keepDistinct {
+		p, g = RemoveDistinct(p), RemoveDistinct(g)
+	}
+	return ReplaceCurYear(p), ReplaceCurYear(g), ContainsOrderBy(g)
+}
+
 // SplitStatements splits q on semicolons outside strings, quoted identifiers
 // and comments. Each part is trimmed of surrounding whitespace; empty parts
 // are dropped. It is how gold alternatives are read from Defog SQL-Eval's

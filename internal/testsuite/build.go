@@ -15,7 +15,6 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
-	"github.com/sqljudge/sqljudge/internal/metric"
 )
 
 // ReportFile is the name of the build report in a suite folder.
@@ -126,7 +125,7 @@ func buildOne(ctx context.Context, src *sqlite.Engine, id string, golds []string
 	defer os.RemoveAll(tmp)
 	eng := sqlite.New("", sqlite.Options{MaxRows: o.MaxRows, MaxConns: 1})
 	defer eng.Close()
-	b := &builder{o: o, eng: eng, dbID: id, orig: orig, out: dir, tmp: tmp, ex: &metric.EX{KeepDistinct: o.KeepDistinct}}
+	b := &builder{o: o, eng: eng, dbID: id, orig: orig, out: dir, tmp: tmp}
 	rep, err := b.build(ctx, golds)
 	if err != nil {
 		return nil, fmt.Errorf("suite of %s: %w", id, err)

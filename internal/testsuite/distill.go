@@ -11,11 +11,12 @@ import (
 	"slices"
 	"time"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
-	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/schema"
 	"github.com/sqljudge/sqljudge/internal/sqlast"
+	"github.com/sqljudge/sqljudge/internal/sqllex"
 )
 
 // Options configure suite building.
@@ -129,10 +130,9 @@ type builder struct {
 	orig  string
 	out   string // suite folder of this db_id
 	tmp   string
-	info  *DBInfo
+	info  *catalog.Database
 	golds []gold
 	neigh []neighbour
-	ex    *metric.EX
 
 	// Distillation state: the neighbours no kept database tells apart
 	// yet (indexes into neigh), those some sampled database told apart,
@@ -211,17 +211,17 @@ func (b *builder) build(ctx context.Context, rawGolds []string) (*DBReport, erro
 // original database, and returns the results of the rest there.
 func (b *builder) prepareGolds(ctx context.Context, rawGolds []string) ([]*result.Set, error) {
 	var err error
-	if b.info, err = Inspect(ctx, b.eng, b.orig); err != nil {
+	if b.info, err = inspect(ctx, b.eng, b.orig); err != nil {
 		return nil, err
 	}
-	b.info.AddForeignKeys(b.o.Schemas[b.dbID])
+	addForeignKeys(b.info, b.o.Schemas[b.dbID])
 	seen := map[string]bool{}
 	for _, g := range rawGolds {
 		if seen[g] {
 			continue
 		}
 		seen[g] = true
-		_, gp, ordered := b.ex.Prepare(g, g)
+		_, gp, ordered := sqllex.PrepareEX(g, g, b.o.KeepDistinct)
 		b.golds = append(b.golds, gold{raw: g, sql: gp, ordered: ordered})
 	}
 	origRes, ok, err := b.goldResults(ctx, b.orig)
@@ -251,7 +251,7 @@ func (b *builder) runNeighbours(ctx context.Context, origRes []*result.Set, rep 
 			if !b.o.KeepDistinct && (n.Kind == "distinct" || n.Kind == string(sqlast.DropDistinct)) {
 				continue
 			}
-			p, _, _ := b.ex.Prepare(n.SQL, g.raw)
+			p, _, _ := sqllex.PrepareEX(n.SQL, g.raw, b.o.KeepDistinct)
 			if p == g.sql {
 				continue
 			}

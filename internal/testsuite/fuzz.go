@@ -14,6 +14,8 @@ import (
 
 	sqlite3 "github.com/mattn/go-sqlite3" // also registers the "sqlite3" driver, to write fuzzed databases
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
+	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sqllex"
 )
@@ -31,13 +33,14 @@ import (
 // varied: either independent sizes up to 3, 10 or 30 rows, or sizes growing
 // with the depth of a table in the foreign-key graph.
 type Fuzzer struct {
-	info  *DBInfo
+	info  *catalog.Database
 	cols  map[string]*colGen // by "table.column", lower case
-	depth map[*Table]int
+	depth map[*catalog.Table]int
 }
 
 type colGen struct {
-	col      *Column
+	col      *catalog.Column
+	aff      affinity       // affinityOf(col)
 	pool     []result.Value // original sample
 	literals []result.Value // gold literals and their variants
 	numeric  bool           // the pool is numbers (or numeric text)
@@ -48,14 +51,16 @@ type colGen struct {
 	dates    bool
 }
 
-// NewFuzzer prepares a fuzzer for a database and the literals of its gold
-// queries (already assigned to columns).
-func NewFuzzer(info *DBInfo, lits []Literal) *Fuzzer {
-	f := &Fuzzer{info: info, cols: map[string]*colGen{}, depth: map[*Table]int{}}
+// NewFuzzer prepares a fuzzer for a database (each column's pool its
+// Values; its tables ordered so that a referenced table comes before the
+// tables that reference it) and the literals of its gold queries (already
+// assigned to columns).
+func NewFuzzer(info *catalog.Database, lits []Literal) *Fuzzer {
+	f := &Fuzzer{info: info, cols: map[string]*colGen{}, depth: map[*catalog.Table]int{}}
 	for _, t := range info.Tables {
 		for i := range t.Columns {
 			c := &t.Columns[i]
-			g := &colGen{col: c, pool: c.Values}
+			g := &colGen{col: c, aff: affinityOf(c), pool: c.Values}
 			f.cols[key(t.Name, c.Name)] = g
 		}
 	}
@@ -72,7 +77,7 @@ func NewFuzzer(info *DBInfo, lits []Literal) *Fuzzer {
 	for _, t := range info.Tables {
 		d := 0
 		for _, fk := range t.FKs {
-			if p := info.Table(fk.RefTable); p != nil && p != t {
+			if p := info.RefTable(fk); p != nil && p != t {
 				d = max(d, f.depth[p]+1)
 			}
 		}
@@ -121,14 +126,14 @@ func (g *colGen) describe() {
 		}
 	}
 	total := len(g.pool) + len(g.literals)
-	switch g.col.Affinity {
-	case AffInteger, AffReal, AffNumeric, AffBool:
+	switch g.aff {
+	case affInteger, affReal, affNumeric, affBool:
 		g.numeric = texts == 0 || nums == total
 	default:
 		g.numeric = total > 0 && nums == total && texts == 0
 	}
-	g.isInt = nums > 0 && ints == nums && g.col.Affinity != AffReal
-	if g.col.Affinity == AffInteger || g.col.Affinity == AffBool {
+	g.isInt = nums > 0 && ints == nums && g.aff != affReal
+	if g.aff == affInteger || g.aff == affBool {
 		g.isInt = true
 	}
 	g.dates = total > 0 && dates*2 >= total
@@ -144,11 +149,11 @@ func (g *colGen) describe() {
 type plan struct {
 	pRandom  float64 // share of fresh random values
 	nullRate float64
-	sizes    map[*Table]int
+	sizes    map[*catalog.Table]int
 }
 
 func (f *Fuzzer) newPlan(rng *rand.Rand) plan {
-	p := plan{sizes: map[*Table]int{}}
+	p := plan{sizes: map[*catalog.Table]int{}}
 	p.pRandom = []float64{0, 0.1, 0.3, 0.6}[rng.IntN(4)]
 	p.nullRate = []float64{0, 0, 0.05, 0.2}[rng.IntN(4)]
 	if rng.IntN(2) == 0 {
@@ -170,7 +175,7 @@ func (f *Fuzzer) newPlan(rng *rand.Rand) plan {
 }
 
 // Data is the rows of a fuzzed database, by table.
-type Data map[*Table][][]result.Value
+type Data map[*catalog.Table][][]result.Value
 
 // Sample draws one database.
 func (f *Fuzzer) Sample(rng *rand.Rand) Data {
@@ -182,25 +187,25 @@ func (f *Fuzzer) Sample(rng *rand.Rand) Data {
 	return data
 }
 
-func (f *Fuzzer) sampleTable(rng *rand.Rand, p plan, t *Table, data Data) [][]result.Value {
+func (f *Fuzzer) sampleTable(rng *rand.Rand, p plan, t *catalog.Table, data Data) [][]result.Value {
 	n := p.sizes[t]
-	fkOf := map[int]ForeignKey{}
+	// A column of a foreign key draws from its referenced column (a
+	// column of several foreign keys from the last one's).
+	fkOf := map[int]parentColumn{}
 	for _, fk := range t.FKs {
-		for i, c := range t.Columns {
-			if strings.EqualFold(c.Name, fk.Column) {
-				fkOf[i] = fk
-			}
+		for k, ci := range fk.Cols {
+			fkOf[ci] = parentColumn{f.info.RefTable(fk), fk.RefCols[k]}
 		}
 	}
 	var pkCols []int
-	for i, c := range t.Columns {
-		if c.PK > 0 {
+	for i := range t.Columns {
+		if t.InPK(i) {
 			pkCols = append(pkCols, i)
 		}
 	}
-	intPK := len(pkCols) == 1 && t.Columns[pkCols[0]].Affinity == AffInteger
+	intPK := len(pkCols) == 1 && f.gen(t, pkCols[0]).aff == affInteger
 	// An INTEGER PRIMARY KEY is the rowid: it takes integers only.
-	rowid := intPK && strings.EqualFold(strings.TrimSpace(t.Columns[pkCols[0]].Decl), "INTEGER")
+	rowid := intPK && strings.EqualFold(strings.TrimSpace(t.Columns[pkCols[0]].Type), "INTEGER")
 	seenPK := map[string]bool{}
 	seenUnique := map[int]map[string]bool{}
 	var rows [][]result.Value
@@ -218,7 +223,7 @@ func (f *Fuzzer) sampleTable(rng *rand.Rand, p plan, t *Table, data Data) [][]re
 				row[i] = result.IntValue(int64(len(rows) + 1 + rng.IntN(3)))
 				continue
 			}
-			row[i] = f.value(rng, p, t, c, c.PK > 0 || c.Unique)
+			row[i] = f.value(rng, p, t, c, t.InPK(i) || t.Unique(i))
 			if rowid && i == pkCols[0] && row[i].K != result.Int {
 				row[i] = result.IntValue(int64(len(rows) + 1 + rng.IntN(1000)))
 			}
@@ -238,8 +243,8 @@ func (f *Fuzzer) sampleTable(rng *rand.Rand, p plan, t *Table, data Data) [][]re
 			seenPK[string(b)] = true
 		}
 		dup := false
-		for i, c := range t.Columns {
-			if !c.Unique || row[i].IsNull() {
+		for i := range t.Columns {
+			if !t.Unique(i) || row[i].IsNull() {
 				continue
 			}
 			if seenUnique[i] == nil {
@@ -260,23 +265,28 @@ func (f *Fuzzer) sampleTable(rng *rand.Rand, p plan, t *Table, data Data) [][]re
 	return rows
 }
 
+// parentColumn is the column a foreign key column references.
+type parentColumn struct {
+	table *catalog.Table
+	col   int
+}
+
+// gen returns the generator of column ci of t.
+func (f *Fuzzer) gen(t *catalog.Table, ci int) *colGen {
+	return f.cols[key(t.Name, t.Columns[ci].Name)]
+}
+
 // fromParent draws a value the referenced column received (or NULL).
-func (f *Fuzzer) fromParent(rng *rand.Rand, p plan, fk ForeignKey, data Data) (result.Value, bool) {
-	parent := f.info.Table(fk.RefTable)
-	if parent == nil {
+func (f *Fuzzer) fromParent(rng *rand.Rand, p plan, fk parentColumn, data Data) (result.Value, bool) {
+	if fk.table == nil {
 		return result.Value{}, false
 	}
-	rows, ok := data[parent]
+	rows, ok := data[fk.table]
 	if !ok {
 		return result.Value{}, false
 	}
-	j := -1
-	for i, c := range parent.Columns {
-		if strings.EqualFold(c.Name, fk.RefColumn) {
-			j = i
-		}
-	}
-	if j < 0 || len(rows) == 0 {
+	j := fk.col
+	if len(rows) == 0 {
 		// No parent row to refer to: the child is orphaned, as an empty
 		// parent table leaves it.
 		return result.NullValue(), true
@@ -288,9 +298,9 @@ func (f *Fuzzer) fromParent(rng *rand.Rand, p plan, fk ForeignKey, data Data) (r
 }
 
 // value draws one value for column c.
-func (f *Fuzzer) value(rng *rand.Rand, p plan, t *Table, c *Column, unique bool) result.Value {
+func (f *Fuzzer) value(rng *rand.Rand, p plan, t *catalog.Table, c *catalog.Column, unique bool) result.Value {
 	g := f.cols[key(t.Name, c.Name)]
-	if !c.NotNull && c.PK == 0 && p.nullRate > 0 && rng.Float64() < p.nullRate {
+	if !c.NotNull && p.nullRate > 0 && rng.Float64() < p.nullRate {
 		return result.NullValue()
 	}
 	r := rng.Float64()
@@ -308,7 +318,7 @@ const charset = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789
 // random draws a fresh value shaped like the column's values.
 func (g *colGen) random(rng *rand.Rand) result.Value {
 	switch {
-	case g.col.Affinity == AffBool:
+	case g.aff == affBool:
 		return result.IntValue(int64(rng.IntN(2)))
 	case g.dates:
 		base := time.Date(1990, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -324,7 +334,7 @@ func (g *colGen) random(rng *rand.Rand) result.Value {
 			span = 10
 		}
 		lo, hi = lo-span/4, hi+span/4
-		if g.col.Affinity == AffBlob || g.col.Affinity == AffText {
+		if g.aff == affBlob || g.aff == affText {
 			if g.isInt {
 				return result.TextValue(strconv.FormatInt(int64(lo+rng.Float64()*(hi-lo)), 10))
 			}
@@ -368,10 +378,12 @@ func (g *colGen) random(rng *rand.Rand) result.Value {
 	return result.TextValue(string(b))
 }
 
-// Write creates a SQLite database at path with the original schema and the
-// data. Rows that violate a constraint the fuzzer does not model (a CHECK)
-// are skipped (INSERT OR IGNORE). The same data gives the same bytes.
-func Write(path string, info *DBInfo, data Data) error {
+// Write creates a SQLite database at path with the original schema (the
+// CREATE statements of info.Objects but triggers and SQLite's own tables,
+// as stored) and the data. Rows that violate a constraint the fuzzer does
+// not model (a CHECK) are skipped (INSERT OR IGNORE). The same data gives
+// the same bytes.
+func Write(path string, info *catalog.Database, data Data) error {
 	_ = os.Remove(path)
 	db, err := sql.Open("sqlite3", path+"?_journal_mode=OFF&_sync=OFF")
 	if err != nil {
@@ -379,9 +391,12 @@ func Write(path string, info *DBInfo, data Data) error {
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
-	for _, ddl := range info.DDL {
-		if _, err := db.Exec(ddl); err != nil {
-			return fmt.Errorf("schema of %s: %w", info.Path, err)
+	for _, o := range info.Objects {
+		if o.Type == "trigger" || catalog.SQLiteInternal(o.Name) {
+			continue
+		}
+		if _, err := db.Exec(o.SQL); err != nil {
+			return fmt.Errorf("original schema: %w", err)
 		}
 	}
 	tx, err := db.Begin()
@@ -394,7 +409,7 @@ func Write(path string, info *DBInfo, data Data) error {
 			continue
 		}
 		ph := strings.TrimSuffix(strings.Repeat("?,", len(t.Columns)), ",")
-		st, err := tx.Prepare(fmt.Sprintf("INSERT OR IGNORE INTO %s VALUES (%s)", quoteIdent(t.Name), ph))
+		st, err := tx.Prepare(fmt.Sprintf("INSERT OR IGNORE INTO %s VALUES (%s)", engine.SQLite.QuoteIdent(t.Name), ph))
 		if err != nil {
 			tx.Rollback()
 			return fmt.Errorf("table %s: %w", t.Name, err)
@@ -439,7 +454,7 @@ func driverValue(v result.Value) any {
 // assignLiterals collects the literals of a database's gold queries and the
 // columns each may meet: the columns named in the same query whose type is
 // compatible.
-func assignLiterals(info *DBInfo, golds []string) []Literal {
+func assignLiterals(info *catalog.Database, golds []string) []Literal {
 	isColumn := func(name string) bool {
 		for _, t := range info.Tables {
 			if t.Column(name) != nil {
@@ -451,7 +466,7 @@ func assignLiterals(info *DBInfo, golds []string) []Literal {
 	var out []Literal
 	for _, q := range golds {
 		var named []string
-		var cols []*Column
+		var cols []*catalog.Column
 		for _, tok := range sqllex.Tokenize(q) {
 			if tok.Kind != sqllex.Word && tok.Kind != sqllex.Quoted {
 				continue

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
+	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/sqlast"
 	"github.com/sqljudge/sqljudge/internal/sqllex"
 )
@@ -78,7 +80,7 @@ func matchCase(orig, repl string) string {
 // COUNT(...) (the official equivalent_count), are left out. The list is
 // deterministic and may hold queries that do not run; the caller keeps
 // those that do.
-func Neighbours(gold string, info *DBInfo) []Neighbour {
+func Neighbours(gold string, info *catalog.Database) []Neighbour {
 	g := &neighbourGen{gold: gold, info: info, ts: tokens(gold), seen: map[string]bool{normalize(gold): true}}
 	g.tables = queryColumns(g.ts, info)
 	g.astMutants()
@@ -97,9 +99,9 @@ func Neighbours(gold string, info *DBInfo) []Neighbour {
 // without duplicates.
 type neighbourGen struct {
 	gold   string
-	info   *DBInfo
-	ts     []token  // the gold's tokens
-	tables []*Table // the tables the query names (queryColumns)
+	info   *catalog.Database
+	ts     []token          // the gold's tokens
+	tables []*catalog.Table // the tables the query names (queryColumns)
 	seen   map[string]bool
 	out    []Neighbour
 }
@@ -405,8 +407,8 @@ func stringVariants(s string) []string {
 }
 
 // queryColumns returns the tables named in the query's tokens.
-func queryColumns(ts []token, info *DBInfo) []*Table {
-	var out []*Table
+func queryColumns(ts []token, info *catalog.Database) []*catalog.Table {
+	var out []*catalog.Table
 	for _, t := range ts {
 		if t.kind != sqllex.Word && t.kind != sqllex.Quoted {
 			continue
@@ -418,7 +420,7 @@ func queryColumns(ts []token, info *DBInfo) []*Table {
 	return out
 }
 
-func isColumnName(name string, info *DBInfo) bool {
+func isColumnName(name string, info *catalog.Database) bool {
 	for _, t := range info.Tables {
 		if t.Column(name) != nil {
 			return true
@@ -427,15 +429,15 @@ func isColumnName(name string, info *DBInfo) bool {
 	return false
 }
 
-func isTableName(name string, info *DBInfo) bool { return info.Table(name) != nil }
+func isTableName(name string, info *catalog.Database) bool { return info.Table(name) != nil }
 
 // sameTypeColumns lists the other columns, of the tables the query names,
 // with the affinity of the column called name.
-func sameTypeColumns(name string, tables []*Table, info *DBInfo) []string {
-	var aff []Affinity
+func sameTypeColumns(name string, tables []*catalog.Table, info *catalog.Database) []string {
+	var aff []affinity
 	for _, t := range tables {
 		if c := t.Column(name); c != nil {
-			aff = append(aff, c.Affinity)
+			aff = append(aff, affinityOf(c))
 		}
 	}
 	if len(aff) == 0 {
@@ -443,8 +445,9 @@ func sameTypeColumns(name string, tables []*Table, info *DBInfo) []string {
 	}
 	var out []string
 	for _, t := range tables {
-		for _, c := range t.Columns {
-			if !strings.EqualFold(c.Name, name) && slices.Contains(aff, c.Affinity) && !slices.Contains(out, c.Name) {
+		for i := range t.Columns {
+			c := &t.Columns[i]
+			if !strings.EqualFold(c.Name, name) && slices.Contains(aff, affinityOf(c)) && !slices.Contains(out, c.Name) {
 				out = append(out, c.Name)
 			}
 		}
@@ -458,5 +461,5 @@ func quoteIfNeeded(name string) string {
 	if plainIdent.MatchString(name) {
 		return name
 	}
-	return quoteIdent(name)
+	return engine.SQLite.QuoteIdent(name)
 }

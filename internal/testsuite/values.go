@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sqllex"
 )
@@ -108,21 +109,21 @@ func literalVariants(v result.Value) []result.Value {
 // compatible reports whether a literal can meet a column: numbers meet
 // numeric columns and text columns holding numbers; text meets text,
 // dates, blobs and columns holding text.
-func compatible(v result.Value, c *Column) bool {
+func compatible(v result.Value, c *catalog.Column) bool {
 	num := v.K == result.Int || v.K == result.Float
-	switch c.Affinity {
-	case AffInteger, AffReal, AffNumeric, AffBool:
+	switch aff := affinityOf(c); aff {
+	case affInteger, affReal, affNumeric, affBool:
 		if num {
 			return true
 		}
 		_, err := strconv.ParseFloat(v.S, 64)
 		return err == nil || holdsText(c)
 	default:
-		return !num || holdsNumbers(c) || c.Affinity == AffDate || c.Affinity == AffBlob
+		return !num || holdsNumbers(c) || aff == affDate || aff == affBlob
 	}
 }
 
-func holdsText(c *Column) bool {
+func holdsText(c *catalog.Column) bool {
 	for _, v := range c.Values {
 		if v.K == result.Text {
 			return true
@@ -131,7 +132,7 @@ func holdsText(c *Column) bool {
 	return false
 }
 
-func holdsNumbers(c *Column) bool {
+func holdsNumbers(c *catalog.Column) bool {
 	for _, v := range c.Values {
 		if v.K == result.Int || v.K == result.Float {
 			return true
@@ -156,7 +157,3 @@ func QueryLiterals(q string, isColumn func(string) bool) []result.Value {
 // its neighbours (see literalVariants): ±1, a LIKE pattern's instances,
 // case variants, a day apart.
 func LiteralVariants(v result.Value) []result.Value { return literalVariants(v) }
-
-// AffinityOf returns the affinity SQLite gives a declared type (see
-// Affinity).
-func AffinityOf(decl string) Affinity { return affinityOf(decl) }

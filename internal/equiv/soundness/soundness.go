@@ -10,6 +10,7 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/equiv"
 	"github.com/sqljudge/sqljudge/internal/prove/check"
+	sqlitesb "github.com/sqljudge/sqljudge/internal/sandbox/sqlite"
 	"github.com/sqljudge/sqljudge/internal/testserver"
 )
 
@@ -48,7 +49,7 @@ type Proved struct {
 // proved and refuted.
 func SearchAll(t *testing.T, pairs []Proved, maxDatabases int) {
 	t.Helper()
-	sb, err := equiv.NewSQLiteSandbox(t.TempDir())
+	sb, err := sqlitesb.New(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,14 +2,15 @@ package index
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
-	"net/url"
-	"path/filepath"
+	"math"
 	"slices"
 	"strings"
 
-	_ "github.com/mattn/go-sqlite3" // the sqlite3 driver
+	"github.com/sqljudge/sqljudge/internal/catalog"
+	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/result"
 )
 
 // schemaTable is one table of the database with all its columns, in
@@ -31,45 +32,8 @@ type valueColumn struct {
 	Values []string `json:"values"`
 }
 
-// openRO opens a SQLite file read-only.
-func openRO(path string) (*sql.DB, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return nil, err
-	}
-	u := url.URL{Scheme: "file", OmitHost: true, Path: abs, RawQuery: "mode=ro&_query_only=1"}
-	db, err := sql.Open("sqlite3", u.String())
-	if err != nil {
-		return nil, err
-	}
-	db.SetMaxOpenConns(1)
-	return db, nil
-}
-
 // quoteIdent quotes a SQLite identifier.
-func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
-
-type pragmaColumn struct {
-	name, typ string
-	pk        int
-}
-
-func tableColumns(ctx context.Context, db *sql.DB, table string) ([]pragmaColumn, error) {
-	rows, err := db.QueryContext(ctx, "SELECT name, type, pk FROM pragma_table_info(?)", table)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var cols []pragmaColumn
-	for rows.Next() {
-		var c pragmaColumn
-		if err := rows.Scan(&c.name, &c.typ, &c.pk); err != nil {
-			return nil, err
-		}
-		cols = append(cols, c)
-	}
-	return cols, rows.Err()
-}
+func quoteIdent(s string) string { return engine.SQLite.QuoteIdent(s) }
 
 // skippedName is CHESS's rule for columns never indexed: key-, link- and
 // date-like names.
@@ -99,62 +63,41 @@ func textType(decl string, affinity bool) bool {
 	return strings.Contains(u, "CHAR") || strings.Contains(u, "CLOB") || strings.Contains(u, "TEXT")
 }
 
-// readSchema reads the tables and columns of the database and the distinct
-// values of the columns CHESS indexes (_get_unique_values).
+// readSchema reads the tables and columns of the SQLite database at
+// dbPath (catalog.Read, through a read-only engine of its own with no row
+// cap: a kept column may have more distinct values than a query's default
+// cap) and the distinct values of the columns CHESS indexes.
 func readSchema(ctx context.Context, dbPath string, affinity bool) ([]schemaTable, []valueTable, error) {
-	db, err := openRO(dbPath)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer db.Close()
-	rows, err := db.QueryContext(ctx, "SELECT name FROM sqlite_master WHERE type='table'")
+	eng := sqlite.New("", sqlite.Options{MaxConns: 1, MaxRows: math.MaxInt32})
+	defer eng.Close()
+	cat, err := catalog.Read(ctx, eng, dbPath, catalog.Options{})
 	if err != nil {
 		return nil, nil, fmt.Errorf("not a readable SQLite database: %v", err)
 	}
-	var names []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			rows.Close()
-			return nil, nil, err
-		}
-		names = append(names, n)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, nil, err
-	}
-	cols := make([][]pragmaColumn, len(names))
+	q := func(sql string) (*result.Set, error) { return eng.Query(ctx, dbPath, sql) }
 	pkNames := map[string]bool{}
-	for i, t := range names {
-		if cols[i], err = tableColumns(ctx, db, t); err != nil {
-			return nil, nil, fmt.Errorf("table %s: %v", t, err)
-		}
-		for _, c := range cols[i] {
-			if c.pk > 0 {
-				pkNames[strings.ToLower(c.name)] = true
-			}
+	for _, t := range cat.Tables {
+		for _, k := range t.PK {
+			pkNames[strings.ToLower(t.Columns[k].Name)] = true
 		}
 	}
 	var schema []schemaTable
 	var values []valueTable
-	for i, t := range names {
-		if t == "sqlite_sequence" {
-			continue
-		}
-		st := schemaTable{Name: strings.NewReplacer(`"`, "", "`", "").Replace(t)}
-		vt := valueTable{Name: t}
-		for _, c := range cols[i] {
-			st.Columns = append(st.Columns, strings.NewReplacer(`"`, "", "`", "").Replace(c.name))
-			if !textType(c.typ, affinity) || pkNames[strings.ToLower(c.name)] || skippedName(c.name) {
+	unquote := strings.NewReplacer(`"`, "", "`", "")
+	for _, t := range cat.Tables {
+		st := schemaTable{Name: unquote.Replace(t.Name)}
+		vt := valueTable{Name: t.Name}
+		for _, c := range t.Columns {
+			st.Columns = append(st.Columns, unquote.Replace(c.Name))
+			if !textType(c.Type, affinity) || pkNames[strings.ToLower(c.Name)] || skippedName(c.Name) {
 				continue
 			}
-			vals, err := columnValues(ctx, db, t, c.name)
+			vals, err := columnValues(q, t.Name, c.Name)
 			if err != nil {
-				return nil, nil, fmt.Errorf("table %s, column %s: %v", t, c.name, err)
+				return nil, nil, fmt.Errorf("table %s, column %s: %v", t.Name, c.Name, err)
 			}
 			if vals != nil {
-				vt.Columns = append(vt.Columns, valueColumn{Name: c.name, Values: vals})
+				vt.Columns = append(vt.Columns, valueColumn{Name: c.Name, Values: vals})
 			}
 		}
 		schema = append(schema, st)
@@ -165,38 +108,29 @@ func readSchema(ctx context.Context, dbPath string, affinity bool) ([]schemaTabl
 
 // columnValues returns the sorted distinct non-NULL values of a column when
 // CHESS's size rule keeps it, else nil.
-func columnValues(ctx context.Context, db *sql.DB, table, column string) ([]string, error) {
+func columnValues(q func(string) (*result.Set, error), table, column string) ([]string, error) {
 	t, c := quoteIdent(table), quoteIdent(column)
-	var sum sql.NullInt64
-	var count int64
-	q := fmt.Sprintf("SELECT SUM(LENGTH(v)), COUNT(v) FROM (SELECT DISTINCT %s AS v FROM %s WHERE %s IS NOT NULL)", c, t, c)
-	if err := db.QueryRowContext(ctx, q).Scan(&sum, &count); err != nil {
-		return nil, err
-	}
-	if !sum.Valid || count == 0 {
-		return nil, nil
-	}
-	avg := float64(sum.Int64) / float64(count)
-	keep := (strings.Contains(strings.ToLower(column), "name") && sum.Int64 < 5_000_000) ||
-		(sum.Int64 < 2_000_000 && avg < 25) || count < 100
-	if !keep {
-		return nil, nil
-	}
-	rows, err := db.QueryContext(ctx, fmt.Sprintf("SELECT DISTINCT CAST(%s AS TEXT) FROM %s WHERE %s IS NOT NULL", c, t, c))
+	st, err := q(fmt.Sprintf("SELECT SUM(LENGTH(v)), COUNT(v) FROM (SELECT DISTINCT %s AS v FROM %s WHERE %s IS NOT NULL)", c, t, c))
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	vals := []string{}
-	for rows.Next() {
-		var v sql.NullString
-		if err := rows.Scan(&v); err != nil {
-			return nil, err
-		}
-		vals = append(vals, v.String)
+	sum, count := st.Rows[0][0], st.Rows[0][1].I
+	if sum.IsNull() || count == 0 {
+		return nil, nil
 	}
-	if err := rows.Err(); err != nil {
+	avg := float64(sum.I) / float64(count)
+	keep := (strings.Contains(strings.ToLower(column), "name") && sum.I < 5_000_000) ||
+		(sum.I < 2_000_000 && avg < 25) || count < 100
+	if !keep {
+		return nil, nil
+	}
+	set, err := q(fmt.Sprintf("SELECT DISTINCT CAST(%s AS TEXT) FROM %s WHERE %s IS NOT NULL", c, t, c))
+	if err != nil {
 		return nil, err
+	}
+	vals := make([]string, 0, len(set.Rows))
+	for _, r := range set.Rows {
+		vals = append(vals, r[0].S)
 	}
 	slices.Sort(vals)
 	return slices.Compact(vals), nil

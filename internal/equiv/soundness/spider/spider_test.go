@@ -6,10 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/equiv"
 	"github.com/sqljudge/sqljudge/internal/equiv/soundness"
+	sqlitesb "github.com/sqljudge/sqljudge/internal/sandbox/sqlite"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
 	"github.com/sqljudge/sqljudge/internal/testserver"
 	"github.com/sqljudge/sqljudge/internal/testsuite"
@@ -27,8 +29,8 @@ func TestProvedSpiderNeighboursNotRefuted(t *testing.T) {
 	dbDir := shareddata.SubsetPath(t, "spider", "database")
 	eng := sqlite.New(dbDir, sqlite.Options{})
 	defer eng.Close()
-	infos := map[string]*testsuite.DBInfo{}
-	schemas := map[string]*equiv.Schema{}
+	infos := map[string]*catalog.Database{}
+	schemas := map[string]*catalog.Database{}
 	seen := map[string]bool{}
 	var ps []soundness.Proved
 	tried := 0
@@ -47,9 +49,13 @@ func TestProvedSpiderNeighboursNotRefuted(t *testing.T) {
 			t.Fatal(err)
 		}
 		if infos[db] == nil {
-			if infos[db], err = testsuite.Inspect(context.Background(), eng, path); err != nil {
+			// The test-suite builder's view of the database (its
+			// inspect: catalog.Read, tables ordered by references),
+			// whose names and types the neighbours are drawn from.
+			if infos[db], err = catalog.Read(context.Background(), eng, db, catalog.Options{}); err != nil {
 				t.Fatal(err)
 			}
+			infos[db].OrderByReferences()
 			if schemas[db], err = equiv.ReadSchema(context.Background(), equiv.Pair{DB: path}); err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +90,7 @@ func TestSubsetPredictionsProved(t *testing.T) {
 	golds := soundness.Lines(t, shareddata.SubsetPath(t, "spider", "dev_gold.sql"))
 	eng := sqlite.New(shareddata.SubsetPath(t, "spider", "database"), sqlite.Options{})
 	defer eng.Close()
-	sb, err := equiv.NewSQLiteSandbox(t.TempDir())
+	sb, err := sqlitesb.New(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

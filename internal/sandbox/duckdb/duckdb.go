@@ -1,10 +1,10 @@
-// Package duckdbsandbox is equiv's DuckDB sandbox: scratch DuckDB files in
-// a temporary folder, written through the read-write driver and queried
-// through sqljudge's read-only DuckDB engine (package engine/duckdb). It
-// is a package of its own so that only a binary built with -tags duckdb
-// links DuckDB: importing it registers the sandbox of `--db duckdb:[DIR]`
-// with package equiv (equiv.RegisterDuckDB).
-package duckdbsandbox
+// Package duckdb is equiv's DuckDB sandbox: scratch DuckDB files in a
+// temporary folder, written through the read-write driver and queried
+// through sqljudge's read-only DuckDB engine (engine/duckdb). Only a
+// binary built with -tags duckdb links it: sandbox/open's duckdb.go
+// registers it for `--db duckdb:[DIR]`, as engine/open registers the
+// DuckDB engine.
+package duckdb
 
 import (
 	"context"
@@ -19,13 +19,9 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/duckdb"
-	"github.com/sqljudge/sqljudge/internal/equiv"
 	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/sandbox"
 )
-
-func init() {
-	equiv.RegisterDuckDB(func(dir string) (equiv.Sandbox, error) { return New(dir) })
-}
 
 // Sandbox makes scratch DuckDB files under a temporary folder. It never
 // opens a file it did not create. It is safe for concurrent use.
@@ -35,7 +31,7 @@ type Sandbox struct {
 	n   atomic.Int64
 }
 
-var _ equiv.Sandbox = (*Sandbox)(nil)
+var _ sandbox.Sandbox = (*Sandbox)(nil)
 
 // New returns a sandbox whose files live in a new temporary folder under
 // dir ("" for the system's), removed by Close.
@@ -46,6 +42,9 @@ func New(dir string) (*Sandbox, error) {
 	}
 	return &Sandbox{dir: d, eng: duckdb.New(d, duckdb.Options{MaxConns: 1, MaxRows: 10_000, MemoryLimit: "1GB"})}, nil
 }
+
+// Dir is the folder the scratch files live in.
+func (s *Sandbox) Dir() string { return s.dir }
 
 // Dialect returns engine.DuckDB.
 func (s *Sandbox) Dialect() engine.Dialect { return engine.DuckDB }
@@ -81,11 +80,11 @@ type scratch struct {
 }
 
 // Open returns a scratch database: a new file holding the tables of ddl.
-func (s *Sandbox) Open(ctx context.Context, ddl []string) (equiv.Scratch, error) {
+func (s *Sandbox) Open(ctx context.Context, ddl []string) (sandbox.Scratch, error) {
 	name := fmt.Sprintf("s%d", s.n.Add(1))
 	sc := &scratch{sb: s, name: name, path: filepath.Join(s.dir, name+".duckdb")}
 	err := sc.write(ctx, func(w *sql.DB) error {
-		return inTx(ctx, w, ddl)
+		return sandbox.ExecInTx(ctx, w, ddl)
 	})
 	if err != nil {
 		sc.Close()
@@ -99,7 +98,7 @@ func (s *Sandbox) Open(ctx context.Context, ddl []string) (equiv.Scratch, error)
 // transaction deleted as if they were still there, and a key against
 // them too), then inserts the rows (parameters) in one transaction. A
 // failed Load may leave the tables empty.
-func (sc *scratch) Load(ctx context.Context, tables []equiv.TableRows) error {
+func (sc *scratch) Load(ctx context.Context, tables []sandbox.TableRows) error {
 	return sc.write(ctx, func(w *sql.DB) error {
 		for i := len(tables) - 1; i >= 0; i-- {
 			if _, err := w.ExecContext(ctx, "DELETE FROM "+tables[i].Name); err != nil {
@@ -110,7 +109,7 @@ func (sc *scratch) Load(ctx context.Context, tables []equiv.TableRows) error {
 		if err != nil {
 			return err
 		}
-		if err := equiv.InsertRows(ctx, engine.DuckDB, tx, tables); err != nil {
+		if err := sandbox.InsertRows(ctx, engine.DuckDB, tx, tables); err != nil {
 			tx.Rollback()
 			return err
 		}
@@ -121,7 +120,7 @@ func (sc *scratch) Load(ctx context.Context, tables []equiv.TableRows) error {
 // Exec runs the statements (a witness's script) in one transaction, each
 // checked to be one statement (the driver would run a second one).
 func (sc *scratch) Exec(ctx context.Context, stmts []string) error {
-	return sc.write(ctx, func(w *sql.DB) error { return inTx(ctx, w, stmts) })
+	return sc.write(ctx, func(w *sql.DB) error { return sandbox.ExecInTx(ctx, w, stmts) })
 }
 
 // write opens a writer on the file (created if missing), runs f and
@@ -138,32 +137,6 @@ func (sc *scratch) write(ctx context.Context, f func(*sql.DB) error) error {
 		return err
 	}
 	return w.Close()
-}
-
-// inTx runs the statements in one transaction.
-func inTx(ctx context.Context, w *sql.DB, stmts []string) error {
-	tx, err := w.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	for _, st := range stmts {
-		if err := equiv.OneStatement(st); err != nil {
-			tx.Rollback()
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, st); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("%s: %w", abbreviate(st), err)
-		}
-	}
-	return tx.Commit()
-}
-
-func abbreviate(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "…"
-	}
-	return s
 }
 
 // Query runs q through the read-only DuckDB engine.

@@ -1,8 +1,10 @@
-package equiv
+// Package postgres is equiv's PostgreSQL sandbox: scratch databases on a
+// PostgreSQL server, each created, filled and dropped by the sandbox and
+// queried through sqljudge's PostgreSQL engine (engine/postgres).
+package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -12,25 +14,27 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/postgres"
 	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/sandbox"
 )
 
-// PostgresSandbox makes scratch databases on a PostgreSQL server: each
-// Open runs CREATE DATABASE under a new name (scratchName: the time of the
+// Sandbox makes scratch databases on a PostgreSQL server: each
+// Open runs CREATE DATABASE under a new name (sandbox.ScratchPrefix: the time of the
 // run, a random part and a counter), takes CONNECT away from PUBLIC,
 // creates the tables, and the scratch's Close drops it (DROP DATABASE …
 // WITH (FORCE)). It never opens or changes another database.
 //
-// Every statement it sends is its own rendering (see Sandbox), one per
+// Every statement it sends is its own rendering (see sandbox.Sandbox), one per
 // message of the extended protocol, on sessions whose settings are pinned
 // at connection (pgSandboxParams: standard_conforming_strings on,
 // search_path public, statement_timeout, lock_timeout, UTC); values are
 // parameters. Queries run through sqljudge's PostgreSQL engine (read-only
 // transactions, statement timeouts) on sessions pinned the same way.
 //
-// NewPostgresSandbox refuses (engine.ErrPrivileged, unless
+// New refuses (engine.ErrPrivileged, unless
 // allowSuperuser) a role that is a superuser, has CREATEROLE or
 // REPLICATION, is a member of pg_execute_server_program,
 // pg_read_server_files, pg_write_server_files or pg_signal_backend, or
@@ -38,16 +42,19 @@ import (
 // pair's query could end the other sessions of the role); and refuses
 // (a usage error) a role that cannot create, fill and drop a scratch
 // database: it tries one before the first pair.
-type PostgresSandbox struct {
+type Sandbox struct {
 	cfg    *pgx.ConnConfig
 	eng    *postgres.Engine
 	prefix string
 	n      atomic.Int64
-	// Swept names the stale scratch databases NewPostgresSandbox dropped.
-	Swept []string
+	swept  []string
 }
 
-var _ Sandbox = (*PostgresSandbox)(nil)
+var (
+	_ sandbox.Sandbox  = (*Sandbox)(nil)
+	_ sandbox.DBReader = (*Sandbox)(nil)
+	_ sandbox.Sweeper  = (*Sandbox)(nil)
+)
 
 // pgSandboxParams are the settings of every session of the sandbox, sent
 // as startup parameters so that no statement runs before them: how string
@@ -73,10 +80,10 @@ var pgReaderParams = map[string]string{
 	"search_path":                 "public",
 }
 
-// NewPostgresSandbox connects to the server of dsn, vets its role (see
-// PostgresSandbox), drops the stale scratch databases of earlier runs of
-// the role (SweepPostgres) and returns the sandbox.
-func NewPostgresSandbox(ctx context.Context, dsn string, allowSuperuser bool) (*PostgresSandbox, error) {
+// New connects to the server of dsn, vets its role (see Sandbox), drops
+// the stale scratch databases of earlier runs of the role (sweep) and
+// returns the sandbox.
+func New(ctx context.Context, dsn string, allowSuperuser bool) (*Sandbox, error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("--db: %w", err)
@@ -86,12 +93,12 @@ func NewPostgresSandbox(ctx context.Context, dsn string, allowSuperuser bool) (*
 	if err != nil {
 		return nil, err
 	}
-	s := &PostgresSandbox{cfg: cfg, eng: eng, prefix: scratchPrefix()}
+	s := &Sandbox{cfg: cfg, eng: eng, prefix: sandbox.ScratchPrefix()}
 	if err := s.vet(ctx, allowSuperuser); err != nil {
 		eng.Close()
 		return nil, err
 	}
-	if s.Swept, err = sweepPostgres(ctx, cfg, staleAfter); err != nil {
+	if s.swept, err = sweep(ctx, cfg, sandbox.StaleAfter); err != nil {
 		eng.Close()
 		return nil, err
 	}
@@ -114,10 +121,17 @@ func pinPostgres(cfg *pgx.ConnConfig, params map[string]string) {
 }
 
 // Dialect returns engine.Postgres.
-func (s *PostgresSandbox) Dialect() engine.Dialect { return engine.Postgres }
+func (s *Sandbox) Dialect() engine.Dialect { return engine.Postgres }
 
 // Close closes the engine.
-func (s *PostgresSandbox) Close() error { return s.eng.Close() }
+func (s *Sandbox) Close() error { return s.eng.Close() }
+
+// Swept names the stale scratch databases New dropped.
+func (s *Sandbox) Swept() []string { return s.swept }
+
+// Prefix is the name prefix of this sandbox's scratch databases
+// (prefix_<n>).
+func (s *Sandbox) Prefix() string { return s.prefix }
 
 // connect opens a session on database db ("" for the DSN's own) with the
 // sandbox's settings.
@@ -150,7 +164,7 @@ func execPG(ctx context.Context, pc *pgconn.PgConn, stmts []string, params [][][
 	}
 	for i, r := range res {
 		if r.Err != nil {
-			return fmt.Errorf("%s: %w", abbreviateSQL(stmts[i]), r.Err)
+			return fmt.Errorf("%s: %w", sandbox.Abbreviate(stmts[i]), r.Err)
 		}
 	}
 	return nil
@@ -158,7 +172,7 @@ func execPG(ctx context.Context, pc *pgconn.PgConn, stmts []string, params [][][
 
 // admin runs statements on the DSN's own database, on a session of its
 // own.
-func (s *PostgresSandbox) admin(ctx context.Context, stmts ...string) error {
+func (s *Sandbox) admin(ctx context.Context, stmts ...string) error {
 	c, err := connectPostgres(ctx, s.cfg, "")
 	if err != nil {
 		return err
@@ -174,21 +188,21 @@ func (s *PostgresSandbox) admin(ctx context.Context, stmts ...string) error {
 
 // Open creates a scratch database, lets no other role connect to it, and
 // runs ddl in it.
-func (s *PostgresSandbox) Open(ctx context.Context, ddl []string) (Scratch, error) {
+func (s *Sandbox) Open(ctx context.Context, ddl []string) (sandbox.Scratch, error) {
 	name := fmt.Sprintf("%s_%d", s.prefix, s.n.Add(1))
 	q := engine.Postgres.QuoteIdent(name)
 	if err := s.admin(ctx, "CREATE DATABASE "+q); err != nil {
-		return nil, &SetupError{err}
+		return nil, &sandbox.SetupError{Err: err}
 	}
 	sc := &pgScratch{sb: s, name: name}
 	if err := s.admin(ctx, "REVOKE ALL ON DATABASE "+q+" FROM PUBLIC"); err != nil {
 		sc.Close()
-		return nil, &SetupError{err}
+		return nil, &sandbox.SetupError{Err: err}
 	}
 	c, err := connectPostgres(ctx, s.cfg, name)
 	if err != nil {
 		sc.Close()
-		return nil, &SetupError{err}
+		return nil, &sandbox.SetupError{Err: err}
 	}
 	sc.conn = c
 	for _, st := range ddl {
@@ -201,7 +215,7 @@ func (s *PostgresSandbox) Open(ctx context.Context, ddl []string) (Scratch, erro
 }
 
 type pgScratch struct {
-	sb   *PostgresSandbox
+	sb   *Sandbox
 	name string
 	conn *pgx.Conn
 }
@@ -210,7 +224,7 @@ type pgScratch struct {
 // makes new files for every table, far slower on a few rows) and inserts
 // the rows with parameters in text format, the server reading each as the
 // column's type, all in one pipeline: one implicit transaction.
-func (sc *pgScratch) Load(ctx context.Context, tables []TableRows) error {
+func (sc *pgScratch) Load(ctx context.Context, tables []sandbox.TableRows) error {
 	var stmts []string
 	var params [][][]byte
 	for i := len(tables) - 1; i >= 0; i-- {
@@ -218,7 +232,7 @@ func (sc *pgScratch) Load(ctx context.Context, tables []TableRows) error {
 		params = append(params, nil)
 	}
 	for _, t := range tables {
-		q := insertSQL(engine.Postgres, t.Name, t.Cols)
+		q := sandbox.InsertSQL(engine.Postgres, t.Name, t.Cols)
 		for _, row := range t.Rows {
 			stmts = append(stmts, q)
 			params = append(params, pgParams(row))
@@ -232,7 +246,7 @@ func (sc *pgScratch) Load(ctx context.Context, tables []TableRows) error {
 func pgParams(row []result.Value) [][]byte {
 	out := make([][]byte, len(row))
 	for i, v := range row {
-		if s, _, ok := valueText(engine.Postgres, v); ok {
+		if s, _, ok := catalog.ValueText(engine.Postgres, v); ok {
 			out[i] = []byte(s)
 		}
 	}
@@ -253,7 +267,7 @@ func (sc *pgScratch) Query(ctx context.Context, q string) (*result.Set, error) {
 // Close drops the scratch database (with a context of its own, so that a
 // run stopped by its budget or by the user still drops it).
 func (sc *pgScratch) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), sandbox.CloseTimeout)
 	defer cancel()
 	if sc.conn != nil {
 		_ = sc.conn.Close(ctx)
@@ -261,9 +275,6 @@ func (sc *pgScratch) Close() error {
 	_ = sc.sb.eng.Release(sc.name)
 	return sc.sb.admin(ctx, "DROP DATABASE IF EXISTS "+engine.Postgres.QuoteIdent(sc.name)+" WITH (FORCE)")
 }
-
-// closeTimeout bounds the drop of a scratch database.
-const closeTimeout = 10 * time.Second
 
 // pgRoleQuery reads what vet judges of the current role: its name, its
 // attributes, and the predefined roles it is a member of among those
@@ -280,8 +291,8 @@ const pgSignalQuery = `SELECT coalesce(string_agg(DISTINCT p.proname, ', '), '')
 WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.proname IN ('pg_terminate_backend', 'pg_cancel_backend')
   AND has_function_privilege(p.oid, 'EXECUTE')`
 
-// vet judges the role (see PostgresSandbox) and tries a scratch database.
-func (s *PostgresSandbox) vet(ctx context.Context, allowSuperuser bool) error {
+// vet judges the role (see Sandbox) and tries a scratch database.
+func (s *Sandbox) vet(ctx context.Context, allowSuperuser bool) error {
 	c, err := connectPostgres(ctx, s.cfg, "")
 	if err != nil {
 		return fmt.Errorf("--db: cannot connect: %w", err)
@@ -311,7 +322,7 @@ func (s *PostgresSandbox) vet(ctx context.Context, allowSuperuser bool) error {
 		}
 	}
 	if !super && !createDB {
-		return fmt.Errorf("%w: role %q may not create databases, and equiv decides each pair in a scratch database of its own: %s", ErrSetup, user, pgGrantAdvice)
+		return fmt.Errorf("%w: role %q may not create databases, and equiv decides each pair in a scratch database of its own: %s", sandbox.ErrSetup, user, pgGrantAdvice)
 	}
 	return s.probe(ctx, user, allowSuperuser)
 }
@@ -319,31 +330,20 @@ func (s *PostgresSandbox) vet(ctx context.Context, allowSuperuser bool) error {
 // pgGrantAdvice says how to make a role fit for equiv.
 const pgGrantAdvice = "use a role made for equiv (CREATE ROLE equiv LOGIN CREATEDB; and, as a superuser, in template1: REVOKE EXECUTE ON FUNCTION pg_terminate_backend(integer, bigint), pg_cancel_backend(integer) FROM PUBLIC; docs/equiv.md, \"Engines\")"
 
-// ErrSetup is the error of a server or an account that cannot host
-// equiv's scratch databases (a missing privilege): a usage error, checked
-// before the first pair.
-var ErrSetup = errors.New("the database account cannot run equiv")
-
-// probe creates, fills and drops a scratch database, and refuses a role
-// that may signal its other sessions from it.
-func (s *PostgresSandbox) probe(ctx context.Context, user string, allowSuperuser bool) error {
-	sch, err := ParseDDL("CREATE TABLE probe (a INTEGER PRIMARY KEY, b TEXT)")
+// probe creates, fills and drops a scratch database (sandbox.Probe), and
+// refuses a role that may signal its other sessions from it.
+func (s *Sandbox) probe(ctx context.Context, user string, allowSuperuser bool) error {
+	var signals string
+	var sigErr error
+	err := sandbox.Probe(ctx, s, func(sc sandbox.Scratch) error {
+		signals, sigErr = pgSignals(ctx, sc.(*pgScratch).conn)
+		return nil
+	})
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: role %q %v", sandbox.ErrSetup, user, err)
 	}
-	sc, err := s.Open(ctx, sch.CreateStatements(engine.Postgres))
-	if err != nil {
-		return fmt.Errorf("%w: role %q cannot create and use a scratch database: %v", ErrSetup, user, err)
-	}
-	defer sc.Close()
-	pg := sc.(*pgScratch)
-	rows := []TableRows{{Name: `"probe"`, Cols: 2, Rows: [][]result.Value{{result.IntValue(1), result.TextValue("x")}}}}
-	if err := pg.Load(ctx, rows); err != nil {
-		return fmt.Errorf("%w: role %q cannot write to its scratch database: %v", ErrSetup, user, err)
-	}
-	signals, err := pgSignals(ctx, pg.conn)
-	if err != nil {
-		return fmt.Errorf("--db: cannot read the role's function privileges: %w", err)
+	if sigErr != nil {
+		return fmt.Errorf("--db: cannot read the role's function privileges: %w", sigErr)
 	}
 	if signals != "" && !allowSuperuser {
 		return fmt.Errorf("%w: role %q may run %s in a new database, so a pair's query could end the other sessions of the role (this run's other workers, other runs); %s, or pass --allow-superuser", engine.ErrPrivileged, user, signals, pgGrantAdvice)
@@ -357,4 +357,57 @@ func pgSignals(ctx context.Context, c *pgx.Conn) (string, error) {
 	var signals string
 	err := c.QueryRow(ctx, pgSignalQuery, pgx.QueryExecModeExec).Scan(&signals)
 	return signals, err
+}
+
+// ReadDB reads database dbID of the server through the sandbox's engine
+// (catalog.Read with o: by default the tables of current_schema(), column
+// types as format_type spells them, NOT NULL, keys, UNIQUE constraints and
+// indexes, foreign keys, CHECK constraints as pg_get_constraintdef prints
+// them, samples). Every statement is a SELECT run through the PostgreSQL
+// engine, in a read-only transaction under the sandbox's role: nothing is
+// written to dbID.
+func (s *Sandbox) ReadDB(ctx context.Context, dbID string, o catalog.Options) (*catalog.Database, error) {
+	return catalog.Read(ctx, s.eng, dbID, o)
+}
+
+// pgIdleScratchQuery lists the scratch databases of the current role with
+// no session connected.
+const pgIdleScratchQuery = `SELECT d.datname FROM pg_database d
+WHERE d.datname LIKE 'sqljudge\_equiv\_%' AND d.datdba = (SELECT oid FROM pg_roles WHERE rolname = current_user)
+  AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.datname = d.datname)
+ORDER BY d.datname`
+
+// sweep drops the stale scratch databases of the role of cfg (see
+// sandbox's scratch.go) and returns their names. A database that cannot be dropped
+// (a session connected meanwhile) is left alone.
+func sweep(ctx context.Context, cfg *pgx.ConnConfig, age time.Duration) ([]string, error) {
+	c, err := connectPostgres(ctx, cfg, "")
+	if err != nil {
+		return nil, fmt.Errorf("--db: cannot connect: %w", err)
+	}
+	defer c.Close(context.WithoutCancel(ctx))
+	rows, err := c.Query(ctx, pgIdleScratchQuery, pgx.QueryExecModeExec)
+	if err != nil {
+		return nil, fmt.Errorf("--db: cannot list scratch databases: %w", err)
+	}
+	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("--db: cannot list scratch databases: %w", err)
+	}
+	var dropped []string
+	now := time.Now()
+	for _, n := range names {
+		if !sandbox.IsStaleName(n, now, age) {
+			continue
+		}
+		if err := execPG(ctx, c.PgConn(), []string{"DROP DATABASE IF EXISTS " + engine.Postgres.QuoteIdent(n)}, nil); err == nil {
+			dropped = append(dropped, n)
+		}
+	}
+	return dropped, nil
+}
+
+// QueryDB runs q on database dbID through the read-only engine.
+func (s *Sandbox) QueryDB(ctx context.Context, dbID, q string) (*result.Set, error) {
+	return s.eng.Query(ctx, dbID, q)
 }

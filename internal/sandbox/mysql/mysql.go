@@ -1,4 +1,7 @@
-package equiv
+// Package mysql is equiv's MariaDB/MySQL sandbox: scratch databases on a
+// MariaDB or MySQL server, each created, filled and dropped by the sandbox
+// and queried through sqljudge's MySQL engine (engine/mysql).
+package mysql
 
 import (
 	"context"
@@ -11,13 +14,15 @@ import (
 
 	mysqldrv "github.com/go-sql-driver/mysql"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/mysql"
 	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/sandbox"
 )
 
-// MySQLSandbox makes scratch databases on a MariaDB or MySQL server: each
-// Open runs CREATE DATABASE under a new name (scratchName; utf8mb4 with
+// Sandbox makes scratch databases on a MariaDB or MySQL server: each
+// Open runs CREATE DATABASE under a new name (sandbox.ScratchPrefix; utf8mb4 with
 // the server's default collation), and the scratch's Close drops it. It
 // never opens or changes another database. Tables are created, filled and
 // emptied on a connection of the scratch's own, one statement per call
@@ -39,36 +44,39 @@ import (
 // those six on the scratch databases, anything but SELECT and SHOW VIEW
 // elsewhere, EXECUTE on a routine, PROXY, WITH GRANT OPTION, or a role
 // that has any of these) is refused with engine.ErrPrivileged unless
-// allowSuperuser (vetMySQLGrants); one that cannot create, fill and drop
-// a scratch database is refused with ErrSetup before the first pair.
+// allowSuperuser (vetAccount); one that cannot create, fill and drop a
+// scratch database is refused with sandbox.ErrSetup before the first pair.
 //
 // What a pair's query can read (MySQL lets a query name another database):
 // every database the account may SELECT, which with the grant above is
 // the scratch databases of other runs under the same account (they hold
 // the values sampled from db_id databases) and the db_id databases
 // themselves. Give runs of different trust an account each.
-type MySQLSandbox struct {
+type Sandbox struct {
 	cfg    *mysqldrv.Config // the DSN's, without a database
 	admin  *sql.DB          // CREATE and DROP DATABASE
 	eng    *mysql.Engine
 	prefix string
 	n      atomic.Int64
-	// Swept names the stale scratch databases NewMySQLSandbox dropped.
-	Swept []string
+	swept  []string
 }
 
-var _ Sandbox = (*MySQLSandbox)(nil)
+var (
+	_ sandbox.Sandbox  = (*Sandbox)(nil)
+	_ sandbox.DBReader = (*Sandbox)(nil)
+	_ sandbox.Sweeper  = (*Sandbox)(nil)
+)
 
 // mysqlSQLMode is the sql_mode of every session of the sandbox, readers
 // included: strict, and reading SQL text as equiv renders it ('…'
 // strings with backslash escapes, `…` names, || as OR is never rendered).
 const mysqlSQLMode = "'STRICT_ALL_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'"
 
-// NewMySQLSandbox parses dsn (mysql.ParseDSN: mysql://user:pass@host:port/
-// or go-sql-driver's form), connects to the server, vets the account
-// (unless allowSuperuser), tries a scratch database, drops the stale ones
-// of earlier runs and returns the sandbox.
-func NewMySQLSandbox(ctx context.Context, dsn string, allowSuperuser bool) (*MySQLSandbox, error) {
+// New parses dsn (mysql.ParseDSN: mysql://user:pass@host:port/ or
+// go-sql-driver's form), connects to the server, vets the account (unless
+// allowSuperuser), tries a scratch database, drops the stale ones of
+// earlier runs and returns the sandbox.
+func New(ctx context.Context, dsn string, allowSuperuser bool) (*Sandbox, error) {
 	cfg, err := mysql.ParseDSN(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("--db: %w", err)
@@ -96,7 +104,7 @@ func NewMySQLSandbox(ctx context.Context, dsn string, allowSuperuser bool) (*MyS
 	if strings.Contains(version, "MariaDB") {
 		cfg.Params["max_statement_time"] = "30"
 	}
-	s := &MySQLSandbox{cfg: cfg, admin: admin, prefix: scratchPrefix()}
+	s := &Sandbox{cfg: cfg, admin: admin, prefix: sandbox.ScratchPrefix()}
 	if err := s.setup(ctx, dsn, allowSuperuser); err != nil {
 		admin.Close()
 		if s.eng != nil {
@@ -109,9 +117,9 @@ func NewMySQLSandbox(ctx context.Context, dsn string, allowSuperuser bool) (*MyS
 
 // setup vets the account, makes the engine, tries a scratch database and
 // sweeps the stale ones.
-func (s *MySQLSandbox) setup(ctx context.Context, dsn string, allowSuperuser bool) error {
+func (s *Sandbox) setup(ctx context.Context, dsn string, allowSuperuser bool) error {
 	if !allowSuperuser {
-		if err := vetMySQLAccount(ctx, s.admin); err != nil {
+		if err := vetAccount(ctx, s.admin); err != nil {
 			return err
 		}
 	}
@@ -123,7 +131,7 @@ func (s *MySQLSandbox) setup(ctx context.Context, dsn string, allowSuperuser boo
 	if err := s.probe(ctx); err != nil {
 		return err
 	}
-	s.Swept, err = sweepMySQL(ctx, s.admin, staleAfter)
+	s.swept, err = sweep(ctx, s.admin, sandbox.StaleAfter)
 	return err
 }
 
@@ -135,22 +143,12 @@ func openMySQL(cfg *mysqldrv.Config) (*sql.DB, error) {
 	return sql.OpenDB(conn), nil
 }
 
-// probe creates, fills and drops a scratch database.
-func (s *MySQLSandbox) probe(ctx context.Context) error {
+// probe creates, fills and drops a scratch database (sandbox.Probe).
+func (s *Sandbox) probe(ctx context.Context) error {
 	var user string
 	_ = s.admin.QueryRowContext(ctx, "SELECT CURRENT_USER()").Scan(&user)
-	sch, err := ParseDDL("CREATE TABLE probe (a INTEGER PRIMARY KEY, b TEXT)")
-	if err != nil {
-		return err
-	}
-	sc, err := s.Open(ctx, sch.CreateStatements(engine.MySQL))
-	if err != nil {
-		return fmt.Errorf("%w: account %s cannot create and use a scratch database: %v; %s", ErrSetup, user, err, mysqlGrantAdvice)
-	}
-	defer sc.Close()
-	rows := []TableRows{{Name: "`probe`", Cols: 2, Rows: [][]result.Value{{result.IntValue(1), result.TextValue("x")}}}}
-	if err := sc.Load(ctx, rows); err != nil {
-		return fmt.Errorf("%w: account %s cannot write to its scratch database: %v; %s", ErrSetup, user, err, mysqlGrantAdvice)
+	if err := sandbox.Probe(ctx, s, nil); err != nil {
+		return fmt.Errorf("%w: account %s %v; %s", sandbox.ErrSetup, user, err, mysqlGrantAdvice)
 	}
 	return nil
 }
@@ -159,10 +157,17 @@ func (s *MySQLSandbox) probe(ctx context.Context) error {
 const mysqlGrantAdvice = "grant an account CREATE, DROP, SELECT, INSERT, DELETE and REFERENCES on `sqljudge\\_equiv\\_%`.* (and SELECT on the db_id databases it reads) and nothing else (docs/equiv.md, \"Engines\")"
 
 // Dialect returns engine.MySQL.
-func (s *MySQLSandbox) Dialect() engine.Dialect { return engine.MySQL }
+func (s *Sandbox) Dialect() engine.Dialect { return engine.MySQL }
+
+// Swept names the stale scratch databases New dropped.
+func (s *Sandbox) Swept() []string { return s.swept }
+
+// Prefix is the name prefix of this sandbox's scratch databases
+// (prefix_<n>).
+func (s *Sandbox) Prefix() string { return s.prefix }
 
 // Close closes the engine and the administrative connections.
-func (s *MySQLSandbox) Close() error {
+func (s *Sandbox) Close() error {
 	err := s.eng.Close()
 	if aerr := s.admin.Close(); err == nil {
 		err = aerr
@@ -172,10 +177,10 @@ func (s *MySQLSandbox) Close() error {
 
 // Open creates a scratch database and runs ddl in it, statement by
 // statement.
-func (s *MySQLSandbox) Open(ctx context.Context, ddl []string) (Scratch, error) {
+func (s *Sandbox) Open(ctx context.Context, ddl []string) (sandbox.Scratch, error) {
 	name := fmt.Sprintf("%s_%d", s.prefix, s.n.Add(1))
 	if _, err := s.admin.ExecContext(ctx, "CREATE DATABASE "+engine.MySQL.QuoteIdent(name)+" CHARACTER SET utf8mb4"); err != nil {
-		return nil, &SetupError{err}
+		return nil, &sandbox.SetupError{Err: err}
 	}
 	sc := &mysqlScratch{sb: s, name: name}
 	cfg := s.cfg.Clone()
@@ -183,21 +188,21 @@ func (s *MySQLSandbox) Open(ctx context.Context, ddl []string) (Scratch, error) 
 	w, err := openMySQL(cfg)
 	if err != nil {
 		sc.Close()
-		return nil, &SetupError{err}
+		return nil, &sandbox.SetupError{Err: err}
 	}
 	sc.w = w
 	sc.w.SetMaxOpenConns(1)
 	for _, st := range ddl {
 		if _, err := sc.w.ExecContext(ctx, st); err != nil {
 			sc.Close()
-			return nil, fmt.Errorf("%s: %w", abbreviateSQL(st), err)
+			return nil, fmt.Errorf("%s: %w", sandbox.Abbreviate(st), err)
 		}
 	}
 	return sc, nil
 }
 
 type mysqlScratch struct {
-	sb   *MySQLSandbox
+	sb   *Sandbox
 	name string
 	w    *sql.DB // one connection: the writer
 }
@@ -206,18 +211,18 @@ type mysqlScratch struct {
 // a table referencing itself empties too) and inserts the rows (one
 // prepared INSERT per table), in one transaction; a failed Load rolls
 // back.
-func (sc *mysqlScratch) Load(ctx context.Context, tables []TableRows) error {
+func (sc *mysqlScratch) Load(ctx context.Context, tables []sandbox.TableRows) error {
 	return sc.inTx(ctx, func(c *sql.Conn) error {
 		if _, err := c.ExecContext(ctx, "SET SESSION foreign_key_checks = 0"); err != nil {
 			return err
 		}
-		if err := deleteRows(ctx, c, tables); err != nil {
+		if err := sandbox.DeleteRows(ctx, c, tables); err != nil {
 			return err
 		}
 		if _, err := c.ExecContext(ctx, "SET SESSION foreign_key_checks = 1"); err != nil {
 			return err
 		}
-		return InsertRows(ctx, engine.MySQL, c, tables)
+		return sandbox.InsertRows(ctx, engine.MySQL, c, tables)
 	})
 }
 
@@ -226,7 +231,7 @@ func (sc *mysqlScratch) Exec(ctx context.Context, stmts []string) error {
 	return sc.inTx(ctx, func(c *sql.Conn) error {
 		for _, st := range stmts {
 			if _, err := c.ExecContext(ctx, st); err != nil {
-				return fmt.Errorf("%s: %w", abbreviateSQL(st), err)
+				return fmt.Errorf("%s: %w", sandbox.Abbreviate(st), err)
 			}
 		}
 		return nil
@@ -271,7 +276,7 @@ func (sc *mysqlScratch) Query(ctx context.Context, q string) (*result.Set, error
 // Close drops the scratch database (with a context of its own, so that a
 // run stopped by its budget or by the user still drops it).
 func (sc *mysqlScratch) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), sandbox.CloseTimeout)
 	defer cancel()
 	if sc.w != nil {
 		_ = sc.w.Close()
@@ -290,9 +295,9 @@ WHERE s.SCHEMA_NAME LIKE 'sqljudge\\_equiv\\_%'
   AND NOT EXISTS (SELECT 1 FROM information_schema.PROCESSLIST p WHERE p.DB = s.SCHEMA_NAME)
 ORDER BY s.SCHEMA_NAME`
 
-// sweepMySQL drops the stale scratch databases (see scratch.go) and
+// sweep drops the stale scratch databases (see sandbox's scratch.go) and
 // returns their names.
-func sweepMySQL(ctx context.Context, admin *sql.DB, age time.Duration) ([]string, error) {
+func sweep(ctx context.Context, admin *sql.DB, age time.Duration) ([]string, error) {
 	rows, err := admin.QueryContext(ctx, mysqlIdleScratchQuery)
 	if err != nil {
 		return nil, fmt.Errorf("--db: cannot list scratch databases: %w", err)
@@ -313,7 +318,7 @@ func sweepMySQL(ctx context.Context, admin *sql.DB, age time.Duration) ([]string
 	var dropped []string
 	now := time.Now()
 	for _, n := range names {
-		if !isStaleName(n, now, age) {
+		if !sandbox.IsStaleName(n, now, age) {
 			continue
 		}
 		if _, err := admin.ExecContext(ctx, "DROP DATABASE IF EXISTS "+engine.MySQL.QuoteIdent(n)); err == nil {
@@ -321,4 +326,24 @@ func sweepMySQL(ctx context.Context, admin *sql.DB, age time.Duration) ([]string
 		}
 	}
 	return dropped, nil
+}
+
+// ReadDB reads database dbID of the MariaDB or MySQL server through the
+// sandbox's engine (catalog.Read with o: base tables by name, column
+// types as COLUMN_TYPE spells them, NOT NULL, primary keys, unique
+// indexes, foreign keys within the database, CHECK constraints where the
+// server keeps them, samples). dbID must be a name (engine.CheckDBID); it
+// is the connection's database and never part of a statement. Every
+// statement is a SELECT run through the MySQL engine in a read-only
+// transaction: nothing is written to dbID.
+func (s *Sandbox) ReadDB(ctx context.Context, dbID string, o catalog.Options) (*catalog.Database, error) {
+	if err := engine.CheckDBID(dbID); err != nil {
+		return nil, err
+	}
+	return catalog.Read(ctx, s.eng, dbID, o)
+}
+
+// QueryDB runs q on database dbID through the read-only engine.
+func (s *Sandbox) QueryDB(ctx context.Context, dbID, q string) (*result.Set, error) {
+	return s.eng.Query(ctx, dbID, q)
 }

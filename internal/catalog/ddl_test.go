@@ -1,11 +1,10 @@
-package equiv
+package catalog
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/sqljudge/sqljudge/internal/engine"
-	"github.com/sqljudge/sqljudge/internal/result"
 )
 
 func TestParseDDLDialects(t *testing.T) {
@@ -32,7 +31,7 @@ func TestParseDDLDialects(t *testing.T) {
 				t.Fatalf("tables %+v", s.Tables)
 			}
 			dept, emp := s.Tables[0], s.Tables[1]
-			if len(dept.PK) != 1 || dept.Columns[0].Kind != KInt || !dept.Columns[1].NotNull || len(dept.Uniques) != 1 || dept.Uniques[0][0] != 1 {
+			if len(dept.PK) != 1 || dept.Columns[0].Family != Integer || !dept.Columns[1].NotNull || len(dept.Uniques) != 1 || dept.Uniques[0][0] != 1 {
 				t.Errorf("dept: %+v", dept)
 			}
 			if len(emp.PK) != 2 || emp.PK[0] != 0 || emp.PK[1] != 2 || !emp.Columns[0].NotNull || emp.Columns[1].Len != 10 || emp.Columns[1].NotNull {
@@ -73,32 +72,5 @@ func TestParseDDLErrors(t *testing.T) {
 		if _, err := ParseDDL(c.ddl); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("ParseDDL(%q) = %v, want an error with %q", c.ddl, err, c.want)
 		}
-	}
-}
-
-func TestCoerceKeepsEveryEngineSRange(t *testing.T) {
-	cases := []struct {
-		col  Column
-		v    result.Value
-		want bool
-	}{
-		{Column{Type: "INTEGER", Kind: KInt}, result.IntValue(1 << 31), false},
-		{Column{Type: "INTEGER", Kind: KInt}, result.IntValue(1<<31 - 1), true},
-		{Column{Type: "BIGINT", Kind: KInt}, result.IntValue(1 << 40), true},
-		{Column{Type: "SMALLINT", Kind: KInt}, result.IntValue(40000), false},
-		{Column{Type: "DECIMAL(5, 2)", Kind: KDecimal}, result.FloatValue(999.5), true},
-		{Column{Type: "DECIMAL(5, 2)", Kind: KDecimal}, result.FloatValue(1000), false},
-		{Column{Type: "INT", Kind: KInt}, result.TextValue("12"), true},
-		{Column{Type: "INT", Kind: KInt}, result.TextValue("1.5"), false},
-		{Column{Type: "DATE", Kind: KDate}, result.TextValue("2020-02-30"), false},
-		{Column{Type: "DATE", Kind: KDate}, result.TextValue("2020-02-29"), true},
-	}
-	for _, c := range cases {
-		if _, ok := coerce(c.v, c.col); ok != c.want {
-			t.Errorf("coerce(%v, %s) = %v, want %v", c.v, c.col.Type, ok, c.want)
-		}
-	}
-	if v, _ := coerce(result.TextValue("abcdef"), Column{Type: "VARCHAR(3)", Kind: KText, Len: 3}); v.S != "abc" {
-		t.Errorf("VARCHAR(3) keeps %q", v.S)
 	}
 }

@@ -1,4 +1,4 @@
-package equiv
+package mysql
 
 import (
 	"context"
@@ -84,10 +84,10 @@ func excessGrant(line string) (excess, role string) {
 	return "", ""
 }
 
-// vetMySQLAccount refuses (engine.ErrPrivileged) an account whose
+// vetAccount refuses (engine.ErrPrivileged) an account whose
 // grants, or those of a role it holds (to a depth of 4), give more than
 // the documented grant (excessGrant).
-func vetMySQLAccount(ctx context.Context, db *sql.DB) error {
+func vetAccount(ctx context.Context, db *sql.DB) error {
 	var user string
 	if err := db.QueryRowContext(ctx, "SELECT CURRENT_USER()").Scan(&user); err != nil {
 		return fmt.Errorf("--db: cannot read the account: %w", err)

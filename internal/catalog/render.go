@@ -1,4 +1,4 @@
-package equiv
+package catalog
 
 import (
 	"fmt"
@@ -19,20 +19,21 @@ var simpleType = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*( [A-Z_][A-Z0-9_]*)*(\(\d+
 // too, since a type is printed again into the sandbox's DDL).
 var typeArgsRe = regexp.MustCompile(`^\(\d{1,9}(, ?\d{1,9})?\)$`)
 
-// typeArgs returns the "(…)" of a declared type, or "" when it has none
+// TypeArgs returns the "(…)" of a declared type, or "" when it has none
 // or when they are not one or two integers.
-func typeArgs(t string) string {
+func TypeArgs(t string) string {
 	if i := strings.IndexByte(t, '('); i >= 0 && typeArgsRe.MatchString(t[i:]) {
 		return t[i:]
 	}
 	return ""
 }
 
-// declType returns the type column c is declared with on dialect d: its
-// own type on SQLite when SQLite reads it (SERIAL becomes INTEGER), else
-// the dialect's type of its kind, keeping lengths and precisions.
-func declType(d engine.Dialect, c Column) string {
-	t := c.Type
+// DeclType returns the type column c is declared with on dialect d: its
+// own type, upper-cased, on SQLite when SQLite reads it (SERIAL becomes
+// INTEGER), else the dialect's type of its family, keeping lengths and
+// precisions.
+func DeclType(d engine.Dialect, c Column) string {
+	t := c.UpperType()
 	if d == engine.SQLite {
 		if strings.Contains(t, "SERIAL") {
 			return "INTEGER"
@@ -43,9 +44,9 @@ func declType(d engine.Dialect, c Column) string {
 	}
 	big := strings.Contains(t, "BIG")
 	small := strings.Contains(t, "SMALL") || strings.Contains(t, "TINY")
-	args := typeArgs(t)
-	switch c.Kind {
-	case KInt:
+	args := TypeArgs(t)
+	switch c.Family {
+	case Integer:
 		switch {
 		case big:
 			return "BIGINT"
@@ -53,7 +54,7 @@ func declType(d engine.Dialect, c Column) string {
 			return "SMALLINT"
 		}
 		return "INTEGER"
-	case KReal:
+	case Real:
 		if d == engine.Postgres && (t == "REAL" || t == "FLOAT4") {
 			return "REAL"
 		}
@@ -61,23 +62,23 @@ func declType(d engine.Dialect, c Column) string {
 			return "DOUBLE PRECISION"
 		}
 		return "DOUBLE"
-	case KDecimal:
+	case Decimal:
 		if args == "" && d == engine.MySQL {
 			args = "(20, 6)"
 		}
 		return "DECIMAL" + args
-	case KDate:
+	case Date:
 		return "DATE"
-	case KTimestamp:
+	case Timestamp:
 		if d == engine.MySQL {
 			return "DATETIME"
 		}
 		return "TIMESTAMP"
-	case KTime:
+	case Time:
 		return "TIME"
-	case KBool:
+	case Boolean:
 		return "BOOLEAN"
-	case KBlob:
+	case Blob:
 		if d == engine.Postgres {
 			return "BYTEA"
 		}
@@ -94,17 +95,26 @@ func declType(d engine.Dialect, c Column) string {
 	return "TEXT"
 }
 
-// CreateStatements returns the CREATE TABLE statements of s on dialect d,
-// in table order, with every PRIMARY KEY, UNIQUE and NOT NULL; a FOREIGN
-// KEY is declared when it references a key of a table created before it
-// (the engines refuse a reference to a non-key, and a cycle of references
-// cannot be created table by table); the search keeps the others alone.
-func (s *Schema) CreateStatements(d engine.Dialect) []string {
-	out := make([]string, 0, len(s.Tables))
-	for ti, t := range s.Tables {
+// CreateStatements returns the CREATE TABLE statements of db on dialect
+// d, in table order, with every PRIMARY KEY, UNIQUE, NOT NULL and CHECK;
+// a FOREIGN KEY is declared when it references a key of a table created
+// before it (the engines refuse a reference to a non-key, and a cycle of
+// references cannot be created table by table). Names are quoted (Ident),
+// a table outside the default schema qualified by its schema.
+func (db *Database) CreateStatements(d engine.Dialect) []string {
+	return db.CreateStatementsWith(d, DeclType)
+}
+
+// CreateStatementsWith is CreateStatements with each column declared as
+// typ returns: a caller that maps types by a policy of its own (dbload
+// translating a PostgreSQL dump) writes its tables with this one
+// renderer.
+func (db *Database) CreateStatementsWith(d engine.Dialect, typ func(engine.Dialect, Column) string) []string {
+	out := make([]string, 0, len(db.Tables))
+	for ti, t := range db.Tables {
 		var parts []string
 		for _, c := range t.Columns {
-			p := ident(d, c.Name, c.Unquoted) + " " + declType(d, c)
+			p := Ident(d, c.Name, c.Unquoted) + " " + typ(d, c)
 			if c.NotNull {
 				p += " NOT NULL"
 			}
@@ -117,44 +127,53 @@ func (s *Schema) CreateStatements(d engine.Dialect) []string {
 			parts = append(parts, "UNIQUE ("+colNames(d, t, u)+")")
 		}
 		for _, fk := range t.FKs {
-			p := s.Table(fk.RefTable)
-			if p == nil || !p.isKey(fk.RefCols) || s.index(p.Name) > ti {
-				continue // a cycle's back edge: the search keeps it alone
+			p := db.RefTable(fk)
+			if p == nil || !p.IsKey(fk.RefCols) || db.Index(p) > ti {
+				continue // a cycle's back edge: not declared
 			}
-			parts = append(parts, fmt.Sprintf("FOREIGN KEY (%s) REFERENCES %s (%s)", colNames(d, t, fk.Cols), ident(d, p.Name, p.Unquoted), colNames(d, p, fk.RefCols)))
+			parts = append(parts, fmt.Sprintf("FOREIGN KEY (%s) REFERENCES %s (%s)", colNames(d, t, fk.Cols), TableIdent(d, p), colNames(d, p, fk.RefCols)))
 		}
 		for _, c := range t.Checks {
 			parts = append(parts, "CHECK "+c.SQL(d, t))
 		}
-		out = append(out, fmt.Sprintf("CREATE TABLE %s (%s)", ident(d, t.Name, t.Unquoted), strings.Join(parts, ", ")))
+		out = append(out, fmt.Sprintf("CREATE TABLE %s (%s)", TableIdent(d, t), strings.Join(parts, ", ")))
 	}
 	return out
+}
+
+// TableIdent is t's name quoted for dialect d (Ident), qualified by its
+// schema when it is not in the default one.
+func TableIdent(d engine.Dialect, t *Table) string {
+	if t.Schema != "" {
+		return d.QuoteIdent(t.Schema) + "." + Ident(d, t.Name, t.Unquoted)
+	}
+	return Ident(d, t.Name, t.Unquoted)
 }
 
 func colNames(d engine.Dialect, t *Table, cols []int) string {
 	names := make([]string, len(cols))
 	for i, k := range cols {
-		names[i] = ident(d, t.Columns[k].Name, t.Columns[k].Unquoted)
+		names[i] = Ident(d, t.Columns[k].Name, t.Columns[k].Unquoted)
 	}
 	return strings.Join(names, ", ")
 }
 
-// ident quotes a table or column name for dialect d as the DDL meant it:
+// Ident quotes a table or column name for dialect d as the DDL meant it:
 // a name written without quotes is folded to lower case on PostgreSQL (as
 // PostgreSQL folds it, so that the queries' unquoted names find it), and
 // kept as written elsewhere; quoting keeps keywords usable as names.
-func ident(d engine.Dialect, name string, unquoted bool) string {
+func Ident(d engine.Dialect, name string, unquoted bool) string {
 	if unquoted && d == engine.Postgres {
 		name = strings.ToLower(name)
 	}
 	return d.QuoteIdent(name)
 }
 
-// valueText is v as the text a SQL literal or a text-format parameter of
+// ValueText is v as the text a SQL literal or a text-format parameter of
 // dialect d spells it (a number, TRUE/FALSE or a string's characters),
 // and whether it is quoted as a string in a literal; ok is false for
 // NULL (and a float that is not finite, written as NULL).
-func valueText(d engine.Dialect, v result.Value) (text string, quoted, ok bool) {
+func ValueText(d engine.Dialect, v result.Value) (text string, quoted, ok bool) {
 	switch v.K {
 	case result.Null:
 		return "", false, false
@@ -181,14 +200,14 @@ func valueText(d engine.Dialect, v result.Value) (text string, quoted, ok bool) 
 	return v.S, true, true
 }
 
-// literal writes v as a SQL literal of dialect d. A string is quoted with
+// Literal writes v as a SQL literal of dialect d. A string is quoted with
 // its quotes doubled; on PostgreSQL a string holding a backslash is an
 // E'…' string with the backslash doubled, and on MySQL the backslash is
 // doubled, so that the literal reads the same whatever the session's
 // standard_conforming_strings (or sql_mode's NO_BACKSLASH_ESCAPES: only
 // the value would change, never where the literal ends).
-func literal(d engine.Dialect, v result.Value) string {
-	s, quoted, ok := valueText(d, v)
+func Literal(d engine.Dialect, v result.Value) string {
+	s, quoted, ok := ValueText(d, v)
 	switch {
 	case !ok:
 		return "NULL"
@@ -205,79 +224,29 @@ func literal(d engine.Dialect, v result.Value) string {
 	return "'" + s + "'"
 }
 
-// argOf is v as a parameter of dialect d's database/sql driver: nil for
-// NULL (and a float that is not finite), an int64, a float64, a bool (an
-// int64 on SQLite, as literal writes it) or a string.
-func argOf(d engine.Dialect, v result.Value) any {
-	switch v.K {
-	case result.Null:
-		return nil
-	case result.Int:
-		return v.I
-	case result.Bool:
-		if d == engine.SQLite {
-			return v.I
-		}
-		return v.I != 0
-	case result.Float:
-		if math.IsInf(v.F, 0) || math.IsNaN(v.F) {
-			return nil
-		}
-		return v.F
-	}
-	return v.S
-}
-
-// insertSQL is the INSERT of one row of a table of n columns with
-// parameters: $1, $2… on PostgreSQL, ? elsewhere.
-func insertSQL(d engine.Dialect, table string, n int) string {
-	var b strings.Builder
-	b.WriteString("INSERT INTO " + table + " VALUES (")
-	for i := range n {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		if d == engine.Postgres {
-			b.WriteString("$" + strconv.Itoa(i+1))
-		} else {
-			b.WriteByte('?')
-		}
-	}
-	b.WriteByte(')')
-	return b.String()
-}
-
-// tableRows are db's rows by table, in table order, for Scratch.Load.
-func (s *Schema) tableRows(d engine.Dialect, db Data) []TableRows {
-	out := make([]TableRows, len(s.Tables))
-	for ti, t := range s.Tables {
-		out[ti] = TableRows{Name: ident(d, t.Name, t.Unquoted), Cols: len(t.Columns), Rows: db[ti]}
-	}
-	return out
-}
-
-// insertStatements returns one INSERT per row of db, tables in order,
-// values as literals: the witness's script.
-func (s *Schema) insertStatements(d engine.Dialect, db Data) []string {
+// InsertStatements returns one INSERT per row of rows (by table index of
+// db, each row one value per column), tables in order, values as
+// literals (Literal).
+func (db *Database) InsertStatements(d engine.Dialect, rows [][][]result.Value) []string {
 	var out []string
-	for ti, t := range s.Tables {
-		for _, row := range db[ti] {
+	for ti, t := range db.Tables {
+		for _, row := range rows[ti] {
 			vals := make([]string, len(row))
 			for i, v := range row {
-				vals[i] = literal(d, v)
+				vals[i] = Literal(d, v)
 			}
-			out = append(out, fmt.Sprintf("INSERT INTO %s VALUES (%s)", ident(d, t.Name, t.Unquoted), strings.Join(vals, ", ")))
+			out = append(out, fmt.Sprintf("INSERT INTO %s VALUES (%s)", TableIdent(d, t), strings.Join(vals, ", ")))
 		}
 	}
 	return out
 }
 
-// Script returns the database db as SQL the engine of dialect d runs as it
-// is: the CREATE TABLE statements, then one INSERT per row, each statement
-// ended by ";\n" (ScriptStatements, joined).
-func (s *Schema) Script(d engine.Dialect, db Data) string {
+// Script returns db with rows (see InsertStatements) as SQL the engine of
+// dialect d runs as it is: the CREATE TABLE statements, then one INSERT
+// per row, each statement ended by ";\n" (ScriptStatements, joined).
+func (db *Database) Script(d engine.Dialect, rows [][][]result.Value) string {
 	var b strings.Builder
-	for _, st := range s.ScriptStatements(d, db) {
+	for _, st := range db.ScriptStatements(d, rows) {
 		b.WriteString(st)
 		b.WriteString(";\n")
 	}
@@ -285,6 +254,14 @@ func (s *Schema) Script(d engine.Dialect, db Data) string {
 }
 
 // ScriptStatements are the statements of Script, one a string.
-func (s *Schema) ScriptStatements(d engine.Dialect, db Data) []string {
-	return append(s.CreateStatements(d), s.insertStatements(d, db)...)
+func (db *Database) ScriptStatements(d engine.Dialect, rows [][][]result.Value) []string {
+	return append(db.CreateStatements(d), db.InsertStatements(d, rows)...)
+}
+
+// abbreviateSQL cuts s to 60 bytes for a message.
+func abbreviateSQL(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "…"
+	}
+	return s
 }

@@ -1,21 +1,18 @@
-package equiv
+package catalog
 
 import (
-	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sqljudge/sqljudge/internal/engine"
-	"github.com/sqljudge/sqljudge/internal/testserver"
 )
 
 // checkTable is the table the CHECK tests parse over.
 func checkTable() *Table {
 	return &Table{Name: "t", Unquoted: true, Columns: []Column{
-		{Name: "a", Kind: KInt, Type: "INTEGER", Unquoted: true},
-		{Name: "Name", Kind: KText, Type: "TEXT"},
-		{Name: "status", Kind: KText, Type: "CHARACTER VARYING(10)", Unquoted: true},
+		{Name: "a", Family: Integer, Type: "INTEGER", Unquoted: true},
+		{Name: "Name", Family: Text, Type: "TEXT"},
+		{Name: "status", Family: Text, Type: "CHARACTER VARYING(10)", Unquoted: true},
 	}}
 }
 
@@ -84,50 +81,6 @@ func TestParseCheckRefuses(t *testing.T) {
 		_, err := ParseCheck(in, checkTable())
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseCheck(%q) = %v, want an error with %q", in, err, want)
-		}
-	}
-}
-
-// TestPostgresDBIDChecks: the CHECKs of a db_id database on PostgreSQL,
-// as pg_get_constraintdef prints them (ANY (ARRAY[…]), ::casts, ~~), are
-// parsed and enforced in the scratch databases: a pair that is
-// equivalent only under them is not refuted.
-func TestPostgresDBIDChecks(t *testing.T) {
-	server := testserver.Postgres(t)
-	ctx := context.Background()
-	name := strings.TrimSuffix(testserver.Name("sjt_checks_"), "_")
-	conn := testserver.CreatePostgresDB(t, server, name)
-	// A table per CHECK, so that a database drawn from the pools often
-	// satisfies all three (a table may be empty).
-	if _, err := conn.Exec(ctx, `CREATE TABLE t1 (id INT PRIMARY KEY, status VARCHAR(10) NOT NULL CHECK (status IN ('open', 'closed')));
-		CREATE TABLE t2 (id INT PRIMARY KEY, code TEXT NOT NULL CHECK (code LIKE 'x%'));
-		CREATE TABLE t3 (id INT PRIMARY KEY, n INT NOT NULL CHECK (n BETWEEN 1 AND 5));
-		INSERT INTO t1 VALUES (1, 'open'), (2, 'closed');
-		INSERT INTO t2 VALUES (1, 'x1'), (2, 'xy'), (3, 'x');
-		INSERT INTO t3 VALUES (1, 1), (2, 5), (3, 3)`); err != nil {
-		t.Fatal(err)
-	}
-	sb := readerSandbox(t, server, name)
-	sch, _, err := sb.ReadDB(ctx, name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tb := range []string{"t1", "t2", "t3"} {
-		if got := len(sch.Table(tb).Checks); got != 1 {
-			t.Fatalf("%s: %d CHECKs read, want 1", tb, got)
-		}
-	}
-	for _, c := range []struct{ q1, q2 string }{
-		{"SELECT id FROM t1 WHERE status IN ('open', 'closed')", "SELECT id FROM t1"},
-		{"SELECT id FROM t2 WHERE code LIKE 'x%'", "SELECT id FROM t2"},
-		{"SELECT id FROM t3 WHERE n >= 1 AND n <= 5", "SELECT id FROM t3"},
-	} {
-		out, err := Decide(ctx, Pair{Q1: c.q1, Q2: c.q2, DBID: name}, Options{NoProof: true, Sandbox: sb, Seed: 1, Budget: time.Minute, MaxDatabases: 100})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if out.Verdict != EquivalentBounded {
-			t.Errorf("%s / %s: %s (%s) %+v, want equivalent_bounded under the CHECKs", c.q1, c.q2, out.Verdict, out.Reason, out.Witness)
 		}
 	}
 }

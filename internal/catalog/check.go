@@ -1,4 +1,4 @@
-package equiv
+package catalog
 
 import (
 	"fmt"
@@ -65,7 +65,7 @@ type cnode struct {
 	s    string
 	col  int
 	not  bool
-	kind Kind
+	kind Family
 	base bool // cCase: kids[0] is the CASE operand
 	kids []*cnode
 }
@@ -146,7 +146,7 @@ func (c Check) rebind(t *Table) (Check, bool) {
 	walk = func(e *cnode) (*cnode, bool) {
 		n := *e
 		if n.op == cCol {
-			if n.col = t.col(n.s); n.col < 0 {
+			if n.col = t.Col(n.s); n.col < 0 {
 				return nil, false
 			}
 		}
@@ -587,29 +587,29 @@ func (p *checkParser) postfix() (*cnode, error) {
 }
 
 // cast returns CAST(e AS k), or e when it is already of kind k.
-func (p *checkParser) cast(e *cnode, k Kind) (*cnode, error) {
+func (p *checkParser) cast(e *cnode, k Family) (*cnode, error) {
 	if e.op == cArray {
 		return nil, p.errorf("a cast of an array")
 	}
-	if kindOfNode(e, p.t) == k {
+	if familyOfNode(e, p.t) == k {
 		return e, nil
 	}
 	return p.node(&cnode{op: cCast, kind: k, kids: []*cnode{e}})
 }
 
-// kindOfNode is the kind of a literal or column, or 255 when unknown.
-func kindOfNode(e *cnode, t *Table) Kind {
+// familyOfNode is the family of a literal or column, or 255 when unknown.
+func familyOfNode(e *cnode, t *Table) Family {
 	switch e.op {
 	case cStr:
-		return KText
+		return Text
 	case cNum:
 		if strings.ContainsAny(e.s, ".eE") {
-			return KDecimal
+			return Decimal
 		}
-		return KInt
+		return Integer
 	case cCol:
 		if t != nil {
-			return t.Columns[e.col].Kind
+			return t.Columns[e.col].Family
 		}
 	}
 	return 255
@@ -617,7 +617,7 @@ func kindOfNode(e *cnode, t *Table) Kind {
 
 // typeName reads a type after :: or AS: words, an optional (n[, m]), an
 // optional [] (array); only integer, real, decimal and text types.
-func (p *checkParser) typeName() (Kind, bool, error) {
+func (p *checkParser) typeName() (Family, bool, error) {
 	var words []string
 	for p.peekIs('w') {
 		words = append(words, strings.ToUpper(p.toks[p.i].text))
@@ -642,10 +642,10 @@ func (p *checkParser) typeName() (Kind, bool, error) {
 		array = true
 	}
 	t := strings.Join(words, " ")
-	k := kindOf(t)
+	k := FamilyOf(t)
 	switch {
-	case k == KInt || k == KReal || k == KDecimal:
-	case k == KText && (strings.Contains(t, "CHAR") || strings.Contains(t, "TEXT")):
+	case k == Integer || k == Real || k == Decimal:
+	case k == Text && (strings.Contains(t, "CHAR") || strings.Contains(t, "TEXT")):
 	default:
 		return 0, false, fmt.Errorf("a cast to %s is refused (only integer, real, decimal and text)", t)
 	}
@@ -721,7 +721,7 @@ func (p *checkParser) column() (*cnode, error) {
 	}
 	col := -1
 	if p.t != nil {
-		if col = p.t.col(name); col < 0 {
+		if col = p.t.Col(name); col < 0 {
 			return nil, fmt.Errorf("table %s has no column %s", p.t.Name, name)
 		}
 	}
@@ -830,7 +830,7 @@ func (e *cnode) print(b *strings.Builder, d engine.Dialect, t *Table) {
 	case cCol:
 		if t != nil && e.col >= 0 {
 			c := t.Columns[e.col]
-			b.WriteString(ident(d, c.Name, c.Unquoted))
+			b.WriteString(Ident(d, c.Name, c.Unquoted))
 		} else if checkWord.FindString(e.s) == e.s {
 			b.WriteString(e.s)
 		} else {
@@ -839,7 +839,7 @@ func (e *cnode) print(b *strings.Builder, d engine.Dialect, t *Table) {
 	case cNum:
 		b.WriteString(e.s)
 	case cStr:
-		b.WriteString(literal(d, result.TextValue(e.s)))
+		b.WriteString(Literal(d, result.TextValue(e.s)))
 	case cNull:
 		b.WriteString("NULL")
 	case cBool:
@@ -946,14 +946,14 @@ func printList(b *strings.Builder, d engine.Dialect, t *Table, kids []*cnode) {
 }
 
 // castType is the type a CAST to kind k names on dialect d.
-func castType(d engine.Dialect, k Kind) string {
+func castType(d engine.Dialect, k Family) string {
 	switch k {
-	case KInt:
+	case Integer:
 		if d == engine.MySQL {
 			return "SIGNED"
 		}
 		return "INTEGER"
-	case KReal:
+	case Real:
 		switch d {
 		case engine.MySQL:
 			return "DOUBLE"
@@ -961,7 +961,7 @@ func castType(d engine.Dialect, k Kind) string {
 			return "DOUBLE PRECISION"
 		}
 		return "REAL"
-	case KDecimal:
+	case Decimal:
 		if d == engine.MySQL {
 			return "DECIMAL(65, 30)"
 		}

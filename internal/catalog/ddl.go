@@ -1,4 +1,4 @@
-package equiv
+package catalog
 
 import (
 	"fmt"
@@ -8,7 +8,8 @@ import (
 	"github.com/sqljudge/sqljudge/internal/sqllex"
 )
 
-// ParseDDL reads the CREATE TABLE statements of ddl, in SQLite, PostgreSQL
+// ParseDDL reads the CREATE TABLE statements of ddl into a Database (its
+// Dialect "", its tables ordered by OrderByReferences), in SQLite, PostgreSQL
 // or MySQL spelling: identifiers bare or in "…", `…` or […]; column types
 // with arguments (VARCHAR(20), DECIMAL(10,2)) and modifiers (UNSIGNED,
 // AUTO_INCREMENT, SERIAL, CHARACTER SET x, COLLATE x); column constraints
@@ -23,8 +24,8 @@ import (
 // never copied as written: the search does not model them, and skips a
 // database the engine refuses. A column type's arguments must be one or two
 // integers.
-func ParseDDL(ddl string) (*Schema, error) {
-	s := &Schema{}
+func ParseDDL(ddl string) (*Database, error) {
+	s := &Database{}
 	var pending []pendingFK
 	for i, stmt := range splitStatements(ddl) {
 		p := &ddlParser{toks: stmt, src: ddl}
@@ -42,10 +43,10 @@ func ParseDDL(ddl string) (*Schema, error) {
 			return nil, err
 		}
 	}
-	if err := s.validate(); err != nil {
+	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	s.orderTables()
+	s.OrderByReferences()
 	return s, nil
 }
 
@@ -59,7 +60,7 @@ type pendingFK struct {
 	unique   bool     // a CREATE UNIQUE INDEX, not a foreign key
 }
 
-func (p pendingFK) resolve(s *Schema) error {
+func (p pendingFK) resolve(s *Database) error {
 	t := s.Table(p.table)
 	if t == nil {
 		return fmt.Errorf("index on unknown table %s", p.table)
@@ -85,7 +86,7 @@ func (p pendingFK) resolve(s *Schema) error {
 	if len(refCols) != len(cols) {
 		return fmt.Errorf("table %s: foreign key (%s) references %d columns of %s", t.Name, strings.Join(p.cols, ", "), len(refCols), ref.Name)
 	}
-	t.FKs = append(t.FKs, ForeignKey{Cols: cols, RefTable: ref.Name, RefCols: refCols})
+	t.FKs = append(t.FKs, ForeignKey{Cols: cols, RefTable: ref.Name, RefCols: refCols, Implicit: p.refCols == nil})
 	return nil
 }
 
@@ -93,7 +94,7 @@ func (p pendingFK) resolve(s *Schema) error {
 func indexes(t *Table, names []string) ([]int, error) {
 	out := make([]int, len(names))
 	for i, n := range names {
-		if out[i] = t.col(n); out[i] < 0 {
+		if out[i] = t.Col(n); out[i] < 0 {
 			return nil, fmt.Errorf("table %s has no column %s", t.Name, n)
 		}
 	}
@@ -223,7 +224,7 @@ func (p *ddlParser) name() (string, error) {
 		return "", p.errorf("expected a name")
 	}
 	p.i++
-	n := unquoteIdent(t.Text)
+	n := UnquoteIdent(t.Text)
 	p.quoted = n != t.Text
 	if p.peek() == "." {
 		p.i++
@@ -232,7 +233,10 @@ func (p *ddlParser) name() (string, error) {
 	return n, nil
 }
 
-func unquoteIdent(s string) string {
+// UnquoteIdent removes the quotes of a "…", `…` or '…' name (a doubled
+// quote inside reads as one) or the brackets of a […] name; any other
+// text is returned as is.
+func UnquoteIdent(s string) string {
 	if len(s) >= 2 {
 		switch s[0] {
 		case '"', '`', '\'':
@@ -534,8 +538,9 @@ func (p *ddlParser) column(t *Table) ([]pendingFK, error) {
 		p.i++
 	}
 	c.Type = strings.Join(typ, " ")
-	c.Kind = kindOf(c.Type)
-	if c.Kind != KText {
+	c.TypeName = c.Type
+	c.Family = FamilyOf(c.Type)
+	if c.Family != Text {
 		c.Len = 0
 	}
 	if len(typ) > 0 && (typ[0] == "SERIAL" || typ[0] == "BIGSERIAL" || typ[0] == "SMALLSERIAL") {

@@ -1,19 +1,63 @@
-package duckdbsandbox
+package duckdb_test
 
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/sqljudge/sqljudge/internal/engine/duckdb"
+	"github.com/sqljudge/sqljudge/internal/engine"
+	engduckdb "github.com/sqljudge/sqljudge/internal/engine/duckdb"
 	"github.com/sqljudge/sqljudge/internal/equiv"
 	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/sandbox"
+	"github.com/sqljudge/sqljudge/internal/sandbox/duckdb"
+	"github.com/sqljudge/sqljudge/internal/sandbox/sandboxtest"
 )
+
+// freshDuckDB builds a DuckDB file in the test's temporary folder through
+// the driver, outside any sandbox.
+func freshDuckDB(t testing.TB, stmts []string) (engine.Engine, string) {
+	t.Helper()
+	dir := t.TempDir()
+	db, err := sql.Open("duckdb", filepath.Join(dir, "fresh.duckdb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range stmts {
+		if _, err := db.Exec(st); err != nil {
+			t.Fatalf("%s: %v", sandbox.Abbreviate(st), err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	eng := engduckdb.New(dir, engduckdb.Options{})
+	t.Cleanup(func() { eng.Close() })
+	return eng, "fresh"
+}
+
+// TestSandboxSuite runs the shared sandbox suite on scratch DuckDB files.
+func TestSandboxSuite(t *testing.T) {
+	sandboxtest.Run(t, sandboxtest.Config{
+		New: func(t *testing.T) sandbox.Sandbox {
+			sb, err := duckdb.New(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return sb
+		},
+		Fresh: freshDuckDB,
+		Leftovers: func(t *testing.T, sb sandbox.Sandbox) []string {
+			files, err := filepath.Glob(filepath.Join(sb.(*duckdb.Sandbox).Dir(), "*"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return files
+		},
+	})
+}
 
 const empDDL = `CREATE TABLE dept (deptno INT PRIMARY KEY, name VARCHAR(20) NOT NULL);
 CREATE TABLE emp (empno INT PRIMARY KEY, ename VARCHAR(20), sal INT NOT NULL, deptno INT REFERENCES dept(deptno));`
@@ -37,10 +81,11 @@ var pairs = []struct {
 }
 
 // TestDuckDBPairs decides the pairs on DuckDB and re-verifies every
-// witness on a file the test writes itself (the witness SQL through the
-// driver, both queries through an engine of its own).
+// witness on a file the test writes itself (sandboxtest.Reverify: the
+// witness SQL through the driver, both queries through an engine of its
+// own).
 func TestDuckDBPairs(t *testing.T) {
-	sb, err := New(t.TempDir())
+	sb, err := duckdb.New(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,79 +113,16 @@ func TestDuckDBPairs(t *testing.T) {
 
 func reverify(t *testing.T, w *equiv.Witness, q1, q2 string) {
 	t.Helper()
-	dir := t.TempDir()
-	db, err := sql.Open("duckdb", filepath.Join(dir, "w.duckdb"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, st := range strings.Split(w.SQL, ";\n") {
-		if strings.TrimSpace(st) == "" {
-			continue
-		}
-		if _, err := db.Exec(st); err != nil {
-			t.Fatalf("witness SQL does not run on DuckDB: %v\n%s", err, w.SQL)
-		}
-	}
-	db.Close()
-	eng := duckdb.New(dir, duckdb.Options{})
-	defer eng.Close()
-	var got [2]string
-	for i, q := range []string{q1, q2} {
-		set, err := eng.Query(context.Background(), "w", q)
-		if err != nil {
-			t.Fatalf("q%d fails on the witness: %v", i+1, err)
-		}
-		b, _ := json.Marshal(equiv.ResultOf(set))
-		got[i] = string(b)
-	}
-	want1, _ := json.Marshal(w.Q1)
-	want2, _ := json.Marshal(w.Q2)
-	if got[0] != string(want1) || got[1] != string(want2) {
-		t.Fatalf("witness results differ from the record:\n got %s / %s\nwant %s / %s\n%s", got[0], got[1], want1, want2, w.SQL)
-	}
-	if got[0] == got[1] {
-		t.Fatalf("the queries agree on the witness: %s", got[0])
-	}
-}
-
-// TestDuckDBCommand runs `equiv --db duckdb:DIR` (the sandbox registered
-// by this package's init): the verdicts, and no scratch file left in DIR.
-func TestDuckDBCommand(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "pairs.jsonl")
-	body := `{"id": "a", "q1": "SELECT x FROM t WHERE x > 1", "q2": "SELECT x FROM t WHERE x >= 1", "schema": "CREATE TABLE t (x INT PRIMARY KEY)"}
-{"id": "b", "q1": "SELECT x FROM t WHERE y = y", "q2": "SELECT x FROM t", "schema": "CREATE TABLE t (x INT PRIMARY KEY, y INT NOT NULL)"}
-{"id": "c", "q1": "SELECT 1", "q2": "SELECT 2", "schema": "CREATE TABLE t (x INT"}
-`
-	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	scratch := filepath.Join(dir, "scratch")
-	if err := os.Mkdir(scratch, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	var console strings.Builder
-	out := filepath.Join(dir, "out")
-	if err := equiv.RunCommand(context.Background(), equiv.CommandOptions{Pairs: file, Out: out, DB: "duckdb:" + scratch, Seed: 1, Budget: 30 * time.Second, MaxDatabases: 60}, &console); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(out, equiv.ResultsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	if len(lines) != 3 || !strings.HasPrefix(lines[0], `{"id":"a","verdict":"inequivalent"`) || !strings.HasPrefix(lines[1], `{"id":"b","verdict":"equivalent_bounded"`) || !strings.HasPrefix(lines[2], `{"id":"c","verdict":"unknown"`) {
-		t.Fatalf("records:\n%s", b)
-	}
-	if left, _ := os.ReadDir(scratch); len(left) != 0 {
-		t.Fatalf("scratch files left: %v", left)
+	r := sandboxtest.Reverify(t, freshDuckDB, w.SQL, q1, q2)
+	if err := w.Recheck(r[0], r[1]); err != nil {
+		t.Fatalf("%v\n%s", err, w.SQL)
 	}
 }
 
 // BenchmarkDatabase measures what one database of the search costs on
 // DuckDB: a Load of two rows and two queries.
 func BenchmarkDatabase(b *testing.B) {
-	sb, err := New(b.TempDir())
+	sb, err := duckdb.New(b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -152,7 +134,7 @@ func BenchmarkDatabase(b *testing.B) {
 	}
 	defer sc.Close()
 	for b.Loop() {
-		if err := sc.Load(ctx, []equiv.TableRows{{Name: `"t"`, Cols: 2, Rows: [][]result.Value{{result.IntValue(1), result.IntValue(2)}, {result.IntValue(2), result.IntValue(3)}}}}); err != nil {
+		if err := sc.Load(ctx, []sandbox.TableRows{{Name: `"t"`, Cols: 2, Rows: [][]result.Value{{result.IntValue(1), result.IntValue(2)}, {result.IntValue(2), result.IntValue(3)}}}}); err != nil {
 			b.Fatal(err)
 		}
 		for range 2 {

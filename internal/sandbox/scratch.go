@@ -1,0 +1,55 @@
+package sandbox
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"strconv"
+	"time"
+)
+
+// Scratch databases on a server are named
+// sqljudge_equiv_<unix seconds>_<8 random hex digits>_<n>: the time the
+// sandbox was made, a part that keeps concurrent runs apart, and a
+// counter. A run that is killed (kill -9, a lost connection) cannot drop
+// its scratch databases; the next sandbox on that server drops those that
+// are stale (sandbox/postgres.New, sandbox/mysql.New), and `sqljudge equiv
+// --cleanup` does so on demand. A scratch database is stale when it was
+// made more than StaleAfter ago and no session is connected to it (a run
+// keeps a session on each of its scratch databases from creation to drop,
+// however long its pair takes); on PostgreSQL it must also belong to the
+// sandbox's role. Names of the older form sqljudge_equiv_<8 hex>_<n>
+// (before the time was in the name) are stale when no session is
+// connected.
+
+// StaleAfter is the age past which a scratch database with no session is
+// a leftover.
+const StaleAfter = 10 * time.Minute
+
+var (
+	scratchNameRe = regexp.MustCompile(`^sqljudge_equiv_([0-9]{10})_[0-9a-f]{8}_[0-9]+$`)
+	legacyNameRe  = regexp.MustCompile(`^sqljudge_equiv_[0-9a-f]{8}_[0-9]+$`)
+)
+
+// ScratchPrefix returns a new sandbox's name prefix; its scratch databases
+// are named prefix_<n>.
+func ScratchPrefix() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return fmt.Sprintf("sqljudge_equiv_%d_%s", time.Now().Unix(), hex.EncodeToString(b[:]))
+}
+
+// IsStaleName reports whether name is a scratch database name made more
+// than age before now (or of the older form, without a time).
+func IsStaleName(name string, now time.Time, age time.Duration) bool {
+	if legacyNameRe.MatchString(name) {
+		return true
+	}
+	m := scratchNameRe.FindStringSubmatch(name)
+	if m == nil {
+		return false
+	}
+	sec, err := strconv.ParseInt(m[1], 10, 64)
+	return err == nil && now.Sub(time.Unix(sec, 0)) > age
+}
