@@ -12,8 +12,6 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine/open"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	_ "github.com/sqljudge/sqljudge/internal/equiv" // registers the equiv metric
-	"github.com/sqljudge/sqljudge/internal/judge"
-	"github.com/sqljudge/sqljudge/internal/llm"
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/run"
@@ -58,7 +56,7 @@ func setup(ctx context.Context, o *Options) (*job, error) {
 	if j.client, err = NewJudgeClient(o.Judge, o.Out, o.Metrics); err != nil {
 		return j, err
 	}
-	j.metrics, err = metric.New(o.Metrics, o.metricOptions(j.schemas, j.client))
+	j.metrics, err = metric.New(o.Metrics, o.MetricOptions(j.schemas, j.client))
 	if err != nil {
 		return j, InputError{Err: err}
 	}
@@ -159,26 +157,5 @@ func memoryCaps(ri *report.RunInfo, d engine.Dialect, suite string) {
 	}
 	if d == engine.SQLite || suite != "" {
 		ri.SQLiteHeapBytes = sqlite.HeapLimit
-	}
-}
-
-// metricOptions gives each metric its own options from eval's.
-func (o *Options) metricOptions(ss schema.Schemas, client *llm.Client) metric.Options {
-	return metric.Options{
-		EX:      metric.EXOptions{KeepDistinct: o.KeepDistinct},
-		EM:      metric.EMOptions{Schemas: ss, Fixed: o.EMFixed},
-		SQLEval: metric.SQLEvalOptions{Fixed: o.SQLEvalFixed},
-		TS: metric.TSOptions{
-			Dir: o.Suite, PlugValue: o.PlugValue, MaxPlug: o.MaxPlug,
-			Timeout: o.Timeout, MaxRows: o.MaxRows, MaxBytes: o.MaxBytes,
-		},
-		VES: metric.VESOptions{Repeats: o.VESRepeats},
-		Equiv: metric.EquivOptions{
-			Seed: o.EquivSeed, Budget: o.EquivBudget, MaxDatabases: o.EquivMaxDatabases, Suite: o.Suite, Assume: o.EquivAssume,
-		},
-		Judge: judge.Judge{
-			Client: client, Samples: o.Judge.Samples,
-			ParseRetries: o.Judge.ParseRetries, XScoreMin: o.Judge.XScoreMin,
-		},
 	}
 }

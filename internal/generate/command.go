@@ -15,7 +15,6 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine/open"
 	"github.com/sqljudge/sqljudge/internal/eval"
 	"github.com/sqljudge/sqljudge/internal/generate/index"
-	"github.com/sqljudge/sqljudge/internal/judge"
 	"github.com/sqljudge/sqljudge/internal/llm"
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/run"
@@ -282,21 +281,15 @@ func (o CommandOptions) retriever(opts *Options, lc llm.Config, files sqliteFile
 	return nil
 }
 
-// metricOptions gives each grading metric its own options from generate's
-// flags (the schemas and the judges' client are added once opened). ts
-// tries at most metric.DefaultMaxPlug predictions with --plug-value, and
-// ves times each query metric.DefaultVESRepeats times, as eval's defaults.
+// metricOptions gives each grading metric the options eval gives it at
+// its defaults (eval.Defaults), but for what generate's flags set: the
+// time limit and row cap of each query, the test suite, --keep-distinct,
+// --em-fixed and the judges' settings. The schemas and the judges' client
+// are added once opened.
 func (o CommandOptions) metricOptions() metric.Options {
-	return metric.Options{
-		EX: metric.EXOptions{KeepDistinct: o.KeepDistinct},
-		EM: metric.EMOptions{Fixed: o.EMFixed},
-		TS: metric.TSOptions{
-			Dir: o.Suite, MaxPlug: metric.DefaultMaxPlug,
-			Timeout: o.Timeout, MaxRows: o.MaxRows,
-		},
-		VES: metric.VESOptions{Repeats: metric.DefaultVESRepeats},
-		Judge: judge.Judge{
-			Samples: o.LLM.Samples, ParseRetries: o.LLM.ParseRetries, XScoreMin: o.LLM.XScoreMin,
-		},
-	}
+	eo := eval.Defaults()
+	eo.Timeout, eo.MaxRows = o.Timeout, o.MaxRows
+	eo.Suite, eo.KeepDistinct, eo.EMFixed = o.Suite, o.KeepDistinct, o.EMFixed
+	eo.Judge = o.LLM
+	return eo.MetricOptions(nil, nil)
 }
