@@ -40,12 +40,7 @@ func setup(ctx context.Context, o *Options) (*job, error) {
 	}
 	j.items = items
 	j.schemas, j.eng, err = openDatabases(ctx, items, o.DB, o.Tables, open.Options{MaxRows: o.MaxRows, MaxBytes: o.MaxBytes, MaxConns: o.Workers, AllowSuperuser: o.AllowSuperuser},
-		func(d engine.Dialect) error {
-			if d != engine.SQLite && (hasMetric(o.Metrics, "equiv") || hasMetric(o.Metrics, "verdict")) {
-				return usage.Errorf("--metrics equiv and verdict search for a witness on SQLite databases (--db a folder of .sqlite files), not on %s: decide such pairs with `sqljudge equiv --db DSN` and db_id pairs", d)
-			}
-			return nil
-		})
+		func(d engine.Dialect) error { return CheckMetricsDialect(o.Metrics, d) })
 	if j.eng == nil {
 		return nil, err
 	}
@@ -68,6 +63,17 @@ func setup(ctx context.Context, o *Options) (*job, error) {
 		j.names[i] = m.Name()
 	}
 	return j, nil
+}
+
+// CheckMetricsDialect fails when one of metrics cannot grade on an engine
+// of dialect d: equiv and verdict search for a witness on SQLite files
+// only. The error is the caller's input (a usage error, exit 2), given
+// before any item is graded; eval and generate --metrics both call it.
+func CheckMetricsDialect(metrics []string, d engine.Dialect) error {
+	if d != engine.SQLite && (hasMetric(metrics, "equiv") || hasMetric(metrics, "verdict")) {
+		return usage.Errorf("--metrics equiv and verdict search for a witness on SQLite databases (--db a folder of .sqlite files), not on %s: decide such pairs with `sqljudge equiv --db DSN` and db_id pairs", d)
+	}
+	return nil
 }
 
 // openDatabases reads tables.json (when tablesPath is not "") and opens

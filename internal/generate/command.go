@@ -96,7 +96,8 @@ type sqliteFiles interface {
 // the LLM client, the CHESS retriever and the judges, and calls Run.
 // Errors: InputError for bad input (including ErrOutputExists and
 // ErrInput), bench.ErrFormat for a bad question file, eval.InputError for
-// an unknown db_id or bad judge settings; an interrupted run's error names
+// an unknown db_id, bad judge settings or a metric that cannot grade on
+// the engine (equiv and verdict on another engine than SQLite); an interrupted run's error names
 // the ledger to resume from. Before any question it checks the endpoint
 // (unless o.LLM.Check is false): one that does not answer is an error
 // naming its URL. A finished run in which questions failed returns its
@@ -127,6 +128,9 @@ func RunCommand(ctx context.Context, o CommandOptions) (*Summary, error) {
 	files, ok := eng.(sqliteFiles)
 	if !ok && o.Method == MethodChess {
 		return nil, usage.Errorf("--db: --method chess reads SQLite databases (a folder of <db_id>/<db_id>.sqlite or <db_id>.sqlite files), as the official code does; %s databases run with --method direct", eng.Dialect())
+	}
+	if err := eval.CheckMetricsDialect(o.Metrics, eng.Dialect()); err != nil {
+		return nil, err
 	}
 	if err := eval.CheckDatabases(ctx, items, eng, schemas, o.Tables); err != nil {
 		return nil, err
