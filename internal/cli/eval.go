@@ -18,7 +18,6 @@ import (
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/demo"
 	"github.com/sqljudge/sqljudge/internal/engine"
-	"github.com/sqljudge/sqljudge/internal/equiv"
 	"github.com/sqljudge/sqljudge/internal/eval"
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/report"
@@ -179,18 +178,19 @@ func (f *evalFlags) registerOutput(fl *pflag.FlagSet) {
 // registerLimits registers the flags bounding how queries run: time limit,
 // workers, row and byte caps, PostgreSQL role check.
 func (f *evalFlags) registerLimits(fl *pflag.FlagSet) {
-	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time limit of each query")
+	fl.DurationVar(&f.timeout, "timeout", eval.DefaultTimeout, "time limit of each query")
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "items graded at once")
 	fl.IntVar(&f.maxRows, "max-rows", engine.DefaultMaxRows, "row cap of a query result; more rows is too_large")
-	fl.StringVar(&f.maxBytes, "max-bytes", "128MiB", "byte cap of a query result in memory, a `SIZE` such as 128MiB or 1GB; a larger result, or on SQLite a single value over a quarter of it, is too_large")
+	fl.StringVar(&f.maxBytes, "max-bytes", fmt.Sprintf("%dMiB", eval.DefaultMaxBytes>>20), "byte cap of a query result in memory, a `SIZE` such as 128MiB or 1GB; a larger result, or on SQLite a single value over a quarter of it, is too_large")
 	fl.BoolVar(&f.allowGoldErrors, "allow-gold-errors", false, "grade on when most of the first 50 items' gold queries fail (gold_error); by default the run stops with exit 2, as the databases or tables are likely wrong")
 	fl.BoolVar(&f.audit, "audit", false, "also audit each item's gold (as sqljudge audit does) and list what makes it unfit to grade against in its record (gold_hazards); no verdict or figure changes")
 	fl.BoolVar(&f.allowSuperuser, "allow-superuser", false, "PostgreSQL: run predictions under a --db role that may administer the server (superuser, pg_read_server_files, pg_signal_backend...); refused by default")
 }
 
 // registerMetricOptions registers the metric list and the options of single
-// metrics (ex, sqleval, em, ts, ves).
+// metrics (ex, sqleval, em, ts, equiv, ves), with eval.Defaults' values.
 func (f *evalFlags) registerMetricOptions(fl *pflag.FlagSet) {
+	d := eval.Defaults()
 	fl.StringSliceVar(&f.metrics, "metrics", []string{"ex"}, "metrics to compute, comma-separated")
 	fl.BoolVar(&f.keepDistinct, "keep-distinct", false, "keep DISTINCT for ex (the official evaluator removes it from both queries)")
 	fl.BoolVar(&f.sqlevalFixed, "sqleval-fixed", false, "sqleval: grade what SQL-Eval's comparison means (columns by name on every engine, no runner artefacts) instead of the official runners' verdict")
@@ -198,12 +198,12 @@ func (f *evalFlags) registerMetricOptions(fl *pflag.FlagSet) {
 	fl.BoolVar(&f.partial, "partial", false, "em: print the official partial-matching table per hardness and write it to summary.json")
 	fl.StringVar(&f.suite, "suite", "", "test-suite folder for ts: `DIR`/<db_id>/*.sqlite (built by: sqljudge testsuite build)")
 	fl.BoolVar(&f.plugValue, "plug-value", false, "ts: also try the gold's values in the prediction's value slots (the official --plug_value)")
-	fl.IntVar(&f.maxPlug, "max-plug", metric.DefaultMaxPlug, "ts: most predictions --plug-value tries per item")
-	fl.Int64Var(&f.equivSeed, "equiv-seed", 1, "equiv: random seed of the counterexample search")
-	fl.DurationVar(&f.equivBudget, "equiv-budget", equiv.DefaultMetricBudget, "equiv: time of one item's search at most, a safety net for slow queries (an item it stops is marked budget_exhausted)")
-	fl.IntVar(&f.equivMaxDBs, "equiv-max-databases", equiv.DefaultMetricMaxDatabases, "equiv: databases one item's search tries (its bound: the same verdict on any machine)")
-	fl.StringVar(&f.equivAssume, "equiv-assume", string(equiv.AssumeDeclared), "equiv: declared (the schema's constraints) or observed (also what the item's database satisfies: NOT NULL where it holds no NULL, a row in every table it fills, UNIQUE where its values are distinct)")
-	fl.IntVar(&f.vesRepeats, "ves-repeats", metric.DefaultVESRepeats, "ves, rves: timed runs of each predicted and gold query (mini-dev's iterate_num); items then run one at a time")
+	fl.IntVar(&f.maxPlug, "max-plug", d.MaxPlug, "ts: most predictions --plug-value tries per item")
+	fl.Int64Var(&f.equivSeed, "equiv-seed", d.EquivSeed, "equiv: random seed of the counterexample search")
+	fl.DurationVar(&f.equivBudget, "equiv-budget", d.EquivBudget, "equiv: time of one item's search at most, a safety net for slow queries (an item it stops is marked budget_exhausted)")
+	fl.IntVar(&f.equivMaxDBs, "equiv-max-databases", d.EquivMaxDatabases, "equiv: databases one item's search tries (its bound: the same verdict on any machine)")
+	fl.StringVar(&f.equivAssume, "equiv-assume", d.EquivAssume, "equiv: declared (the schema's constraints) or observed (also what the item's database satisfies: NOT NULL where it holds no NULL, a row in every table it fills, UNIQUE where its values are distinct)")
+	fl.IntVar(&f.vesRepeats, "ves-repeats", d.VESRepeats, "ves, rves: timed runs of each predicted and gold query (mini-dev's iterate_num); items then run one at a time")
 }
 
 // formatList names every gold format, for --format's help.

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/eval"
 	"github.com/sqljudge/sqljudge/internal/generate"
 	"github.com/sqljudge/sqljudge/internal/llm"
 	"github.com/sqljudge/sqljudge/internal/report"
@@ -88,7 +89,7 @@ CREATE statements read from the engine.`,
 	fl.StringVar(&f.suite, "suite", "", "ts: test-suite folder, as eval's --suite")
 	fl.BoolVar(&f.keepDistinct, "keep-distinct", false, "ex: keep DISTINCT, as eval's --keep-distinct")
 	fl.BoolVar(&f.emFixed, "em-fixed", false, "em: grade with sqljudge's parser, as eval's --em-fixed")
-	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time limit of each candidate's execution (and of each query of the grading)")
+	fl.DurationVar(&f.timeout, "timeout", eval.DefaultTimeout, "time limit of each candidate's execution (and of each query of the grading)")
 	fl.IntVar(&f.workers, "workers", 2, "questions generated at once")
 	fl.IntVar(&f.maxRows, "max-rows", engine.DefaultMaxRows, "row cap of a query result")
 	fl.IntVar(&f.limit, "limit", 0, "generate only the first N questions (0: all)")

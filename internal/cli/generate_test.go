@@ -9,7 +9,9 @@ import (
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/generate"
 	"github.com/sqljudge/sqljudge/internal/llm/llmtest"
+	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
+	"github.com/sqljudge/sqljudge/internal/status"
 )
 
 // spiderDevGolds returns the shared Spider folder, its dev.json and the
@@ -106,5 +108,58 @@ func TestGenerateChessCommand(t *testing.T) {
 	}
 	if len(srv.EmbedLog()) == 0 {
 		t.Fatal("no embedding request: retrieve_entity did not run on the index")
+	}
+}
+
+// TestGenerateEquivMetric: generate --metrics equiv grades with equiv's
+// options at eval's defaults (seed, budget, databases, assumption), as
+// eval --metrics equiv would: before the grading options were shared with
+// eval, generate built them without equiv's and every such run failed
+// ("needs a positive --equiv-budget"). The scripted model answers the
+// first question with its gold and the second with a query that returns
+// the gold's result on the item's database but not on every database:
+// ex passes both, equiv only the first, with a witness for the second.
+func TestGenerateEquivMetric(t *testing.T) {
+	spider, dev, gold := spiderDevGolds(t, 2)
+	items, err := bench.LoadGold(dev, bench.FormatSpiderJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const narrowed = "SELECT count(*) FROM singer WHERE Age > 0"
+	if !strings.EqualFold(strings.TrimSpace(items[1].Gold[0]), "SELECT count(*) FROM singer") {
+		t.Fatalf("the second dev question's gold is %q: pick another narrowed prediction", items[1].Gold[0])
+	}
+	srv := llmtest.New(t, func(r *llmtest.Request) llmtest.Reply {
+		id := r.Header.Get(generate.HeaderItem)
+		if id == items[1].ID {
+			return llmtest.Reply{Content: "```sql\n" + narrowed + "\n```"}
+		}
+		return llmtest.Reply{Content: "```sql\n" + gold[id] + "\n```"}
+	})
+	out := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr := runMain(t, "generate", "--gold", dev, "--db", filepath.Join(spider, "database"),
+		"--method", "direct", "--limit", "2", "--metrics", "ex,equiv", "--out", out,
+		"--llm-base-url", srv.BaseURL(), "--llm-model", "scripted-1", "--progress", "never")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	recs, _, err := run.ReadRecords(filepath.Join(out, "eval", run.ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 2 {
+		t.Fatalf("%d records, want 2", len(recs))
+	}
+	for i, r := range recs {
+		ex, eq := r.Verdicts["ex"], r.Verdicts["equiv"]
+		if !ex.Correct {
+			t.Errorf("item %d (%s): ex %+v, want correct", i, r.Pred, ex)
+		}
+		if want := i == 0; eq.Correct != want || eq.Status != status.OK {
+			t.Errorf("item %d (%s): equiv %+v, want correct %v with status ok", i, r.Pred, eq, want)
+		}
+	}
+	if recs[1].Verdicts["equiv"].Details == nil {
+		t.Errorf("equiv's verdict of the narrowed prediction has no details (its witness)")
 	}
 }

@@ -12,8 +12,6 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine/open"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	_ "github.com/sqljudge/sqljudge/internal/equiv" // registers the equiv metric
-	"github.com/sqljudge/sqljudge/internal/judge"
-	"github.com/sqljudge/sqljudge/internal/llm"
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/run"
@@ -42,12 +40,7 @@ func setup(ctx context.Context, o *Options) (*job, error) {
 	}
 	j.items = items
 	j.schemas, j.eng, err = openDatabases(ctx, items, o.DB, o.Tables, open.Options{MaxRows: o.MaxRows, MaxBytes: o.MaxBytes, MaxConns: o.Workers, AllowSuperuser: o.AllowSuperuser},
-		func(d engine.Dialect) error {
-			if d != engine.SQLite && (hasMetric(o.Metrics, "equiv") || hasMetric(o.Metrics, "verdict")) {
-				return usage.Errorf("--metrics equiv and verdict search for a witness on SQLite databases (--db a folder of .sqlite files), not on %s: decide such pairs with `sqljudge equiv --db DSN` and db_id pairs", d)
-			}
-			return nil
-		})
+		func(d engine.Dialect) error { return CheckMetricsDialect(o.Metrics, d) })
 	if j.eng == nil {
 		return nil, err
 	}
@@ -58,7 +51,7 @@ func setup(ctx context.Context, o *Options) (*job, error) {
 	if j.client, err = NewJudgeClient(o.Judge, o.Out, o.Metrics); err != nil {
 		return j, err
 	}
-	j.metrics, err = metric.New(o.Metrics, o.metricOptions(j.schemas, j.client))
+	j.metrics, err = metric.New(o.Metrics, o.MetricOptions(j.schemas, j.client))
 	if err != nil {
 		return j, InputError{Err: err}
 	}
@@ -70,6 +63,17 @@ func setup(ctx context.Context, o *Options) (*job, error) {
 		j.names[i] = m.Name()
 	}
 	return j, nil
+}
+
+// CheckMetricsDialect fails when one of metrics cannot grade on an engine
+// of dialect d: equiv and verdict search for a witness on SQLite files
+// only. The error is the caller's input (a usage error, exit 2), given
+// before any item is graded; eval and generate --metrics both call it.
+func CheckMetricsDialect(metrics []string, d engine.Dialect) error {
+	if d != engine.SQLite && (hasMetric(metrics, "equiv") || hasMetric(metrics, "verdict")) {
+		return usage.Errorf("--metrics equiv and verdict search for a witness on SQLite databases (--db a folder of .sqlite files), not on %s: decide such pairs with `sqljudge equiv --db DSN` and db_id pairs", d)
+	}
+	return nil
 }
 
 // openDatabases reads tables.json (when tablesPath is not "") and opens
@@ -159,26 +163,5 @@ func memoryCaps(ri *report.RunInfo, d engine.Dialect, suite string) {
 	}
 	if d == engine.SQLite || suite != "" {
 		ri.SQLiteHeapBytes = sqlite.HeapLimit
-	}
-}
-
-// metricOptions gives each metric its own options from eval's.
-func (o *Options) metricOptions(ss schema.Schemas, client *llm.Client) metric.Options {
-	return metric.Options{
-		EX:      metric.EXOptions{KeepDistinct: o.KeepDistinct},
-		EM:      metric.EMOptions{Schemas: ss, Fixed: o.EMFixed},
-		SQLEval: metric.SQLEvalOptions{Fixed: o.SQLEvalFixed},
-		TS: metric.TSOptions{
-			Dir: o.Suite, PlugValue: o.PlugValue, MaxPlug: o.MaxPlug,
-			Timeout: o.Timeout, MaxRows: o.MaxRows, MaxBytes: o.MaxBytes,
-		},
-		VES: metric.VESOptions{Repeats: o.VESRepeats},
-		Equiv: metric.EquivOptions{
-			Seed: o.EquivSeed, Budget: o.EquivBudget, MaxDatabases: o.EquivMaxDatabases, Suite: o.Suite, Assume: o.EquivAssume,
-		},
-		Judge: judge.Judge{
-			Client: client, Samples: o.Judge.Samples,
-			ParseRetries: o.Judge.ParseRetries, XScoreMin: o.Judge.XScoreMin,
-		},
 	}
 }

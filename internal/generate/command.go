@@ -15,7 +15,6 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine/open"
 	"github.com/sqljudge/sqljudge/internal/eval"
 	"github.com/sqljudge/sqljudge/internal/generate/index"
-	"github.com/sqljudge/sqljudge/internal/judge"
 	"github.com/sqljudge/sqljudge/internal/llm"
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/run"
@@ -97,7 +96,8 @@ type sqliteFiles interface {
 // the LLM client, the CHESS retriever and the judges, and calls Run.
 // Errors: InputError for bad input (including ErrOutputExists and
 // ErrInput), bench.ErrFormat for a bad question file, eval.InputError for
-// an unknown db_id or bad judge settings; an interrupted run's error names
+// an unknown db_id, bad judge settings or a metric that cannot grade on
+// the engine (equiv and verdict on another engine than SQLite); an interrupted run's error names
 // the ledger to resume from. Before any question it checks the endpoint
 // (unless o.LLM.Check is false): one that does not answer is an error
 // naming its URL. A finished run in which questions failed returns its
@@ -128,6 +128,9 @@ func RunCommand(ctx context.Context, o CommandOptions) (*Summary, error) {
 	files, ok := eng.(sqliteFiles)
 	if !ok && o.Method == MethodChess {
 		return nil, usage.Errorf("--db: --method chess reads SQLite databases (a folder of <db_id>/<db_id>.sqlite or <db_id>.sqlite files), as the official code does; %s databases run with --method direct", eng.Dialect())
+	}
+	if err := eval.CheckMetricsDialect(o.Metrics, eng.Dialect()); err != nil {
+		return nil, err
 	}
 	if err := eval.CheckDatabases(ctx, items, eng, schemas, o.Tables); err != nil {
 		return nil, err
@@ -282,21 +285,15 @@ func (o CommandOptions) retriever(opts *Options, lc llm.Config, files sqliteFile
 	return nil
 }
 
-// metricOptions gives each grading metric its own options from generate's
-// flags (the schemas and the judges' client are added once opened). ts
-// tries at most metric.DefaultMaxPlug predictions with --plug-value, and
-// ves times each query metric.DefaultVESRepeats times, as eval's defaults.
+// metricOptions gives each grading metric the options eval gives it at
+// its defaults (eval.Defaults), but for what generate's flags set: the
+// time limit and row cap of each query, the test suite, --keep-distinct,
+// --em-fixed and the judges' settings. The schemas and the judges' client
+// are added once opened.
 func (o CommandOptions) metricOptions() metric.Options {
-	return metric.Options{
-		EX: metric.EXOptions{KeepDistinct: o.KeepDistinct},
-		EM: metric.EMOptions{Fixed: o.EMFixed},
-		TS: metric.TSOptions{
-			Dir: o.Suite, MaxPlug: metric.DefaultMaxPlug,
-			Timeout: o.Timeout, MaxRows: o.MaxRows,
-		},
-		VES: metric.VESOptions{Repeats: metric.DefaultVESRepeats},
-		Judge: judge.Judge{
-			Samples: o.LLM.Samples, ParseRetries: o.LLM.ParseRetries, XScoreMin: o.LLM.XScoreMin,
-		},
-	}
+	eo := eval.Defaults()
+	eo.Timeout, eo.MaxRows = o.Timeout, o.MaxRows
+	eo.Suite, eo.KeepDistinct, eo.EMFixed = o.Suite, o.KeepDistinct, o.EMFixed
+	eo.Judge = o.LLM
+	return eo.MetricOptions(nil, nil)
 }

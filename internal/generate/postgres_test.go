@@ -2,13 +2,17 @@ package generate_test
 
 import (
 	"context"
+	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/dbload"
 	"github.com/sqljudge/sqljudge/internal/engine/postgres"
+	"github.com/sqljudge/sqljudge/internal/eval"
 	"github.com/sqljudge/sqljudge/internal/generate"
 	"github.com/sqljudge/sqljudge/internal/llm"
 	"github.com/sqljudge/sqljudge/internal/llm/llmtest"
@@ -77,5 +81,36 @@ func TestDirectDefogOnPostgres(t *testing.T) {
 	}
 	if sum.Failed != 0 || sum.Eval.Overall["sqleval"].Accuracy != 1 {
 		t.Fatalf("%d failed, sqleval %.3f on %d questions, want 1", sum.Failed, sum.Eval.Overall["sqleval"].Accuracy, len(items))
+	}
+}
+
+// TestRunCommandEquivRefusesServerEngines: generate --metrics equiv (or
+// verdict) on a PostgreSQL --db is refused before any LLM request, with
+// eval's usage error (eval.CheckMetricsDialect), instead of generating
+// every question and then grading each one as an internal error. The
+// questions run on the server's own "postgres" database, which every
+// server has, so that only the metric can be refused.
+func TestRunCommandEquivRefusesServerEngines(t *testing.T) {
+	dsn := testserver.Postgres(t)
+	gold := filepath.Join(t.TempDir(), "q.jsonl")
+	q := `{"id": "one", "db_id": "postgres", "question": "What is one?", "gold": "SELECT 1"}` + "\n"
+	if err := os.WriteFile(gold, []byte(q), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.New(t, func(*llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: "```sql\nSELECT 1\n```"} })
+	for _, m := range []string{"equiv", "verdict"} {
+		o := generate.CommandOptions{
+			Gold: gold, DB: dsn, AllowSuperuser: true, Out: filepath.Join(t.TempDir(), "out"),
+			Method: generate.MethodDirect, Timeout: time.Second, Workers: 1, MaxRows: 100, Metrics: []string{"ex", m},
+			LLM: eval.Judge{BaseURL: srv.BaseURL(), Model: "scripted-1", Samples: 1},
+		}
+		sum, err := generate.RunCommand(context.Background(), o)
+		var ue generate.InputError
+		if sum != nil || !errors.As(err, &ue) || !strings.Contains(err.Error(), "not on postgres") {
+			t.Errorf("%s on PostgreSQL: summary %v, error %v; want an input error saying \"not on postgres\"", m, sum, err)
+		}
+	}
+	if n := srv.Requests(); n != 0 {
+		t.Errorf("%d LLM requests before the refusal, want none", n)
 	}
 }
