@@ -592,6 +592,28 @@ func TestResumeUnderOtherSettingsExit2(t *testing.T) {
 	}
 }
 
+// TestResumeVerdictUnderOtherEquivSettingsExit2: the verdict metric's
+// equiv step reads --equiv-seed, --equiv-budget and
+// --equiv-max-databases, so resuming a verdict run with another of them
+// is refused (exit 2, naming the setting), as it is for equiv.
+func TestResumeVerdictUnderOtherEquivSettingsExit2(t *testing.T) {
+	dir := t.TempDir()
+	gold, pred, db := spiderSubset(t, dir, 3)
+	out := filepath.Join(dir, "out")
+	base := []string{"eval", "--gold", gold, "--pred", pred, "--db", db, "--out", out, "--progress", "never", "--metrics", "verdict", "--equiv-max-databases", "20"}
+	if code, _, stderr := runMain(t, base...); code != ExitOK {
+		t.Fatalf("first run: exit %d: %s", code, stderr)
+	}
+	before := readFile(t, filepath.Join(out, run.ResultsFile))
+	code, _, stderr := runMain(t, append(base, "--resume", "--equiv-seed", "7")...)
+	if code != ExitUsage || !strings.Contains(stderr, "equiv_seed: 1 -> 7") {
+		t.Errorf("resume with another --equiv-seed: exit %d, stderr %q; want exit 2 naming equiv_seed", code, stderr)
+	}
+	if !bytes.Equal(before, readFile(t, filepath.Join(out, run.ResultsFile))) {
+		t.Fatal("a refused resume changed results.jsonl")
+	}
+}
+
 func readFile(t *testing.T, p string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(p)

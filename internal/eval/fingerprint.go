@@ -55,8 +55,9 @@ func fingerprint(o *Options) (*run.Fingerprint, error) {
 		// refused, and no results.jsonl mixes audited and unaudited records.
 		fp.Settings["audit"] = "true"
 	}
-	if slices.Contains(o.Metrics, "equiv") {
-		// Only with equiv, so that the fingerprints of runs without it keep
+	if slices.Contains(o.Metrics, "equiv") || slices.Contains(o.Metrics, "verdict") {
+		// Only with equiv or verdict (whose equiv step reads the same
+		// settings), so that the fingerprints of runs without them keep
 		// their keys (resuming a run with equiv added is then refused).
 		fp.Settings["equiv_seed"] = strconv.FormatInt(o.EquivSeed, 10)
 		fp.Settings["equiv_budget"] = o.EquivBudget.String()
