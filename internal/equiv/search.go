@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -160,10 +161,18 @@ func (s *searcher) run(ctx, parent context.Context) error {
 	return nil
 }
 
-// seedOf hashes the pair's text, so that each pair gets its own stream.
+// seedOf hashes the pair's text, so that each pair gets its own stream:
+// its queries, its DDL and the name of its database, never the folder
+// the database lies in (a run on a copy of the data elsewhere, or on the
+// demo materialised in a fresh temporary folder, searches the same
+// databases).
 func seedOf(p Pair) uint64 {
 	h := fnv.New64a()
-	for _, s := range []string{p.Q1, p.Q2, p.Schema, p.DB} {
+	db := ""
+	if p.DB != "" {
+		db = filepath.Base(p.DB)
+	}
+	for _, s := range []string{p.Q1, p.Q2, p.Schema, db} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}
