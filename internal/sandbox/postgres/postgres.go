@@ -257,7 +257,14 @@ type pgScratch struct {
 	// them back on the new session first.
 	rows  []sandbox.TableRows
 	execs [][]string
+	// prepared names the statements prepared on conn, by query text: a
+	// query that ran once is prepared after it, and runs prepared from
+	// then on (parsed and planned once per pair, not per database).
+	prepared map[string]string
 }
+
+// pgMaxPrepared bounds the statements prepared on a scratch's session.
+const pgMaxPrepared = 512
 
 // session returns the scratch's session, connecting again when the last
 // one was discarded (a query cancelled, a cap reached, the server gone);
@@ -296,7 +303,7 @@ func (sc *pgScratch) discard() {
 		_ = sc.conn.Close(ctx)
 		cancel()
 	}
-	sc.conn, sc.open = nil, false
+	sc.conn, sc.open, sc.prepared = nil, false, nil
 }
 
 // rollback ends the open transaction (to "": all of it) after a failed
@@ -482,12 +489,21 @@ func (sc *pgScratch) query(ctx context.Context, pc *pgconn.PgConn, q string) (se
 	p.SendQueryParams(pgQuerySteps.savepoint, nil, nil, nil, nil)
 	p.SendQueryParams(pgQuerySteps.readOnly, nil, nil, nil, nil)
 	p.SendQueryParams(fmt.Sprintf("SET LOCAL statement_timeout = %d", sc.sb.eng.StatementTimeout(ctx).Milliseconds()), nil, nil, nil, nil)
-	p.SendQueryParams(q, nil, nil, nil, nil) // no result formats: all text
+	name, prepared := sc.prepared[q]
+	if prepared {
+		p.SendQueryPrepared(name, nil, nil, nil) // no result formats: all text
+	} else {
+		p.SendQueryParams(q, nil, nil, nil, nil)
+	}
 	p.SendPipelineSync()
 	p.SendQueryParams(pgQuerySteps.rollbackTo, nil, nil, nil, nil)
 	p.SendPipelineSync()
 	p.SendQueryParams(pgQuerySteps.unlock, nil, nil, nil, nil)
 	p.SendPipelineSync()
+	// Prepared only after a run that succeeded (an error of Parse in the
+	// same segment as the query would skip requests the pipeline reader
+	// then waits for); a Parse runs nothing.
+	prepare := !prepared && len(sc.prepared) < pgMaxPrepared
 	if err := p.Flush(); err != nil {
 		return nil, true, err
 	}
@@ -536,6 +552,28 @@ func (sc *pgScratch) query(ctx context.Context, pc *pgconn.PgConn, q string) (se
 		if err := pgSync(p); err != nil {
 			return nil, true, err
 		}
+	}
+	if prepare && qErr == nil {
+		name = fmt.Sprintf("sqljudge_p%d", len(sc.prepared)+1)
+		p.SendPrepare(name, q, nil)
+		p.SendPipelineSync()
+		if err := p.Flush(); err != nil {
+			return nil, true, err
+		}
+		r, err := p.GetResults()
+		if err != nil {
+			return nil, true, err
+		}
+		if _, ok := r.(*pgconn.StatementDescription); !ok {
+			return nil, true, fmt.Errorf("postgres: pipeline: %T where a statement description was expected", r)
+		}
+		if err := pgSync(p); err != nil {
+			return nil, true, err
+		}
+		if sc.prepared == nil {
+			sc.prepared = map[string]string{}
+		}
+		sc.prepared[q] = name
 	}
 	if err := p.Close(); err != nil {
 		return nil, true, err

@@ -337,3 +337,60 @@ func TestScratchCloseDropsLater(t *testing.T) {
 		t.Errorf("%s left after the sandbox's Close", n2)
 	}
 }
+
+// TestScratchPreparedReused: a query is prepared after its first run and
+// run prepared from then on, reading each Load's rows; a query that
+// fails is not prepared, and a discarded session forgets them.
+func TestScratchPreparedReused(t *testing.T) {
+	ctx := context.Background()
+	server := testserver.Postgres(t)
+	sb, err := New(ctx, server, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	scr, err := sb.Open(ctx, []string{`CREATE TABLE "t" ("a" INTEGER PRIMARY KEY)`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer scr.Close()
+	sc := scr.(*pgScratch)
+	const q = "SELECT count(*), coalesce(sum(a), 0) FROM t"
+	for _, n := range []int{2, 5, 0, 3} {
+		var rows [][]result.Value
+		sum := 0
+		for i := range n {
+			rows = append(rows, []result.Value{result.IntValue(int64(i + 1))})
+			sum += i + 1
+		}
+		if err := sc.Load(ctx, []sandbox.TableRows{{Name: `"t"`, Cols: 1, Rows: rows}}); err != nil {
+			t.Fatal(err)
+		}
+		set, err := sc.Query(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := result.PyStr(set.Rows[0][0])+","+result.PyStr(set.Rows[0][1]), fmt.Sprintf("%d,%d", n, sum); got != want {
+			t.Errorf("%d rows loaded: %s, want %s", n, got, want)
+		}
+		if _, ok := sc.prepared[q]; !ok {
+			t.Errorf("%s not prepared after it ran", q)
+		}
+	}
+	if _, err := sc.Query(ctx, "SELECT 1/a FROM t WHERE a = 0 OR 1/0 = 1"); err == nil {
+		t.Error("1/0 ran")
+	}
+	if _, err := sc.Query(ctx, "SELECT nosuch FROM t"); err == nil {
+		t.Error("a query of a missing column ran")
+	}
+	if _, ok := sc.prepared["SELECT nosuch FROM t"]; ok {
+		t.Error("a query that failed was prepared")
+	}
+	sc.discard()
+	if sc.prepared != nil {
+		t.Error("a discarded session's statements are still named")
+	}
+	if set, err := sc.Query(ctx, q); err != nil || result.PyStr(set.Rows[0][0]) != "3" {
+		t.Errorf("after a new session: %v (%v), want 3 rows", set, err)
+	}
+}
