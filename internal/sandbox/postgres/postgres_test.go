@@ -261,6 +261,16 @@ func TestScratchQueryConfined(t *testing.T) {
 		t.Errorf("an advisory lock taken by a query outlived it (%v)", err)
 	}
 	other.Close(ctx)
+	// Each query's savepoint is gone after it (no nesting one deeper per
+	// query).
+	if err := execPG(ctx, sc.conn.PgConn(), []string{"ROLLBACK TO SAVEPOINT sqljudge_q"}, nil); err == nil {
+		t.Error("the savepoint of a query outlived it")
+	} else {
+		sc.rollback(ctx, "") // the failed statement aborted the transaction
+		if err := sc.Load(ctx, rows); err != nil {
+			t.Fatal(err)
+		}
+	}
 	// q1 fails, q2 runs on the same rows.
 	if _, err := sc.Query(ctx, "SELECT 1/0"); err == nil {
 		t.Error("1/0 ran")
