@@ -83,6 +83,11 @@ var pgSandboxParams = map[string]string{
 	"DateStyle":                           "ISO, MDY",
 	"client_encoding":                     "UTF8",
 	"application_name":                    "sqljudge-equiv",
+	// The rows of a database tried are never committed, so autovacuum
+	// never analyzes the tables: the planner guesses 10 pages a table,
+	// and a join of a few rows can cost past jit_above_cost, to spend
+	// 20-90ms compiling a query that runs in microseconds.
+	"jit": "off",
 }
 
 // pgReaderParams are the settings the engine's read-only sessions get on
