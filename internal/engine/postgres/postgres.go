@@ -95,14 +95,19 @@ var _ engine.Engine = (*Engine)(nil)
 // query can be run before them).
 var sessionParams = map[string]string{
 	"default_transaction_read_only":       "on",
-	"TimeZone":                            "UTC",
-	"DateStyle":                           "ISO, MDY",
-	"IntervalStyle":                       "iso_8601",
-	"extra_float_digits":                  "1",
-	"bytea_output":                        "hex",
-	"client_encoding":                     "UTF8",
 	"idle_in_transaction_session_timeout": "60000",
 	"application_name":                    "sqljudge",
+}
+
+// decodeParams are the settings decode.go reads values under; every
+// session gets them too (see DecodeParams).
+var decodeParams = map[string]string{
+	"TimeZone":           "UTC",
+	"DateStyle":          "ISO, MDY",
+	"IntervalStyle":      "iso_8601",
+	"extra_float_digits": "1",
+	"bytea_output":       "hex",
+	"client_encoding":    "UTF8",
 }
 
 // New returns an engine for the server of dsn, a libpq connection string
@@ -123,6 +128,9 @@ func New(dsn string, opts Options) (*Engine, error) {
 		cc.RuntimeParams = map[string]string{}
 	}
 	for k, v := range opts.SessionParams {
+		cc.RuntimeParams[k] = v
+	}
+	for k, v := range decodeParams {
 		cc.RuntimeParams[k] = v
 	}
 	for k, v := range sessionParams {
@@ -317,6 +325,19 @@ func (e *Engine) run(ctx context.Context, pc *pgconn.PgConn, db, q string) (set 
 	qctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	rr := pc.ExecParams(qctx, q, nil, nil, nil, nil) // no result formats: all text
+	return e.ReadResult(db, rr, cancel)
+}
+
+// ReadResult reads the rows of rr, a query's result in text format on a
+// session with the engine's DecodeParams, into a result.Set as Query
+// does: each column decoded by its type (decode.go), the engine's row
+// and byte caps applied. Past a cap it calls cancel (which must cancel
+// the context rr's connection watches, so that the server stops
+// producing rows) and returns the cap's error with discard true: the
+// connection must then not be used again. A statement without a result
+// gives a set with no columns and no rows. Package sandbox/postgres reads
+// its scratch queries through it.
+func (e *Engine) ReadResult(db string, rr *pgconn.ResultReader, cancel context.CancelFunc) (set *result.Set, discard bool, err error) {
 	fields := rr.FieldDescriptions()
 	names := make([]string, len(fields))
 	desc := make([]string, len(fields))
@@ -348,6 +369,32 @@ func (e *Engine) run(ctx context.Context, pc *pgconn.PgConn, db, q string) (set 
 		set.Rows = nil
 	}
 	return set, false, nil
+}
+
+// Failure is the error Query returns for err, the failure of a query on
+// database db run under ctx: engine.QueryFailure, which tells a timeout
+// (the context's or the server's statement_timeout), a cap and the
+// query's own error apart.
+func (e *Engine) Failure(ctx context.Context, db string, err error) error {
+	return engine.QueryFailure(ctx, db, err, serverTimeout)
+}
+
+// StatementTimeout is the statement_timeout a query run under ctx gets:
+// the time left before ctx's deadline, else Options.StatementTimeout.
+func (e *Engine) StatementTimeout(ctx context.Context) time.Duration {
+	return engine.StatementTimeout(ctx, e.opts.StatementTimeout)
+}
+
+// DecodeParams are the session settings the decoding of results relies
+// on (time zone, date, interval, float and bytea output), as startup
+// parameters: a session that reads results through ReadResult must have
+// them. A fresh map each call.
+func DecodeParams() map[string]string {
+	out := make(map[string]string, len(decodeParams))
+	for k, v := range decodeParams {
+		out[k] = v
+	}
+	return out
 }
 
 // Release closes the connections to database db, if any; a later query

@@ -1,12 +1,16 @@
 // Package postgres is equiv's PostgreSQL sandbox: scratch databases on a
 // PostgreSQL server, each created, filled and dropped by the sandbox and
-// queried through sqljudge's PostgreSQL engine (engine/postgres).
+// queried as sqljudge's PostgreSQL engine (engine/postgres) queries: its
+// statement check, its decoding, its caps and its errors.
 package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -31,8 +35,12 @@ import (
 // message of the extended protocol, on sessions whose settings are pinned
 // at connection (pgSandboxParams: standard_conforming_strings on,
 // search_path public, statement_timeout, lock_timeout, UTC); values are
-// parameters. Queries run through sqljudge's PostgreSQL engine (read-only
-// transactions, statement timeouts) on sessions pinned the same way.
+// parameters. The rows of a database tried never commit: Load begins a
+// transaction and inserts them (one round trip), each Query runs in a
+// read-only savepoint of it (one round trip, checked, decoded and capped
+// as sqljudge's PostgreSQL engine does: see pgScratch.Query), and the
+// next Load rolls it back. Each scratch database has one session of its
+// own, closed by the scratch's Close.
 //
 // New refuses (engine.ErrPrivileged, unless
 // allowSuperuser) a role that is a superuser, has CREATEROLE or
@@ -48,6 +56,10 @@ type Sandbox struct {
 	prefix string
 	n      atomic.Int64
 	swept  []string
+
+	mu        sync.Mutex
+	undropped []string     // scratch databases whose Close could not drop them
+	failDrops atomic.Int64 // tests: the next drops that fail
 }
 
 var (
@@ -71,6 +83,11 @@ var pgSandboxParams = map[string]string{
 	"DateStyle":                           "ISO, MDY",
 	"client_encoding":                     "UTF8",
 	"application_name":                    "sqljudge-equiv",
+	// The rows of a database tried are never committed, so autovacuum
+	// never analyzes the tables: the planner guesses 10 pages a table,
+	// and a join of a few rows can cost past jit_above_cost, to spend
+	// 20-90ms compiling a query that runs in microseconds.
+	"jit": "off",
 }
 
 // pgReaderParams are the settings the engine's read-only sessions get on
@@ -88,6 +105,7 @@ func New(ctx context.Context, dsn string, allowSuperuser bool) (*Sandbox, error)
 	if err != nil {
 		return nil, fmt.Errorf("--db: %w", err)
 	}
+	pinPostgres(cfg, postgres.DecodeParams()) // queries read through the engine's ReadResult
 	pinPostgres(cfg, pgSandboxParams)
 	eng, err := postgres.New(dsn, postgres.Options{MaxConns: 2, MaxRows: 10_000, AllowSuperuser: allowSuperuser, SessionParams: pgReaderParams})
 	if err != nil {
@@ -123,8 +141,25 @@ func pinPostgres(cfg *pgx.ConnConfig, params map[string]string) {
 // Dialect returns engine.Postgres.
 func (s *Sandbox) Dialect() engine.Dialect { return engine.Postgres }
 
-// Close closes the engine.
-func (s *Sandbox) Close() error { return s.eng.Close() }
+// Close drops the scratch databases whose own Close could not (each
+// tried again as that Close does), so that a run that ends normally
+// leaves none, and closes the engine. Its error names those it could
+// still not drop.
+func (s *Sandbox) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), sandbox.CloseTimeout)
+	defer cancel()
+	s.mu.Lock()
+	left := s.undropped
+	s.undropped = nil
+	s.mu.Unlock()
+	var errs []error
+	for _, n := range left {
+		if err := s.drop(ctx, n); err != nil {
+			errs = append(errs, fmt.Errorf("scratch database %s: %w", n, err))
+		}
+	}
+	return errors.Join(append(errs, s.eng.Close())...)
+}
 
 // Swept names the stale scratch databases New dropped.
 func (s *Sandbox) Swept() []string { return s.swept }
@@ -217,20 +252,128 @@ func (s *Sandbox) Open(ctx context.Context, ddl []string) (sandbox.Scratch, erro
 type pgScratch struct {
 	sb   *Sandbox
 	name string
-	conn *pgx.Conn
+	conn *pgx.Conn // nil once discarded: the next call connects again
+	// open: conn is inside the transaction of the last Load or Exec,
+	// which holds the rows (nothing of them is ever committed).
+	open bool
+	// rows and execs are what the last Load inserted and the Execs
+	// after it ran: a session discarded meanwhile (a query cancelled)
+	// took them with its transaction, and the next Query or Exec puts
+	// them back on the new session first.
+	rows  []sandbox.TableRows
+	execs [][]string
+	// prepared names the statements prepared on conn, by query text: a
+	// query that ran once is prepared after it, and runs prepared from
+	// then on (parsed and planned once per pair, not per database).
+	prepared map[string]string
 }
 
-// Load empties the tables (DELETE, referencing tables first: TRUNCATE
-// makes new files for every table, far slower on a few rows) and inserts
-// the rows with parameters in text format, the server reading each as the
-// column's type, all in one pipeline: one implicit transaction.
+// pgMaxPrepared bounds the statements prepared on a scratch's session.
+const pgMaxPrepared = 512
+
+// session returns the scratch's session, connecting again when the last
+// one was discarded (a query cancelled, a cap reached, the server gone);
+// with restore, the new session gets the rows of the last Load and the
+// Execs after it again.
+func (sc *pgScratch) session(ctx context.Context, restore bool) (*pgconn.PgConn, error) {
+	if sc.conn != nil && sc.conn.IsClosed() {
+		sc.discard()
+	}
+	if sc.conn != nil {
+		return sc.conn.PgConn(), nil
+	}
+	c, err := connectPostgres(ctx, sc.sb.cfg, sc.name)
+	if err != nil {
+		return nil, err
+	}
+	sc.conn = c
+	if restore && (sc.rows != nil || sc.execs != nil) {
+		if err := sc.load(ctx, c.PgConn(), sc.rows); err != nil {
+			return nil, err
+		}
+		for _, stmts := range sc.execs {
+			if err := sc.exec(ctx, c.PgConn(), stmts); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return c.PgConn(), nil
+}
+
+// discard closes the session (its transaction, and with it the rows,
+// dies with it).
+func (sc *pgScratch) discard() {
+	if sc.conn != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		_ = sc.conn.Close(ctx)
+		cancel()
+	}
+	sc.conn, sc.open, sc.prepared = nil, false, nil
+}
+
+// rollback ends the open transaction (to "": all of it) after a failed
+// Load or Exec, or discards the session when it cannot.
+func (sc *pgScratch) rollback(ctx context.Context, to string) {
+	st := "ROLLBACK"
+	if to != "" {
+		st = "ROLLBACK TO SAVEPOINT " + to
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if sc.conn == nil || sc.conn.IsClosed() {
+		sc.discard()
+		return
+	}
+	stmts := []string{st}
+	if to != "" {
+		stmts = append(stmts, "RELEASE SAVEPOINT "+to) // ROLLBACK TO keeps it
+	}
+	if err := execPG(rctx, sc.conn.PgConn(), stmts, nil); err != nil || ctx.Err() != nil {
+		sc.discard()
+		return
+	}
+	if to == "" {
+		sc.open = false
+	}
+}
+
+// Load rolls back the transaction of the last Load or Exec (nothing is
+// committed, so the tables are empty again: no DELETE, no new table
+// files, no commit to flush) and, in one pipeline (one round trip),
+// begins a transaction and inserts the rows with parameters in text
+// format, the server reading each as the column's type. The transaction
+// stays open: the queries read the rows inside it, each under a
+// savepoint (Query), and the next Load or Close ends it. A failed Load
+// rolls back.
 func (sc *pgScratch) Load(ctx context.Context, tables []sandbox.TableRows) error {
+	sc.rows, sc.execs = nil, nil
+	pc, err := sc.session(ctx, false)
+	if err != nil {
+		return err
+	}
+	if err := sc.load(ctx, pc, tables); err != nil {
+		return err
+	}
+	sc.rows = make([]sandbox.TableRows, len(tables))
+	for i, t := range tables {
+		sc.rows[i] = sandbox.TableRows{Name: t.Name, Cols: t.Cols, Rows: make([][]result.Value, len(t.Rows))}
+		for j, r := range t.Rows {
+			sc.rows[i].Rows[j] = slices.Clone(r)
+		}
+	}
+	return nil
+}
+
+// load is Load on session pc.
+func (sc *pgScratch) load(ctx context.Context, pc *pgconn.PgConn, tables []sandbox.TableRows) error {
 	var stmts []string
 	var params [][][]byte
-	for i := len(tables) - 1; i >= 0; i-- {
-		stmts = append(stmts, "DELETE FROM "+tables[i].Name)
+	if sc.open {
+		stmts = append(stmts, "ROLLBACK")
 		params = append(params, nil)
 	}
+	stmts = append(stmts, "BEGIN READ WRITE")
+	params = append(params, nil)
 	for _, t := range tables {
 		q := sandbox.InsertSQL(engine.Postgres, t.Name, t.Cols)
 		for _, row := range t.Rows {
@@ -238,7 +381,12 @@ func (sc *pgScratch) Load(ctx context.Context, tables []sandbox.TableRows) error
 			params = append(params, pgParams(row))
 		}
 	}
-	return execPG(ctx, sc.conn.PgConn(), stmts, params)
+	err := execPG(ctx, pc, stmts, params)
+	sc.open = true
+	if err != nil {
+		sc.rollback(ctx, "")
+	}
+	return err
 }
 
 // pgParams are a row's values as text-format parameters (nil for NULL),
@@ -253,27 +401,279 @@ func pgParams(row []result.Value) [][]byte {
 	return out
 }
 
-// Exec runs the statements in one pipeline (one implicit transaction),
-// each one message of the extended protocol.
+// Exec runs the statements in one pipeline, each one message of the
+// extended protocol, inside the open transaction (after the rows of the
+// last Load) or a new one, under a savepoint: a failure undoes them all
+// and keeps the loaded rows. Like Load's rows they last until the next
+// Load.
 func (sc *pgScratch) Exec(ctx context.Context, stmts []string) error {
-	return execPG(ctx, sc.conn.PgConn(), stmts, nil)
+	pc, err := sc.session(ctx, true)
+	if err != nil {
+		return err
+	}
+	if err := sc.exec(ctx, pc, stmts); err != nil {
+		return err
+	}
+	sc.execs = append(sc.execs, slices.Clone(stmts))
+	return nil
 }
 
-// Query runs q through the PostgreSQL engine, in a read-only transaction.
+// exec is Exec on session pc.
+func (sc *pgScratch) exec(ctx context.Context, pc *pgconn.PgConn, stmts []string) error {
+	var all []string
+	if !sc.open {
+		all = append(all, "BEGIN READ WRITE")
+	}
+	all = append(all, "SAVEPOINT sqljudge_exec")
+	all = append(all, stmts...)
+	all = append(all, "RELEASE SAVEPOINT sqljudge_exec")
+	err := execPG(ctx, pc, all, nil)
+	sc.open = true
+	if err != nil {
+		sc.rollback(ctx, "sqljudge_exec")
+	}
+	return err
+}
+
+// Query runs one read-only query on the rows of the last Load, as the
+// PostgreSQL engine would (engine.CheckStatement with
+// engine.QueryKeywords first; one statement of the extended protocol;
+// results decoded by the engine's ReadResult, its caps and errors), on
+// the scratch's own session, in one pipeline (one round trip):
+//
+//	SAVEPOINT sqljudge_q; SET LOCAL transaction_read_only = on;
+//	SET LOCAL statement_timeout = <the time left>; q; Sync;
+//	ROLLBACK TO SAVEPOINT sqljudge_q; Sync; RELEASE SAVEPOINT sqljudge_q; Sync;
+//	SELECT pg_advisory_unlock_all(); Sync
+//
+// q runs only when the three before it succeeded (the server skips the
+// rest of a segment after an error). Inside a savepoint the transaction
+// cannot be made read-write again (the server refuses it in a
+// subtransaction, and after the first snapshot), and the rollback to the
+// savepoint undoes whatever q changed, settings (set_config) included;
+// the advisory locks q took at session level are released. A context
+// that ends sends the server a cancel request, and the session is then
+// discarded (as the engine discards its connection), as it is past a cap.
 func (sc *pgScratch) Query(ctx context.Context, q string) (*result.Set, error) {
-	return sc.sb.eng.Query(ctx, sc.name, q)
+	blank, err := engine.CheckStatement(sc.name, q, engine.QueryKeywords)
+	if err != nil {
+		return nil, err
+	}
+	if blank {
+		return &result.Set{}, nil
+	}
+	pc, err := sc.session(ctx, true)
+	if err != nil {
+		return nil, engine.ConnectFailure(ctx, sc.name, sc.name, err, false)
+	}
+	set, discard, err := sc.query(ctx, pc, q)
+	if discard || ctx.Err() != nil {
+		sc.discard()
+	}
+	if err != nil {
+		return nil, sc.sb.eng.Failure(ctx, sc.name, err)
+	}
+	return set, nil
+}
+
+// pgQuerySteps are the statements Query sends around the query.
+var pgQuerySteps = struct{ savepoint, readOnly, rollbackTo, release, unlock string }{
+	"SAVEPOINT sqljudge_q",
+	"SET LOCAL transaction_read_only = on",
+	"ROLLBACK TO SAVEPOINT sqljudge_q",
+	// ROLLBACK TO keeps the savepoint: without RELEASE each query would
+	// nest one subtransaction deeper, and every visibility check of the
+	// transaction walks them all (a pair with 48 neighbour queries on
+	// each of 600 databases slowed 8-fold).
+	"RELEASE SAVEPOINT sqljudge_q",
+	"SELECT pg_advisory_unlock_all()",
+}
+
+// query runs q's pipeline (see Query) on pc; discard is true when the
+// session must not be used again.
+func (sc *pgScratch) query(ctx context.Context, pc *pgconn.PgConn, q string) (set *result.Set, discard bool, err error) {
+	qctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	wasOpen := sc.open
+	sc.open = true
+	p := pc.StartPipeline(qctx)
+	if !wasOpen {
+		p.SendQueryParams("BEGIN READ WRITE", nil, nil, nil, nil)
+		p.SendPipelineSync()
+	}
+	p.SendQueryParams(pgQuerySteps.savepoint, nil, nil, nil, nil)
+	p.SendQueryParams(pgQuerySteps.readOnly, nil, nil, nil, nil)
+	p.SendQueryParams(fmt.Sprintf("SET LOCAL statement_timeout = %d", sc.sb.eng.StatementTimeout(ctx).Milliseconds()), nil, nil, nil, nil)
+	name, prepared := sc.prepared[q]
+	if prepared {
+		p.SendQueryPrepared(name, nil, nil, nil) // no result formats: all text
+	} else {
+		p.SendQueryParams(q, nil, nil, nil, nil)
+	}
+	p.SendPipelineSync()
+	p.SendQueryParams(pgQuerySteps.rollbackTo, nil, nil, nil, nil)
+	p.SendPipelineSync()
+	p.SendQueryParams(pgQuerySteps.release, nil, nil, nil, nil)
+	p.SendPipelineSync()
+	p.SendQueryParams(pgQuerySteps.unlock, nil, nil, nil, nil)
+	p.SendPipelineSync()
+	// Prepared only after a run that succeeded (an error of Parse in the
+	// same segment as the query would skip requests the pipeline reader
+	// then waits for); a Parse runs nothing.
+	prepare := !prepared && len(sc.prepared) < pgMaxPrepared
+	if err := p.Flush(); err != nil {
+		return nil, true, err
+	}
+	// From here on a failure other than q's own leaves the pipeline in
+	// an unknown state: the session is discarded (Query), not read on.
+	if !wasOpen {
+		if err := pgStep(p); err != nil {
+			return nil, true, err
+		}
+		if err := pgSync(p); err != nil {
+			return nil, true, err
+		}
+	}
+	for range 3 { // SAVEPOINT, read only, statement_timeout
+		if err := pgStep(p); err != nil {
+			return nil, true, err
+		}
+	}
+	var qErr error
+	r, err := p.GetResults()
+	switch rr := r.(type) {
+	case nil:
+		if err == nil {
+			return nil, true, errors.New("postgres: pipeline: no result for the query")
+		}
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) {
+			return nil, true, err
+		}
+		qErr = err // refused at Parse, Bind or Describe
+	case *pgconn.ResultReader:
+		set, discard, qErr = sc.sb.eng.ReadResult(sc.name, rr, cancel)
+		if discard {
+			return nil, true, qErr
+		}
+	default:
+		return nil, true, fmt.Errorf("postgres: pipeline: unexpected %T for the query", r)
+	}
+	if err := pgSync(p); err != nil {
+		return nil, true, err
+	}
+	for range 3 { // ROLLBACK TO SAVEPOINT, RELEASE SAVEPOINT, pg_advisory_unlock_all()
+		if err := pgStep(p); err != nil {
+			return nil, true, err
+		}
+		if err := pgSync(p); err != nil {
+			return nil, true, err
+		}
+	}
+	if prepare && qErr == nil {
+		name = fmt.Sprintf("sqljudge_p%d", len(sc.prepared)+1)
+		p.SendPrepare(name, q, nil)
+		p.SendPipelineSync()
+		if err := p.Flush(); err != nil {
+			return nil, true, err
+		}
+		r, err := p.GetResults()
+		if err != nil {
+			return nil, true, err
+		}
+		if _, ok := r.(*pgconn.StatementDescription); !ok {
+			return nil, true, fmt.Errorf("postgres: pipeline: %T where a statement description was expected", r)
+		}
+		if err := pgSync(p); err != nil {
+			return nil, true, err
+		}
+		if sc.prepared == nil {
+			sc.prepared = map[string]string{}
+		}
+		sc.prepared[q] = name
+	}
+	if err := p.Close(); err != nil {
+		return nil, true, err
+	}
+	if qErr != nil {
+		return nil, false, qErr
+	}
+	return set, false, nil
+}
+
+// pgStep reads the result of one statement of a pipeline, which must
+// succeed.
+func pgStep(p *pgconn.Pipeline) error {
+	r, err := p.GetResults()
+	if err != nil {
+		return err
+	}
+	rr, ok := r.(*pgconn.ResultReader)
+	if !ok {
+		return fmt.Errorf("postgres: pipeline: %T where a statement's result was expected", r)
+	}
+	_, err = rr.Close()
+	return err
+}
+
+// pgSync reads a pipeline's sync point.
+func pgSync(p *pgconn.Pipeline) error {
+	r, err := p.GetResults()
+	if err != nil {
+		return err
+	}
+	if _, ok := r.(*pgconn.PipelineSync); !ok {
+		return fmt.Errorf("postgres: pipeline: %T where a sync point was expected", r)
+	}
+	return nil
 }
 
 // Close drops the scratch database (with a context of its own, so that a
-// run stopped by its budget or by the user still drops it).
+// run stopped by its budget or by the user still drops it), trying again
+// a few times (a DROP … WITH (FORCE) can fail on a loaded server); one it
+// could not drop is dropped again by the sandbox's Close.
 func (sc *pgScratch) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), sandbox.CloseTimeout)
 	defer cancel()
 	if sc.conn != nil {
 		_ = sc.conn.Close(ctx)
+		sc.conn, sc.open = nil, false
 	}
 	_ = sc.sb.eng.Release(sc.name)
-	return sc.sb.admin(ctx, "DROP DATABASE IF EXISTS "+engine.Postgres.QuoteIdent(sc.name)+" WITH (FORCE)")
+	err := sc.sb.drop(ctx, sc.name)
+	if err != nil {
+		sc.sb.mu.Lock()
+		sc.sb.undropped = append(sc.sb.undropped, sc.name)
+		sc.sb.mu.Unlock()
+	}
+	return err
+}
+
+// pgDropTries bounds the attempts of drop.
+const pgDropTries = 4
+
+// drop drops scratch database name, trying up to pgDropTries times, a
+// little longer apart each time, while ctx lasts.
+func (s *Sandbox) drop(ctx context.Context, name string) error {
+	var err error
+	for i := range pgDropTries {
+		if i > 0 {
+			select {
+			case <-ctx.Done():
+				return err
+			case <-time.After(time.Duration(i) * 250 * time.Millisecond):
+			}
+		}
+		if s.failDrops.Load() > 0 {
+			s.failDrops.Add(-1)
+			err = errors.New("drop refused (test)")
+			continue
+		}
+		if err = s.admin(ctx, "DROP DATABASE IF EXISTS "+engine.Postgres.QuoteIdent(name)+" WITH (FORCE)"); err == nil {
+			return nil
+		}
+	}
+	return err
 }
 
 // pgRoleQuery reads what vet judges of the current role: its name, its

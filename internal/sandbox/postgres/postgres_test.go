@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sandbox"
 	"github.com/sqljudge/sqljudge/internal/sandbox/sandboxtest"
+	"github.com/sqljudge/sqljudge/internal/status"
 	"github.com/sqljudge/sqljudge/internal/testserver"
 )
 
@@ -159,5 +161,246 @@ func TestSandboxSessionsPinned(t *testing.T) {
 		if name != "statement_timeout" && (err != nil || set.Rows[0][0].S != want) {
 			t.Errorf("reader %s = %v (%v), want %q", name, set, err, want)
 		}
+	}
+}
+
+// TestScratchQueryConfined: a query of a pair runs read-only inside its
+// savepoint on the scratch's session, and nothing it does outlives it:
+// it cannot make the transaction read-write again (set_config, local or
+// not) nor write; a setting it changes is back after it; a session-level
+// advisory lock it takes is released; a statement that is not a query is
+// refused before it is sent; a query stopped by its context loses
+// nothing (the rows are put back on a new session), and q2 still runs
+// after q1 fails.
+func TestScratchQueryConfined(t *testing.T) {
+	ctx := context.Background()
+	server := testserver.Postgres(t)
+	dsn, _ := testserver.PostgresRole(t, server, "CREATEDB")
+	sb, err := New(ctx, dsn, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	scr, err := sb.Open(ctx, []string{`CREATE TABLE "t" ("a" INTEGER PRIMARY KEY)`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer scr.Close()
+	sc := scr.(*pgScratch)
+	rows := []sandbox.TableRows{{Name: `"t"`, Cols: 1, Rows: [][]result.Value{{result.IntValue(1)}, {result.IntValue(2)}}}}
+	if err := sc.Load(ctx, rows); err != nil {
+		t.Fatal(err)
+	}
+	count := func() string {
+		t.Helper()
+		set, err := sc.Query(ctx, "SELECT count(*) FROM t")
+		if err != nil {
+			t.Fatalf("count: %v", err)
+		}
+		return result.PyStr(set.Rows[0][0])
+	}
+	one := func(q string) (string, error) {
+		set, err := sc.Query(ctx, q)
+		if err != nil {
+			return "", err
+		}
+		return result.PyStr(set.Rows[0][0]), nil
+	}
+	for _, q := range []string{
+		"SELECT set_config('transaction_read_only', 'off', true)",
+		"SELECT set_config('transaction_read_only', 'off', false)",
+		"SELECT set_config('default_transaction_read_only', 'off', false), set_config('transaction_read_only', 'off', true)",
+		"WITH x AS (INSERT INTO t VALUES (9) RETURNING a) SELECT * FROM x",
+		"WITH x AS (DELETE FROM t RETURNING a) SELECT count(*) FROM x",
+		"SELECT query_to_xml('INSERT INTO t VALUES (8) RETURNING a', false, false, '')",
+		"SELECT query_to_xml('COMMIT', false, false, '')",
+		"SELECT query_to_xml('ROLLBACK TO SAVEPOINT sqljudge_q', false, false, '')",
+	} {
+		got, err := one(q)
+		if err == nil {
+			t.Errorf("%s ran: %s", q, got)
+		}
+		t.Logf("%s: %v", q, err)
+		if got := count(); got != "2" {
+			t.Errorf("after %s, %s rows, want 2", q, got)
+		}
+	}
+	for _, q := range []string{"INSERT INTO t VALUES (7)", "SET transaction_read_only = off", "COMMIT", "SELECT 1; COMMIT"} {
+		_, err := sc.Query(ctx, q)
+		if err == nil {
+			t.Errorf("%s ran", q)
+		}
+		t.Logf("%s: %v", q, err)
+	}
+	// A large object is not refused in a read-only transaction, but the
+	// rollback to the savepoint takes it back.
+	if _, err := one("SELECT lo_from_bytea(0, 'x')"); err != nil {
+		t.Logf("lo_from_bytea: %v", err)
+	}
+	if got, err := one("SELECT count(*) FROM pg_largeobject_metadata"); err != nil || got != "0" {
+		t.Errorf("large objects after a query made one: %s (%v), want 0", got, err)
+	}
+	if got, err := one("SELECT current_setting('transaction_read_only')"); err != nil || got != "on" {
+		t.Errorf("transaction_read_only in a query = %q (%v), want on", got, err)
+	}
+	if _, err := one("SELECT set_config('search_path', 'pg_catalog', false), set_config('statement_timeout', '0', false), set_config('TimeZone', 'Asia/Tokyo', false)"); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"search_path": "public", "TimeZone": "UTC", "transaction_read_only": "on"} {
+		if got, err := one("SELECT current_setting('" + name + "')"); err != nil || got != want {
+			t.Errorf("after a query set it, %s = %q (%v), want %q", name, got, err, want)
+		}
+	}
+	if got, err := one("SELECT pg_advisory_lock(42)::text || pg_advisory_xact_lock(43)::text"); err != nil {
+		t.Fatalf("advisory lock: %v (%s)", err, got)
+	}
+	other := testserver.ConnectPostgres(t, server, sc.name)
+	defer other.Close(ctx)
+	var free bool
+	if err := other.QueryRow(ctx, "SELECT pg_try_advisory_lock(42) AND pg_try_advisory_lock(43)").Scan(&free); err != nil || !free {
+		t.Errorf("an advisory lock taken by a query outlived it (%v)", err)
+	}
+	other.Close(ctx)
+	// Each query's savepoint is gone after it (no nesting one deeper per
+	// query).
+	if err := execPG(ctx, sc.conn.PgConn(), []string{"ROLLBACK TO SAVEPOINT sqljudge_q"}, nil); err == nil {
+		t.Error("the savepoint of a query outlived it")
+	} else {
+		sc.rollback(ctx, "") // the failed statement aborted the transaction
+		if err := sc.Load(ctx, rows); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// q1 fails, q2 runs on the same rows.
+	if _, err := sc.Query(ctx, "SELECT 1/0"); err == nil {
+		t.Error("1/0 ran")
+	}
+	if got := count(); got != "2" {
+		t.Errorf("after a failed query, %s rows, want 2", got)
+	}
+	// A query stopped by its context: the session is discarded, the rows
+	// come back on the next.
+	qctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	_, err = sc.Query(qctx, "SELECT pg_sleep(5)")
+	cancel()
+	if engine.Classify(err, status.OK) != status.Timeout {
+		t.Errorf("pg_sleep past the deadline: %v, want a timeout", err)
+	}
+	if got := count(); got != "2" {
+		t.Errorf("after a query timed out, %s rows, want 2", got)
+	}
+	// Past the row cap the session is discarded too, and the rows stay.
+	if _, err := sc.Query(ctx, "SELECT g FROM generate_series(1, 20000) g"); err == nil {
+		t.Error("20000 rows read past the cap")
+	}
+	if got := count(); got != "2" {
+		t.Errorf("after a query past the cap, %s rows, want 2", got)
+	}
+	// Nothing was committed: a new session sees no rows.
+	fresh := testserver.ConnectPostgres(t, server, sc.name)
+	defer fresh.Close(ctx)
+	var n int
+	if err := fresh.QueryRow(ctx, "SELECT count(*) FROM t").Scan(&n); err != nil || n != 0 {
+		t.Errorf("another session sees %d rows (%v), want 0: rows were committed", n, err)
+	}
+}
+
+// TestScratchCloseDropsLater: a scratch database whose drop fails is
+// dropped again by Close (retries), and else by the sandbox's Close.
+func TestScratchCloseDropsLater(t *testing.T) {
+	ctx := context.Background()
+	server := testserver.Postgres(t)
+	sb, err := New(ctx, server, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exists := func(name string) bool {
+		return len(testserver.PostgresDatabases(t, server, name)) > 0
+	}
+	sc1, err := sb.Open(ctx, []string{`CREATE TABLE "t" ("a" INTEGER)`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb.failDrops.Store(1)
+	if err := sc1.Close(); err != nil {
+		t.Errorf("Close with one failed drop: %v", err)
+	}
+	if n := sc1.(*pgScratch).name; exists(n) {
+		t.Errorf("%s left after Close", n)
+	}
+	sc2, err := sb.Open(ctx, []string{`CREATE TABLE "t" ("a" INTEGER)`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb.failDrops.Store(pgDropTries)
+	if err := sc2.Close(); err == nil {
+		t.Error("Close with every drop failed: no error")
+	}
+	n2 := sc2.(*pgScratch).name
+	if !exists(n2) {
+		t.Fatalf("%s gone though every drop failed", n2)
+	}
+	if err := sb.Close(); err != nil {
+		t.Errorf("sandbox Close: %v", err)
+	}
+	if exists(n2) {
+		t.Errorf("%s left after the sandbox's Close", n2)
+	}
+}
+
+// TestScratchPreparedReused: a query is prepared after its first run and
+// run prepared from then on, reading each Load's rows; a query that
+// fails is not prepared, and a discarded session forgets them.
+func TestScratchPreparedReused(t *testing.T) {
+	ctx := context.Background()
+	server := testserver.Postgres(t)
+	sb, err := New(ctx, server, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	scr, err := sb.Open(ctx, []string{`CREATE TABLE "t" ("a" INTEGER PRIMARY KEY)`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer scr.Close()
+	sc := scr.(*pgScratch)
+	const q = "SELECT count(*), coalesce(sum(a), 0) FROM t"
+	for _, n := range []int{2, 5, 0, 3} {
+		var rows [][]result.Value
+		sum := 0
+		for i := range n {
+			rows = append(rows, []result.Value{result.IntValue(int64(i + 1))})
+			sum += i + 1
+		}
+		if err := sc.Load(ctx, []sandbox.TableRows{{Name: `"t"`, Cols: 1, Rows: rows}}); err != nil {
+			t.Fatal(err)
+		}
+		set, err := sc.Query(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := result.PyStr(set.Rows[0][0])+","+result.PyStr(set.Rows[0][1]), fmt.Sprintf("%d,%d", n, sum); got != want {
+			t.Errorf("%d rows loaded: %s, want %s", n, got, want)
+		}
+		if _, ok := sc.prepared[q]; !ok {
+			t.Errorf("%s not prepared after it ran", q)
+		}
+	}
+	if _, err := sc.Query(ctx, "SELECT 1/a FROM t WHERE a = 0 OR 1/0 = 1"); err == nil {
+		t.Error("1/0 ran")
+	}
+	if _, err := sc.Query(ctx, "SELECT nosuch FROM t"); err == nil {
+		t.Error("a query of a missing column ran")
+	}
+	if _, ok := sc.prepared["SELECT nosuch FROM t"]; ok {
+		t.Error("a query that failed was prepared")
+	}
+	sc.discard()
+	if sc.prepared != nil {
+		t.Error("a discarded session's statements are still named")
+	}
+	if set, err := sc.Query(ctx, q); err != nil || result.PyStr(set.Rows[0][0]) != "3" {
+		t.Errorf("after a new session: %v (%v), want 3 rows", set, err)
 	}
 }
