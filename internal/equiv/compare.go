@@ -2,7 +2,6 @@ package equiv
 
 import (
 	"context"
-	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sqllex"
@@ -26,26 +25,6 @@ const (
 	RuleSpider Rule = "spider"
 )
 
-// ordersOutput reports whether q has an ORDER BY outside parentheses.
-func ordersOutput(q string) bool {
-	depth := 0
-	prevOrder := false
-	for _, t := range sqllex.Tokenize(q) {
-		switch {
-		case t.Kind == sqllex.Space || t.Kind == sqllex.Comment:
-			continue
-		case t.Text == "(":
-			depth++
-		case t.Text == ")":
-			depth--
-		case depth == 0 && t.Kind == sqllex.Word && strings.EqualFold(t.Text, "BY") && prevOrder:
-			return true
-		}
-		prevOrder = depth == 0 && t.Kind == sqllex.Word && strings.EqualFold(t.Text, "ORDER")
-	}
-	return false
-}
-
 // comparer compares the two queries' results under a rule.
 type comparer struct {
 	rule    Rule
@@ -56,7 +35,7 @@ func newComparer(rule Rule, q1, q2 string) comparer {
 	if rule == RuleSpider {
 		return comparer{rule: rule, ordered: sqllex.ContainsOrderBy(q1)}
 	}
-	return comparer{rule: RuleBag, ordered: ordersOutput(q1) || ordersOutput(q2)}
+	return comparer{rule: RuleBag, ordered: sqllex.TopLevelOrderBy(q1) || sqllex.TopLevelOrderBy(q2)}
 }
 
 // describe states the rule as the record gives it.

@@ -18,7 +18,7 @@ import (
 // among ties. ok is false when q has no top-level ORDER BY, uses TOP, or
 // has no columns.
 func withTiebreak(q string, ncols int) (string, bool) {
-	if ncols == 0 || !ordersOutput(q) {
+	if ncols == 0 || !sqllex.TopLevelOrderBy(q) {
 		return "", false
 	}
 	word, pos := firstRowBound(q)
@@ -74,7 +74,7 @@ func tiebreakAll(q string, ncols int, cols func(string) (int, error)) (string, b
 		i = j - 1
 	}
 	out := b.String()
-	if ncols == 0 || !ordersOutput(out) {
+	if ncols == 0 || !sqllex.TopLevelOrderBy(out) {
 		return out, true
 	}
 	return withTiebreak(out, ncols)
@@ -114,7 +114,7 @@ func closing(toks []sqllex.Token, i int) int {
 // only some rows (LIMIT, OFFSET, FETCH or TOP at that level): which rows it
 // keeps among ties is then the engine's choice.
 func keepsRows(q string) bool {
-	if !ordersOutput(q) {
+	if !sqllex.TopLevelOrderBy(q) {
 		return false
 	}
 	word, _ := firstRowBound(q)
@@ -183,7 +183,7 @@ func (s *searcher) tiesExplain(ctx context.Context, db Data, r [2]*result.Set) b
 	}
 	qs := [2]string{s.p.Q1, s.p.Q2}
 	for i := range qs {
-		if orderOnly && !ordersOutput(qs[i]) {
+		if orderOnly && !sqllex.TopLevelOrderBy(qs[i]) {
 			return true
 		}
 		tb, ok := tiebreakAll(qs[i], len(r[i].Columns), cols)

@@ -328,6 +328,31 @@ func ContainsOrderBy(q string) bool {
 	return strings.Contains(strings.ToLower(q), "order by")
 }
 
+// TopLevelOrderBy reports whether q has an ORDER BY outside parentheses
+// (comments and whitespace between ORDER and BY skipped): the query's
+// own result is ordered, not a subquery's or a window's. It is how equiv
+// and its proof kernel decide that a query orders its rows (the bag
+// rule), unlike ContainsOrderBy, the official Spider evaluator's
+// substring test.
+func TopLevelOrderBy(q string) bool {
+	depth := 0
+	prevOrder := false
+	for _, t := range Tokenize(q) {
+		switch {
+		case t.Kind == Space || t.Kind == Comment:
+			continue
+		case t.Text == "(":
+			depth++
+		case t.Text == ")":
+			depth--
+		case depth == 0 && t.Kind == Word && strings.EqualFold(t.Text, "BY") && prevOrder:
+			return true
+		}
+		prevOrder = depth == 0 && t.Kind == Word && strings.EqualFold(t.Text, "ORDER")
+	}
+	return false
+}
+
 // ExpandColumnChoices expands Defog SQL-Eval's column alternatives: a
 // `{a, b, c}` group in a gold query stands for every non-empty subset of its
 // columns, in itertools.combinations order (a; b; c; a, b; a, c; b, c;

@@ -211,3 +211,21 @@ func TestPostgresOfficialText(t *testing.T) {
 		}
 	}
 }
+
+// TestTopLevelOrderBy: an ORDER BY of the query itself, not one inside
+// parentheses (a subquery, a window) or in a string or comment.
+func TestTopLevelOrderBy(t *testing.T) {
+	for q, want := range map[string]bool{
+		"SELECT a FROM t ORDER BY a":                              true,
+		"SELECT a FROM t order /* c */ by a":                      true,
+		"SELECT a FROM (SELECT a FROM t ORDER BY a) AS s":         false,
+		"SELECT rank() OVER (ORDER BY a) FROM t":                  false,
+		"SELECT 'order by' FROM t":                                false,
+		"SELECT a FROM t -- ORDER BY a":                           false,
+		"SELECT a FROM t WHERE a IN (SELECT b FROM u) ORDER BY 1": true,
+	} {
+		if got := TopLevelOrderBy(q); got != want {
+			t.Errorf("TopLevelOrderBy(%q) = %v, want %v", q, got, want)
+		}
+	}
+}

@@ -28,27 +28,7 @@ func Ordered(rule, q1, q2 string) bool {
 	if rule == "spider" {
 		return sqllex.ContainsOrderBy(q1)
 	}
-	return ordersOutput(q1) || ordersOutput(q2)
-}
-
-// ordersOutput reports whether q has an ORDER BY outside parentheses.
-func ordersOutput(q string) bool {
-	depth := 0
-	prevOrder := false
-	for _, t := range sqllex.Tokenize(q) {
-		switch {
-		case t.Kind == sqllex.Space || t.Kind == sqllex.Comment:
-			continue
-		case t.Text == "(":
-			depth++
-		case t.Text == ")":
-			depth--
-		case depth == 0 && t.Kind == sqllex.Word && strings.EqualFold(t.Text, "BY") && prevOrder:
-			return true
-		}
-		prevOrder = depth == 0 && t.Kind == sqllex.Word && strings.EqualFold(t.Text, "ORDER")
-	}
-	return false
+	return sqllex.TopLevelOrderBy(q1) || sqllex.TopLevelOrderBy(q2)
 }
 
 // CheckError is a certificate that does not check: Where names the part
