@@ -243,6 +243,8 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A metric may hold resources until closed (equiv's scratch folder).
+	defer metric.Close(metrics)
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("cannot create output folder: %w", err)
 	}
@@ -649,6 +651,7 @@ func (o *Options) buildMetrics(ctx context.Context) ([]metric.Metric, error) {
 	// Every item has its question (checkQuestions), so only the checks
 	// per db_id can fail here.
 	if err := eval.CheckMetrics(ctx, o.Items, metrics); err != nil {
+		metric.Close(metrics)
 		return nil, fmt.Errorf("%w: %v", ErrInput, err)
 	}
 	return metrics, nil
