@@ -137,6 +137,11 @@ func TestGenerateEquivMetric(t *testing.T) {
 		return llmtest.Reply{Content: "```sql\n" + gold[id] + "\n```"}
 	})
 	out := filepath.Join(t.TempDir(), "out")
+	// equiv's search writes its scratch databases under TMPDIR: a run
+	// that ends must leave nothing there (every generate --metrics equiv
+	// once left its scratch folder behind).
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
 	code, stdout, stderr := runMain(t, "generate", "--gold", dev, "--db", filepath.Join(spider, "database"),
 		"--method", "direct", "--limit", "2", "--metrics", "ex,equiv", "--out", out,
 		"--llm-base-url", srv.BaseURL(), "--llm-model", "scripted-1", "--progress", "never")
@@ -161,5 +166,12 @@ func TestGenerateEquivMetric(t *testing.T) {
 	}
 	if recs[1].Verdicts["equiv"].Details == nil {
 		t.Errorf("equiv's verdict of the narrowed prediction has no details (its witness)")
+	}
+	if left, err := os.ReadDir(tmp); err != nil || len(left) != 0 {
+		names := make([]string, len(left))
+		for i, e := range left {
+			names[i] = e.Name()
+		}
+		t.Errorf("generate left %v in TMPDIR (err %v), want nothing", names, err)
 	}
 }
