@@ -85,6 +85,8 @@ const (
 const (
 	DefaultMetricMaxDatabases = 300
 	DefaultMetricBudget       = 20 * time.Second
+	// DefaultMetricSeed is the search's seed (eval's --equiv-seed).
+	DefaultMetricSeed int64 = 1
 )
 
 // TripwireDatabases is the database cap of the search on a proved pair

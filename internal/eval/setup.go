@@ -114,9 +114,9 @@ func finish(o *Options, j *job, stats run.Stats) (*report.Summary, error) {
 	sum.Run = &report.RunInfo{
 		Version: o.Version, Gold: o.Gold, Pred: o.Pred, DB: open.Redact(o.DB), Tables: o.Tables,
 		Format: o.Format, Engine: string(j.eng.Dialect()), TimeoutSeconds: o.Timeout.Seconds(),
-		Workers: o.Workers, MaxRows: o.MaxRows, MaxBytes: o.MaxBytes, KeepDistinct: o.KeepDistinct,
-		Graded: stats.Graded, Resumed: stats.Resumed, Suite: o.Suite, PlugValue: o.PlugValue,
-		EMFixed: o.EMFixed, Difficulty: j.difficultySource, Audit: o.Audit,
+		Workers: o.Workers, MaxRows: o.MaxRows, MaxBytes: o.MaxBytes, KeepDistinct: o.Settings.EX.KeepDistinct,
+		Graded: stats.Graded, Resumed: stats.Resumed, Suite: o.Suite, PlugValue: o.Settings.TS.PlugValue,
+		EMFixed: o.Settings.EM.Fixed, Difficulty: j.difficultySource, Audit: o.Audit,
 	}
 	if o.Audit {
 		sum.GoldHazards = report.CountHazards(recs)
@@ -126,11 +126,11 @@ func finish(o *Options, j *job, stats run.Stats) (*report.Summary, error) {
 		sum.Run.Shard, sum.Run.ItemsTotal = j.shard.String(), j.total
 	}
 	if o.Timed() {
-		sum.Run.VESRepeats = o.VESRepeats
+		sum.Run.VESRepeats = o.Settings.VES.Repeats
 	}
 	if hasMetric(o.Metrics, "sqleval") {
 		sum.Run.SQLEvalMode = "official"
-		if o.SQLEvalFixed {
+		if o.Settings.SQLEval.Fixed {
 			sum.Run.SQLEvalMode = "fixed"
 		}
 	}
