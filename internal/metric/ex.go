@@ -17,7 +17,7 @@ func init() {
 		Flag: "keep-distinct", Metrics: []string{"ex", "ts", "flex", "verdict"}, Default: false, Serve: true,
 		Help:        "keep DISTINCT for ex (the official evaluator removes it from both queries)",
 		Field:       func(o *Options) any { return &o.EX.KeepDistinct },
-		Fingerprint: "keep_distinct", Record: Always,
+		Fingerprint: "keep_distinct", Record: Always, RunInfo: "keep_distinct",
 	})
 }
 

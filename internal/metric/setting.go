@@ -31,6 +31,16 @@ type Setting struct {
 	Fingerprint string
 	// Record says when the fingerprint holds the key.
 	Record Record
+	// RunInfo is the setting's key in summary.json's run block
+	// (report.RunInfo: a field of that JSON name), "" for none; eval
+	// fills it from the setting as RunInfoRecord says (Always or
+	// WhenUsed), with RunInfoValue's value when not nil, else the
+	// setting's own. sqljudge report checks a run block against the
+	// fingerprint by the settings whose RunInfo key is their Fingerprint
+	// key and recorded Always in both.
+	RunInfo       string
+	RunInfoRecord Record
+	RunInfoValue  func(o *Options) any
 	// Serve is whether `sqljudge serve` offers the flag. A setting serve
 	// does not offer keeps its zero value there (zero means zero, see
 	// Options): ves-repeats 0 makes serve refuse ves and rves (a server
@@ -162,18 +172,61 @@ func Format(p any) string {
 	panic(fmt.Sprintf("metric: Format of %T", p))
 }
 
+// RunInfoOf returns the run-block entries (Setting.RunInfo) of o's
+// settings for a run of metrics, by JSON key: each as its RunInfoRecord
+// says, of RunInfoValue's value or the setting's own (a bool, int, int64,
+// string or time.Duration).
+func RunInfoOf(o *Options, metrics []string) map[string]any {
+	metrics = slices.Clone(metrics)
+	for i, m := range metrics {
+		metrics[i] = strings.TrimSpace(m) // as eval reads --metrics
+	}
+	out := map[string]any{}
+	for _, s := range Settings() {
+		if s.RunInfo == "" || (s.RunInfoRecord != Always && !usedBy(metrics, s.Metrics)) {
+			continue
+		}
+		if s.RunInfoValue != nil {
+			out[s.RunInfo] = s.RunInfoValue(o)
+			continue
+		}
+		out[s.RunInfo] = reflectValue(s.Field(o))
+	}
+	return out
+}
+
+// reflectValue returns the value a Field points to.
+func reflectValue(p any) any {
+	switch p := p.(type) {
+	case *bool:
+		return *p
+	case *int:
+		return *p
+	case *int64:
+		return *p
+	case *string:
+		return *p
+	case *time.Duration:
+		return *p
+	}
+	panic(fmt.Sprintf("metric: value of %T", p))
+}
+
+// usedBy reports whether metrics (the --metrics list) names one of names.
+func usedBy(metrics, names []string) bool {
+	for _, n := range names {
+		if slices.Contains(metrics, n) {
+			return true
+		}
+	}
+	return false
+}
+
 // Fingerprint returns the fingerprint entries of o's settings for a run
 // of metrics: each setting with a Fingerprint key as its Record says, and
 // the entries of RegisterFingerprint for the metrics asked for.
 func Fingerprint(o *Options, metrics []string) map[string]string {
-	used := func(names []string) bool {
-		for _, n := range names {
-			if slices.Contains(metrics, n) {
-				return true
-			}
-		}
-		return false
-	}
+	used := func(names []string) bool { return usedBy(metrics, names) }
 	out := map[string]string{}
 	for _, s := range Settings() {
 		if s.Fingerprint == "" || (s.Record != Always && !used(s.Metrics)) {

@@ -20,6 +20,14 @@ func init() {
 		Help:        "sqleval: grade what SQL-Eval's comparison means (columns by name on every engine, no runner artefacts) instead of the official runners' verdict",
 		Field:       func(o *Options) any { return &o.SQLEval.Fixed },
 		Fingerprint: "sqleval_fixed", Record: Always,
+		// The run block says which mode ran, when sqleval did.
+		RunInfo: "sqleval_mode", RunInfoRecord: WhenUsed,
+		RunInfoValue: func(o *Options) any {
+			if o.SQLEval.Fixed {
+				return "fixed"
+			}
+			return "official"
+		},
 	})
 }
 

@@ -27,7 +27,7 @@ func init() {
 		Flag: "plug-value", Metrics: []string{"ts"}, Default: false,
 		Help:        "ts: also try the gold's values in the prediction's value slots (the official --plug_value)",
 		Field:       func(o *Options) any { return &o.TS.PlugValue },
-		Fingerprint: "plug_value", Record: Always,
+		Fingerprint: "plug_value", Record: Always, RunInfo: "plug_value",
 	})
 	RegisterSetting(Setting{
 		Flag: "max-plug", Metrics: []string{"ts"}, Default: DefaultMaxPlug,
