@@ -18,6 +18,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/demo"
 	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/engine/open"
 	"github.com/sqljudge/sqljudge/internal/eval"
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/report"
@@ -149,7 +150,7 @@ func newEvalCmd() *cobra.Command {
 func (f *evalFlags) registerInputs(fl *pflag.FlagSet) {
 	fl.StringVar(&f.gold, "gold", "", "gold benchmark file")
 	fl.StringVar(&f.pred, "pred", "", "prediction file (omit when the gold JSONL has a \"pred\" field)")
-	fl.StringVar(&f.db, "db", "", "databases: a SQLite folder DB/<db_id>/<db_id>.sqlite (or one .sqlite file),\npostgres://user:pass@host:port/, mysql://user:pass@host:port/ (a db_id is a database\non the server), or duckdb:PATH (binaries built with -tags duckdb)")
+	fl.StringVar(&f.db, "db", "", open.DBHelp)
 	fl.StringVar(&f.tables, "tables", "", "Spider tables.json: checks every db_id; needed by em; labels items without a difficulty with their Spider hardness")
 	fl.StringVar(&f.format, "format", "", "gold `FORMAT`: "+formatList()+" (default: detected from the file)")
 	fl.BoolVar(&f.demo, "demo", false, "grade the demo benchmark embedded in the binary (bookshop, 31 questions), written to a\nsqljudge-demo-* folder removed at the end unless it also holds the output (no --out)")

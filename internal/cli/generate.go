@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/engine/open"
 	"github.com/sqljudge/sqljudge/internal/eval"
 	"github.com/sqljudge/sqljudge/internal/generate"
 	"github.com/sqljudge/sqljudge/internal/llm"
@@ -80,7 +81,7 @@ CREATE statements read from the engine.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.gold, "gold", "", "question file: Spider or BIRD dev.json, SQL-Eval CSV, JSONL")
 	fl.StringVar(&f.format, "format", "", "question file format (default: detect)")
-	fl.StringVar(&f.db, "db", "", "databases: a SQLite folder DB/<db_id>/<db_id>.sqlite; with --method direct also postgres://, mysql:// or duckdb: as eval's --db")
+	fl.StringVar(&f.db, "db", "", open.DBHelp+"\n(--method chess reads SQLite databases only)")
 	fl.BoolVar(&f.allowSuperuser, "allow-superuser", false, "PostgreSQL: run queries under a --db role that may administer the server; refused by default")
 	fl.StringVar(&f.out, "out", "", "output folder")
 	fl.StringVar(&f.method, "method", generate.MethodChess, "chess or direct")

@@ -75,7 +75,7 @@ second signal stops it at once (exit 3).`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.db, "db", "", "databases, as eval's --db (SQLite folder, postgres://, mysql://, duckdb:)")
+	fl.StringVar(&f.db, "db", "", open.DBHelp)
 	fl.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on, HOST:PORT (port 0 picks a free one)")
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "items graded at once, across all requests")
 	fl.IntVar(&f.lengthyWorkers, "lengthy-workers", 0, "workers that items of equiv and verdict (a search of seconds each) may hold at once, so that the other metrics keep the rest (default --workers minus 1, at least 1)")

@@ -10,7 +10,9 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/sqljudge/sqljudge/internal/engine/open"
 	"github.com/sqljudge/sqljudge/internal/metric"
+	sbopen "github.com/sqljudge/sqljudge/internal/sandbox/open"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
 )
 
@@ -96,5 +98,25 @@ func TestResumeUnderChangedSettingExit2(t *testing.T) {
 	}
 	if n < 10 {
 		t.Errorf("%d fingerprinted settings; want at least 10", n)
+	}
+}
+
+// TestDBHelpDeclaredOnce: every command whose --db open.Open reads shows
+// open.DBHelp, the one list of its schemes (an engine added is added
+// there), and equiv's --db the sandboxes' sbopen.DBHelp.
+func TestDBHelpDeclaredOnce(t *testing.T) {
+	root := newRoot(strings.NewReader(""), io.Discard, io.Discard)
+	for _, c := range root.Commands() {
+		f := c.Flags().Lookup("db")
+		switch c.Name() {
+		case "eval", "serve", "audit", "generate", "report":
+			if f == nil || !strings.HasPrefix(f.Usage, open.DBHelp) {
+				t.Errorf("%s --db: %v, want open.DBHelp", c.Name(), f)
+			}
+		case "equiv":
+			if f == nil || f.Usage != sbopen.DBHelp {
+				t.Errorf("equiv --db: %v, want sandbox/open.DBHelp", f)
+			}
+		}
 	}
 }

@@ -45,6 +45,11 @@ type Options struct {
 	AllowSuperuser bool
 }
 
+// DBHelp is the help of every --db flag Open reads (eval, serve, audit,
+// report, generate), the one place the commands name its schemes: an
+// engine added to Open is added here.
+const DBHelp = "databases: a SQLite folder DB/<db_id>/<db_id>.sqlite (or one .sqlite file),\npostgres://user:pass@host:port/, mysql://user:pass@host:port/ (a db_id is a database\non the server), or duckdb:PATH (binaries built with -tags duckdb)"
+
 // ErrDSN is wrapped by every error of Open about the DSN itself (unknown
 // scheme, missing path, engine not built in): the user's input.
 var ErrDSN = errors.New("bad --db")

@@ -25,6 +25,10 @@ import (
 	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
+// DBHelp is the help of `sqljudge equiv --db`, which Open reads: the one
+// place a command names the sandboxes' schemes.
+const DBHelp = "folder of SQLite databases (db_id pairs), or a postgres:// or mysql:// DSN, or duckdb:[DIR], to run on"
+
 // Options configure Open.
 type Options struct {
 	// AllowSuperuser lets a server sandbox run under an account that
