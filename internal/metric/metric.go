@@ -163,9 +163,11 @@ func Close(ms []Metric) error {
 // reads SQLEval; ex_bird, soft_f1 and spider2 have no options.
 //
 // Every setting means what it says: a zero is zero, never a stand-in for
-// a default. The defaults live where flags are parsed (eval's --max-plug
-// is DefaultMaxPlug, --ves-repeats DefaultVESRepeats, --samples
-// judge.DefaultSamples, ...), and a setting a metric cannot run with
+// a default. The defaults are the flags': each metric declares its
+// settings with their defaults (Setting, DefaultOptions: --max-plug is
+// DefaultMaxPlug, --ves-repeats DefaultVESRepeats), the judges' come with
+// the LLM flags (--samples judge.DefaultSamples), and a setting a metric
+// cannot run with
 // (ts with PlugValue and MaxPlug 0, ves with 0 repeats, a judge with no
 // client or 0 samples) is an error from New naming the flag.
 type Options struct {
@@ -191,9 +193,9 @@ type Options struct {
 // EquivOptions are equiv's options: the counterexample search between
 // gold and prediction (package equiv). Seed makes it reproducible; Budget
 // bounds one item's search and MaxDatabases the databases it tries
-// (eval's --equiv-seed, --equiv-budget, --equiv-max-databases); Suite is
-// the test-suite folder whose databases are tried first (eval's --suite,
-// "" for none).
+// (--equiv-seed, --equiv-budget, --equiv-max-databases, declared by package
+// equiv as Settings); Suite is the test-suite folder whose databases are
+// tried first (eval's --suite, "" for none).
 type EquivOptions struct {
 	Seed         int64
 	Budget       time.Duration
@@ -201,7 +203,7 @@ type EquivOptions struct {
 	Suite        string
 	// Assume is the search's assumption mode (equiv.Assume: "declared",
 	// the default when "", or "observed": also what the item's database
-	// satisfies; eval's and serve's --equiv-assume).
+	// satisfies; --equiv-assume).
 	Assume string
 }
 
