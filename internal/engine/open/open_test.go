@@ -54,7 +54,7 @@ func TestOpen(t *testing.T) {
 
 // TestOptionalEngines: DuckDB is the one optional engine, registered with
 // its engine and sandbox when the binary has the duckdb tag and otherwise
-// an ErrNotBuiltIn naming the tag; the engines always built in are not
+// an NotBuiltInError naming the tag; the engines always built in are not
 // optional.
 func TestOptionalEngines(t *testing.T) {
 	for _, d := range []engine.Dialect{engine.SQLite, engine.Postgres, engine.MySQL} {
@@ -63,7 +63,7 @@ func TestOptionalEngines(t *testing.T) {
 		}
 	}
 	o, ok, err := OptionalEngine(engine.DuckDB)
-	var nb ErrNotBuiltIn
+	var nb NotBuiltInError
 	switch {
 	case !ok:
 		t.Fatal("duckdb: not an optional engine")

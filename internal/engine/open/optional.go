@@ -15,7 +15,7 @@ import (
 // driver), and every layer asks OptionalEngine: Open for the engine,
 // sandbox/open for equiv's scratch sandbox, dbload before it fills a
 // database file through the driver. Without the tag nothing is registered
-// and each says the binary lacks it (ErrNotBuiltIn).
+// and each says the binary lacks it (NotBuiltInError).
 type Optional struct {
 	// Dialect is the engine's dialect.
 	Dialect engine.Dialect
@@ -26,24 +26,24 @@ type Optional struct {
 	Sandbox func(dir string) (sandbox.Sandbox, error)
 }
 
-// ErrNotBuiltIn is the error of OptionalEngine for an optional engine the
+// NotBuiltInError is the error of OptionalEngine for an optional engine the
 // binary was built without; its text names the build tag
 // ("this sqljudge was built without DuckDB; rebuild with -tags duckdb").
-type ErrNotBuiltIn struct {
+type NotBuiltInError struct {
 	// Name is how messages name the engine ("DuckDB"); Tag the build tag
 	// that builds it in ("duckdb").
 	Name, Tag string
 }
 
 // Error says what the binary lacks and how to build it in.
-func (e ErrNotBuiltIn) Error() string {
+func (e NotBuiltInError) Error() string {
 	return fmt.Sprintf("this sqljudge was built without %s; rebuild with -tags %s", e.Name, e.Tag)
 }
 
-// optionalTags names the optional engines by dialect, for ErrNotBuiltIn:
+// optionalTags names the optional engines by dialect, for NotBuiltInError:
 // an engine added behind a build tag is added here and registers itself
 // from its tagged file.
-var optionalTags = map[engine.Dialect]ErrNotBuiltIn{
+var optionalTags = map[engine.Dialect]NotBuiltInError{
 	engine.DuckDB: {Name: "DuckDB", Tag: "duckdb"},
 }
 
@@ -65,7 +65,7 @@ func RegisterOptional(o Optional) {
 }
 
 // OptionalEngine returns the optional engine of dialect d: registered when
-// the binary was built with its tag, else ErrNotBuiltIn. ok is false when
+// the binary was built with its tag, else NotBuiltInError. ok is false when
 // d is not an optional engine at all (it is always built in, or unknown).
 func OptionalEngine(d engine.Dialect) (o Optional, ok bool, err error) {
 	tag, ok := optionalTags[d]

@@ -53,7 +53,7 @@ func Open(ctx context.Context, dsn string, o Options) (sandbox.Sandbox, error) {
 		return mysql.New(ctx, dsn, o.AllowSuperuser)
 	}
 	if opt, ok, err := engopen.OptionalEngine(d); ok {
-		var nb engopen.ErrNotBuiltIn
+		var nb engopen.NotBuiltInError
 		if errors.As(err, &nb) {
 			return nil, usage.Errorf("--db %s: this sqljudge was built without %s (build it with -tags %s)", dsn, nb.Name, nb.Tag)
 		}
