@@ -10,6 +10,7 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/audit"
 	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/engine/open"
 	"github.com/sqljudge/sqljudge/internal/eval"
 	"github.com/sqljudge/sqljudge/internal/usage"
 )
@@ -78,7 +79,7 @@ func newAuditCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.gold, "gold", "", "gold benchmark file")
-	fl.StringVar(&f.db, "db", "", "databases, as eval's --db: a SQLite folder, postgres://..., mysql://..., duckdb:PATH")
+	fl.StringVar(&f.db, "db", "", open.DBHelp)
 	fl.StringVar(&f.tables, "tables", "", "Spider tables.json: checks every db_id")
 	fl.StringVar(&f.format, "format", "", "gold `FORMAT`: "+formatList()+" (default: detected from the file)")
 	fl.StringVar(&f.out, "out", "", "output folder for findings.jsonl and summary.json (default: console only)")

@@ -5,6 +5,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/sqljudge/sqljudge/internal/equiv"
+	sbopen "github.com/sqljudge/sqljudge/internal/sandbox/open"
 )
 
 // equivLong is the long help of sqljudge equiv.
@@ -73,7 +74,7 @@ type equivFlags struct {
 func (f *equivFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.o.Pairs, "pairs", "", "pairs file (JSON Lines: id, q1, q2, schema or db_id)")
 	fl.StringVar(&f.o.Out, "out", "", "output folder")
-	fl.StringVar(&f.o.DB, "db", "", "folder of SQLite databases (db_id pairs), or a postgres:// or mysql:// DSN, or duckdb:[DIR], to run on")
+	fl.StringVar(&f.o.DB, "db", "", sbopen.DBHelp)
 	fl.Int64Var(&f.o.Seed, "seed", 1, "random seed")
 	fl.IntVar(&f.o.MaxDatabases, "max-databases", equiv.DefaultMaxDatabases, "databases the search of a pair tries (its bound: the same bytes on any machine)")
 	fl.IntVar(&f.o.MaxShrinkSteps, "max-shrink-steps", equiv.DefaultMaxShrinkSteps, "databases tried while shrinking a witness at most")

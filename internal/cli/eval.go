@@ -18,6 +18,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/demo"
 	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/engine/open"
 	"github.com/sqljudge/sqljudge/internal/eval"
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/report"
@@ -29,20 +30,12 @@ import (
 type evalFlags struct {
 	gold, pred, db, tables, format, out string
 	suite                               string
-	plugValue                           bool
-	maxPlug                             int
 	metrics                             []string
 	timeout                             time.Duration
 	workers, maxRows                    int
 	maxBytes                            string
-	keepDistinct, resume, overwrite     bool
-	emFixed, partial                    bool
-	vesRepeats                          int
-	equivSeed                           int64
-	equivBudget                         time.Duration
-	equivMaxDBs                         int
-	equivAssume                         string
-	sqlevalFixed                        bool
+	resume, overwrite, partial          bool
+	settings                            metric.Options
 	demo                                bool
 	progress                            string
 	shard                               string
@@ -157,7 +150,7 @@ func newEvalCmd() *cobra.Command {
 func (f *evalFlags) registerInputs(fl *pflag.FlagSet) {
 	fl.StringVar(&f.gold, "gold", "", "gold benchmark file")
 	fl.StringVar(&f.pred, "pred", "", "prediction file (omit when the gold JSONL has a \"pred\" field)")
-	fl.StringVar(&f.db, "db", "", "databases: a SQLite folder DB/<db_id>/<db_id>.sqlite (or one .sqlite file),\npostgres://user:pass@host:port/, mysql://user:pass@host:port/ (a db_id is a database\non the server), or duckdb:PATH (binaries built with -tags duckdb)")
+	fl.StringVar(&f.db, "db", "", open.DBHelp)
 	fl.StringVar(&f.tables, "tables", "", "Spider tables.json: checks every db_id; needed by em; labels items without a difficulty with their Spider hardness")
 	fl.StringVar(&f.format, "format", "", "gold `FORMAT`: "+formatList()+" (default: detected from the file)")
 	fl.BoolVar(&f.demo, "demo", false, "grade the demo benchmark embedded in the binary (bookshop, 31 questions), written to a\nsqljudge-demo-* folder removed at the end unless it also holds the output (no --out)")
@@ -187,23 +180,15 @@ func (f *evalFlags) registerLimits(fl *pflag.FlagSet) {
 	fl.BoolVar(&f.allowSuperuser, "allow-superuser", false, "PostgreSQL: run predictions under a --db role that may administer the server (superuser, pg_read_server_files, pg_signal_backend...); refused by default")
 }
 
-// registerMetricOptions registers the metric list and the options of single
-// metrics (ex, sqleval, em, ts, equiv, ves), with eval.Defaults' values.
+// registerMetricOptions registers the metric list, the suite, em's
+// partial table and the settings the metrics declare (registerSettings:
+// --keep-distinct, --em-fixed, --sqleval-fixed, --plug-value, --max-plug,
+// --ves-repeats, --equiv-*), with their defaults.
 func (f *evalFlags) registerMetricOptions(fl *pflag.FlagSet) {
-	d := eval.Defaults()
 	fl.StringSliceVar(&f.metrics, "metrics", []string{"ex"}, "metrics to compute, comma-separated")
-	fl.BoolVar(&f.keepDistinct, "keep-distinct", false, "keep DISTINCT for ex (the official evaluator removes it from both queries)")
-	fl.BoolVar(&f.sqlevalFixed, "sqleval-fixed", false, "sqleval: grade what SQL-Eval's comparison means (columns by name on every engine, no runner artefacts) instead of the official runners' verdict")
-	fl.BoolVar(&f.emFixed, "em-fixed", false, "em: grade the predictions the official Spider parser rejects with sqljudge's parser instead of scoring them 0")
 	fl.BoolVar(&f.partial, "partial", false, "em: print the official partial-matching table per hardness and write it to summary.json")
 	fl.StringVar(&f.suite, "suite", "", "test-suite folder for ts: `DIR`/<db_id>/*.sqlite (built by: sqljudge testsuite build)")
-	fl.BoolVar(&f.plugValue, "plug-value", false, "ts: also try the gold's values in the prediction's value slots (the official --plug_value)")
-	fl.IntVar(&f.maxPlug, "max-plug", d.MaxPlug, "ts: most predictions --plug-value tries per item")
-	fl.Int64Var(&f.equivSeed, "equiv-seed", d.EquivSeed, "equiv: random seed of the counterexample search")
-	fl.DurationVar(&f.equivBudget, "equiv-budget", d.EquivBudget, "equiv: time of one item's search at most, a safety net for slow queries (an item it stops is marked budget_exhausted)")
-	fl.IntVar(&f.equivMaxDBs, "equiv-max-databases", d.EquivMaxDatabases, "equiv: databases one item's search tries (its bound: the same verdict on any machine)")
-	fl.StringVar(&f.equivAssume, "equiv-assume", d.EquivAssume, "equiv: declared (the schema's constraints) or observed (also what the item's database satisfies: NOT NULL where it holds no NULL, a row in every table it fills, UNIQUE where its values are distinct)")
-	fl.IntVar(&f.vesRepeats, "ves-repeats", d.VESRepeats, "ves, rves: timed runs of each predicted and gold query (mini-dev's iterate_num); items then run one at a time")
+	registerSettings(fl, &f.settings, false)
 }
 
 // formatList names every gold format, for --format's help.
@@ -244,11 +229,9 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	o := eval.Options{
 		Gold: f.gold, Pred: f.pred, Format: f.format, DB: f.db, Tables: f.tables, Out: f.out,
 		Metrics: f.metrics, Timeout: f.timeout, Workers: f.workers, MaxRows: f.maxRows, MaxBytes: maxBytes,
-		KeepDistinct: f.keepDistinct, EMFixed: f.emFixed, SQLEvalFixed: f.sqlevalFixed, Partial: f.partial,
-		Resume: f.resume, Overwrite: f.overwrite, Suite: f.suite, PlugValue: f.plugValue, MaxPlug: f.maxPlug,
-		VESRepeats: f.vesRepeats, Shard: f.shard, HTML: f.html, AllowSuperuser: f.allowSuperuser,
+		Settings: f.settings, Partial: f.partial,
+		Resume: f.resume, Overwrite: f.overwrite, Suite: f.suite, Shard: f.shard, HTML: f.html, AllowSuperuser: f.allowSuperuser,
 		AllowGoldErrors: f.allowGoldErrors, Audit: f.audit,
-		EquivSeed: f.equivSeed, EquivBudget: f.equivBudget, EquivMaxDatabases: f.equivMaxDBs, EquivAssume: f.equivAssume,
 		Judge: f.llm.judge(), Version: version(), Progress: newProgress(f.progress, stderr), Log: stderr,
 	}
 	if err := o.Check(); err != nil {

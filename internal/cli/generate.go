@@ -9,9 +9,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/engine/open"
 	"github.com/sqljudge/sqljudge/internal/eval"
 	"github.com/sqljudge/sqljudge/internal/generate"
 	"github.com/sqljudge/sqljudge/internal/llm"
+	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/report"
 )
 
@@ -26,7 +28,7 @@ type generateFlags struct {
 	resume, overwrite                                       bool
 	textOnly, textAffinity, foldCase, shortScan             bool
 	yamlTemps, addConnections, allowSuperuser               bool
-	keepDistinct, emFixed                                   bool
+	settings                                                metric.Options
 	llm                                                     llmFlags
 }
 
@@ -79,7 +81,7 @@ CREATE statements read from the engine.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.gold, "gold", "", "question file: Spider or BIRD dev.json, SQL-Eval CSV, JSONL")
 	fl.StringVar(&f.format, "format", "", "question file format (default: detect)")
-	fl.StringVar(&f.db, "db", "", "databases: a SQLite folder DB/<db_id>/<db_id>.sqlite; with --method direct also postgres://, mysql:// or duckdb: as eval's --db")
+	fl.StringVar(&f.db, "db", "", open.DBHelp+"\n(--method chess reads SQLite databases only)")
 	fl.BoolVar(&f.allowSuperuser, "allow-superuser", false, "PostgreSQL: run queries under a --db role that may administer the server; refused by default")
 	fl.StringVar(&f.out, "out", "", "output folder")
 	fl.StringVar(&f.method, "method", generate.MethodChess, "chess or direct")
@@ -87,8 +89,7 @@ CREATE statements read from the engine.`,
 	fl.StringVar(&f.tables, "tables", "", "Spider tables.json: for em, and to label Spider items by hardness in the grading")
 	fl.StringSliceVar(&f.metrics, "metrics", nil, "grade the predictions at the end with these metrics (as eval's --metrics)")
 	fl.StringVar(&f.suite, "suite", "", "ts: test-suite folder, as eval's --suite")
-	fl.BoolVar(&f.keepDistinct, "keep-distinct", false, "ex: keep DISTINCT, as eval's --keep-distinct")
-	fl.BoolVar(&f.emFixed, "em-fixed", false, "em: grade with sqljudge's parser, as eval's --em-fixed")
+	registerSettings(fl, &f.settings, false) // the metrics' settings, as eval's
 	fl.DurationVar(&f.timeout, "timeout", eval.DefaultTimeout, "time limit of each candidate's execution (and of each query of the grading)")
 	fl.IntVar(&f.workers, "workers", 2, "questions generated at once")
 	fl.IntVar(&f.maxRows, "max-rows", engine.DefaultMaxRows, "row cap of a query result")
@@ -131,7 +132,7 @@ func runGenerate(cmd *cobra.Command, f *generateFlags) error {
 		Resume: f.resume, Overwrite: f.overwrite, YAMLTemperatures: f.yamlTemps, AddConnections: f.addConnections, AllowSuperuser: f.allowSuperuser,
 		LLM: f.llm.judge(), ParseRetriesSet: cmd.Flags().Changed("llm-parse-retries"),
 		IndexDir: f.indexDir, EmbedModel: f.embedModel, EmbedModelEntity: f.embedEntity, EmbedModelContext: f.embedContext, NoEmbeddings: f.noEmbeddings, TextAffinity: f.textAffinity, FoldCase: f.foldCase, ShortScan: f.shortScan,
-		Metrics: f.metrics, Suite: f.suite, KeepDistinct: f.keepDistinct, EMFixed: f.emFixed,
+		Metrics: f.metrics, Suite: f.suite, Settings: &f.settings,
 		Progress: newProgress(f.progress, stderr), Log: stderr,
 	})
 	if err != nil && !errors.Is(err, generate.ErrQuestionsFailed) {

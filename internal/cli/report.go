@@ -50,7 +50,7 @@ made before records kept them.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.html, "html", "", "write the HTML page to FILE")
 	fl.StringVar(&f.compare, "compare", "", "a second output folder of the same benchmark to compare with")
-	fl.StringVar(&f.db, "db", "", "databases, as eval's --db: add result diffs to the HTML page")
+	fl.StringVar(&f.db, "db", "", open.DBHelp+"\n(add result diffs to the HTML page)")
 	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time limit of each query run for the diffs")
 	return cmd
 }

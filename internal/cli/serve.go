@@ -16,7 +16,6 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/open"
-	"github.com/sqljudge/sqljudge/internal/eval"
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/schema"
 	"github.com/sqljudge/sqljudge/internal/serve"
@@ -30,11 +29,8 @@ type serveFlags struct {
 	workers, maxRows, maxBatch       int
 	maxConns, lengthyWorkers         int
 	timeout, drain, maxItemTime      time.Duration
-	keepDistinct, listPresets        bool
-	equivSeed                        int64
-	equivBudget                      time.Duration
-	equivMaxDBs                      int
-	equivAssume                      string
+	listPresets                      bool
+	settings                         metric.Options
 }
 
 func newServeCmd() *cobra.Command {
@@ -79,8 +75,7 @@ second signal stops it at once (exit 3).`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd, f) },
 	}
 	fl := cmd.Flags()
-	d := eval.Defaults() // equiv's flags are eval's, with its defaults
-	fl.StringVar(&f.db, "db", "", "databases, as eval's --db (SQLite folder, postgres://, mysql://, duckdb:)")
+	fl.StringVar(&f.db, "db", "", open.DBHelp)
 	fl.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on, HOST:PORT (port 0 picks a free one)")
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "items graded at once, across all requests")
 	fl.IntVar(&f.lengthyWorkers, "lengthy-workers", 0, "workers that items of equiv and verdict (a search of seconds each) may hold at once, so that the other metrics keep the rest (default --workers minus 1, at least 1)")
@@ -94,11 +89,9 @@ second signal stops it at once (exit 3).`,
 	fl.DurationVar(&f.drain, "drain", 30*time.Second, "on SIGTERM, how long requests in flight may take to finish")
 	fl.IntVar(&f.maxRows, "max-rows", engine.DefaultMaxRows, "row cap of a query result; more rows is a wrong prediction")
 	fl.StringVar(&f.tables, "tables", "", "Spider tables.json (needed by the em metric)")
-	fl.BoolVar(&f.keepDistinct, "keep-distinct", false, "keep DISTINCT for ex (the official evaluator removes it)")
-	fl.Int64Var(&f.equivSeed, "equiv-seed", d.EquivSeed, "equiv: random seed of the counterexample search")
-	fl.DurationVar(&f.equivBudget, "equiv-budget", d.EquivBudget, "equiv: time of one item's search at most, a safety net for slow queries (an item it stops is marked budget_exhausted)")
-	fl.IntVar(&f.equivMaxDBs, "equiv-max-databases", d.EquivMaxDatabases, "equiv: databases one item's search tries (its bound: the same verdict on any machine)")
-	fl.StringVar(&f.equivAssume, "equiv-assume", d.EquivAssume, "equiv: declared (the schema's constraints) or observed (also what the item's database satisfies)")
+	// The metrics' settings serve offers (metric.Setting.Serve); the
+	// others keep their zero value (ves and rves are refused).
+	registerSettings(fl, &f.settings, true)
 	fl.StringVar(&f.metric, "metric", "ex", "metric of items whose request and preset name none")
 	fl.StringVar(&f.token, "token", "", "bearer token every request but /healthz must send (Authorization: Bearer TOKEN); default $SQLJUDGE_SERVE_TOKEN, which keeps it out of ps")
 	fl.StringVar(&f.labels, "labels", "", `JSONL {"prompt", "db_id", "gold"}: labels of /v1/openrlhf samples sent without one`)
@@ -150,8 +143,7 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 	if err != nil {
 		return usage.Errorf("--max-response %q: %v", f.maxResponse, err)
 	}
-	opts := metric.Options{EX: metric.EXOptions{KeepDistinct: f.keepDistinct},
-		Equiv: metric.EquivOptions{Seed: f.equivSeed, Budget: f.equivBudget, MaxDatabases: f.equivMaxDBs, Assume: f.equivAssume}}
+	opts := f.settings
 	if f.tables != "" {
 		s, err := schema.Load(f.tables)
 		if err != nil {

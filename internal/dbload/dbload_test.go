@@ -10,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sqljudge/sqljudge/internal/engine"
 	mysqleng "github.com/sqljudge/sqljudge/internal/engine/mysql"
+	"github.com/sqljudge/sqljudge/internal/engine/open"
 	pgeng "github.com/sqljudge/sqljudge/internal/engine/postgres"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/result"
@@ -195,11 +197,18 @@ func TestLoadTargets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, dsn := range []string{"oracle://x", "sqlite:", "duckdb:" + t.TempDir()} {
+	for _, dsn := range []string{"oracle://x", "sqlite:"} {
 		_, err := Load(context.Background(), dsn, []*Dump{d}, Options{})
 		if err == nil {
 			t.Errorf("Load(%q) succeeded", dsn)
 		}
+	}
+	// DuckDB loads exactly when the binary has it (open.OptionalEngine,
+	// the -tags duckdb build), and says which tag is missing otherwise.
+	_, _, built := open.OptionalEngine(engine.DuckDB)
+	_, err = Load(context.Background(), "duckdb:"+t.TempDir(), []*Dump{d}, Options{})
+	if (built == nil) != (err == nil) || (err != nil && !strings.Contains(err.Error(), "built without DuckDB; rebuild with -tags duckdb")) {
+		t.Errorf("Load(duckdb:) with DuckDB built in %v: %v", built == nil, err)
 	}
 	bad, _ := ParseDump("bad-name.sql", "bad-name", "SELECT 1;")
 	if _, err := Load(context.Background(), t.TempDir(), []*Dump{bad}, Options{}); err == nil || !strings.Contains(err.Error(), "letters, digits and _") {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/mysql"
+	"github.com/sqljudge/sqljudge/internal/engine/open"
 
 	_ "github.com/mattn/go-sqlite3" // the "sqlite3" driver, to write SQLite files
 )
@@ -424,8 +424,8 @@ func loadFile(ctx context.Context, tg target, dir string, d *Dump, name string, 
 	tmp := path + ".loading"
 	_ = os.Remove(tmp)
 	driver := tg.driver()
-	if !slices.Contains(sql.Drivers(), driver) {
-		return rep, fmt.Errorf("%w: this sqljudge was built without DuckDB; rebuild with -tags duckdb", ErrTarget)
+	if _, _, err := open.OptionalEngine(tg.dialect()); err != nil {
+		return rep, fmt.Errorf("%w: %v", ErrTarget, err)
 	}
 	db, err := sql.Open(driver, tmp)
 	if err != nil {

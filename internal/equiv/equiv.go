@@ -76,7 +76,7 @@ const (
 	DefaultBudget         = 60 * time.Second
 )
 
-// The defaults of the equiv metric (eval's and serve's --equiv-max-databases
+// The defaults of the equiv metric (--equiv-max-databases
 // and --equiv-budget): fewer databases than `sqljudge equiv`, so that
 // `eval --metrics ex,equiv` of Spider dev (1034 items) takes about 4
 // minutes on 2 loaded cores (measured: 3m13s and 3m50s, no item stopped
@@ -85,6 +85,8 @@ const (
 const (
 	DefaultMetricMaxDatabases = 300
 	DefaultMetricBudget       = 20 * time.Second
+	// DefaultMetricSeed is the search's seed (eval's --equiv-seed).
+	DefaultMetricSeed int64 = 1
 )
 
 // TripwireDatabases is the database cap of the search on a proved pair

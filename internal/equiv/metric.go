@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/bench"
@@ -25,6 +26,54 @@ func init() {
 		return NewMetric(o.Equiv)
 	})
 	metric.RegisterDetails[Details]("equiv")
+	registerSettings()
+}
+
+// registerSettings declares the settings of the equiv metric, read by
+// verdict's equiv step too: the search's seed, budget, database cap and
+// assumption mode (metric.EquivOptions), and the fingerprint entries no
+// flag sets.
+func registerSettings() {
+	both := []string{"equiv", "verdict"}
+	for _, s := range []metric.Setting{{
+		Flag: "equiv-seed", Default: DefaultMetricSeed, Fingerprint: "equiv_seed",
+		Help:  "equiv: random seed of the counterexample search",
+		Field: func(o *metric.Options) any { return &o.Equiv.Seed },
+	}, {
+		Flag: "equiv-budget", Default: DefaultMetricBudget, Fingerprint: "equiv_budget",
+		Help:  "equiv: time of one item's search at most, a safety net for slow queries (an item it stops is marked budget_exhausted)",
+		Field: func(o *metric.Options) any { return &o.Equiv.Budget },
+	}, {
+		Flag: "equiv-max-databases", Default: DefaultMetricMaxDatabases, Fingerprint: "equiv_max_databases",
+		Help:  "equiv: databases one item's search tries (its bound: the same verdict on any machine)",
+		Field: func(o *metric.Options) any { return &o.Equiv.MaxDatabases },
+	}, {
+		// Recorded only when not the default, so that the fingerprints
+		// of runs before the flag keep their keys.
+		Flag: "equiv-assume", Default: string(AssumeDeclared), Fingerprint: "equiv_assume", Record: metric.WhenChanged,
+		Help:  "equiv: declared (the schema's constraints) or observed (also what the item's database satisfies: NOT NULL where it holds no NULL, a row in every table it fills, UNIQUE where its values are distinct)",
+		Field: func(o *metric.Options) any { return &o.Equiv.Assume },
+	}} {
+		s.Metrics, s.Serve = both, true
+		if s.Record == metric.Always {
+			// Only with equiv or verdict, so that the fingerprints of
+			// runs without them keep their keys (resuming a run with
+			// equiv added is then refused).
+			s.Record = metric.WhenUsed
+		}
+		metric.RegisterSetting(s)
+	}
+	for _, name := range both {
+		metric.RegisterFingerprint(name, func() map[string]string {
+			return map[string]string{
+				// The shrinking's step cap is equiv's default (no
+				// flag): a change of it changes the witnesses.
+				"equiv_max_shrink_steps": strconv.Itoa(DefaultMaxShrinkSteps),
+				// Whether Z3 was found decides which items are proved.
+				"equiv_prover": ProverSetting(),
+			}
+		})
+	}
 }
 
 // Details are the details of the equiv metric in results.jsonl

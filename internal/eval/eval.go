@@ -40,26 +40,18 @@ type Options struct {
 	// ves or rves time queries); MaxRows and MaxBytes cap a query's result.
 	Workers, MaxRows int
 	MaxBytes         int64
-	// KeepDistinct, EMFixed, SQLEvalFixed and Partial set how ex, em and
-	// sqleval grade and whether em's partial-matching table is summarized.
-	KeepDistinct, EMFixed, SQLEvalFixed, Partial bool
+	// Partial summarizes em's partial-matching table.
+	Partial bool
 	// Resume continues the run in Out; Overwrite replaces it (exclusive).
 	Resume, Overwrite bool
-	// Suite is ts's test-suite folder; PlugValue and MaxPlug (at least 1)
-	// set the official --plug_value.
-	Suite     string
-	PlugValue bool
-	MaxPlug   int
-	// VESRepeats is the number of timed runs of each query for ves, rves.
-	VESRepeats int
-	// EquivSeed, EquivBudget and EquivMaxDatabases set equiv's search
-	// (metric.EquivOptions; its suite is Suite).
-	EquivSeed         int64
-	EquivBudget       time.Duration
-	EquivMaxDatabases int
-	// EquivAssume is equiv's assumption mode ("declared" or "observed";
-	// "" is declared).
-	EquivAssume string
+	// Suite is the test-suite folder of ts and equiv.
+	Suite string
+	// Settings holds the metrics' own settings, those metric.Settings
+	// declares (--keep-distinct, --em-fixed, --sqleval-fixed,
+	// --plug-value, --max-plug, --ves-repeats, --equiv-*), as their flags
+	// set them; MetricOptions adds the run's (Suite, Timeout, caps,
+	// schemas, judge). Defaults().Settings is metric.DefaultOptions.
+	Settings metric.Options
 	// Shard ("i/n", see shard.Parse) grades only one shard of the items.
 	Shard string
 	// HTML writes Out/report.html.
@@ -195,13 +187,13 @@ func (o *Options) Check() error {
 		return usage.Errorf("em needs the database schemas: give --tables with the benchmark's tables.json (Spider and BIRD ship one beside the databases)")
 	case o.Partial && !hasMetric(o.Metrics, "em"):
 		return usage.Errorf("--partial prints em's partial-matching table: add em to --metrics")
-	case o.EMFixed && !hasMetric(o.Metrics, "em"):
+	case o.Settings.EM.Fixed && !hasMetric(o.Metrics, "em"):
 		return usage.Errorf("--em-fixed sets how em grades: add em to --metrics")
-	case o.SQLEvalFixed && !hasMetric(o.Metrics, "sqleval"):
+	case o.Settings.SQLEval.Fixed && !hasMetric(o.Metrics, "sqleval"):
 		return usage.Errorf("--sqleval-fixed sets how sqleval grades: add sqleval to --metrics")
-	case o.VESRepeats <= 0:
+	case o.Settings.VES.Repeats <= 0:
 		return usage.Errorf("--ves-repeats must be at least 1")
-	case o.MaxPlug < 1:
+	case o.Settings.TS.MaxPlug < 1:
 		return usage.Errorf("--max-plug must be at least 1")
 	}
 	return nil

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
 	"github.com/sqljudge/sqljudge/internal/testserver"
@@ -47,7 +48,7 @@ func spiderOptions(t *testing.T, n int) Options {
 		Tables:  filepath.Join(spider, "tables.json"),
 		Out:     filepath.Join(dir, "out"),
 		Metrics: []string{"ex"}, Timeout: 30 * time.Second, Workers: 2,
-		MaxRows: engine.DefaultMaxRows, MaxBytes: 256 << 20, VESRepeats: 1, MaxPlug: 1,
+		MaxRows: engine.DefaultMaxRows, MaxBytes: 256 << 20, Settings: metric.Options{VES: metric.VESOptions{Repeats: 1}, TS: metric.TSOptions{MaxPlug: 1}},
 		Version: "test",
 	}
 }
@@ -141,7 +142,7 @@ func TestEquivRefusesServerEngines(t *testing.T) {
 	for _, m := range []string{"equiv", "verdict"} {
 		o := spiderOptions(t, 3)
 		o.DB, o.AllowSuperuser, o.Metrics = dsn, true, []string{"ex", m}
-		o.EquivSeed, o.EquivBudget, o.EquivMaxDatabases = 1, time.Second, 10
+		o.Settings.Equiv = metric.EquivOptions{Seed: 1, Budget: time.Second, MaxDatabases: 10}
 		_, err := Run(context.Background(), o)
 		var ue usage.Error
 		if !errors.As(err, &ue) || !strings.Contains(err.Error(), "not on postgres") || !strings.Contains(err.Error(), "sqljudge equiv --db DSN") {

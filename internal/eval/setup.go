@@ -114,9 +114,13 @@ func finish(o *Options, j *job, stats run.Stats) (*report.Summary, error) {
 	sum.Run = &report.RunInfo{
 		Version: o.Version, Gold: o.Gold, Pred: o.Pred, DB: open.Redact(o.DB), Tables: o.Tables,
 		Format: o.Format, Engine: string(j.eng.Dialect()), TimeoutSeconds: o.Timeout.Seconds(),
-		Workers: o.Workers, MaxRows: o.MaxRows, MaxBytes: o.MaxBytes, KeepDistinct: o.KeepDistinct,
-		Graded: stats.Graded, Resumed: stats.Resumed, Suite: o.Suite, PlugValue: o.PlugValue,
-		EMFixed: o.EMFixed, Difficulty: j.difficultySource, Audit: o.Audit,
+		Workers: o.Workers, MaxRows: o.MaxRows, MaxBytes: o.MaxBytes,
+		Graded: stats.Graded, Resumed: stats.Resumed, Suite: o.Suite,
+		Difficulty: j.difficultySource, Audit: o.Audit,
+	}
+	// The metrics' settings, as each declares its run-block key.
+	if err := sum.Run.SetSettings(metric.RunInfoOf(&o.Settings, o.Metrics)); err != nil {
+		return nil, err
 	}
 	if o.Audit {
 		sum.GoldHazards = report.CountHazards(recs)
@@ -124,15 +128,6 @@ func finish(o *Options, j *job, stats run.Stats) (*report.Summary, error) {
 	memoryCaps(sum.Run, j.eng.Dialect(), o.Suite)
 	if o.Shard != "" {
 		sum.Run.Shard, sum.Run.ItemsTotal = j.shard.String(), j.total
-	}
-	if o.Timed() {
-		sum.Run.VESRepeats = o.VESRepeats
-	}
-	if hasMetric(o.Metrics, "sqleval") {
-		sum.Run.SQLEvalMode = "official"
-		if o.SQLEvalFixed {
-			sum.Run.SQLEvalMode = "fixed"
-		}
 	}
 	if o.Partial {
 		if sum.Partial, err = report.Partial(recs, "em"); err != nil {

@@ -74,10 +74,12 @@ type CommandOptions struct {
 	NoEmbeddings                        bool
 	TextAffinity, FoldCase, ShortScan   bool
 	// Metrics grade the predictions at the end (as eval's --metrics);
-	// Suite, KeepDistinct and EMFixed configure them as eval's flags do.
-	Metrics               []string
-	Suite                 string
-	KeepDistinct, EMFixed bool
+	// Suite and Settings configure them as eval's flags do: Settings
+	// holds the metrics' own settings (metric.Settings; nil for their
+	// defaults, metric.DefaultOptions).
+	Metrics  []string
+	Suite    string
+	Settings *metric.Options
 	// Progress is told about each finished question; Log receives notices
 	// (nil: discarded).
 	Progress run.Progress
@@ -287,13 +289,15 @@ func (o CommandOptions) retriever(opts *Options, lc llm.Config, files sqliteFile
 
 // metricOptions gives each grading metric the options eval gives it at
 // its defaults (eval.Defaults), but for what generate's flags set: the
-// time limit and row cap of each query, the test suite, --keep-distinct,
-// --em-fixed and the judges' settings. The schemas and the judges' client
+// time limit and row cap of each query, the test suite, the metrics' own
+// settings and the judges' settings. The schemas and the judges' client
 // are added once opened.
 func (o CommandOptions) metricOptions() metric.Options {
 	eo := eval.Defaults()
-	eo.Timeout, eo.MaxRows = o.Timeout, o.MaxRows
-	eo.Suite, eo.KeepDistinct, eo.EMFixed = o.Suite, o.KeepDistinct, o.EMFixed
+	eo.Timeout, eo.MaxRows, eo.Suite = o.Timeout, o.MaxRows, o.Suite
+	if o.Settings != nil {
+		eo.Settings = *o.Settings
+	}
 	eo.Judge = o.LLM
 	return eo.MetricOptions(nil, nil)
 }

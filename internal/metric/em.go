@@ -17,6 +17,12 @@ func init() {
 	Register("em", "exact set match, Spider official (evaluation.eval_exact_match; --em-fixed grades what sqljudge's parser reads)", func(o Options) (Metric, error) {
 		return NewEM(o.EM)
 	})
+	RegisterSetting(Setting{
+		Flag: "em-fixed", Metrics: []string{"em"}, Default: false,
+		Help:        "em: grade the predictions the official Spider parser rejects with sqljudge's parser instead of scoring them 0",
+		Field:       func(o *Options) any { return &o.EM.Fixed },
+		Fingerprint: "em_fixed", Record: Always, RunInfo: "em_fixed",
+	})
 }
 
 // EM is Spider's exact set match (Yu et al., EMNLP 2018; taoyds/spider

@@ -13,6 +13,12 @@ func init() {
 	Register("ex", "execution accuracy, Spider / test-suite semantics (exec_eval.result_eq)", func(o Options) (Metric, error) {
 		return NewEX(o.EX), nil
 	})
+	RegisterSetting(Setting{
+		Flag: "keep-distinct", Metrics: []string{"ex", "ts", "flex", "verdict"}, Default: false, Serve: true,
+		Help:        "keep DISTINCT for ex (the official evaluator removes it from both queries)",
+		Field:       func(o *Options) any { return &o.EX.KeepDistinct },
+		Fingerprint: "keep_distinct", Record: Always, RunInfo: "keep_distinct",
+	})
 }
 
 // EXOptions are ex's options, and those of the ex step of ts and flex.

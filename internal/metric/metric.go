@@ -163,9 +163,11 @@ func Close(ms []Metric) error {
 // reads SQLEval; ex_bird, soft_f1 and spider2 have no options.
 //
 // Every setting means what it says: a zero is zero, never a stand-in for
-// a default. The defaults live where flags are parsed (eval's --max-plug
-// is DefaultMaxPlug, --ves-repeats DefaultVESRepeats, --samples
-// judge.DefaultSamples, ...), and a setting a metric cannot run with
+// a default. The defaults are the flags': each metric declares its
+// settings with their defaults (Setting, DefaultOptions: --max-plug is
+// DefaultMaxPlug, --ves-repeats DefaultVESRepeats), the judges' come with
+// the LLM flags (--samples judge.DefaultSamples), and a setting a metric
+// cannot run with
 // (ts with PlugValue and MaxPlug 0, ves with 0 repeats, a judge with no
 // client or 0 samples) is an error from New naming the flag.
 type Options struct {
@@ -191,9 +193,9 @@ type Options struct {
 // EquivOptions are equiv's options: the counterexample search between
 // gold and prediction (package equiv). Seed makes it reproducible; Budget
 // bounds one item's search and MaxDatabases the databases it tries
-// (eval's --equiv-seed, --equiv-budget, --equiv-max-databases); Suite is
-// the test-suite folder whose databases are tried first (eval's --suite,
-// "" for none).
+// (--equiv-seed, --equiv-budget, --equiv-max-databases, declared by package
+// equiv as Settings); Suite is the test-suite folder whose databases are
+// tried first (eval's --suite, "" for none).
 type EquivOptions struct {
 	Seed         int64
 	Budget       time.Duration
@@ -201,7 +203,7 @@ type EquivOptions struct {
 	Suite        string
 	// Assume is the search's assumption mode (equiv.Assume: "declared",
 	// the default when "", or "observed": also what the item's database
-	// satisfies; eval's and serve's --equiv-assume).
+	// satisfies; --equiv-assume).
 	Assume string
 }
 
@@ -323,30 +325,33 @@ type Env struct {
 	Engine engine.Engine
 	// Timeout bounds every query; 0 means none.
 	Timeout time.Duration
-	// Golds, if set, holds gold results across items instead of the
-	// run-long map that keeps every gold result and error (eval's); serve
-	// sets a cache bounded in bytes that keeps no timeout.
-	Golds GoldCache
+	// Golds, if set, holds gold results across items instead of a Cache
+	// of policy RunGolds, which keeps every gold result and error of the
+	// run (eval's); serve sets one bounded in bytes that keeps no timeout.
+	Golds *Cache
 	// SharePreds lets items share predicted results on a SQLite engine
-	// (whose databases are opened immutable): the PredCacheSize most
-	// recent results are kept by (database, SQL), and a prediction that
-	// repeats one is not run again. Queries whose result may change from
+	// (whose databases are opened immutable): a Cache of policy
+	// RecentPreds keeps the PredCacheSize most recent results by
+	// (database, SQL), and a prediction that repeats one is not run again. Queries whose result may change from
 	// one run to the next (random(), the date and time functions; see
 	// shareable) always run. With it, too, a prediction that is its gold
 	// written differently takes the gold's result without running (see
 	// SamePred).
 	SharePreds bool
 
-	gold  onceMap[goldKey, *result.Set]
-	preds predCache
+	caches      sync.Once
+	gold, preds *Cache
 }
 
-// GoldCache holds gold results across the items of a run or of a server's
-// life. Get returns the result (or error) of the gold query sql on
-// database db: held, or computed by run under ctx. It is safe for
-// concurrent use.
-type GoldCache interface {
-	Get(ctx context.Context, db, sql string, run func(context.Context) (*result.Set, error)) (*result.Set, error)
+// cache returns the Env's gold and predictions caches, made on first use.
+func (e *Env) cache() (gold, preds *Cache) {
+	e.caches.Do(func() {
+		e.gold, e.preds = e.Golds, NewCache(RecentPreds)
+		if e.gold == nil {
+			e.gold = NewCache(RunGolds)
+		}
+	})
+	return e.gold, e.preds
 }
 
 type goldKey struct{ db, sql string }
@@ -398,17 +403,16 @@ func (e *Env) Pred(ctx context.Context, db, sql string) (*result.Set, error) {
 	if !e.SharePreds || e.Engine.Dialect() != engine.SQLite || !shareable(sql) {
 		return e.query(ctx, db, sql)
 	}
-	return e.preds.get(goldKey{db, sql}, func() (*result.Set, error) { return e.query(ctx, db, sql) })
+	_, preds := e.cache()
+	return preds.Get(ctx, db, sql, func(ctx context.Context) (*result.Set, error) { return e.query(ctx, db, sql) })
 }
 
-// Gold runs a gold query once per (database, SQL) for the whole run and
-// returns the cached result (or error) afterwards; with Golds set, it asks
-// that cache instead.
+// Gold runs a gold query once per (database, SQL) and returns the cached
+// result (or error) afterwards, as the Env's gold cache keeps it (Golds,
+// else every one of the run).
 func (e *Env) Gold(ctx context.Context, db, sql string) (*result.Set, error) {
-	if e.Golds != nil {
-		return e.Golds.Get(ctx, db, sql, func(ctx context.Context) (*result.Set, error) { return e.query(ctx, db, sql) })
-	}
-	return e.gold.get(goldKey{db, sql}, func() (*result.Set, error) { return e.query(ctx, db, sql) })
+	gold, _ := e.cache()
+	return gold.Get(ctx, db, sql, func(ctx context.Context) (*result.Set, error) { return e.query(ctx, db, sql) })
 }
 
 // Exec runs the queries of one item: gold through the run's cache,

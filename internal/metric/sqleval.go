@@ -15,6 +15,20 @@ func init() {
 	Register("sqleval", "Defog SQL-Eval relaxed match: exact (compare_df) or correct (subset_df), gold alternatives and {a,b} columns; --sqleval-fixed grades what it means", func(o Options) (Metric, error) {
 		return NewSQLEval(o.SQLEval), nil
 	})
+	RegisterSetting(Setting{
+		Flag: "sqleval-fixed", Metrics: []string{"sqleval"}, Default: false,
+		Help:        "sqleval: grade what SQL-Eval's comparison means (columns by name on every engine, no runner artefacts) instead of the official runners' verdict",
+		Field:       func(o *Options) any { return &o.SQLEval.Fixed },
+		Fingerprint: "sqleval_fixed", Record: Always,
+		// The run block says which mode ran, when sqleval did.
+		RunInfo: "sqleval_mode", RunInfoRecord: WhenUsed,
+		RunInfoValue: func(o *Options) any {
+			if o.SQLEval.Fixed {
+				return "fixed"
+			}
+			return "official"
+		},
+	})
 }
 
 // SQLEvalOptions are sqleval's options.

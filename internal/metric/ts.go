@@ -23,6 +23,18 @@ func init() {
 	Register("ts", "test-suite accuracy: ex on every database of the item's suite (--suite DIR)", func(o Options) (Metric, error) {
 		return NewTS(o.TS, o.EX)
 	})
+	RegisterSetting(Setting{
+		Flag: "plug-value", Metrics: []string{"ts"}, Default: false,
+		Help:        "ts: also try the gold's values in the prediction's value slots (the official --plug_value)",
+		Field:       func(o *Options) any { return &o.TS.PlugValue },
+		Fingerprint: "plug_value", Record: Always, RunInfo: "plug_value",
+	})
+	RegisterSetting(Setting{
+		Flag: "max-plug", Metrics: []string{"ts"}, Default: DefaultMaxPlug,
+		Help:        "ts: most predictions --plug-value tries per item",
+		Field:       func(o *Options) any { return &o.TS.MaxPlug },
+		Fingerprint: "max_plug", Record: Always,
+	})
 }
 
 // TSOptions are ts's options.

@@ -25,6 +25,14 @@ func init() {
 		}
 		return &RVES{Repeats: o.VES.Repeats}, nil
 	})
+	RegisterSetting(Setting{
+		Flag: "ves-repeats", Metrics: []string{"ves", "rves"}, Default: DefaultVESRepeats,
+		Help:        "ves, rves: timed runs of each predicted and gold query (mini-dev's iterate_num); items then run one at a time",
+		Field:       func(o *Options) any { return &o.VES.Repeats },
+		Fingerprint: "ves_repeats", Record: Always,
+		// In the run block only when ves or rves timed queries.
+		RunInfo: "ves_repeats", RunInfoRecord: WhenUsed,
+	})
 	RegisterFigure("ves", Figure{Name: "VES x100", Scale: 100, Bootstrap: true})
 	RegisterFigure("rves", Figure{Name: "R-VES x100", Scale: 100, Bootstrap: true})
 }

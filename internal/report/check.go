@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/run"
 )
 
@@ -69,12 +70,21 @@ func runDiff(ri *RunInfo, fp *run.Fingerprint) []string {
 		out = append(out, fmt.Sprintf("sqljudge version: %s -> %s", ri.Version, fp.Version))
 	}
 	timeout := time.Duration(ri.TimeoutSeconds * float64(time.Second)).String()
-	for _, s := range [][2]string{
+	pairs := [][2]string{
 		{"format", ri.Format}, {"db", ri.DB},
-		{"keep_distinct", strconv.FormatBool(ri.KeepDistinct)}, {"em_fixed", strconv.FormatBool(ri.EMFixed)},
 		{"max_rows", strconv.Itoa(ri.MaxRows)}, {"max_bytes", strconv.FormatInt(ri.MaxBytes, 10)},
-		{"timeout", timeout}, {"suite", ri.Suite}, {"plug_value", strconv.FormatBool(ri.PlugValue)},
-	} {
+		{"timeout", timeout}, {"suite", ri.Suite},
+	}
+	// The metrics' settings both blocks always hold under one key
+	// (keep_distinct, em_fixed, plug_value), as each declares.
+	for _, s := range metric.Settings() {
+		if s.RunInfo != "" && s.RunInfo == s.Fingerprint && s.Record == metric.Always && s.RunInfoRecord == metric.Always && s.RunInfoValue == nil {
+			if v, ok := ri.Setting(s.RunInfo); ok {
+				pairs = append(pairs, [2]string{s.RunInfo, fmt.Sprint(v)})
+			}
+		}
+	}
+	for _, s := range pairs {
 		if v, ok := fp.Settings[s[0]]; ok && v != s[1] {
 			out = append(out, fmt.Sprintf("%s: %s -> %s", s[0], s[1], v))
 		}

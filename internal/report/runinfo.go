@@ -1,5 +1,11 @@
 package report
 
+import (
+	"fmt"
+	"reflect"
+	"strings"
+)
+
 // RunInfo is summary.json's "run" block: the inputs and settings of the
 // eval run that wrote the records, as `sqljudge eval` parsed them, and its
 // counters. Its fields are in the order of their JSON names, so the block
@@ -125,4 +131,47 @@ type LLMRun struct {
 	Temperature float64 `json:"temperature"`
 	// TimeoutSeconds is the time limit of one request, in seconds.
 	TimeoutSeconds float64 `json:"timeout_seconds"`
+}
+
+// SetSettings sets the fields of ri named by the JSON keys of m to m's
+// values (metric.RunInfoOf: the metrics' settings, each under the key it
+// declares). An error names a key that is no field of RunInfo or a value
+// of another type than its field's: a metric declaring a run-block key
+// that RunInfo lacks.
+func (ri *RunInfo) SetSettings(m map[string]any) error {
+	v := reflect.ValueOf(ri).Elem()
+	for key, val := range m {
+		f, ok := runInfoField(key)
+		if !ok {
+			return fmt.Errorf("run block: no field %q", key)
+		}
+		x := reflect.ValueOf(val)
+		if !x.Type().AssignableTo(f.Type) {
+			return fmt.Errorf("run block: %q is a %s, not a %s", key, f.Type, x.Type())
+		}
+		v.FieldByIndex(f.Index).Set(x)
+	}
+	return nil
+}
+
+// Setting returns the field of ri of JSON key key, and whether there is
+// one.
+func (ri *RunInfo) Setting(key string) (any, bool) {
+	f, ok := runInfoField(key)
+	if !ok {
+		return nil, false
+	}
+	return reflect.ValueOf(ri).Elem().FieldByIndex(f.Index).Interface(), true
+}
+
+// runInfoField returns RunInfo's field of JSON name key.
+func runInfoField(key string) (reflect.StructField, bool) {
+	t := reflect.TypeFor[RunInfo]()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name == key {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
 }

@@ -48,7 +48,7 @@ func TestGoldCacheBoundedInBytes(t *testing.T) {
 	s, eng, ts := newTestServer(t, Config{GoldCache: 3000})
 	for _, g := range golds {
 		grade(t, ts.URL, GradeRequest{Items: []GradeItem{{DBID: "concert_singer", Gold: Gold{g}, Pred: ptr("SELECT 1")}}})
-		if n, b := s.golds.size(); b > 3000 || n == 0 {
+		if n, b := s.golds.Len(); b > 3000 || n == 0 {
 			t.Fatalf("after %q: %d results, %d bytes held; bound 3000", g, n, b)
 		}
 	}
@@ -100,7 +100,7 @@ func TestGoldCacheWaiterOutlivesCancelledLeader(t *testing.T) {
 	if set := <-waiter; set.Len() != 1 {
 		t.Errorf("waiter got %v, want the result it ran", set)
 	}
-	if n, _ := c.size(); n != 1 {
+	if n, _ := c.Len(); n != 1 {
 		t.Errorf("%d results held, want 1", n)
 	}
 }

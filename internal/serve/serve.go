@@ -102,7 +102,7 @@ type Config struct {
 type Server struct {
 	cfg    Config
 	env    *metric.Env
-	golds  *goldCache
+	golds  *metric.Cache
 	sched  *scheduler
 	ctx    context.Context
 	cancel context.CancelFunc

@@ -45,13 +45,14 @@ type Options struct {
 	AllowSuperuser bool
 }
 
+// DBHelp is the help of every --db flag Open reads (eval, serve, audit,
+// report, generate), the one place the commands name its schemes: an
+// engine added to Open is added here.
+const DBHelp = "databases: a SQLite folder DB/<db_id>/<db_id>.sqlite (or one .sqlite file),\npostgres://user:pass@host:port/, mysql://user:pass@host:port/ (a db_id is a database\non the server), or duckdb:PATH (binaries built with -tags duckdb)"
+
 // ErrDSN is wrapped by every error of Open about the DSN itself (unknown
 // scheme, missing path, engine not built in): the user's input.
 var ErrDSN = errors.New("bad --db")
-
-// duckdbOpener is set by duckdb.go when the binary is built with -tags
-// duckdb.
-var duckdbOpener func(path string, o Options) (engine.Engine, error)
 
 // Open returns the engine dsn names (see the package comment). Server
 // engines do not connect here: a wrong address or password shows at the
@@ -96,14 +97,17 @@ func Open(dsn string, o Options) (engine.Engine, error) {
 	return nil, fmt.Errorf("%w: unknown scheme %q in %q (want postgres://, mysql://, duckdb:, sqlite: or a folder)", ErrDSN, scheme, Redact(dsn))
 }
 
+// openDuckDB opens the DuckDB engine over path, when the binary has it
+// (OptionalEngine).
 func openDuckDB(path string, o Options) (engine.Engine, error) {
-	if duckdbOpener == nil {
-		return nil, fmt.Errorf("%w: %s: this sqljudge was built without DuckDB; rebuild with -tags duckdb", ErrDSN, path)
+	opt, _, err := OptionalEngine(engine.DuckDB)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrDSN, path, err)
 	}
 	if err := mustExist(path); err != nil {
 		return nil, err
 	}
-	return duckdbOpener(path, o)
+	return opt.Engine(path, o)
 }
 
 func mustExist(path string) error {

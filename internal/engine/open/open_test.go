@@ -47,8 +47,36 @@ func TestOpen(t *testing.T) {
 		t.Errorf("unknown scheme: %v does not wrap ErrDSN", err)
 	}
 	_, err := Open("duckdb:"+dir, Options{})
-	if duckdbOpener == nil && (err == nil || !strings.Contains(err.Error(), "-tags duckdb")) {
+	if _, _, built := OptionalEngine(engine.DuckDB); built != nil && (err == nil || !strings.Contains(err.Error(), "-tags duckdb")) {
 		t.Errorf("duckdb without the build tag: err = %v, want a hint at -tags duckdb", err)
+	}
+}
+
+// TestOptionalEngines: DuckDB is the one optional engine, registered with
+// its engine and sandbox when the binary has the duckdb tag and otherwise
+// an NotBuiltInError naming the tag; the engines always built in are not
+// optional.
+func TestOptionalEngines(t *testing.T) {
+	for _, d := range []engine.Dialect{engine.SQLite, engine.Postgres, engine.MySQL} {
+		if _, ok, err := OptionalEngine(d); ok || err != nil {
+			t.Errorf("%s: optional %v, %v; want always built in", d, ok, err)
+		}
+	}
+	o, ok, err := OptionalEngine(engine.DuckDB)
+	var nb NotBuiltInError
+	switch {
+	case !ok:
+		t.Fatal("duckdb: not an optional engine")
+	case err == nil && (o.Engine == nil || o.Sandbox == nil || o.Dialect != engine.DuckDB):
+		t.Errorf("duckdb built in without its engine or sandbox: %+v", o)
+	case err != nil && (!errors.As(err, &nb) || nb.Tag != "duckdb" || err.Error() != "this sqljudge was built without DuckDB; rebuild with -tags duckdb"):
+		t.Errorf("duckdb not built in: %v", err)
+	}
+	if err == nil {
+		path := filepath.Join(t.TempDir(), "x.duckdb")
+		if _, err := Open("duckdb:"+path, Options{}); err == nil || errors.Is(err, ErrDSN) && strings.Contains(err.Error(), "-tags") {
+			t.Errorf("duckdb built in: Open of a missing file: %v, want a missing-file error", err)
+		}
 	}
 }
 

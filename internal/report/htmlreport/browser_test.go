@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/sqljudge/sqljudge/internal/eval"
+	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/report/htmlreport"
 	"github.com/sqljudge/sqljudge/internal/run"
@@ -60,7 +61,7 @@ func evalRun(t testing.TB, system string, metrics ...string) *htmlreport.Run {
 		Gold: filepath.Join(spider, "dev_gold.sql"), Pred: filepath.Join(spider, "predictions", system+".sql"),
 		DB: filepath.Join(spider, "database"), Tables: filepath.Join(spider, "tables.json"), Out: out,
 		Metrics: metrics, Timeout: 30 * time.Second, Workers: 2, MaxRows: 1 << 20, MaxBytes: 1 << 30,
-		MaxPlug: 1000, VESRepeats: 1,
+		Settings: metric.Options{TS: metric.TSOptions{MaxPlug: 1000}, VES: metric.VESOptions{Repeats: 1}},
 	})
 	if err != nil {
 		t.Fatal(err)

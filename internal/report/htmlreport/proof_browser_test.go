@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/sqljudge/sqljudge/internal/eval"
+	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/report/htmlreport"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
 )
@@ -34,7 +35,7 @@ func TestProofInBrowser(t *testing.T) {
 	_, err := eval.Run(context.Background(), eval.Options{
 		Gold: gold, Pred: pred, DB: shareddata.SubsetPath(t, "spider", "database"), Out: out,
 		Metrics: []string{"equiv"}, Timeout: 30 * time.Second, Workers: 1, MaxRows: 1 << 20, MaxBytes: 1 << 30,
-		MaxPlug: 1000, VESRepeats: 1, EquivSeed: 1, EquivBudget: 5 * time.Second, EquivMaxDatabases: 300,
+		Settings: metric.Options{TS: metric.TSOptions{MaxPlug: 1000}, VES: metric.VESOptions{Repeats: 1}, Equiv: metric.EquivOptions{Seed: 1, Budget: 5 * time.Second, MaxDatabases: 300}},
 	})
 	if err != nil {
 		t.Fatal(err)

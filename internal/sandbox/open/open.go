@@ -6,16 +6,18 @@
 //	mysql://user:pass@host:3306/       scratch databases on a MariaDB or MySQL server
 //	duckdb:[DIR]                       scratch DuckDB files under DIR (the system's temporary folder when empty)
 //
-// DuckDB's sandbox is built in only with -tags duckdb (duckdb.go sets the
-// hook, as engine/open's duckdb.go does for the engine); without it a
-// duckdb DSN is a usage error that says so.
+// DuckDB's sandbox is built in only with -tags duckdb (engine/open's
+// duckdb.go registers it with the engine, see open.Optional); without it
+// a duckdb DSN is a usage error that says so.
 package open
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/engine"
+	engopen "github.com/sqljudge/sqljudge/internal/engine/open"
 	"github.com/sqljudge/sqljudge/internal/sandbox"
 	"github.com/sqljudge/sqljudge/internal/sandbox/mysql"
 	"github.com/sqljudge/sqljudge/internal/sandbox/postgres"
@@ -23,16 +25,16 @@ import (
 	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
+// DBHelp is the help of `sqljudge equiv --db`, which Open reads: the one
+// place a command names the sandboxes' schemes.
+const DBHelp = "folder of SQLite databases (db_id pairs), or a postgres:// or mysql:// DSN, or duckdb:[DIR], to run on"
+
 // Options configure Open.
 type Options struct {
 	// AllowSuperuser lets a server sandbox run under an account that
 	// may administer the server (see sandbox/postgres and sandbox/mysql).
 	AllowSuperuser bool
 }
-
-// duckdbSandbox is set by duckdb.go when the binary is built with -tags
-// duckdb.
-var duckdbSandbox func(dir string) (sandbox.Sandbox, error)
 
 // Open returns the sandbox dsn names (see the package comment). A server
 // sandbox connects, vets its account and tries a scratch database here:
@@ -49,12 +51,14 @@ func Open(ctx context.Context, dsn string, o Options) (sandbox.Sandbox, error) {
 		return postgres.New(ctx, dsn, o.AllowSuperuser)
 	case engine.MySQL:
 		return mysql.New(ctx, dsn, o.AllowSuperuser)
-	case engine.DuckDB:
-		if duckdbSandbox == nil {
-			return nil, usage.Errorf("--db %s: this sqljudge was built without DuckDB (build it with -tags duckdb)", dsn)
+	}
+	if opt, ok, err := engopen.OptionalEngine(d); ok {
+		var nb engopen.NotBuiltInError
+		if errors.As(err, &nb) {
+			return nil, usage.Errorf("--db %s: this sqljudge was built without %s (build it with -tags %s)", dsn, nb.Name, nb.Tag)
 		}
 		_, dir, _ := strings.Cut(dsn, ":")
-		return duckdbSandbox(dir)
+		return opt.Sandbox(dir)
 	}
 	return nil, usage.Errorf("--db: equiv runs on SQLite (a folder, or none), PostgreSQL (postgres://…), MariaDB/MySQL (mysql://…) or DuckDB (duckdb:), not %s", d)
 }

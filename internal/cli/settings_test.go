@@ -1,0 +1,122 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/sqljudge/sqljudge/internal/engine/open"
+	"github.com/sqljudge/sqljudge/internal/metric"
+	sbopen "github.com/sqljudge/sqljudge/internal/sandbox/open"
+	"github.com/sqljudge/sqljudge/internal/shareddata"
+)
+
+// TestSettingsAreFlags is issue 30 item 4: every setting a metric declares
+// (metric.Settings) is a flag of eval and generate, and of serve when it
+// says so, with the declared default and help; serve has none of the
+// others (it grades with their zero value). A metric's flag is declared
+// once: no command may spell it differently.
+func TestSettingsAreFlags(t *testing.T) {
+	root := newRoot(strings.NewReader(""), io.Discard, io.Discard)
+	flags := map[string]*pflag.FlagSet{}
+	for _, c := range root.Commands() {
+		flags[c.Name()] = c.Flags()
+	}
+	ss := metric.Settings()
+	if len(ss) < 10 {
+		t.Fatalf("%d settings declared; want at least ex's, em's, sqleval's, ts's, ves's and equiv's", len(ss))
+	}
+	for _, s := range ss {
+		d := metric.DefaultOptions()
+		want := metric.Format(s.Field(&d))
+		for _, cmd := range []string{"eval", "generate", "serve"} {
+			f := flags[cmd].Lookup(s.Flag)
+			if cmd == "serve" && !s.Serve {
+				if f != nil {
+					t.Errorf("serve --%s: a flag, but the setting says serve does not offer it", s.Flag)
+				}
+				continue
+			}
+			switch {
+			case f == nil:
+				t.Errorf("%s: no --%s", cmd, s.Flag)
+			case f.DefValue != want:
+				t.Errorf("%s --%s: default %q, want %q", cmd, s.Flag, f.DefValue, want)
+			case f.Usage != s.Help:
+				t.Errorf("%s --%s: help %q, want the declared %q", cmd, s.Flag, f.Usage, s.Help)
+			}
+		}
+	}
+}
+
+// TestResumeUnderChangedSettingExit2: changing any setting a metric
+// declares with a fingerprint key, on --resume, is refused with exit 2
+// naming the key, whether the key is always recorded (--ves-repeats,
+// without ves) or only in runs of its metric (--equiv-budget, with equiv).
+func TestResumeUnderChangedSettingExit2(t *testing.T) {
+	dir := t.TempDir()
+	gold, pred, db := spiderSubset(t, dir, 2)
+	tables := filepath.Join(shareddata.SubsetPath(t, "spider"), "tables.json")
+	out := filepath.Join(dir, "out")
+	base := []string{"eval", "--gold", gold, "--pred", pred, "--db", db, "--tables", tables, "--out", out,
+		"--metrics", "ex,em,sqleval,equiv", "--equiv-max-databases", "5", "--progress", "never", "--html=false"}
+	if code, _, stderr := runMain(t, base...); code != ExitOK {
+		t.Fatalf("first run: exit %d: %s", code, stderr)
+	}
+	n := 0
+	for _, s := range metric.Settings() {
+		if s.Fingerprint == "" {
+			continue
+		}
+		n++
+		o := metric.DefaultOptions()
+		if s.Flag == "equiv-max-databases" {
+			o.Equiv.MaxDatabases = 5 // the first run's
+		}
+		var v string
+		switch p := s.Field(&o).(type) {
+		case *bool:
+			v = fmt.Sprint(!*p)
+		case *int:
+			v = fmt.Sprint(*p + 1)
+		case *int64:
+			v = fmt.Sprint(*p + 1)
+		case *time.Duration:
+			v = (*p + time.Second).String()
+		case *string:
+			v = "observed" // equiv-assume, the one string setting
+		}
+		args := append(append([]string{}, base...), "--resume", "--"+s.Flag+"="+v)
+		if code, _, stderr := runMain(t, args...); code != ExitUsage || !strings.Contains(stderr, s.Fingerprint) {
+			t.Errorf("resume with --%s=%s: exit %d, stderr %q; want exit 2 naming %s", s.Flag, v, code, stderr, s.Fingerprint)
+		}
+	}
+	if n < 10 {
+		t.Errorf("%d fingerprinted settings; want at least 10", n)
+	}
+}
+
+// TestDBHelpDeclaredOnce: every command whose --db open.Open reads shows
+// open.DBHelp, the one list of its schemes (an engine added is added
+// there), and equiv's --db the sandboxes' sbopen.DBHelp.
+func TestDBHelpDeclaredOnce(t *testing.T) {
+	root := newRoot(strings.NewReader(""), io.Discard, io.Discard)
+	for _, c := range root.Commands() {
+		f := c.Flags().Lookup("db")
+		switch c.Name() {
+		case "eval", "serve", "audit", "generate", "report":
+			if f == nil || !strings.HasPrefix(f.Usage, open.DBHelp) {
+				t.Errorf("%s --db: %v, want open.DBHelp", c.Name(), f)
+			}
+		case "equiv":
+			if f == nil || f.Usage != sbopen.DBHelp {
+				t.Errorf("equiv --db: %v, want sandbox/open.DBHelp", f)
+			}
+		}
+	}
+}
