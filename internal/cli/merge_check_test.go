@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
@@ -66,7 +67,7 @@ func TestMergeRefusesShardsOfOtherRuns(t *testing.T) {
 	if code, stdout, stderr := runMain(t, "merge", s0, s1, "--out", merged); code != ExitOK {
 		t.Fatalf("merge of like shards: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	if got, want := readFile(t, filepath.Join(merged, run.FingerprintFile)), readFile(t, filepath.Join(s0, run.FingerprintFile)); string(got) != string(want) {
+	if got, want := readFile(t, filepath.Join(merged, outdir.FingerprintFile)), readFile(t, filepath.Join(s0, outdir.FingerprintFile)); string(got) != string(want) {
 		t.Errorf("merged fingerprint.json\n%s\nwant the shards'\n%s", got, want)
 	}
 	// Merged again with --overwrite and --html=false: no page of the

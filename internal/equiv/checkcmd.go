@@ -13,8 +13,8 @@ import (
 	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/prove/check"
-	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
@@ -49,7 +49,7 @@ func RunCheck(ctx context.Context, o CheckOptions, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	h, err := run.FileHash(o.Pairs)
+	h, err := outdir.FileHash(o.Pairs)
 	if err != nil {
 		return usage.Errorf("--pairs: %w", err)
 	}
@@ -123,12 +123,12 @@ func checkRecord(ctx context.Context, r Record, pairs map[string]PairLine, dbDir
 	return check.Check(ctx, check.Input{Q1: p.Q1, Q2: p.Q2, Schema: ps, Rule: rule, Solver: solver}, r.Proof)
 }
 
-func readFingerprint(path string) (*run.Fingerprint, error) {
+func readFingerprint(path string) (*outdir.Fingerprint, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, usage.Errorf("%v (is the folder the output of sqljudge equiv?)", err)
 	}
-	var fp run.Fingerprint
+	var fp outdir.Fingerprint
 	if err := json.Unmarshal(b, &fp); err != nil || fp.Version != "equiv" {
 		return nil, usage.Errorf("%s: not the fingerprint of a sqljudge equiv run", path)
 	}

@@ -19,8 +19,8 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine/open"
 	"github.com/sqljudge/sqljudge/internal/engine/postgres"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/prove/check"
-	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/sandbox"
 	sbopen "github.com/sqljudge/sqljudge/internal/sandbox/open"
 	"github.com/sqljudge/sqljudge/internal/usage"
@@ -123,7 +123,7 @@ func RunCommand(ctx context.Context, o CommandOptions, w io.Writer) error {
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return err
 	}
-	unlock, err := run.LockOutput(o.Out)
+	unlock, err := outdir.Lock(o.Out)
 	if err != nil {
 		return usage.Error{Err: err}
 	}
@@ -149,7 +149,7 @@ func RunCommand(ctx context.Context, o CommandOptions, w io.Writer) error {
 	}
 	sum := summarize(o, sb.Dialect(), recs, times, len(prev), time.Since(start))
 	sum.Solver = solverName
-	if err := run.WriteFileAtomic(filepath.Join(o.Out, "summary.json"), func(f io.Writer) error {
+	if err := outdir.WriteFile(filepath.Join(o.Out, "summary.json"), func(f io.Writer) error {
 		enc := json.NewEncoder(f)
 		enc.SetIndent("", "  ")
 		return enc.Encode(sum)
@@ -235,12 +235,12 @@ func dbSetting(db string) string {
 }
 
 // fingerprint is what results.jsonl depends on (OUT/fingerprint.json).
-func fingerprint(o CommandOptions, d engine.Dialect) (*run.Fingerprint, error) {
-	h, err := run.FileHash(o.Pairs)
+func fingerprint(o CommandOptions, d engine.Dialect) (*outdir.Fingerprint, error) {
+	h, err := outdir.FileHash(o.Pairs)
 	if err != nil {
 		return nil, err
 	}
-	return &run.Fingerprint{Version: "equiv", Inputs: map[string]string{"pairs": h}, Settings: map[string]string{
+	return &outdir.Fingerprint{Version: "equiv", Inputs: map[string]string{"pairs": h}, Settings: map[string]string{
 		"engine": string(d), "seed": fmt.Sprint(o.Seed), "budget": o.Budget.String(),
 		"max_databases": fmt.Sprint(o.MaxDatabases), "max_shrink_steps": fmt.Sprint(o.MaxShrinkSteps),
 		"db": dbSetting(o.DB), "rule": string(o.Rule), "assume": string(o.Assume), "prover": proverSetting(o),
@@ -260,7 +260,7 @@ func prepareOutput(o CommandOptions, d engine.Dialect) (map[string]Record, error
 	exists := statErr == nil
 	switch {
 	case exists && !o.Resume && !o.Overwrite:
-		return nil, usage.Errorf("%w: %s holds an earlier run; use --resume to continue it or --overwrite to replace it", run.ErrOutputExists, path)
+		return nil, usage.Errorf("%w: %s holds an earlier run; use --resume to continue it or --overwrite to replace it", outdir.ErrOutputExists, path)
 	case exists && o.Resume:
 		if err := checkFingerprint(fpPath, fp); err != nil {
 			return nil, err
@@ -269,20 +269,20 @@ func prepareOutput(o CommandOptions, d engine.Dialect) (map[string]Record, error
 	}
 	_ = os.Remove(path)
 	b, _ := json.MarshalIndent(fp, "", "  ")
-	return nil, run.WriteFileAtomic(fpPath, func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err })
+	return nil, outdir.WriteFile(fpPath, func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err })
 }
 
-func checkFingerprint(path string, fp *run.Fingerprint) error {
+func checkFingerprint(path string, fp *outdir.Fingerprint) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return usage.Errorf("%w: %v", run.ErrSettingsChanged, err)
+		return usage.Errorf("%w: %v", outdir.ErrSettingsChanged, err)
 	}
-	var old run.Fingerprint
+	var old outdir.Fingerprint
 	if err := json.Unmarshal(b, &old); err != nil {
-		return usage.Errorf("%w: %s: %v", run.ErrSettingsChanged, path, err)
+		return usage.Errorf("%w: %s: %v", outdir.ErrSettingsChanged, path, err)
 	}
 	if diff := fp.Diff(&old); len(diff) > 0 {
-		return usage.Errorf("%w: %v", run.ErrSettingsChanged, diff)
+		return usage.Errorf("%w: %v", outdir.ErrSettingsChanged, diff)
 	}
 	return nil
 }
@@ -307,7 +307,7 @@ func readRecords(path string) (map[string]Record, error) {
 
 // writeRecords writes the records, one JSON object per line, atomically.
 func writeRecords(path string, recs []Record) error {
-	return run.WriteFileAtomic(path, func(w io.Writer) error {
+	return outdir.WriteFile(path, func(w io.Writer) error {
 		bw := bufio.NewWriter(w)
 		for _, r := range recs {
 			if err := writeRecord(bw, r); err != nil {

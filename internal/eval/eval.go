@@ -12,6 +12,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/llm"
 	"github.com/sqljudge/sqljudge/internal/metric"
+	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/report/htmlreport"
 	"github.com/sqljudge/sqljudge/internal/run"
@@ -155,7 +156,7 @@ func Run(ctx context.Context, o Options) (*report.Summary, error) {
 		r.Opts.GoldHazards = goldHazards(&o, j)
 	}
 	stats, err := r.Run(ctx, j.items)
-	if errors.Is(err, run.ErrOutputExists) || errors.Is(err, run.ErrSettingsChanged) || errors.Is(err, run.ErrLocked) || errors.Is(err, ErrGoldErrors) {
+	if errors.Is(err, outdir.ErrOutputExists) || errors.Is(err, outdir.ErrSettingsChanged) || errors.Is(err, outdir.ErrLocked) || errors.Is(err, ErrGoldErrors) {
 		return nil, InputError{Err: err}
 	}
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/report/htmlreport"
 	"github.com/sqljudge/sqljudge/internal/run"
@@ -67,7 +68,7 @@ func Merge(dirs []string, opts MergeOptions) (*report.Summary, error) {
 	if err := writeRecords(opts, m.all); err != nil {
 		return nil, err
 	}
-	if err := run.WriteFingerprint(opts.Out, m.fp); err != nil {
+	if err := outdir.WriteFingerprint(opts.Out, m.fp); err != nil {
 		return nil, err
 	}
 	sum, err := m.summary(dirs)
@@ -82,13 +83,13 @@ func Merge(dirs []string, opts MergeOptions) (*report.Summary, error) {
 
 // merger gathers the shard folders' records and summaries for Merge.
 type merger struct {
-	all       []run.Record      // every shard's latest records
-	sums      []*report.Summary // the shards' summaries, in folder order
-	seenShard map[int]string    // shard i -> its folder
-	seenIndex map[int]string    // item index -> its folder
-	n         int               // the shards' n, -1 before one names it
-	total     int               // the benchmark's item count, -1 when no summary gives it
-	fp        *run.Fingerprint  // the first folder's fingerprint, the shards' common one
+	all       []run.Record        // every shard's latest records
+	sums      []*report.Summary   // the shards' summaries, in folder order
+	seenShard map[int]string      // shard i -> its folder
+	seenIndex map[int]string      // item index -> its folder
+	n         int                 // the shards' n, -1 before one names it
+	total     int                 // the benchmark's item count, -1 when no summary gives it
+	fp        *outdir.Fingerprint // the first folder's fingerprint, the shards' common one
 }
 
 // add reads folder d's summary.json and results.jsonl, checking that it
@@ -127,11 +128,11 @@ func (m *merger) add(d, first string) error {
 // equals the first folder's on every input and setting (a shard index,
 // were one recorded there, aside): the shards were graded from the same
 // gold, predictions and tables under the same options. An error lists
-// what differs, as eval --resume does (run.Fingerprint.Diff).
+// what differs, as eval --resume does (outdir.Fingerprint.Diff).
 func (m *merger) addFingerprint(d, first string) error {
-	fp, err := run.ReadFingerprint(d)
+	fp, err := outdir.ReadFingerprint(d)
 	if errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("%w: %s has no %s (written by an older sqljudge), so its inputs and settings are unknown; grade it again with eval --overwrite", ErrMerge, d, run.FingerprintFile)
+		return fmt.Errorf("%w: %s has no %s (written by an older sqljudge), so its inputs and settings are unknown; grade it again with eval --overwrite", ErrMerge, d, outdir.FingerprintFile)
 	}
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrMerge, err)
@@ -291,7 +292,7 @@ func writeRecords(opts MergeOptions, recs []run.Record) error {
 	}
 	path := filepath.Join(opts.Out, run.ResultsFile)
 	if _, err := os.Stat(path); err == nil && !opts.Overwrite {
-		return fmt.Errorf("%w: %s holds an earlier run; use --overwrite to replace it", run.ErrOutputExists, path)
+		return fmt.Errorf("%w: %s holds an earlier run; use --overwrite to replace it", outdir.ErrOutputExists, path)
 	}
 	// The replaced run's summary and page speak of other records; the
 	// page is written again only with --html.

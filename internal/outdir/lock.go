@@ -1,4 +1,4 @@
-package run
+package outdir
 
 import (
 	"errors"
@@ -15,11 +15,11 @@ const LockFile = ".sqljudge.lock"
 // the output folder.
 var ErrLocked = errors.New("output folder in use")
 
-// LockOutput takes an exclusive lock on the output folder dir (flock(2) on
+// Lock takes an exclusive lock on the output folder dir (flock(2) on
 // dir/.sqljudge.lock via github.com/gofrs/flock; released by the kernel if
 // the process dies) without waiting, and returns the function that
 // releases it. A folder already locked is ErrLocked naming the folder.
-func LockOutput(dir string) (unlock func(), err error) {
+func Lock(dir string) (unlock func(), err error) {
 	path := filepath.Join(dir, LockFile)
 	l := flock.New(path)
 	ok, err := l.TryLock()
