@@ -1,8 +1,6 @@
 package equiv
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -144,7 +142,7 @@ func RunCommand(ctx context.Context, o CommandOptions, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := writeRecords(filepath.Join(o.Out, ResultsFile), recs); err != nil {
+	if err := outdir.WriteJSONL(filepath.Join(o.Out, ResultsFile), recs, outdir.JSONNoEscape[Record]); err != nil {
 		return err
 	}
 	sum := summarize(o, sb.Dialect(), recs, times, len(prev), time.Since(start))
@@ -248,10 +246,10 @@ func fingerprint(o CommandOptions, d engine.Dialect) (*outdir.Fingerprint, error
 }
 
 // prepareOutput checks the output folder and returns the records of an
-// earlier run to keep (Resume), by id.
+// earlier run to keep (Resume), by id, its results.jsonl cut to its
+// complete lines.
 func prepareOutput(o CommandOptions, d engine.Dialect) (map[string]Record, error) {
 	path := filepath.Join(o.Out, ResultsFile)
-	fpPath := filepath.Join(o.Out, "fingerprint.json")
 	fp, err := fingerprint(o, d)
 	if err != nil {
 		return nil, err
@@ -262,103 +260,82 @@ func prepareOutput(o CommandOptions, d engine.Dialect) (map[string]Record, error
 	case exists && !o.Resume && !o.Overwrite:
 		return nil, usage.Errorf("%w: %s holds an earlier run; use --resume to continue it or --overwrite to replace it", outdir.ErrOutputExists, path)
 	case exists && o.Resume:
-		if err := checkFingerprint(fpPath, fp); err != nil {
+		if err := checkFingerprint(o.Out, fp); err != nil {
 			return nil, err
 		}
-		return readRecords(path)
+		return resumeRecords(path)
 	}
 	_ = os.Remove(path)
-	b, _ := json.MarshalIndent(fp, "", "  ")
-	return nil, outdir.WriteFile(fpPath, func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err })
+	return nil, outdir.WriteFingerprint(o.Out, fp)
 }
 
-func checkFingerprint(path string, fp *outdir.Fingerprint) error {
-	b, err := os.ReadFile(path)
+func checkFingerprint(dir string, fp *outdir.Fingerprint) error {
+	old, err := outdir.ReadFingerprint(dir)
 	if err != nil {
 		return usage.Errorf("%w: %v", outdir.ErrSettingsChanged, err)
 	}
-	var old outdir.Fingerprint
-	if err := json.Unmarshal(b, &old); err != nil {
-		return usage.Errorf("%w: %s: %v", outdir.ErrSettingsChanged, path, err)
-	}
-	if diff := fp.Diff(&old); len(diff) > 0 {
+	if diff := fp.Diff(old); len(diff) > 0 {
 		return usage.Errorf("%w: %v", outdir.ErrSettingsChanged, diff)
 	}
 	return nil
 }
 
 // readRecords reads the complete records of results.jsonl by id; a
-// truncated last line (a run that was stopped) is dropped.
+// truncated last line (a run that was stopped) is dropped, a line that is
+// not a record skipped.
 func readRecords(path string) (map[string]Record, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
 	out := map[string]Record{}
-	for _, line := range bytes.Split(b, []byte("\n")) {
+	_, err := outdir.ReadJournal(path, recordsByID(out))
+	return out, err
+}
+
+// resumeRecords is readRecords, then cuts a truncated last line from the
+// file (outdir.ResumeJournal) so that new records follow the complete ones.
+func resumeRecords(path string) (map[string]Record, error) {
+	out := map[string]Record{}
+	return out, outdir.ResumeJournal(path, recordsByID(out))
+}
+
+// recordsByID is the outdir.ReadJournal line function that keeps each
+// record of results.jsonl in out by id.
+func recordsByID(out map[string]Record) func(int, []byte) error {
+	return func(_ int, line []byte) error {
 		var r Record
-		if json.Unmarshal(line, &r) != nil || r.ID == "" || !r.Verdict.Valid() {
-			continue
+		if json.Unmarshal(line, &r) == nil && r.ID != "" && r.Verdict.Valid() {
+			out[r.ID] = r
 		}
-		out[r.ID] = r
+		return nil
 	}
-	return out, nil
-}
-
-// writeRecords writes the records, one JSON object per line, atomically.
-func writeRecords(path string, recs []Record) error {
-	return outdir.WriteFile(path, func(w io.Writer) error {
-		bw := bufio.NewWriter(w)
-		for _, r := range recs {
-			if err := writeRecord(bw, r); err != nil {
-				return err
-			}
-		}
-		return bw.Flush()
-	})
-}
-
-func writeRecord(w io.Writer, r Record) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(r); err != nil {
-		return err
-	}
-	_, err := w.Write(buf.Bytes())
-	return err
 }
 
 // decideAll decides the pairs not in prev with o.Workers workers,
-// appending each record to results.jsonl once every earlier pair's is
-// written, and returns every record in input order with the time each new
-// pair took.
+// appending each record to results.jsonl (an outdir.Journal) once every
+// earlier pair's is written,
+// and returns every record in input order with the time each new pair
+// took.
 func decideAll(ctx context.Context, o CommandOptions, sb sandbox.Sandbox, dbDir string, pairs []PairLine, prev map[string]Record) ([]Record, []time.Duration, error) {
 	recs := make([]Record, len(pairs))
-	done := make([]chan struct{}, len(pairs))
 	var todo []int
 	for i, p := range pairs {
-		done[i] = make(chan struct{})
 		if r, ok := prev[p.ID]; ok {
 			recs[i] = r
-			close(done[i])
 			continue
 		}
 		todo = append(todo, i)
 	}
 	times := make([]time.Duration, len(pairs))
-	f, err := os.OpenFile(filepath.Join(o.Out, ResultsFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	jn, err := outdir.OpenJournal(filepath.Join(o.Out, ResultsFile), outdir.JSONNoEscape[Record])
 	if err != nil {
 		return nil, nil, err
 	}
-	defer f.Close()
+	defer jn.Close()
 	g, gctx := errgroup.WithContext(ctx)
 	feed := make(chan int)
 	g.Go(func() error {
 		defer close(feed)
-		for _, i := range todo {
+		for k := range todo {
 			select {
-			case feed <- i:
+			case feed <- k:
 			case <-gctx.Done():
 				return gctx.Err()
 			}
@@ -367,31 +344,21 @@ func decideAll(ctx context.Context, o CommandOptions, sb sandbox.Sandbox, dbDir 
 	})
 	for range o.Workers {
 		g.Go(func() error {
-			for i := range feed {
+			for k := range feed {
+				i := todo[k]
 				t0 := time.Now()
 				out, err := decideLine(gctx, o, sb, dbDir, pairs[i])
 				if err != nil {
 					return fmt.Errorf("pair %q (line %d): %w", pairs[i].ID, pairs[i].Line, err)
 				}
 				recs[i], times[i] = Record{ID: pairs[i].ID, Outcome: out}, time.Since(t0)
-				close(done[i])
+				if err := jn.Put(k, recs[i]); err != nil {
+					return err
+				}
 			}
 			return nil
 		})
 	}
-	g.Go(func() error {
-		for _, i := range todo {
-			select {
-			case <-done[i]:
-			case <-gctx.Done():
-				return gctx.Err()
-			}
-			if err := writeRecord(f, recs[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
 	if err := g.Wait(); err != nil {
 		return nil, nil, err
 	}
