@@ -39,7 +39,9 @@ type MergeOptions struct {
 // lists the folders.
 //
 // Merge also writes opts.Out/fingerprint.json, the shards' common
-// fingerprint, so that eval --resume on opts.Out works.
+// fingerprint, so that eval --resume on opts.Out works. It holds opts.Out's
+// lock (outdir.Lock) while it writes: a folder another run writes to is
+// outdir.ErrLocked.
 //
 // Each folder must hold a finished run: a summary.json naming its
 // metrics, a results.jsonl with records and a fingerprint.json. It is an
@@ -65,6 +67,14 @@ func Merge(dirs []string, opts MergeOptions) (*report.Summary, error) {
 	if err := m.complete(); err != nil {
 		return nil, err
 	}
+	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+		return nil, fmt.Errorf("cannot create output folder: %w", err)
+	}
+	unlock, err := outdir.Lock(opts.Out)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	if err := writeRecords(opts, m.all); err != nil {
 		return nil, err
 	}
@@ -287,9 +297,6 @@ func mergedRun(sums []*report.Summary, dirs []string) *report.RunInfo {
 // opts.Overwrite, and removes an earlier run's summary.json and
 // report.html.
 func writeRecords(opts MergeOptions, recs []run.Record) error {
-	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
-		return fmt.Errorf("cannot create output folder: %w", err)
-	}
 	path := filepath.Join(opts.Out, run.ResultsFile)
 	if _, err := os.Stat(path); err == nil && !opts.Overwrite {
 		return fmt.Errorf("%w: %s holds an earlier run; use --overwrite to replace it", outdir.ErrOutputExists, path)
