@@ -11,6 +11,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/sqljudge/sqljudge/internal/outdir"
 )
 
 // cacheVersion changes whenever the cache's layout or the way an index is
@@ -149,8 +151,8 @@ func readCache(path string) (*cacheData, error) {
 	return &d, nil
 }
 
-// writeCache writes ix.data atomically (a temporary file renamed into
-// place).
+// writeCache writes ix.data atomically (outdir.WriteShared: a temporary
+// file renamed into place; indexes are shared by runs without a lock).
 func (ix *Index) writeCache() error {
 	var buf bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
@@ -160,21 +162,11 @@ func (ix *Index) writeCache() error {
 	if err := zw.Close(); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(ix.file), ".tmp-index-*")
+	err := outdir.WriteShared(ix.file, ".tmp-index-*", func(w io.Writer) error {
+		_, err := w.Write(buf.Bytes())
+		return err
+	})
 	if err != nil {
-		return fmt.Errorf("%w: write cache: %v", ErrIndex, err)
-	}
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("%w: write cache: %v", ErrIndex, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("%w: write cache: %v", ErrIndex, err)
-	}
-	if err := os.Rename(tmp.Name(), ix.file); err != nil {
-		os.Remove(tmp.Name())
 		return fmt.Errorf("%w: write cache: %v", ErrIndex, err)
 	}
 	return nil
