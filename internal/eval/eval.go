@@ -96,7 +96,6 @@ type job struct {
 	difficultySource string
 	client           *llm.Client
 	metrics          []metric.Metric
-	names            []string
 }
 
 // Run grades every item of o.Gold (or of o.Shard) with o.Metrics, writes
@@ -155,7 +154,7 @@ func Run(ctx context.Context, o Options) (*report.Summary, error) {
 	if o.Audit {
 		r.Opts.GoldHazards = goldHazards(&o, j)
 	}
-	stats, err := r.Run(ctx, j.items)
+	sum, recs, stats, err := Grade(ctx, r, j.items)
 	if errors.Is(err, outdir.ErrOutputExists) || errors.Is(err, outdir.ErrSettingsChanged) || errors.Is(err, outdir.ErrLocked) || errors.Is(err, ErrGoldErrors) {
 		return nil, InputError{Err: err}
 	}
@@ -168,7 +167,7 @@ func Run(ctx context.Context, o Options) (*report.Summary, error) {
 		}
 		return nil, err
 	}
-	return finish(&o, j, stats)
+	return finish(&o, j, sum, recs, stats)
 }
 
 // Check rejects options Run cannot use with an InputError naming the flag

@@ -651,7 +651,8 @@ func (o *Options) buildMetrics(ctx context.Context) ([]metric.Metric, error) {
 	return metrics, nil
 }
 
-// grade runs eval's runner on the predictions into Out/eval.
+// grade grades the predictions into Out/eval with eval's grading step
+// (eval.Grade) and writes its summary.json.
 func (o *Options) grade(ctx context.Context, metrics []metric.Metric, recs map[int]Record) (*report.Summary, error) {
 	items := make([]bench.Item, len(o.Items))
 	copy(items, o.Items)
@@ -666,20 +667,10 @@ func (o *Options) grade(ctx context.Context, metrics []metric.Metric, recs map[i
 		Metrics: metrics,
 		Opts:    run.Options{OutDir: dir, Workers: o.Workers, Overwrite: true, Difficulty: difficulty},
 	}
-	st, err := rn.Run(ctx, items)
+	sum, _, _, err := eval.Grade(ctx, rn, items)
 	if err != nil {
 		return nil, err
 	}
-	rs, _, err := run.ReadRecords(filepath.Join(dir, run.ResultsFile))
-	if err != nil {
-		return nil, err
-	}
-	names := make([]string, len(metrics))
-	for i, m := range metrics {
-		names[i] = m.Name()
-	}
-	sum := report.Summarize(rs, names)
-	sum.WallSeconds = st.Wall.Seconds()
 	if err := sum.Write(filepath.Join(dir, report.SummaryFile)); err != nil {
 		return nil, err
 	}
