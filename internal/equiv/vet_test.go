@@ -136,3 +136,22 @@ func TestResumeCutsATornRecord(t *testing.T) {
 		t.Fatalf("results.jsonl after a resumed run that stopped:\n%s\nwant pairs a and a2 whole:\n%s", got, whole[:second])
 	}
 }
+
+// TestCheckNeedsAnEquivFolder: equiv check on a folder without a
+// fingerprint, or with another command's, is a usage error naming it.
+func TestCheckNeedsAnEquivFolder(t *testing.T) {
+	empty, other := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "fingerprint.json"), []byte(`{"version": "v1", "inputs": {}, "settings": {}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for dir, want := range map[string]string{
+		empty: "(is the folder the output of sqljudge equiv?)",
+		other: filepath.Join(other, "fingerprint.json") + ": not the fingerprint of a sqljudge equiv run",
+	} {
+		var ue usage.Error
+		err := RunCheck(context.Background(), CheckOptions{Out: dir, Pairs: "pairs.jsonl"}, &strings.Builder{})
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), want) {
+			t.Errorf("equiv check %s: %v, want a usage error saying %q", dir, err, want)
+		}
+	}
+}
