@@ -241,9 +241,6 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	}
 	// A metric may hold resources until closed (equiv's scratch folder).
 	defer metric.Close(metrics)
-	if err := os.MkdirAll(o.Out, 0o755); err != nil {
-		return nil, fmt.Errorf("cannot create output folder: %w", err)
-	}
 	unlock, err := outdir.Lock(o.Out)
 	if err != nil {
 		return nil, err

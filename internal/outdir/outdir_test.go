@@ -69,10 +69,13 @@ func TestLockHeldByAnotherProcess(t *testing.T) {
 }
 
 func TestLockHeldInThisProcess(t *testing.T) {
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "new", "out")
 	unlock, err := outdir.Lock(dir)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, outdir.LockFile)); err != nil {
+		t.Fatalf("Lock did not create the folder and its lock file: %v", err)
 	}
 	if _, err := outdir.Lock(dir); !errors.Is(err, outdir.ErrLocked) {
 		t.Fatalf("second lock in the same process: err = %v, want ErrLocked", err)

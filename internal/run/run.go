@@ -122,9 +122,6 @@ type done struct {
 func (r *Runner) Run(ctx context.Context, items []bench.Item) (Stats, error) {
 	start := time.Now()
 	st := Stats{Items: len(items)}
-	if err := os.MkdirAll(r.Opts.OutDir, 0o755); err != nil {
-		return st, fmt.Errorf("cannot create output folder: %w", err)
-	}
 	path := filepath.Join(r.Opts.OutDir, ResultsFile)
 	unlock, err := outdir.Lock(r.Opts.OutDir)
 	if err != nil {

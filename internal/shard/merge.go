@@ -67,9 +67,6 @@ func Merge(dirs []string, opts MergeOptions) (*report.Summary, error) {
 	if err := m.complete(); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
-		return nil, fmt.Errorf("cannot create output folder: %w", err)
-	}
 	unlock, err := outdir.Lock(opts.Out)
 	if err != nil {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/outdir"
 )
@@ -62,20 +63,6 @@ func (ix *Index) params() cacheParams {
 	}
 }
 
-// fileSHA256 hashes a file.
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
 // descriptionsSHA256 hashes the names and bytes of the description files.
 func descriptionsSHA256(dbDir string) (string, error) {
 	files, err := filepath.Glob(filepath.Join(dbDir, "database_description", "*.csv"))
@@ -97,7 +84,8 @@ func descriptionsSHA256(dbDir string) (string, error) {
 // load reads the cache when it is current, else builds the index and
 // writes the cache.
 func (ix *Index) load(ctx context.Context) error {
-	sum, err := fileSHA256(ix.dbPath)
+	sum, err := outdir.FileHash(ix.dbPath)
+	sum = strings.TrimPrefix(sum, "sha256:")
 	if err != nil {
 		return fmt.Errorf("%w: database %s: %v", ErrIndex, ix.dbPath, err)
 	}
