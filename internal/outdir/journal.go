@@ -169,14 +169,6 @@ func (j *Journal[T]) Put(seq int, v T) error {
 	return j.err
 }
 
-// Written is the number of records written so far (the next sequence
-// number the journal waits for).
-func (j *Journal[T]) Written() int {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.next
-}
-
 // Close flushes and closes the file. Records still waiting for an earlier
 // one are not written (a resumed run does them again).
 func (j *Journal[T]) Close() error {
