@@ -295,7 +295,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(o.Out, SummaryFile), append(b, '\n'), 0o644); err != nil {
+	if err := outdir.WriteBytes(filepath.Join(o.Out, SummaryFile), append(b, '\n')); err != nil {
 		return nil, err
 	}
 	return sum, nil
@@ -561,7 +561,7 @@ func (o *Options) writePredictions(recs map[int]Record) error {
 		b.WriteString(line + "\n")
 		bird[it.ID] = line + "\t----- bird -----\t" + it.DBID
 	}
-	if err := os.WriteFile(filepath.Join(o.Out, PredictionsFile), []byte(b.String()), 0o644); err != nil {
+	if err := outdir.WriteBytes(filepath.Join(o.Out, PredictionsFile), []byte(b.String())); err != nil {
 		return err
 	}
 	if !o.birdInput() {
@@ -571,7 +571,7 @@ func (o *Options) writePredictions(recs map[int]Record) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(o.Out, BirdPredictionsFile), append(data, '\n'), 0o644)
+	return outdir.WriteBytes(filepath.Join(o.Out, BirdPredictionsFile), append(data, '\n'))
 }
 
 // birdInput tells whether the questions came from a BIRD file.

@@ -17,6 +17,14 @@ func WriteFile(path string, write func(w io.Writer) error) error {
 	}, write)
 }
 
+// WriteBytes is WriteFile writing data.
+func WriteBytes(path string, data []byte) error {
+	return WriteFile(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
 // WriteShared is WriteFile through a temporary file of a unique name in
 // path's folder (os.CreateTemp with pattern, e.g. ".tmp-*"; mode 0600),
 // for files written without the folder's lock: two processes writing the

@@ -109,11 +109,7 @@ func WriteFingerprint(dir string, fp *Fingerprint) error {
 		return err
 	}
 	path := filepath.Join(dir, FingerprintFile)
-	err = WriteFile(path, func(w io.Writer) error {
-		_, err := w.Write(append(b, '\n'))
-		return err
-	})
-	if err != nil {
+	if err := WriteBytes(path, append(b, '\n')); err != nil {
 		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	return nil

@@ -291,3 +291,22 @@ func TestWriteJSONL(t *testing.T) {
 		t.Fatalf("WriteJSONL wrote %q, want %q", b, want)
 	}
 }
+
+func TestWriteBytesReplacesWhole(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "predictions.sql")
+	for _, data := range []string{"SELECT 1\nSELECT 2\n", "SELECT 3\n"} {
+		if err := outdir.WriteBytes(path, []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(path); string(b) != data {
+			t.Fatalf("file = %q, want %q", b, data)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Fatalf("folder holds %v, want only the file", ents)
+	}
+	if err := outdir.WriteBytes(filepath.Join(dir, "missing", "f"), nil); err == nil {
+		t.Fatal("WriteBytes into a missing folder succeeded")
+	}
+}
