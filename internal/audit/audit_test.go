@@ -14,7 +14,7 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/audit"
 	"github.com/sqljudge/sqljudge/internal/eval"
-	"github.com/sqljudge/sqljudge/internal/run"
+	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
 )
 
@@ -185,7 +185,7 @@ func TestOutputDeterministic(t *testing.T) {
 		t.Errorf("first line %s: %+v %v", lines[0], first, err)
 	}
 	o := options(gold, db, filepath.Join(dir, "a"))
-	if _, _, err := eval.Audit(context.Background(), o); !errors.Is(err, run.ErrOutputExists) {
+	if _, _, err := eval.Audit(context.Background(), o); !errors.Is(err, outdir.ErrOutputExists) {
 		t.Errorf("a used folder: %v", err)
 	}
 	o.Overwrite = true

@@ -13,8 +13,8 @@ import (
 
 	"github.com/jedib0t/go-pretty/v6/table"
 
+	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/report"
-	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
@@ -148,7 +148,7 @@ func CheckOut(dir string, overwrite bool) error {
 	}
 	for _, name := range []string{FindingsFile, SummaryFile} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err == nil && !overwrite {
-			return usage.Errorf("%w: %s holds an earlier audit; use --overwrite to replace it", run.ErrOutputExists, filepath.Join(dir, name))
+			return usage.Errorf("%w: %s holds an earlier audit; use --overwrite to replace it", outdir.ErrOutputExists, filepath.Join(dir, name))
 		}
 	}
 	return nil
@@ -158,12 +158,12 @@ func CheckOut(dir string, overwrite bool) error {
 // a line, in item order) and dir/summary.json, each atomically (a
 // temporary file renamed over it), under the folder's lock.
 func Write(dir string, reps []ItemReport, sum *Summary) error {
-	unlock, err := run.LockOutput(dir)
+	unlock, err := outdir.Lock(dir)
 	if err != nil {
 		return usage.Error{Err: err}
 	}
 	defer unlock()
-	err = run.WriteFileAtomic(filepath.Join(dir, FindingsFile), func(w io.Writer) error {
+	err = outdir.WriteFile(filepath.Join(dir, FindingsFile), func(w io.Writer) error {
 		bw := bufio.NewWriter(w)
 		enc := json.NewEncoder(bw)
 		enc.SetEscapeHTML(false)
@@ -179,7 +179,7 @@ func Write(dir string, reps []ItemReport, sum *Summary) error {
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", FindingsFile, err)
 	}
-	err = run.WriteFileAtomic(filepath.Join(dir, SummaryFile), func(w io.Writer) error {
+	err = outdir.WriteFile(filepath.Join(dir, SummaryFile), func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")

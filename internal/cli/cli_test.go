@@ -12,6 +12,7 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/metric"
+	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/schema"
@@ -630,7 +631,7 @@ func TestSecondRunOnTheSameOutExit2(t *testing.T) {
 	gold, pred, db := spiderSubset(t, dir, 5)
 	out := filepath.Join(dir, "out")
 	os.MkdirAll(out, 0o755)
-	unlock, err := run.LockOutput(out)
+	unlock, err := outdir.Lock(out)
 	if err != nil {
 		t.Fatal(err)
 	}

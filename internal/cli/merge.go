@@ -7,9 +7,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sqljudge/sqljudge/internal/eval"
+	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/report/htmlreport"
-	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/shard"
 	"github.com/sqljudge/sqljudge/internal/usage"
 )
@@ -45,7 +45,7 @@ the shard folders is an error too (exit 2).`,
 				return usage.Errorf("--out is required: the folder for the merged results.jsonl and summary.json")
 			}
 			sum, err := shard.Merge(dirs, opts)
-			if errors.Is(err, shard.ErrMerge) || errors.Is(err, run.ErrOutputExists) {
+			if errors.Is(err, shard.ErrMerge) || errors.Is(err, outdir.ErrOutputExists) || errors.Is(err, outdir.ErrLocked) {
 				return usage.Error{Err: err}
 			}
 			if err != nil {

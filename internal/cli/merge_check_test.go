@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
@@ -66,7 +67,7 @@ func TestMergeRefusesShardsOfOtherRuns(t *testing.T) {
 	if code, stdout, stderr := runMain(t, "merge", s0, s1, "--out", merged); code != ExitOK {
 		t.Fatalf("merge of like shards: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	if got, want := readFile(t, filepath.Join(merged, run.FingerprintFile)), readFile(t, filepath.Join(s0, run.FingerprintFile)); string(got) != string(want) {
+	if got, want := readFile(t, filepath.Join(merged, outdir.FingerprintFile)), readFile(t, filepath.Join(s0, outdir.FingerprintFile)); string(got) != string(want) {
 		t.Errorf("merged fingerprint.json\n%s\nwant the shards'\n%s", got, want)
 	}
 	// Merged again with --overwrite and --html=false: no page of the
@@ -89,6 +90,13 @@ func TestMergeRefusesShardsOfOtherRuns(t *testing.T) {
 	empty := filepath.Join(tmp, "empty-summary")
 	copyDir(t, s1, empty)
 	os.WriteFile(filepath.Join(empty, report.SummaryFile), []byte("{}\n"), 0o644)
+	locked := filepath.Join(tmp, "locked")
+	os.MkdirAll(locked, 0o755)
+	unlock, err := outdir.Lock(locked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
 	norecs := filepath.Join(tmp, "no-records")
 	copyDir(t, s1, norecs)
 	os.WriteFile(filepath.Join(norecs, run.ResultsFile), nil, 0o644)
@@ -100,6 +108,7 @@ func TestMergeRefusesShardsOfOtherRuns(t *testing.T) {
 		{[]string{s0, s1, "--out", s1 + "/."}, "is the shard folder"},
 		{[]string{s0, empty, "--out", filepath.Join(tmp, "m1")}, "no finished run"},
 		{[]string{s0, norecs, "--out", filepath.Join(tmp, "m2")}, "holds no record"},
+		{[]string{s0, s1, "--out", locked}, "another sqljudge run is writing to " + locked},
 	} {
 		before := readFile(t, filepath.Join(s0, run.ResultsFile))
 		code, _, stderr := runMain(t, append([]string{"merge", "--overwrite"}, c.args...)...)

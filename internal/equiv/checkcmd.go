@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,8 +14,8 @@ import (
 	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/prove/check"
-	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
@@ -45,11 +46,11 @@ func RunCheck(ctx context.Context, o CheckOptions, w io.Writer) error {
 	if o.Out == "" || o.Pairs == "" {
 		return usage.Errorf("equiv check needs the output folder and --pairs, the run's pairs file")
 	}
-	fp, err := readFingerprint(filepath.Join(o.Out, "fingerprint.json"))
+	fp, err := readFingerprint(o.Out)
 	if err != nil {
 		return err
 	}
-	h, err := run.FileHash(o.Pairs)
+	h, err := outdir.FileHash(o.Pairs)
 	if err != nil {
 		return usage.Errorf("--pairs: %w", err)
 	}
@@ -123,16 +124,18 @@ func checkRecord(ctx context.Context, r Record, pairs map[string]PairLine, dbDir
 	return check.Check(ctx, check.Input{Q1: p.Q1, Q2: p.Q2, Schema: ps, Rule: rule, Solver: solver}, r.Proof)
 }
 
-func readFingerprint(path string) (*run.Fingerprint, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
+// readFingerprint reads dir's fingerprint.json (outdir.ReadFingerprint),
+// which must be an equiv run's; an error is a usage.Error naming the file.
+func readFingerprint(dir string) (*outdir.Fingerprint, error) {
+	fp, err := outdir.ReadFingerprint(dir)
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &pe):
 		return nil, usage.Errorf("%v (is the folder the output of sqljudge equiv?)", err)
+	case err != nil || fp.Version != "equiv":
+		return nil, usage.Errorf("%s: not the fingerprint of a sqljudge equiv run", filepath.Join(dir, outdir.FingerprintFile))
 	}
-	var fp run.Fingerprint
-	if err := json.Unmarshal(b, &fp); err != nil || fp.Version != "equiv" {
-		return nil, usage.Errorf("%s: not the fingerprint of a sqljudge equiv run", path)
-	}
-	return &fp, nil
+	return fp, nil
 }
 
 // readRecordList reads results.jsonl in order; a line that is not a

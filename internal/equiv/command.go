@@ -1,8 +1,6 @@
 package equiv
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,8 +17,8 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine/open"
 	"github.com/sqljudge/sqljudge/internal/engine/postgres"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/prove/check"
-	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/sandbox"
 	sbopen "github.com/sqljudge/sqljudge/internal/sandbox/open"
 	"github.com/sqljudge/sqljudge/internal/usage"
@@ -123,7 +121,7 @@ func RunCommand(ctx context.Context, o CommandOptions, w io.Writer) error {
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return err
 	}
-	unlock, err := run.LockOutput(o.Out)
+	unlock, err := outdir.Lock(o.Out)
 	if err != nil {
 		return usage.Error{Err: err}
 	}
@@ -144,12 +142,12 @@ func RunCommand(ctx context.Context, o CommandOptions, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := writeRecords(filepath.Join(o.Out, ResultsFile), recs); err != nil {
+	if err := outdir.WriteJSONL(filepath.Join(o.Out, ResultsFile), recs, outdir.JSONNoEscape[Record]); err != nil {
 		return err
 	}
 	sum := summarize(o, sb.Dialect(), recs, times, len(prev), time.Since(start))
 	sum.Solver = solverName
-	if err := run.WriteFileAtomic(filepath.Join(o.Out, "summary.json"), func(f io.Writer) error {
+	if err := outdir.WriteFile(filepath.Join(o.Out, "summary.json"), func(f io.Writer) error {
 		enc := json.NewEncoder(f)
 		enc.SetIndent("", "  ")
 		return enc.Encode(sum)
@@ -235,12 +233,12 @@ func dbSetting(db string) string {
 }
 
 // fingerprint is what results.jsonl depends on (OUT/fingerprint.json).
-func fingerprint(o CommandOptions, d engine.Dialect) (*run.Fingerprint, error) {
-	h, err := run.FileHash(o.Pairs)
+func fingerprint(o CommandOptions, d engine.Dialect) (*outdir.Fingerprint, error) {
+	h, err := outdir.FileHash(o.Pairs)
 	if err != nil {
 		return nil, err
 	}
-	return &run.Fingerprint{Version: "equiv", Inputs: map[string]string{"pairs": h}, Settings: map[string]string{
+	return &outdir.Fingerprint{Version: "equiv", Inputs: map[string]string{"pairs": h}, Settings: map[string]string{
 		"engine": string(d), "seed": fmt.Sprint(o.Seed), "budget": o.Budget.String(),
 		"max_databases": fmt.Sprint(o.MaxDatabases), "max_shrink_steps": fmt.Sprint(o.MaxShrinkSteps),
 		"db": dbSetting(o.DB), "rule": string(o.Rule), "assume": string(o.Assume), "prover": proverSetting(o),
@@ -248,10 +246,10 @@ func fingerprint(o CommandOptions, d engine.Dialect) (*run.Fingerprint, error) {
 }
 
 // prepareOutput checks the output folder and returns the records of an
-// earlier run to keep (Resume), by id.
+// earlier run to keep (Resume), by id, its results.jsonl cut to its
+// complete lines.
 func prepareOutput(o CommandOptions, d engine.Dialect) (map[string]Record, error) {
 	path := filepath.Join(o.Out, ResultsFile)
-	fpPath := filepath.Join(o.Out, "fingerprint.json")
 	fp, err := fingerprint(o, d)
 	if err != nil {
 		return nil, err
@@ -260,105 +258,84 @@ func prepareOutput(o CommandOptions, d engine.Dialect) (map[string]Record, error
 	exists := statErr == nil
 	switch {
 	case exists && !o.Resume && !o.Overwrite:
-		return nil, usage.Errorf("%w: %s holds an earlier run; use --resume to continue it or --overwrite to replace it", run.ErrOutputExists, path)
+		return nil, usage.Errorf("%w: %s holds an earlier run; use --resume to continue it or --overwrite to replace it", outdir.ErrOutputExists, path)
 	case exists && o.Resume:
-		if err := checkFingerprint(fpPath, fp); err != nil {
+		if err := checkFingerprint(o.Out, fp); err != nil {
 			return nil, err
 		}
-		return readRecords(path)
+		return resumeRecords(path)
 	}
 	_ = os.Remove(path)
-	b, _ := json.MarshalIndent(fp, "", "  ")
-	return nil, run.WriteFileAtomic(fpPath, func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err })
+	return nil, outdir.WriteFingerprint(o.Out, fp)
 }
 
-func checkFingerprint(path string, fp *run.Fingerprint) error {
-	b, err := os.ReadFile(path)
+func checkFingerprint(dir string, fp *outdir.Fingerprint) error {
+	old, err := outdir.ReadFingerprint(dir)
 	if err != nil {
-		return usage.Errorf("%w: %v", run.ErrSettingsChanged, err)
+		return usage.Errorf("%w: %v", outdir.ErrSettingsChanged, err)
 	}
-	var old run.Fingerprint
-	if err := json.Unmarshal(b, &old); err != nil {
-		return usage.Errorf("%w: %s: %v", run.ErrSettingsChanged, path, err)
-	}
-	if diff := fp.Diff(&old); len(diff) > 0 {
-		return usage.Errorf("%w: %v", run.ErrSettingsChanged, diff)
+	if diff := fp.Diff(old); len(diff) > 0 {
+		return usage.Errorf("%w: %v", outdir.ErrSettingsChanged, diff)
 	}
 	return nil
 }
 
 // readRecords reads the complete records of results.jsonl by id; a
-// truncated last line (a run that was stopped) is dropped.
+// truncated last line (a run that was stopped) is dropped, a line that is
+// not a record skipped.
 func readRecords(path string) (map[string]Record, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
 	out := map[string]Record{}
-	for _, line := range bytes.Split(b, []byte("\n")) {
+	_, err := outdir.ReadJournal(path, recordsByID(out))
+	return out, err
+}
+
+// resumeRecords is readRecords, then cuts a truncated last line from the
+// file (outdir.ResumeJournal) so that new records follow the complete ones.
+func resumeRecords(path string) (map[string]Record, error) {
+	out := map[string]Record{}
+	return out, outdir.ResumeJournal(path, recordsByID(out))
+}
+
+// recordsByID is the outdir.ReadJournal line function that keeps each
+// record of results.jsonl in out by id.
+func recordsByID(out map[string]Record) func(int, []byte) error {
+	return func(_ int, line []byte) error {
 		var r Record
-		if json.Unmarshal(line, &r) != nil || r.ID == "" || !r.Verdict.Valid() {
-			continue
+		if json.Unmarshal(line, &r) == nil && r.ID != "" && r.Verdict.Valid() {
+			out[r.ID] = r
 		}
-		out[r.ID] = r
+		return nil
 	}
-	return out, nil
-}
-
-// writeRecords writes the records, one JSON object per line, atomically.
-func writeRecords(path string, recs []Record) error {
-	return run.WriteFileAtomic(path, func(w io.Writer) error {
-		bw := bufio.NewWriter(w)
-		for _, r := range recs {
-			if err := writeRecord(bw, r); err != nil {
-				return err
-			}
-		}
-		return bw.Flush()
-	})
-}
-
-func writeRecord(w io.Writer, r Record) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(r); err != nil {
-		return err
-	}
-	_, err := w.Write(buf.Bytes())
-	return err
 }
 
 // decideAll decides the pairs not in prev with o.Workers workers,
-// appending each record to results.jsonl once every earlier pair's is
-// written, and returns every record in input order with the time each new
-// pair took.
+// appending each record to results.jsonl (an outdir.Journal) once every
+// earlier pair's is written,
+// and returns every record in input order with the time each new pair
+// took.
 func decideAll(ctx context.Context, o CommandOptions, sb sandbox.Sandbox, dbDir string, pairs []PairLine, prev map[string]Record) ([]Record, []time.Duration, error) {
 	recs := make([]Record, len(pairs))
-	done := make([]chan struct{}, len(pairs))
 	var todo []int
 	for i, p := range pairs {
-		done[i] = make(chan struct{})
 		if r, ok := prev[p.ID]; ok {
 			recs[i] = r
-			close(done[i])
 			continue
 		}
 		todo = append(todo, i)
 	}
 	times := make([]time.Duration, len(pairs))
-	f, err := os.OpenFile(filepath.Join(o.Out, ResultsFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	jn, err := outdir.OpenJournal(filepath.Join(o.Out, ResultsFile), outdir.JSONNoEscape[Record])
 	if err != nil {
 		return nil, nil, err
 	}
-	defer f.Close()
+	defer jn.Close()
 	g, gctx := errgroup.WithContext(ctx)
 	feed := make(chan int)
 	g.Go(func() error {
 		defer close(feed)
-		for _, i := range todo {
+		for k := range todo {
 			select {
-			case feed <- i:
+			case feed <- k:
 			case <-gctx.Done():
 				return gctx.Err()
 			}
@@ -367,31 +344,21 @@ func decideAll(ctx context.Context, o CommandOptions, sb sandbox.Sandbox, dbDir 
 	})
 	for range o.Workers {
 		g.Go(func() error {
-			for i := range feed {
+			for k := range feed {
+				i := todo[k]
 				t0 := time.Now()
 				out, err := decideLine(gctx, o, sb, dbDir, pairs[i])
 				if err != nil {
 					return fmt.Errorf("pair %q (line %d): %w", pairs[i].ID, pairs[i].Line, err)
 				}
 				recs[i], times[i] = Record{ID: pairs[i].ID, Outcome: out}, time.Since(t0)
-				close(done[i])
+				if err := jn.Put(k, recs[i]); err != nil {
+					return err
+				}
 			}
 			return nil
 		})
 	}
-	g.Go(func() error {
-		for _, i := range todo {
-			select {
-			case <-done[i]:
-			case <-gctx.Done():
-				return gctx.Err()
-			}
-			if err := writeRecord(f, recs[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
 	if err := g.Wait(); err != nil {
 		return nil, nil, err
 	}

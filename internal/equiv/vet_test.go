@@ -86,3 +86,72 @@ func TestSetupFailureIsNotAVerdict(t *testing.T) {
 		t.Fatalf("resumed: %v, %+v", err, all)
 	}
 }
+
+// TestResumeCutsATornRecord: a run killed mid-record leaves half a line in
+// results.jsonl; --resume cuts it (outdir.ResumeJournal) before appending,
+// so that a resumed run stopped in its turn still keeps every record it
+// wrote. (Before, new records followed the torn bytes on the same line,
+// and that line, unreadable, lost the first of them.)
+func TestResumeCutsATornRecord(t *testing.T) {
+	dir := t.TempDir()
+	pairs := filepath.Join(dir, "pairs.jsonl")
+	a := `"q1": "SELECT x FROM t", "q2": "SELECT x FROM t WHERE x > 0", "schema": "CREATE TABLE t (x INT)"}`
+	if err := os.WriteFile(pairs, []byte(`{"id": "a", `+a+"\n"+`{"id": "a2", `+a+"\n"+
+		`{"id": "b", "q1": "SELECT x FROM t", "q2": "SELECT DISTINCT x FROM t", "schema": "CREATE TABLE t (x INTEGER PRIMARY KEY)"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lines, err := ReadPairs(pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := CommandOptions{Pairs: pairs, Out: dir, Workers: 1, MaxDatabases: 50}
+	if _, _, err := decideAll(context.Background(), o, newSQLite(t), "", lines, nil); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, ResultsFile)
+	whole, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := strings.IndexByte(string(whole), '\n') + 1
+	if err := os.WriteFile(path, whole[:first+15], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prev, err := resumeRecords(path)
+	if err != nil || len(prev) != 1 {
+		t.Fatalf("resume read %v, %v; want pair a only", prev, err)
+	}
+	// Pair a2 opens twice; the third Open, pair b's, fails.
+	sb := &setupFailing{Sandbox: newSQLite(t), failAt: 3}
+	var se *sandbox.SetupError
+	if _, _, err := decideAll(context.Background(), o, sb, "", lines, prev); !errors.As(err, &se) {
+		t.Fatalf("resumed run: %v, want the setup error", err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := first + strings.IndexByte(string(whole[first:]), '\n') + 1
+	if string(got) != string(whole[:second]) {
+		t.Fatalf("results.jsonl after a resumed run that stopped:\n%s\nwant pairs a and a2 whole:\n%s", got, whole[:second])
+	}
+}
+
+// TestCheckNeedsAnEquivFolder: equiv check on a folder without a
+// fingerprint, or with another command's, is a usage error naming it.
+func TestCheckNeedsAnEquivFolder(t *testing.T) {
+	empty, other := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "fingerprint.json"), []byte(`{"version": "v1", "inputs": {}, "settings": {}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for dir, want := range map[string]string{
+		empty: "(is the folder the output of sqljudge equiv?)",
+		other: filepath.Join(other, "fingerprint.json") + ": not the fingerprint of a sqljudge equiv run",
+	} {
+		var ue usage.Error
+		err := RunCheck(context.Background(), CheckOptions{Out: dir, Pairs: "pairs.jsonl"}, &strings.Builder{})
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), want) {
+			t.Errorf("equiv check %s: %v, want a usage error saying %q", dir, err, want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/audit"
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/engine/open"
+	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/usage"
 )
@@ -92,7 +93,7 @@ func Audit(ctx context.Context, o AuditOptions) (*audit.Summary, []audit.ItemRep
 	if len(items[0].GoldResults) > 0 {
 		return nil, nil, usage.Errorf("%s: the gold is Spider 2.0 result CSVs, not SQL: there is no gold query to audit", items[0].GoldPos)
 	}
-	hash, err := run.FileHash(o.Gold)
+	hash, err := outdir.FileHash(o.Gold)
 	if err != nil {
 		return nil, nil, usage.Errorf("--gold %s: %v", o.Gold, err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/llm"
 	"github.com/sqljudge/sqljudge/internal/metric"
+	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/report/htmlreport"
 	"github.com/sqljudge/sqljudge/internal/run"
@@ -87,7 +88,6 @@ type job struct {
 	difficultySource string
 	client           *llm.Client
 	metrics          []metric.Metric
-	names            []string
 }
 
 // Run grades every item of o.Gold (or of o.Shard) with o.Metrics, writes
@@ -146,8 +146,8 @@ func Run(ctx context.Context, o Options) (*report.Summary, error) {
 	if o.Audit {
 		r.Opts.GoldHazards = goldHazards(&o, j)
 	}
-	stats, err := r.Run(ctx, j.items)
-	if errors.Is(err, run.ErrOutputExists) || errors.Is(err, run.ErrSettingsChanged) || errors.Is(err, run.ErrLocked) || errors.Is(err, ErrGoldErrors) {
+	sum, recs, stats, err := Grade(ctx, r, j.items)
+	if errors.Is(err, outdir.ErrOutputExists) || errors.Is(err, outdir.ErrSettingsChanged) || errors.Is(err, outdir.ErrLocked) || errors.Is(err, ErrGoldErrors) {
 		return nil, InputError{Err: err}
 	}
 	if err != nil {
@@ -159,7 +159,7 @@ func Run(ctx context.Context, o Options) (*report.Summary, error) {
 		}
 		return nil, err
 	}
-	return finish(&o, j, stats)
+	return finish(&o, j, sum, recs, stats)
 }
 
 // Check rejects options Run cannot use with an InputError naming the flag

@@ -6,18 +6,18 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine/open"
 	"github.com/sqljudge/sqljudge/internal/llm"
 	"github.com/sqljudge/sqljudge/internal/metric"
-	"github.com/sqljudge/sqljudge/internal/run"
+	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
 // fingerprint names what the verdicts of this run depend on (see
-// run.Fingerprint): the inputs' hashes and every option that can change a
+// outdir.Fingerprint): the inputs' hashes and every option that can change a
 // verdict: the run's own, and the metrics' as each declares them
 // (metric.Setting's Fingerprint and Record, metric.RegisterFingerprint).
-func fingerprint(o *Options) (*run.Fingerprint, error) {
-	fp := &run.Fingerprint{Version: o.Version, Inputs: map[string]string{}}
+func fingerprint(o *Options) (*outdir.Fingerprint, error) {
+	fp := &outdir.Fingerprint{Version: o.Version, Inputs: map[string]string{}}
 	for role, path := range map[string]string{"gold": o.Gold, "pred": o.Pred, "tables": o.Tables} {
-		h, err := run.FileHash(path)
+		h, err := outdir.FileHash(path)
 		if err != nil {
 			return nil, usage.Errorf("--%s %s: %v", role, path, err)
 		}

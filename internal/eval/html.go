@@ -5,6 +5,7 @@ import (
 	"io"
 	"path/filepath"
 
+	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/report/htmlreport"
 	"github.com/sqljudge/sqljudge/internal/run"
@@ -18,7 +19,7 @@ const MaxSamples = 2000
 // WriteHTML writes the HTML report of r to path atomically (a temporary
 // file renamed over it); a failure leaves no partial page.
 func WriteHTML(path string, r *htmlreport.Run, opts htmlreport.Options) error {
-	err := run.WriteFileAtomic(path, func(w io.Writer) error {
+	err := outdir.WriteFile(path, func(w io.Writer) error {
 		return htmlreport.Write(w, r, opts)
 	})
 	if err != nil {

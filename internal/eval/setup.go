@@ -58,10 +58,6 @@ func setup(ctx context.Context, o *Options) (*job, error) {
 	if err := CheckMetrics(ctx, items, j.metrics); err != nil {
 		return j, err
 	}
-	j.names = make([]string, len(j.metrics))
-	for i, m := range j.metrics {
-		j.names[i] = m.Name()
-	}
 	return j, nil
 }
 
@@ -102,15 +98,11 @@ func openDatabases(ctx context.Context, items []bench.Item, db, tablesPath strin
 	return schemas, eng, CheckDatabases(ctx, items, eng, schemas, tablesPath)
 }
 
-// finish summarizes the run's records and writes summary.json and, when
-// o.HTML, report.html.
-func finish(o *Options, j *job, stats run.Stats) (*report.Summary, error) {
-	recs, _, err := run.ReadRecords(filepath.Join(o.Out, run.ResultsFile))
-	if err != nil {
-		return nil, err
-	}
-	sum := report.Summarize(recs, j.names)
-	sum.WallSeconds = stats.Wall.Seconds()
+// finish completes the summary of the run's records (Grade's) with the
+// run block, the gold hazards and em's partial table, and writes
+// summary.json and, when o.HTML, report.html.
+func finish(o *Options, j *job, sum *report.Summary, recs []run.Record, stats run.Stats) (*report.Summary, error) {
+	var err error
 	sum.Run = &report.RunInfo{
 		Version: o.Version, Gold: o.Gold, Pred: o.Pred, DB: open.Redact(o.DB), Tables: o.Tables,
 		Format: o.Format, Engine: string(j.eng.Dialect()), TimeoutSeconds: o.Timeout.Seconds(),

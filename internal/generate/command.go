@@ -17,6 +17,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/generate/index"
 	"github.com/sqljudge/sqljudge/internal/llm"
 	"github.com/sqljudge/sqljudge/internal/metric"
+	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/schema"
 	"github.com/sqljudge/sqljudge/internal/usage"
@@ -96,8 +97,8 @@ type sqliteFiles interface {
 // questions, opens the databases (SQLite for --method chess, every engine
 // of eval for --method direct), checks every db_id, builds
 // the LLM client, the CHESS retriever and the judges, and calls Run.
-// Errors: InputError for bad input (including ErrOutputExists and
-// ErrInput), bench.ErrFormat for a bad question file, eval.InputError for
+// Errors: InputError for bad input (including outdir.ErrOutputExists,
+// outdir.ErrLocked: another run writes to --out, and ErrInput), bench.ErrFormat for a bad question file, eval.InputError for
 // an unknown db_id, bad judge settings or a metric that cannot grade on
 // the engine (equiv and verdict on another engine than SQLite); an interrupted run's error names
 // the ledger to resume from. Before any question it checks the endpoint
@@ -147,7 +148,7 @@ func RunCommand(ctx context.Context, o CommandOptions) (*Summary, error) {
 	}
 	sum, err := Run(ctx, opts)
 	switch {
-	case errors.Is(err, ErrOutputExists), errors.Is(err, ErrInput):
+	case errors.Is(err, outdir.ErrOutputExists), errors.Is(err, outdir.ErrLocked), errors.Is(err, ErrInput):
 		return nil, InputError{Err: err}
 	case err != nil && ctx.Err() != nil:
 		return nil, fmt.Errorf("interrupted: the finished questions are in %s; continue with --resume", filepath.Join(o.Out, LedgerFile))

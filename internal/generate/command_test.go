@@ -11,6 +11,7 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/eval"
 	"github.com/sqljudge/sqljudge/internal/generate"
+	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
 )
 
@@ -25,6 +26,14 @@ func TestRunCommandInputErrors(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(inUse, generate.LedgerFile), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A folder another run holds (outdir.Lock): before, two generate
+	// runs on one --out appended to one ledger.
+	locked := t.TempDir()
+	unlock, err := outdir.Lock(locked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
 	base := func() generate.CommandOptions {
 		return generate.CommandOptions{
 			Gold: gold, DB: dbDir, Out: filepath.Join(t.TempDir(), "out"), Limit: 3,
@@ -47,6 +56,7 @@ func TestRunCommandInputErrors(t *testing.T) {
 		{"no db", func(o *generate.CommandOptions) { o.DB = "" }, "--db is required", false},
 		{"bad judge", func(o *generate.CommandOptions) { o.Metrics, o.LLM.Samples = []string{"xscore"}, 0 }, "--samples must be at least 1", true},
 		{"ledger exists", func(o *generate.CommandOptions) { o.Out = inUse }, "give --resume to continue it", false},
+		{"out in use", func(o *generate.CommandOptions) { o.Out = locked }, "another sqljudge run is writing to " + locked, false},
 	}
 	for _, c := range cases {
 		o := base()

@@ -1,7 +1,6 @@
 package generate
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,6 +20,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/eval"
 	"github.com/sqljudge/sqljudge/internal/llm"
 	"github.com/sqljudge/sqljudge/internal/metric"
+	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/run"
 )
@@ -100,10 +100,6 @@ type Options struct {
 	// Run adds its own and copies them into Summary.Departures.
 	Departures []string
 }
-
-// ErrOutputExists is returned when Out holds a ledger and neither Resume
-// nor Overwrite is set.
-var ErrOutputExists = errors.New("output already exists")
 
 // ErrInput is wrapped by errors about the questions (a question missing).
 var ErrInput = errors.New("bad generate input")
@@ -245,9 +241,11 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	}
 	// A metric may hold resources until closed (equiv's scratch folder).
 	defer metric.Close(metrics)
-	if err := os.MkdirAll(o.Out, 0o755); err != nil {
-		return nil, fmt.Errorf("cannot create output folder: %w", err)
+	unlock, err := outdir.Lock(o.Out)
+	if err != nil {
+		return nil, err
 	}
+	defer unlock()
 	ledgerPath := filepath.Join(o.Out, LedgerFile)
 	prev, err := o.previous(ledgerPath)
 	if err != nil {
@@ -297,7 +295,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(o.Out, SummaryFile), append(b, '\n'), 0o644); err != nil {
+	if err := outdir.WriteBytes(filepath.Join(o.Out, SummaryFile), append(b, '\n')); err != nil {
 		return nil, err
 	}
 	return sum, nil
@@ -328,49 +326,42 @@ func (o *Options) pending(prev map[int]Record) []int {
 }
 
 // generateAll runs the questions at positions todo, at most Workers at
-// once, appending each finished record to the ledger at ledgerPath (one
-// JSON line, flushed) and to recs, keyed by item index. The first error
+// once, adding each finished record to recs, keyed by item index, and
+// appending it to the ledger at ledgerPath (an outdir.Journal: in the
+// order of todo, each once the earlier ones are written). The first error
 // (a cancelled context, a ledger write) stops the others.
 func (g *generator) generateAll(ctx context.Context, todo []int, ledgerPath string, recs map[int]Record) error {
-	f, err := os.OpenFile(ledgerPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	jn, err := outdir.OpenJournal(ledgerPath, outdir.JSON[Record])
 	if err != nil {
-		return fmt.Errorf("cannot open %s: %w", ledgerPath, err)
+		return err
 	}
 	var mu sync.Mutex
-	w := bufio.NewWriter(f)
 	if g.opts.Progress != nil {
 		g.opts.Progress.Start(len(todo))
 	}
 	eg, ectx := errgroup.WithContext(ctx)
 	eg.SetLimit(g.opts.Workers)
-	for _, i := range todo {
+	for k, i := range todo {
 		it := &g.opts.Items[i]
 		eg.Go(func() error {
 			rec := g.question(ectx, it)
 			if ectx.Err() != nil {
 				return ectx.Err()
 			}
-			b, err := json.Marshal(rec)
-			if err != nil {
-				return err
-			}
 			mu.Lock()
-			defer mu.Unlock()
 			recs[rec.Index] = rec
-			if _, err := w.Write(append(b, '\n')); err != nil {
-				return err
-			}
 			if g.opts.Progress != nil {
 				g.opts.Progress.Done()
 			}
-			return w.Flush()
+			mu.Unlock()
+			return jn.Put(k, rec)
 		})
 	}
 	runErr := eg.Wait()
 	if g.opts.Progress != nil {
 		g.opts.Progress.Finish()
 	}
-	if err := f.Close(); err != nil && runErr == nil {
+	if err := jn.Close(); err != nil && runErr == nil {
 		runErr = err
 	}
 	return runErr
@@ -484,11 +475,11 @@ func (o *Options) previous(path string) (map[int]Record, error) {
 		}
 		return map[int]Record{}, nil
 	case err == nil && !o.Resume:
-		return nil, fmt.Errorf("%w: %s (give --resume to continue it or --overwrite to start over)", ErrOutputExists, path)
+		return nil, fmt.Errorf("%w: %s (give --resume to continue it or --overwrite to start over)", outdir.ErrOutputExists, path)
 	case err != nil && !errors.Is(err, os.ErrNotExist):
 		return nil, err
 	}
-	recs, err := ReadLedger(path)
+	recs, err := readLedger(path, true)
 	if err != nil {
 		return nil, err
 	}
@@ -570,7 +561,7 @@ func (o *Options) writePredictions(recs map[int]Record) error {
 		b.WriteString(line + "\n")
 		bird[it.ID] = line + "\t----- bird -----\t" + it.DBID
 	}
-	if err := os.WriteFile(filepath.Join(o.Out, PredictionsFile), []byte(b.String()), 0o644); err != nil {
+	if err := outdir.WriteBytes(filepath.Join(o.Out, PredictionsFile), []byte(b.String())); err != nil {
 		return err
 	}
 	if !o.birdInput() {
@@ -580,7 +571,7 @@ func (o *Options) writePredictions(recs map[int]Record) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(o.Out, BirdPredictionsFile), append(data, '\n'), 0o644)
+	return outdir.WriteBytes(filepath.Join(o.Out, BirdPredictionsFile), append(data, '\n'))
 }
 
 // birdInput tells whether the questions came from a BIRD file.
@@ -657,7 +648,8 @@ func (o *Options) buildMetrics(ctx context.Context) ([]metric.Metric, error) {
 	return metrics, nil
 }
 
-// grade runs eval's runner on the predictions into Out/eval.
+// grade grades the predictions into Out/eval with eval's grading step
+// (eval.Grade) and writes its summary.json.
 func (o *Options) grade(ctx context.Context, metrics []metric.Metric, recs map[int]Record) (*report.Summary, error) {
 	items := make([]bench.Item, len(o.Items))
 	copy(items, o.Items)
@@ -672,20 +664,10 @@ func (o *Options) grade(ctx context.Context, metrics []metric.Metric, recs map[i
 		Metrics: metrics,
 		Opts:    run.Options{OutDir: dir, Workers: o.Workers, Overwrite: true, Difficulty: difficulty},
 	}
-	st, err := rn.Run(ctx, items)
+	sum, _, _, err := eval.Grade(ctx, rn, items)
 	if err != nil {
 		return nil, err
 	}
-	rs, _, err := run.ReadRecords(filepath.Join(dir, run.ResultsFile))
-	if err != nil {
-		return nil, err
-	}
-	names := make([]string, len(metrics))
-	for i, m := range metrics {
-		names[i] = m.Name()
-	}
-	sum := report.Summarize(rs, names)
-	sum.WallSeconds = st.Wall.Seconds()
 	if err := sum.Write(filepath.Join(dir, report.SummaryFile)); err != nil {
 		return nil, err
 	}

@@ -138,6 +138,32 @@ func TestDirectEndToEnd(t *testing.T) {
 	if _, err := generate.Run(context.Background(), o); err == nil {
 		t.Fatal("a second run into the same folder without --resume or --overwrite must fail")
 	}
+
+	// A run killed mid-write: the ledger keeps one whole record and half
+	// of the next; --resume drops the torn line, generates the rest (from
+	// the cache) and leaves a ledger of whole records in question order.
+	path := filepath.Join(o.Out, generate.LedgerFile)
+	whole, _ := os.ReadFile(path)
+	first := strings.IndexByte(string(whole), '\n') + 1
+	if err := os.WriteFile(path, whole[:first+20], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o.Resume = true
+	sum, err = generate.Run(context.Background(), o)
+	if err != nil || sum.Resumed != 1 || sum.Generated != len(items)-1 {
+		t.Fatalf("resume after a torn ledger: %+v %v", sum, err)
+	}
+	again, _ := os.ReadFile(path)
+	lines = strings.Split(strings.TrimSuffix(string(again), "\n"), "\n")
+	recs = readLedger(t, o.Out)
+	if len(lines) != len(items) || len(recs) != len(items) {
+		t.Fatalf("ledger after resuming a torn one: %d lines, %d records, want %d", len(lines), len(recs), len(items))
+	}
+	for i, r := range recs {
+		if r.ID != items[i].ID || !strings.HasPrefix(lines[i], fmt.Sprintf(`{"index":%d,`, items[i].Index)) {
+			t.Fatalf("ledger line %d is item %s, want %s in question order", i+1, r.ID, items[i].ID)
+		}
+	}
 }
 
 var candidateRE = regexp.MustCompile(`(?m)^Candidate Response #(\d+): Query: (.*)$`)

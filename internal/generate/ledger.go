@@ -1,15 +1,14 @@
 package generate
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"maps"
 	"os"
-	"path/filepath"
-	"sort"
+	"slices"
+
+	"github.com/sqljudge/sqljudge/internal/outdir"
 )
 
 // Step names: the fixed vocabulary of the ledger and of the
@@ -176,65 +175,41 @@ const (
 
 // ReadLedger reads OUT/ledger.jsonl, keeping the last record of each index.
 // A torn last line (a crash mid-write) is ignored; any other bad line is an
-// error naming file and line.
+// error naming file and line. A missing ledger is an empty one.
 func ReadLedger(path string) (map[int]Record, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return map[int]Record{}, nil
-		}
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(f)
-	if err != nil {
-		return nil, err
-	}
+	return readLedger(path, false)
+}
+
+// readLedger is ReadLedger; with resume it also cuts a torn last line from
+// the file (outdir.ResumeJournal), so that new records follow whole ones.
+func readLedger(path string, resume bool) (map[int]Record, error) {
 	recs := map[int]Record{}
-	lines := bytes.Split(data, []byte("\n"))
-	for i, line := range lines {
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
+	line := func(ln int, line []byte) error {
 		var r Record
 		if err := json.Unmarshal(line, &r); err != nil {
-			if i == len(lines)-1 {
-				break // torn last line
-			}
-			return nil, fmt.Errorf("%s:%d: not a ledger record: %v", path, i+1, err)
+			return fmt.Errorf("%s:%d: not a ledger record: %v", path, ln, err)
 		}
 		recs[r.Index] = r
+		return nil
 	}
-	return recs, nil
+	var err error
+	if resume {
+		err = outdir.ResumeJournal(path, line)
+	} else {
+		_, err = outdir.ReadJournal(path, line)
+	}
+	if errors.Is(err, os.ErrNotExist) {
+		return map[int]Record{}, nil
+	}
+	return recs, err
 }
 
 // writeLedgerInOrder rewrites the ledger with one record per index in index
 // order, atomically.
 func writeLedgerInOrder(path string, recs map[int]Record) error {
-	idx := make([]int, 0, len(recs))
-	for i := range recs {
-		idx = append(idx, i)
+	out := make([]Record, 0, len(recs))
+	for _, i := range slices.Sorted(maps.Keys(recs)) {
+		out = append(out, recs[i])
 	}
-	sort.Ints(idx)
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".ledger-*")
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(tmp)
-	for _, i := range idx {
-		b, err := json.Marshal(recs[i])
-		if err != nil {
-			tmp.Close()
-			return err
-		}
-		w.Write(append(b, '\n'))
-	}
-	if err := w.Flush(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return outdir.WriteJSONL(path, out, outdir.JSON[Record])
 }

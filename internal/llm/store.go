@@ -5,8 +5,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/sqljudge/sqljudge/internal/outdir"
 )
 
 // Store keeps every raw reply on disk, one file per request:
@@ -20,7 +23,8 @@ import (
 //
 // A record names a reply by its key; Path finds the file. Files are
 // written atomically (a temporary file renamed into place), so a crash
-// never leaves half an entry, and an entry is never rewritten.
+// never leaves half an entry (outdir.WriteShared: the store has no lock,
+// runs may share it), and an entry is never rewritten.
 type Store struct {
 	dir string
 }
@@ -81,20 +85,14 @@ func (s *Store) Put(key string, request any, reply json.RawMessage) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return fmt.Errorf("cannot write the reply store: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
+	err = outdir.WriteShared(p, ".tmp-*", func(w io.Writer) error {
+		_, err := w.Write(append(b, '\n'))
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("cannot write the reply store: %w", err)
 	}
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("cannot write the reply store: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), p)
+	return nil
 }
 
 // hashJSON returns the hex SHA-256 of v's JSON encoding (Go's encoder

@@ -27,7 +27,7 @@ type Setting struct {
 	// Default is the flag's default, of the type Field points to.
 	Default any
 	// Fingerprint is the setting's key in a run's fingerprint
-	// (run.Fingerprint.Settings), "" when it cannot change a verdict.
+	// (outdir.Fingerprint.Settings), "" when it cannot change a verdict.
 	Fingerprint string
 	// Record says when the fingerprint holds the key.
 	Record Record

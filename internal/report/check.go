@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sqljudge/sqljudge/internal/metric"
+	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/run"
 )
 
@@ -25,7 +26,7 @@ var ErrStale = errors.New("summary.json does not match results.jsonl")
 // run block records (version, --format, --db, --keep-distinct, --em-fixed,
 // --max-rows, --max-bytes, --timeout, --suite, --plug-value) with fp's.
 // An error wraps ErrStale and says what differs.
-func CheckSummary(sum *Summary, recs []run.Record, fp *run.Fingerprint) error {
+func CheckSummary(sum *Summary, recs []run.Record, fp *outdir.Fingerprint) error {
 	latest := run.LatestInOrder(recs)
 	if sum.Items != len(latest) {
 		return fmt.Errorf("%w: it counts %d items, results.jsonl holds %d (a run cut short, or files from different runs); grade again with eval --resume or --overwrite", ErrStale, sum.Items, len(latest))
@@ -64,7 +65,7 @@ func counts(s *Score) string {
 // runDiff lists the settings where run block ri and fingerprint fp
 // disagree, "name: summary -> fingerprint"; fingerprints lacking a
 // setting (older versions) are not held against the summary.
-func runDiff(ri *RunInfo, fp *run.Fingerprint) []string {
+func runDiff(ri *RunInfo, fp *outdir.Fingerprint) []string {
 	var out []string
 	if fp.Version != ri.Version {
 		out = append(out, fmt.Sprintf("sqljudge version: %s -> %s", ri.Version, fp.Version))
@@ -96,7 +97,7 @@ func runDiff(ri *RunInfo, fp *run.Fingerprint) []string {
 // from it, with dir/fingerprint.json when there is one (older folders
 // have none: only the counts are checked).
 func CheckFolder(dir string, sum *Summary, recs []run.Record) error {
-	fp, err := run.ReadFingerprint(dir)
+	fp, err := outdir.ReadFingerprint(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		fp, err = nil, nil
 	}

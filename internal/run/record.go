@@ -1,18 +1,15 @@
 package run
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/metric"
+	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/status"
 )
@@ -123,38 +120,26 @@ func NewRecord(it *bench.Item, difficulty string) Record {
 // is ignored; validBytes is the length of the file up to the last complete
 // line. Any other malformed line is an error naming the file and line.
 func ReadRecords(path string) (recs []Record, validBytes int64, err error) {
-	f, err := os.Open(path)
+	valid, err := outdir.ReadJournal(path, recordReader(path, &recs))
 	if err != nil {
 		return nil, 0, err
 	}
-	defer f.Close()
-	br := bufio.NewReaderSize(f, 1<<20)
-	var off int64
-	for ln := 1; ; ln++ {
-		line, rerr := br.ReadBytes('\n')
-		if len(line) > 0 {
-			if line[len(line)-1] != '\n' {
-				// The last line of a write cut short: every record is
-				// written with its newline, so this one is incomplete.
-				return recs, off, nil
-			}
-			if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
-				// Record.UnmarshalJSON directly: json.Unmarshal would
-				// scan the line once more before handing it over.
-				var r Record
-				if err := r.UnmarshalJSON(trimmed); err != nil {
-					return nil, 0, fmt.Errorf("%s:%d: not a sqljudge record: %w", path, ln, err)
-				}
-				recs = append(recs, r)
-			}
-			off += int64(len(line))
+	return recs, valid, nil
+}
+
+// recordReader is the outdir.ReadJournal line function of results.jsonl:
+// it appends each line's record to recs; a line that is not a record is an
+// error naming path and line.
+func recordReader(path string, recs *[]Record) func(ln int, line []byte) error {
+	return func(ln int, line []byte) error {
+		// Record.UnmarshalJSON directly: json.Unmarshal would scan the
+		// line once more before handing it over.
+		var r Record
+		if err := r.UnmarshalJSON(line); err != nil {
+			return fmt.Errorf("%s:%d: not a sqljudge record: %w", path, ln, err)
 		}
-		if rerr == io.EOF {
-			return recs, off, nil
-		}
-		if rerr != nil {
-			return nil, 0, rerr
-		}
+		*recs = append(*recs, r)
+		return nil
 	}
 }
 

@@ -5,16 +5,15 @@
 package run
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -23,6 +22,7 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/metric"
+	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sqllex"
 	"github.com/sqljudge/sqljudge/internal/status"
@@ -52,7 +52,7 @@ type Options struct {
 	// whose fingerprint differs from the one stored is refused with
 	// ErrSettingsChanged before anything is graded, so no results.jsonl
 	// mixes verdicts graded under different settings.
-	Fingerprint *Fingerprint
+	Fingerprint *outdir.Fingerprint
 	// Samples is the most records of the run that keep a Sample of their
 	// wrong result (Record.Sample), the first in input order; records kept
 	// by --resume count first. 0 keeps none.
@@ -99,10 +99,6 @@ type Stats struct {
 	Wall time.Duration
 }
 
-// ErrOutputExists is returned when results.jsonl exists and neither Resume
-// nor Overwrite is set.
-var ErrOutputExists = errors.New("output already exists")
-
 // window bounds how many graded items may wait for a slower earlier one
 // before being written, per worker.
 const window = 64
@@ -126,11 +122,8 @@ type done struct {
 func (r *Runner) Run(ctx context.Context, items []bench.Item) (Stats, error) {
 	start := time.Now()
 	st := Stats{Items: len(items)}
-	if err := os.MkdirAll(r.Opts.OutDir, 0o755); err != nil {
-		return st, fmt.Errorf("cannot create output folder: %w", err)
-	}
 	path := filepath.Join(r.Opts.OutDir, ResultsFile)
-	unlock, err := LockOutput(r.Opts.OutDir)
+	unlock, err := outdir.Lock(r.Opts.OutDir)
 	if err != nil {
 		return st, err
 	}
@@ -178,16 +171,12 @@ func (r *Runner) Run(ctx context.Context, items []bench.Item) (Stats, error) {
 	if !rewrite && len(jobs) > 0 && len(prev) > 0 && jobs[0].idx < len(prev) {
 		rewrite = true
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	jn, err := outdir.OpenJournal(path, outdir.JSON[Record])
 	if err != nil {
-		return st, fmt.Errorf("cannot open %s: %w", path, err)
+		return st, err
 	}
-	w := bufio.NewWriterSize(f, 1<<16)
-	writeErr := r.grade(ctx, items, jobs, w, keptSamples(prev))
-	if err := w.Flush(); err != nil && writeErr == nil {
-		writeErr = err
-	}
-	if err := f.Close(); err != nil && writeErr == nil {
+	writeErr := r.grade(ctx, items, jobs, jn, keptSamples(prev))
+	if err := jn.Close(); err != nil && writeErr == nil {
 		writeErr = err
 	}
 	st.Graded = len(jobs)
@@ -202,7 +191,7 @@ func (r *Runner) Run(ctx context.Context, items []bench.Item) (Stats, error) {
 }
 
 // previous reads the records of an earlier run when resuming, truncates a
-// line cut short, and checks that the records belong to these items. The
+// line cut short (outdir.ResumeJournal), and checks that the records belong to these items. The
 // records are returned by the position of their item in items (the last
 // record of an item wins, as in Latest).
 func (r *Runner) previous(path string, items []bench.Item) (map[int]Record, bool, error) {
@@ -212,15 +201,12 @@ func (r *Runner) previous(path string, items []bench.Item) (map[int]Record, bool
 	case !exists:
 		return nil, true, nil
 	case !r.Opts.Resume && !r.Opts.Overwrite:
-		return nil, false, fmt.Errorf("%w: %s holds an earlier run; use --resume to continue it or --overwrite to replace it", ErrOutputExists, path)
+		return nil, false, fmt.Errorf("%w: %s holds an earlier run; use --resume to continue it or --overwrite to replace it", outdir.ErrOutputExists, path)
 	case !r.Opts.Resume:
 		return nil, true, os.Remove(path)
 	}
-	recs, valid, err := ReadRecords(path)
-	if err != nil {
-		return nil, false, fmt.Errorf("cannot resume: %w", err)
-	}
-	if err := os.Truncate(path, valid); err != nil {
+	var recs []Record
+	if err := outdir.ResumeJournal(path, recordReader(path, &recs)); err != nil {
 		return nil, false, fmt.Errorf("cannot resume: %w", err)
 	}
 	// Items are found by their Index, which is their position unless the
@@ -271,7 +257,7 @@ func jsonRoundTrip(s string) string {
 // the others, and no goroutine waits on a channel without also watching
 // that context, so the run cannot hang. A metric that panics does not fail
 // the run: its verdict for that item is internal_error (see gradeOne).
-func (r *Runner) grade(ctx context.Context, items []bench.Item, jobs []job, w *bufio.Writer, samples int) error {
+func (r *Runner) grade(ctx context.Context, items []bench.Item, jobs []job, jn *outdir.Journal[Record], samples int) error {
 	workers := r.Opts.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -297,7 +283,7 @@ func (r *Runner) grade(ctx context.Context, items []bench.Item, jobs []job, w *b
 			return r.work(gctx, items, jobs, feed, results)
 		})
 	}
-	g.Go(func() error { return r.writeInOrder(gctx, results, slots, w, samples) })
+	g.Go(func() error { return r.writeInOrder(gctx, results, slots, jn, samples) })
 	return g.Wait()
 }
 
@@ -341,15 +327,33 @@ func (r *Runner) work(ctx context.Context, items []bench.Item, jobs []job, feed 
 	return nil
 }
 
-// writeInOrder writes the records received on results to w in job order,
-// holding back those that come early, freeing a slot and ticking the
-// progress bar per record written, and flushing w after each batch. It
-// returns when results is closed or ctx ends, or with the first write
-// error. samples counts the records that keep their Sample, up to
+// writeInOrder puts the records received on results into the journal jn,
+// which writes them in job order, holding back those that come early; per
+// record written it frees a slot, ticks the progress bar and tells Watch.
+// It returns when results is closed or ctx ends, or with the first write
+// or Watch error. samples counts the records that keep their Sample, up to
 // Options.Samples (later ones are written without).
-func (r *Runner) writeInOrder(ctx context.Context, results <-chan done, slots <-chan struct{}, w *bufio.Writer, samples int) error {
-	pending := map[int]Record{}
-	next := 0
+func (r *Runner) writeInOrder(ctx context.Context, results <-chan done, slots <-chan struct{}, jn *outdir.Journal[Record], samples int) error {
+	jn.Before = func(rec *Record) {
+		if rec.Sample == nil {
+			return
+		}
+		if samples >= r.Opts.Samples {
+			rec.Sample = nil
+		} else {
+			samples++
+		}
+	}
+	jn.After = func(rec Record) error {
+		<-slots
+		if r.Opts.Progress != nil {
+			r.Opts.Progress.Done()
+		}
+		if r.Opts.Watch == nil {
+			return nil
+		}
+		return r.Opts.Watch(rec)
+	}
 	for {
 		var d done
 		var ok bool
@@ -361,40 +365,8 @@ func (r *Runner) writeInOrder(ctx context.Context, results <-chan done, slots <-
 		if !ok {
 			return nil
 		}
-		pending[d.idx] = d.rec
-		for {
-			rec, ok := pending[next]
-			if !ok {
-				break
-			}
-			delete(pending, next)
-			if rec.Sample != nil {
-				if samples >= r.Opts.Samples {
-					rec.Sample = nil
-				} else {
-					samples++
-				}
-			}
-			if err := writeRecord(w, rec); err != nil {
-				return err
-			}
-			next++
-			<-slots
-			if r.Opts.Progress != nil {
-				r.Opts.Progress.Done()
-			}
-			if r.Opts.Watch == nil {
-				continue
-			}
-			if err := r.Opts.Watch(rec); err != nil {
-				if ferr := w.Flush(); ferr != nil {
-					return fmt.Errorf("cannot write results: %w", ferr)
-				}
-				return err
-			}
-		}
-		if err := w.Flush(); err != nil {
-			return fmt.Errorf("cannot write results: %w", err)
+		if err := jn.Put(d.idx, d.rec); err != nil {
+			return err
 		}
 	}
 }
@@ -461,18 +433,6 @@ func gradeSafe(ctx context.Context, m metric.Metric, x *metric.Exec, it *bench.I
 	return m.Grade(ctx, x, it)
 }
 
-func writeRecord(w io.Writer, rec Record) error {
-	b, err := json.Marshal(rec)
-	if err != nil {
-		return fmt.Errorf("cannot encode record %d: %w", rec.Index, err)
-	}
-	b = append(b, '\n')
-	if _, err := w.Write(b); err != nil {
-		return fmt.Errorf("cannot write results: %w", err)
-	}
-	return nil
-}
-
 // rewriteInOrder rewrites results.jsonl with one record per index, the
 // latest, in index order, atomically.
 func rewriteInOrder(path string) error {
@@ -485,15 +445,42 @@ func rewriteInOrder(path string) error {
 
 // WriteRecords writes recs to path as results.jsonl holds them (one JSON
 // object and a newline each, in the order given), atomically
-// (WriteFileAtomic).
+// (outdir.WriteJSONL).
 func WriteRecords(path string, recs []Record) error {
-	return WriteFileAtomic(path, func(f io.Writer) error {
-		w := bufio.NewWriterSize(f, 1<<16)
-		for _, r := range recs {
-			if err := writeRecord(w, r); err != nil {
-				return err
-			}
+	return outdir.WriteJSONL(path, recs, outdir.JSON[Record])
+}
+
+// checkFingerprint refuses a resumed run whose fingerprint differs from
+// the stored one. An output folder with records but no fingerprint (written
+// before fingerprints existed) is refused too: its settings are unknown.
+func (r *Runner) checkFingerprint() error {
+	fp := r.Opts.Fingerprint
+	if fp == nil || !r.Opts.Resume {
+		return nil
+	}
+	dir := r.Opts.OutDir
+	old, err := outdir.ReadFingerprint(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(filepath.Join(dir, ResultsFile)); err != nil {
+			return nil // nothing to resume: a fresh run
 		}
-		return w.Flush()
-	})
+		return fmt.Errorf("%w: %s has no %s (written by an older sqljudge), so its settings are unknown; use --overwrite to grade again, or a new --out",
+			outdir.ErrSettingsChanged, dir, outdir.FingerprintFile)
+	}
+	if err != nil {
+		return fmt.Errorf("cannot resume: %w", err)
+	}
+	if d := fp.Diff(old); len(d) > 0 {
+		return fmt.Errorf("%w since the run in %s:\n  %s\nuse --overwrite to grade every item again under the new settings, or a new --out",
+			outdir.ErrSettingsChanged, dir, strings.Join(d, "\n  "))
+	}
+	return nil
+}
+
+// writeFingerprint writes OUT/fingerprint.json atomically.
+func (r *Runner) writeFingerprint() error {
+	if r.Opts.Fingerprint == nil {
+		return nil
+	}
+	return outdir.WriteFingerprint(r.Opts.OutDir, r.Opts.Fingerprint)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/metric"
+	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
@@ -177,7 +178,7 @@ func TestExistingOutputIsNotOverwrittenByAccident(t *testing.T) {
 	}
 	before := readFile(t, filepath.Join(out, run.ResultsFile))
 	_, err := newRunner(t, db, out, run.Options{}).Run(context.Background(), items)
-	if !errors.Is(err, run.ErrOutputExists) {
+	if !errors.Is(err, outdir.ErrOutputExists) {
 		t.Fatalf("second run without --resume or --overwrite: %v", err)
 	}
 	if !bytes.Equal(before, readFile(t, filepath.Join(out, run.ResultsFile))) {
@@ -287,14 +288,14 @@ func TestPanickingMetricDoesNotHangTheRun(t *testing.T) {
 func TestResumeRefusesOtherSettings(t *testing.T) {
 	items, db := spiderItems(t, "resdsql", 10)
 	out := t.TempDir()
-	fp := run.Fingerprint{Version: "v1", Inputs: map[string]string{"gold": "sha256:aa"}, Settings: map[string]string{"keep_distinct": "false", "max_rows": "100000"}}
+	fp := outdir.Fingerprint{Version: "v1", Inputs: map[string]string{"gold": "sha256:aa"}, Settings: map[string]string{"keep_distinct": "false", "max_rows": "100000"}}
 	if _, err := newRunner(t, db, out, run.Options{Fingerprint: &fp}).Run(context.Background(), items); err != nil {
 		t.Fatal(err)
 	}
 	before := readFile(t, filepath.Join(out, run.ResultsFile))
-	changed := run.Fingerprint{Version: "v1", Inputs: map[string]string{"gold": "sha256:bb"}, Settings: map[string]string{"keep_distinct": "true", "max_rows": "100000"}}
+	changed := outdir.Fingerprint{Version: "v1", Inputs: map[string]string{"gold": "sha256:bb"}, Settings: map[string]string{"keep_distinct": "true", "max_rows": "100000"}}
 	_, err := newRunner(t, db, out, run.Options{Resume: true, Fingerprint: &changed}).Run(context.Background(), items)
-	if !errors.Is(err, run.ErrSettingsChanged) {
+	if !errors.Is(err, outdir.ErrSettingsChanged) {
 		t.Fatalf("resume under other settings: err = %v, want ErrSettingsChanged", err)
 	}
 	for _, want := range []string{"gold: sha256:aa -> sha256:bb", "keep_distinct: false -> true", "--overwrite"} {
@@ -360,7 +361,7 @@ func TestOneRunPerOutputFolder(t *testing.T) {
 	<-b.started
 	_, err := newRunner(t, db, out, run.Options{Resume: true}).Run(context.Background(), items)
 	close(b.release)
-	if !errors.Is(err, run.ErrLocked) || !strings.Contains(err.Error(), out) {
+	if !errors.Is(err, outdir.ErrLocked) || !strings.Contains(err.Error(), out) {
 		t.Fatalf("second run on the same folder: err = %v, want ErrLocked naming %s", err, out)
 	}
 	if err := <-first; err != nil {

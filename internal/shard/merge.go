@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/report/htmlreport"
 	"github.com/sqljudge/sqljudge/internal/run"
@@ -38,7 +39,9 @@ type MergeOptions struct {
 // lists the folders.
 //
 // Merge also writes opts.Out/fingerprint.json, the shards' common
-// fingerprint, so that eval --resume on opts.Out works.
+// fingerprint, so that eval --resume on opts.Out works. It holds opts.Out's
+// lock (outdir.Lock) while it writes: a folder another run writes to is
+// outdir.ErrLocked.
 //
 // Each folder must hold a finished run: a summary.json naming its
 // metrics, a results.jsonl with records and a fingerprint.json. It is an
@@ -64,10 +67,15 @@ func Merge(dirs []string, opts MergeOptions) (*report.Summary, error) {
 	if err := m.complete(); err != nil {
 		return nil, err
 	}
+	unlock, err := outdir.Lock(opts.Out)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	if err := writeRecords(opts, m.all); err != nil {
 		return nil, err
 	}
-	if err := run.WriteFingerprint(opts.Out, m.fp); err != nil {
+	if err := outdir.WriteFingerprint(opts.Out, m.fp); err != nil {
 		return nil, err
 	}
 	sum, err := m.summary(dirs)
@@ -82,13 +90,13 @@ func Merge(dirs []string, opts MergeOptions) (*report.Summary, error) {
 
 // merger gathers the shard folders' records and summaries for Merge.
 type merger struct {
-	all       []run.Record      // every shard's latest records
-	sums      []*report.Summary // the shards' summaries, in folder order
-	seenShard map[int]string    // shard i -> its folder
-	seenIndex map[int]string    // item index -> its folder
-	n         int               // the shards' n, -1 before one names it
-	total     int               // the benchmark's item count, -1 when no summary gives it
-	fp        *run.Fingerprint  // the first folder's fingerprint, the shards' common one
+	all       []run.Record        // every shard's latest records
+	sums      []*report.Summary   // the shards' summaries, in folder order
+	seenShard map[int]string      // shard i -> its folder
+	seenIndex map[int]string      // item index -> its folder
+	n         int                 // the shards' n, -1 before one names it
+	total     int                 // the benchmark's item count, -1 when no summary gives it
+	fp        *outdir.Fingerprint // the first folder's fingerprint, the shards' common one
 }
 
 // add reads folder d's summary.json and results.jsonl, checking that it
@@ -127,11 +135,11 @@ func (m *merger) add(d, first string) error {
 // equals the first folder's on every input and setting (a shard index,
 // were one recorded there, aside): the shards were graded from the same
 // gold, predictions and tables under the same options. An error lists
-// what differs, as eval --resume does (run.Fingerprint.Diff).
+// what differs, as eval --resume does (outdir.Fingerprint.Diff).
 func (m *merger) addFingerprint(d, first string) error {
-	fp, err := run.ReadFingerprint(d)
+	fp, err := outdir.ReadFingerprint(d)
 	if errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("%w: %s has no %s (written by an older sqljudge), so its inputs and settings are unknown; grade it again with eval --overwrite", ErrMerge, d, run.FingerprintFile)
+		return fmt.Errorf("%w: %s has no %s (written by an older sqljudge), so its inputs and settings are unknown; grade it again with eval --overwrite", ErrMerge, d, outdir.FingerprintFile)
 	}
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrMerge, err)
@@ -286,12 +294,9 @@ func mergedRun(sums []*report.Summary, dirs []string) *report.RunInfo {
 // opts.Overwrite, and removes an earlier run's summary.json and
 // report.html.
 func writeRecords(opts MergeOptions, recs []run.Record) error {
-	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
-		return fmt.Errorf("cannot create output folder: %w", err)
-	}
 	path := filepath.Join(opts.Out, run.ResultsFile)
 	if _, err := os.Stat(path); err == nil && !opts.Overwrite {
-		return fmt.Errorf("%w: %s holds an earlier run; use --overwrite to replace it", run.ErrOutputExists, path)
+		return fmt.Errorf("%w: %s holds an earlier run; use --overwrite to replace it", outdir.ErrOutputExists, path)
 	}
 	// The replaced run's summary and page speak of other records; the
 	// page is written again only with --html.

@@ -11,6 +11,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/sqljudge/sqljudge/internal/outdir"
 )
 
 // cacheVersion changes whenever the cache's layout or the way an index is
@@ -60,20 +63,6 @@ func (ix *Index) params() cacheParams {
 	}
 }
 
-// fileSHA256 hashes a file.
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
 // descriptionsSHA256 hashes the names and bytes of the description files.
 func descriptionsSHA256(dbDir string) (string, error) {
 	files, err := filepath.Glob(filepath.Join(dbDir, "database_description", "*.csv"))
@@ -95,7 +84,8 @@ func descriptionsSHA256(dbDir string) (string, error) {
 // load reads the cache when it is current, else builds the index and
 // writes the cache.
 func (ix *Index) load(ctx context.Context) error {
-	sum, err := fileSHA256(ix.dbPath)
+	sum, err := outdir.FileHash(ix.dbPath)
+	sum = strings.TrimPrefix(sum, "sha256:")
 	if err != nil {
 		return fmt.Errorf("%w: database %s: %v", ErrIndex, ix.dbPath, err)
 	}
@@ -149,8 +139,8 @@ func readCache(path string) (*cacheData, error) {
 	return &d, nil
 }
 
-// writeCache writes ix.data atomically (a temporary file renamed into
-// place).
+// writeCache writes ix.data atomically (outdir.WriteShared: a temporary
+// file renamed into place; indexes are shared by runs without a lock).
 func (ix *Index) writeCache() error {
 	var buf bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
@@ -160,21 +150,11 @@ func (ix *Index) writeCache() error {
 	if err := zw.Close(); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(ix.file), ".tmp-index-*")
+	err := outdir.WriteShared(ix.file, ".tmp-index-*", func(w io.Writer) error {
+		_, err := w.Write(buf.Bytes())
+		return err
+	})
 	if err != nil {
-		return fmt.Errorf("%w: write cache: %v", ErrIndex, err)
-	}
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("%w: write cache: %v", ErrIndex, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("%w: write cache: %v", ErrIndex, err)
-	}
-	if err := os.Rename(tmp.Name(), ix.file); err != nil {
-		os.Remove(tmp.Name())
 		return fmt.Errorf("%w: write cache: %v", ErrIndex, err)
 	}
 	return nil

@@ -1,8 +1,9 @@
-package run
+package outdir
 
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/gofrs/flock"
@@ -15,11 +16,16 @@ const LockFile = ".sqljudge.lock"
 // the output folder.
 var ErrLocked = errors.New("output folder in use")
 
-// LockOutput takes an exclusive lock on the output folder dir (flock(2) on
-// dir/.sqljudge.lock via github.com/gofrs/flock; released by the kernel if
-// the process dies) without waiting, and returns the function that
-// releases it. A folder already locked is ErrLocked naming the folder.
-func LockOutput(dir string) (unlock func(), err error) {
+// Lock creates the output folder dir if missing (mode 0755) and takes an
+// exclusive lock on it (flock(2) on dir/.sqljudge.lock via
+// github.com/gofrs/flock; released by the kernel if the process dies)
+// without waiting, and returns the function that releases it. A folder
+// already locked is ErrLocked naming the folder; one that cannot be made,
+// an error saying so.
+func Lock(dir string) (unlock func(), err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("cannot create output folder: %w", err)
+	}
 	path := filepath.Join(dir, LockFile)
 	l := flock.New(path)
 	ok, err := l.TryLock()

@@ -1,4 +1,4 @@
-package run
+package outdir
 
 import (
 	"crypto/sha256"
@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 )
 
 // FingerprintFile is the name of a run's fingerprint in its output folder.
@@ -86,41 +85,6 @@ func (f *Fingerprint) Diff(old *Fingerprint) []string {
 	return out
 }
 
-// checkFingerprint refuses a resumed run whose fingerprint differs from
-// the stored one. An output folder with records but no fingerprint (written
-// before fingerprints existed) is refused too: its settings are unknown.
-func (r *Runner) checkFingerprint() error {
-	fp := r.Opts.Fingerprint
-	if fp == nil || !r.Opts.Resume {
-		return nil
-	}
-	dir := r.Opts.OutDir
-	old, err := ReadFingerprint(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		if _, err := os.Stat(filepath.Join(dir, ResultsFile)); err != nil {
-			return nil // nothing to resume: a fresh run
-		}
-		return fmt.Errorf("%w: %s has no %s (written by an older sqljudge), so its settings are unknown; use --overwrite to grade again, or a new --out",
-			ErrSettingsChanged, dir, FingerprintFile)
-	}
-	if err != nil {
-		return fmt.Errorf("cannot resume: %w", err)
-	}
-	if d := fp.Diff(old); len(d) > 0 {
-		return fmt.Errorf("%w since the run in %s:\n  %s\nuse --overwrite to grade every item again under the new settings, or a new --out",
-			ErrSettingsChanged, dir, strings.Join(d, "\n  "))
-	}
-	return nil
-}
-
-// writeFingerprint writes OUT/fingerprint.json atomically.
-func (r *Runner) writeFingerprint() error {
-	if r.Opts.Fingerprint == nil {
-		return nil
-	}
-	return WriteFingerprint(r.Opts.OutDir, r.Opts.Fingerprint)
-}
-
 // ReadFingerprint reads dir/fingerprint.json. A missing file is an error
 // wrapping os.ErrNotExist; a malformed one an error naming the file.
 func ReadFingerprint(dir string) (*Fingerprint, error) {
@@ -136,19 +100,16 @@ func ReadFingerprint(dir string) (*Fingerprint, error) {
 	return &fp, nil
 }
 
-// WriteFingerprint writes fp to dir/fingerprint.json atomically, as the
-// runner does.
+// WriteFingerprint writes fp to dir/fingerprint.json atomically
+// (WriteFile), indented by two spaces, with a final newline; an error names
+// the file.
 func WriteFingerprint(dir string, fp *Fingerprint) error {
 	b, err := json.MarshalIndent(fp, "", "  ")
 	if err != nil {
 		return err
 	}
 	path := filepath.Join(dir, FingerprintFile)
-	err = WriteFileAtomic(path, func(w io.Writer) error {
-		_, err := w.Write(append(b, '\n'))
-		return err
-	})
-	if err != nil {
+	if err := WriteBytes(path, append(b, '\n')); err != nil {
 		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	return nil
