@@ -9,6 +9,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -26,14 +27,25 @@ import (
 // Sandbox makes scratch databases on a MariaDB or MySQL server: each
 // Open runs CREATE DATABASE under a new name (sandbox.ScratchPrefix; utf8mb4 with
 // the server's default collation), and the scratch's Close drops it. It
-// never opens or changes another database. Tables are created, filled and
-// emptied on a connection of the scratch's own, one statement per call
-// (multi-statements stay off), values as parameters of server-side
-// prepared statements; every session pins sql_mode (mysqlSQLMode: no
-// ANSI_QUOTES, no NO_BACKSLASH_ESCAPES, no PIPES_AS_CONCAT), time_zone
-// and, on MariaDB, max_statement_time; queries run through sqljudge's
-// MySQL engine (package mysql: read-only transactions, a fresh session per
-// query, max_statement_time) with the same sql_mode.
+// never opens or changes another database. Each scratch database has two
+// sessions of its own, one statement per call (multi-statements stay
+// off), both pinning sql_mode (mysqlSQLMode: no ANSI_QUOTES, no
+// NO_BACKSLASH_ESCAPES, no PIPES_AS_CONCAT), time_zone and, on MariaDB,
+// max_statement_time:
+//
+//   - the writer creates the tables (once a pair: DDL commits at once on
+//     MySQL) and holds the rows of the database tried in a transaction it
+//     never commits: each Load rolls the last one back and inserts the
+//     new rows, one prepared multi-row INSERT per table, values as
+//     parameters (mysqlScratch.Load);
+//   - the reader runs the queries: every transaction of the session is
+//     READ ONLY at READ UNCOMMITTED (the only way another session sees the
+//     writer's rows; a transaction cannot turn read-only half-way on
+//     MySQL), each query checked, run, capped, decoded and classified by
+//     sqljudge's MySQL engine (package mysql: CheckQuery, RunOn, Failure)
+//     and followed by a reset that frees its named locks and discards the
+//     session when the query left a user variable or an insert id in it
+//     (mysqlScratch.Query).
 //
 // The account needs CREATE, DROP, SELECT, INSERT, DELETE and REFERENCES
 // on the scratch databases, SELECT on the db_id databases it reads, and
@@ -107,7 +119,7 @@ func New(ctx context.Context, dsn string, allowSuperuser bool) (*Sandbox, error)
 	}
 	mariadb := strings.Contains(version, "MariaDB")
 	if mariadb {
-		cfg.Params["max_statement_time"] = "30"
+		cfg.Params["max_statement_time"] = strconv.Itoa(int(mysqlSessionLimit.Seconds()))
 	}
 	cfg.Params["innodb_lock_wait_timeout"] = "10"
 	rcfg := cfg.Clone()
@@ -560,6 +572,10 @@ func (sc *mysqlScratch) discardReader() {
 	sc.rc = nil
 }
 
+// mysqlSessionLimit bounds every statement of the sandbox's sessions on
+// MariaDB (max_statement_time), and a query without a deadline on MySQL.
+const mysqlSessionLimit = 30 * time.Second
+
 // mysqlLimitStep is the step the reader's time limit is rounded down to,
 // so that it is set again only when it changes by a step.
 const mysqlLimitStep = 100 * time.Millisecond
@@ -570,8 +586,9 @@ const mysqlLimitStep = 100 * time.Millisecond
 // classifies the errors), on the scratch's reader session: read-only at
 // READ UNCOMMITTED (mysqlReaderSetup), so that it reads the rows the
 // writer never commits, bounded on the server by max_statement_time (or
-// max_execution_time) set to the time left, rounded down to 0.1s, and set
-// again only when that changes. After the query, mysqlReaderReset frees
+// max_execution_time) set to the time left (at most mysqlSessionLimit),
+// rounded down to 0.1s, and set again only when that changes (one round
+// trip for the query, one for the reset). After the query, mysqlReaderReset frees
 // its named locks; a session the query left a variable or an insert id
 // in, or one that a context ended, a cap, a timeout or a failure of the
 // connection stopped, is discarded, and the next query opens a new one
@@ -590,6 +607,9 @@ func (sc *mysqlScratch) Query(ctx context.Context, q string) (*result.Set, error
 		return nil, engine.ConnectFailure(ctx, sc.name, sc.name, err, false)
 	}
 	limit := eng.StatementTimeout(ctx)
+	if limit <= 0 || limit > mysqlSessionLimit {
+		limit = mysqlSessionLimit
+	}
 	if limit > mysqlLimitStep {
 		limit = limit.Truncate(mysqlLimitStep)
 	}
