@@ -12,6 +12,8 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine/postgres"
 	"github.com/sqljudge/sqljudge/internal/equiv"
 	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/sandbox"
+	mysqlsb "github.com/sqljudge/sqljudge/internal/sandbox/mysql"
 	pgsb "github.com/sqljudge/sqljudge/internal/sandbox/postgres"
 	"github.com/sqljudge/sqljudge/internal/testserver"
 )
@@ -190,12 +192,29 @@ func readRunRecords(t *testing.T, path string) []runRecord {
 // -benchtime=Nx to decide the first N pairs.
 func BenchmarkCalcite(b *testing.B) {
 	server := testserver.Postgres(b)
-	pairs := readJSONL[calcitePair](b, calcitePairs)
 	sb, err := pgsb.New(context.Background(), server, true)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer sb.Close()
+	benchCalcite(b, sb)
+}
+
+// BenchmarkCalciteMySQL is BenchmarkCalcite on the MariaDB test server.
+func BenchmarkCalciteMySQL(b *testing.B) {
+	server := testserver.MySQL(b)
+	sb, err := mysqlsb.New(context.Background(), server, true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sb.Close()
+	benchCalcite(b, sb)
+}
+
+// benchCalcite decides the first b.N Calcite pairs in sb (see
+// BenchmarkCalcite).
+func benchCalcite(b *testing.B, sb sandbox.Sandbox) {
+	pairs := readJSONL[calcitePair](b, calcitePairs)
 	refuted := 0
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -36,7 +36,9 @@ import (
 // multi-statements, SQLite and DuckDB checked to hold one); Load passes
 // values as parameters; Query runs a pair's query through the engine's
 // read-only path (on PostgreSQL, the engine's statement check, decoding
-// and caps in a read-only savepoint of the scratch's own session). The server sandboxes pin the session settings that
+// and caps in a read-only savepoint of the scratch's own session; on
+// MySQL, the same on a read-only session of the scratch's own that reads
+// its writer's uncommitted rows). The server sandboxes pin the session settings that
 // change how SQL text is read (standard_conforming_strings, search_path,
 // sql_mode).
 type Sandbox interface {

@@ -269,15 +269,12 @@ func hasInto(q string) bool {
 // Query runs one read-only query on database db. See the package comment
 // and engine.Engine.
 func (e *Engine) Query(ctx context.Context, db, q string) (*result.Set, error) {
-	blank, err := engine.CheckStatement(db, q, engine.QueryKeywords)
+	blank, err := CheckQuery(db, q)
 	if err != nil {
 		return nil, err
 	}
 	if blank {
 		return &result.Set{}, nil
-	}
-	if hasInto(q) {
-		return nil, &engine.QueryError{DB: db, Err: fmt.Errorf("%w: SELECT ... INTO writes a file or a variable", engine.ErrRejected)}
 	}
 	c, killer, err := e.conn(ctx, db)
 	if err != nil {
@@ -291,9 +288,54 @@ func (e *Engine) Query(ctx context.Context, db, q string) (*result.Set, error) {
 	}
 	c.Close()
 	if err != nil {
-		return nil, engine.QueryFailure(ctx, db, err, serverTimeout)
+		return nil, e.Failure(ctx, db, err)
 	}
 	return set, nil
+}
+
+// CheckQuery vets a query before it is sent, as Query does: one
+// statement starting with one of engine.QueryKeywords
+// (engine.CheckStatement), without an INTO keyword (SELECT ... INTO
+// OUTFILE writes a file on the server, INTO @v a variable of the
+// session). blank is true for a text of only blanks and comments, which
+// has the empty result; the error is an *engine.QueryError wrapping
+// engine.ErrRejected.
+func CheckQuery(db, q string) (blank bool, err error) {
+	blank, err = engine.CheckStatement(db, q, engine.QueryKeywords)
+	if err != nil || blank {
+		return blank, err
+	}
+	if hasInto(q) {
+		return false, &engine.QueryError{DB: db, Err: fmt.Errorf("%w: SELECT ... INTO writes a file or a variable", engine.ErrRejected)}
+	}
+	return false, nil
+}
+
+// Failure is the error Query returns for err, an error of a query on
+// database db run under ctx (RunOn's, or the driver's): a timeout when
+// ctx ended or the server stopped the query at its time limit
+// (max_statement_time, max_execution_time), else an *engine.QueryError
+// (engine.QueryFailure).
+func (e *Engine) Failure(ctx context.Context, db string, err error) error {
+	return engine.QueryFailure(ctx, db, err, serverTimeout)
+}
+
+// StatementTimeout is the time limit a query run under ctx gets on the
+// server: the time left before ctx's deadline, else
+// Options.StatementTimeout (0: none).
+func (e *Engine) StatementTimeout(ctx context.Context) time.Duration {
+	return engine.StatementTimeout(ctx, e.opts.StatementTimeout)
+}
+
+// TimeLimitStatement is the statement that bounds the run time of each
+// later statement of a session to d on the server: SET SESSION
+// max_statement_time (seconds, to the millisecond) on MariaDB (mariadb
+// true), max_execution_time (milliseconds) on MySQL; 0 means no bound.
+func TimeLimitStatement(mariadb bool, d time.Duration) string {
+	if mariadb {
+		return fmt.Sprintf("SET SESSION max_statement_time = %.3f", d.Seconds())
+	}
+	return fmt.Sprintf("SET SESSION max_execution_time = %d", d.Milliseconds())
 }
 
 // serverTimeout returns the message of a query the server stopped at its
@@ -332,11 +374,8 @@ func (e *Engine) flavourOf(ctx context.Context, c *sql.Conn) (string, error) {
 // run time on the server, and that bound (0: none), rounded up to the
 // millisecond the server counts in.
 func (e *Engine) timeoutSetting(ctx context.Context, flavour string) (string, time.Duration) {
-	d := engine.StatementTimeout(ctx, e.opts.StatementTimeout)
-	if flavour == "mariadb" {
-		return fmt.Sprintf("SET SESSION max_statement_time = %.3f", d.Seconds()), d
-	}
-	return fmt.Sprintf("SET SESSION max_execution_time = %d", d.Milliseconds()), d
+	d := e.StatementTimeout(ctx)
+	return TimeLimitStatement(flavour == "mariadb", d), d
 }
 
 func (e *Engine) run(ctx context.Context, c *sql.Conn, killer *sql.DB, db, q string) (*result.Set, error) {
@@ -345,7 +384,22 @@ func (e *Engine) run(ctx context.Context, c *sql.Conn, killer *sql.DB, db, q str
 		return nil, err
 	}
 	defer endSession(ctx, c)
+	return e.RunOn(ctx, c, killer, id, db, q, limit)
+}
 
+// RunOn runs q, which CheckQuery let through, on c: a session of
+// CONNECTION_ID id that the caller made read-only and bounded on the
+// server to limit (0: none; TimeLimitStatement). When ctx ends (its
+// deadline, the caller, or the row cap), KILL QUERY id is sent from
+// killer, another connection to the server. The rows are read under the
+// engine's caps (Options.MaxRows, MaxBytes; engine.TooLarge beyond) and
+// decoded by their MySQL types (decode.go); once limit has passed since
+// q was sent, whatever came back is a timeout (engine.ErrTimeout: a query
+// the server stopped may end without an error). Its errors are raw: pass
+// them through Failure. After an error other than the server's own
+// (*mysql.MySQLError), or once ctx ended, the session must not be used
+// again.
+func (e *Engine) RunOn(ctx context.Context, c *sql.Conn, killer *sql.DB, id uint64, db, q string, limit time.Duration) (*result.Set, error) {
 	qctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer killOnDone(qctx, killer, id)()

@@ -7,7 +7,9 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -19,19 +21,31 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine/mysql"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sandbox"
+	"github.com/sqljudge/sqljudge/internal/sqllex"
 )
 
 // Sandbox makes scratch databases on a MariaDB or MySQL server: each
 // Open runs CREATE DATABASE under a new name (sandbox.ScratchPrefix; utf8mb4 with
 // the server's default collation), and the scratch's Close drops it. It
-// never opens or changes another database. Tables are created, filled and
-// emptied on a connection of the scratch's own, one statement per call
-// (multi-statements stay off), values as parameters of server-side
-// prepared statements; every session pins sql_mode (mysqlSQLMode: no
-// ANSI_QUOTES, no NO_BACKSLASH_ESCAPES, no PIPES_AS_CONCAT), time_zone
-// and, on MariaDB, max_statement_time; queries run through sqljudge's
-// MySQL engine (package mysql: read-only transactions, a fresh session per
-// query, max_statement_time) with the same sql_mode.
+// never opens or changes another database. Each scratch database has two
+// sessions of its own, one statement per call (multi-statements stay
+// off), both pinning sql_mode (mysqlSQLMode: no ANSI_QUOTES, no
+// NO_BACKSLASH_ESCAPES, no PIPES_AS_CONCAT), time_zone and, on MariaDB,
+// max_statement_time:
+//
+//   - the writer creates the tables (once a pair: DDL commits at once on
+//     MySQL) and holds the rows of the database tried in a transaction it
+//     never commits: each Load rolls the last one back and inserts the
+//     new rows, one prepared multi-row INSERT per table, values as
+//     parameters (mysqlScratch.Load);
+//   - the reader runs the queries: every transaction of the session is
+//     READ ONLY at READ UNCOMMITTED (the only way another session sees the
+//     writer's rows; a transaction cannot turn read-only half-way on
+//     MySQL), each query checked, run, capped, decoded and classified by
+//     sqljudge's MySQL engine (package mysql: CheckQuery, RunOn, Failure)
+//     and followed by a reset that frees its named locks and discards the
+//     session when the query left a user variable or an insert id in it
+//     (mysqlScratch.Query).
 //
 // The account needs CREATE, DROP, SELECT, INSERT, DELETE and REFERENCES
 // on the scratch databases, SELECT on the db_id databases it reads, and
@@ -53,12 +67,14 @@ import (
 // the values sampled from db_id databases) and the db_id databases
 // themselves. Give runs of different trust an account each.
 type Sandbox struct {
-	cfg    *mysqldrv.Config // the DSN's, without a database
-	admin  *sql.DB          // CREATE and DROP DATABASE
-	eng    *mysql.Engine
-	prefix string
-	n      atomic.Int64
-	swept  []string
+	cfg       *mysqldrv.Config // the DSN's, without a database: the writers'
+	readerCfg *mysqldrv.Config // the readers' (cfg, and a lock wait timeout of 1s)
+	mariadb   bool
+	admin     *sql.DB // CREATE and DROP DATABASE, KILL QUERY
+	eng       *mysql.Engine
+	prefix    string
+	n         atomic.Int64
+	swept     []string
 }
 
 var (
@@ -101,10 +117,16 @@ func New(ctx context.Context, dsn string, allowSuperuser bool) (*Sandbox, error)
 		admin.Close()
 		return nil, fmt.Errorf("--db: cannot connect: %w", err)
 	}
-	if strings.Contains(version, "MariaDB") {
-		cfg.Params["max_statement_time"] = "30"
+	mariadb := strings.Contains(version, "MariaDB")
+	if mariadb {
+		cfg.Params["max_statement_time"] = strconv.Itoa(int(mysqlSessionLimit.Seconds()))
 	}
-	s := &Sandbox{cfg: cfg, admin: admin, prefix: sandbox.ScratchPrefix()}
+	cfg.Params["innodb_lock_wait_timeout"] = "10"
+	rcfg := cfg.Clone()
+	// A locking read (… LOCK IN SHARE MODE) of a row the writer holds
+	// waits for a writer that waits for it: let it fail at once.
+	rcfg.Params["innodb_lock_wait_timeout"] = "1"
+	s := &Sandbox{cfg: cfg, readerCfg: rcfg, mariadb: mariadb, admin: admin, prefix: sandbox.ScratchPrefix()}
 	if err := s.setup(ctx, dsn, allowSuperuser); err != nil {
 		admin.Close()
 		if s.eng != nil {
@@ -176,22 +198,27 @@ func (s *Sandbox) Close() error {
 }
 
 // Open creates a scratch database and runs ddl in it, statement by
-// statement.
+// statement, on the scratch's writer session (DDL commits at once on
+// MySQL: tables are created here, once a pair, never for a database
+// tried).
 func (s *Sandbox) Open(ctx context.Context, ddl []string) (sandbox.Scratch, error) {
 	name := fmt.Sprintf("%s_%d", s.prefix, s.n.Add(1))
 	if _, err := s.admin.ExecContext(ctx, "CREATE DATABASE "+engine.MySQL.QuoteIdent(name)+" CHARACTER SET utf8mb4"); err != nil {
 		return nil, &sandbox.SetupError{Err: err}
 	}
 	sc := &mysqlScratch{sb: s, name: name}
-	cfg := s.cfg.Clone()
-	cfg.DBName = name
-	w, err := openMySQL(cfg)
+	w, err := s.pool(name, s.cfg)
 	if err != nil {
 		sc.Close()
 		return nil, &sandbox.SetupError{Err: err}
 	}
 	sc.w = w
-	sc.w.SetMaxOpenConns(1)
+	r, err := s.pool(name, s.readerCfg)
+	if err != nil {
+		sc.Close()
+		return nil, &sandbox.SetupError{Err: err}
+	}
+	sc.r = r
 	for _, st := range ddl {
 		if _, err := sc.w.ExecContext(ctx, st); err != nil {
 			sc.Close()
@@ -201,85 +228,447 @@ func (s *Sandbox) Open(ctx context.Context, ddl []string) (sandbox.Scratch, erro
 	return sc, nil
 }
 
+// pool opens a pool of one connection to database name with cfg's
+// settings.
+func (s *Sandbox) pool(name string, cfg *mysqldrv.Config) (*sql.DB, error) {
+	c := cfg.Clone()
+	c.DBName = name
+	p, err := openMySQL(c)
+	if err != nil {
+		return nil, err
+	}
+	p.SetMaxOpenConns(1)
+	p.SetMaxIdleConns(1)
+	return p, nil
+}
+
+// mysqlScratch is one scratch database and its two sessions: the writer,
+// which creates the tables and holds the rows of the database tried in a
+// transaction it never commits, and the reader, which runs the queries,
+// read-only, reading the writer's uncommitted rows (see Sandbox).
 type mysqlScratch struct {
 	sb   *Sandbox
 	name string
-	w    *sql.DB // one connection: the writer
+
+	w  *sql.DB   // the writer's pool (one connection)
+	wc *sql.Conn // the writer's session; nil once discarded
+	// open: wc is inside the transaction of the last Load or Exec,
+	// which holds the rows (never committed).
+	open bool
+	// committed: rows may have been committed (an Exec of DDL commits
+	// at once), so the next Load deletes them first.
+	committed bool
+	// inserts are the multi-row INSERTs prepared on wc, by table and
+	// number of rows.
+	inserts map[insertKey]*sql.Stmt
+
+	r      *sql.DB   // the reader's pool (one connection)
+	rc     *sql.Conn // the reader's session; nil once discarded
+	rid    uint64    // rc's CONNECTION_ID, for KILL QUERY
+	rlimit time.Duration
 }
 
-// Load empties the tables (foreign key checks off while it does, so that
-// a table referencing itself empties too) and inserts the rows (one
-// prepared INSERT per table), in one transaction; a failed Load rolls
+type insertKey struct {
+	table string
+	rows  int
+}
+
+// mysqlMaxPrepared bounds the INSERTs prepared on a writer session (the
+// server bounds them all, max_prepared_stmt_count).
+const mysqlMaxPrepared = 64
+
+// writer returns the writer's session, opening one when there is none.
+func (sc *mysqlScratch) writer(ctx context.Context) (*sql.Conn, error) {
+	if sc.wc != nil {
+		return sc.wc, nil
+	}
+	c, err := sc.w.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sc.wc, sc.open = c, false
+	return c, nil
+}
+
+// discardWriter closes the writer's session for good (the server rolls
+// its transaction back): after a failure that may have left it anywhere.
+func (sc *mysqlScratch) discardWriter() {
+	if sc.wc == nil {
+		return
+	}
+	for _, st := range sc.inserts {
+		st.Close()
+	}
+	_ = sc.wc.Raw(func(any) error { return driver.ErrBadConn })
+	sc.wc.Close()
+	sc.wc, sc.open, sc.inserts = nil, false, nil
+}
+
+// rollback ends the writer's transaction after a failed Load or Exec
+// (to "": all of it), or discards the session when it cannot.
+func (sc *mysqlScratch) rollback(ctx context.Context, to string) {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if sc.wc == nil {
+		return
+	}
+	st := "ROLLBACK"
+	if to != "" {
+		st = "ROLLBACK TO SAVEPOINT " + to
+	}
+	if _, err := sc.wc.ExecContext(rctx, st); err != nil || ctx.Err() != nil {
+		sc.discardWriter()
+		return
+	}
+	if to == "" {
+		sc.open = false
+	}
+}
+
+// Load replaces the rows of the last database tried by tables' rows, on
+// the writer session, in one transaction that is never committed:
+// ROLLBACK AND CHAIN (the last database's rows go away with their
+// transaction, and a new one begins: no DELETE, no commit to flush) or
+// START TRANSACTION, then one multi-row INSERT per table that has rows,
+// prepared once per table and number of rows, values as parameters
+// (referencing tables last, as tables orders them). After an Exec that
+// committed rows (see Exec) it first deletes them, foreign key checks off
+// (a table may reference itself), and commits that. A failed Load rolls
 // back.
 func (sc *mysqlScratch) Load(ctx context.Context, tables []sandbox.TableRows) error {
-	return sc.inTx(ctx, func(c *sql.Conn) error {
-		if _, err := c.ExecContext(ctx, "SET SESSION foreign_key_checks = 0"); err != nil {
+	c, err := sc.writer(ctx)
+	if err != nil {
+		return err
+	}
+	if sc.committed {
+		if err := sc.clear(ctx, c, tables); err != nil {
 			return err
 		}
+	}
+	begin := "START TRANSACTION"
+	if sc.open {
+		begin = "ROLLBACK AND CHAIN"
+	}
+	if _, err := c.ExecContext(ctx, begin); err != nil {
+		sc.discardWriter()
+		return err
+	}
+	sc.open = true
+	for _, t := range tables {
+		if len(t.Rows) == 0 {
+			continue
+		}
+		if err := sc.insert(ctx, c, t); err != nil {
+			sc.rollback(ctx, "")
+			return err
+		}
+	}
+	return nil
+}
+
+// clear deletes the committed rows of tables and commits.
+func (sc *mysqlScratch) clear(ctx context.Context, c *sql.Conn, tables []sandbox.TableRows) error {
+	if sc.open {
+		sc.rollback(ctx, "")
+		if sc.wc == nil {
+			return errors.New("mysql: the writer session was lost")
+		}
+	}
+	err := func() error {
+		for _, st := range []string{"START TRANSACTION", "SET SESSION foreign_key_checks = 0"} {
+			if _, err := c.ExecContext(ctx, st); err != nil {
+				return err
+			}
+		}
+		sc.open = true
 		if err := sandbox.DeleteRows(ctx, c, tables); err != nil {
 			return err
 		}
-		if _, err := c.ExecContext(ctx, "SET SESSION foreign_key_checks = 1"); err != nil {
-			return err
-		}
-		return sandbox.InsertRows(ctx, engine.MySQL, c, tables)
-	})
-}
-
-// Exec runs the statements, one per call, in one transaction.
-func (sc *mysqlScratch) Exec(ctx context.Context, stmts []string) error {
-	return sc.inTx(ctx, func(c *sql.Conn) error {
-		for _, st := range stmts {
+		for _, st := range []string{"SET SESSION foreign_key_checks = 1", "COMMIT"} {
 			if _, err := c.ExecContext(ctx, st); err != nil {
-				return fmt.Errorf("%s: %w", sandbox.Abbreviate(st), err)
+				return err
 			}
 		}
 		return nil
-	})
+	}()
+	if err != nil {
+		sc.rollback(ctx, "")
+		if sc.wc != nil {
+			if _, ferr := sc.wc.ExecContext(context.WithoutCancel(ctx), "SET SESSION foreign_key_checks = 1"); ferr != nil {
+				sc.discardWriter()
+			}
+		}
+		return err
+	}
+	sc.open, sc.committed = false, false
+	return nil
 }
 
-// inTx runs f on the writer's connection inside START TRANSACTION …
-// COMMIT; on an error it rolls back and restores foreign_key_checks, or
-// discards the connection when it cannot.
-func (sc *mysqlScratch) inTx(ctx context.Context, f func(*sql.Conn) error) error {
-	c, err := sc.w.Conn(ctx)
+// insert inserts t's rows with one prepared multi-row INSERT.
+func (sc *mysqlScratch) insert(ctx context.Context, c *sql.Conn, t sandbox.TableRows) error {
+	k := insertKey{t.Name, len(t.Rows)}
+	st := sc.inserts[k]
+	q := ""
+	if st == nil {
+		q = insertRowsSQL(t.Name, t.Cols, len(t.Rows))
+		var err error
+		if st, err = c.PrepareContext(ctx, q); err != nil {
+			return fmt.Errorf("%s: %w", sandbox.Abbreviate(q), err)
+		}
+		if len(sc.inserts) < mysqlMaxPrepared {
+			if sc.inserts == nil {
+				sc.inserts = map[insertKey]*sql.Stmt{}
+			}
+			sc.inserts[k] = st
+		} else {
+			defer st.Close()
+		}
+	}
+	args := make([]any, 0, len(t.Rows)*t.Cols)
+	for _, row := range t.Rows {
+		for _, v := range row {
+			args = append(args, sandbox.ArgOf(engine.MySQL, v))
+		}
+	}
+	if _, err := st.ExecContext(ctx, args...); err != nil {
+		if q == "" {
+			q = insertRowsSQL(t.Name, t.Cols, len(t.Rows))
+		}
+		return fmt.Errorf("%s: %w", sandbox.Abbreviate(q), err)
+	}
+	return nil
+}
+
+// insertRowsSQL is the INSERT of n rows of a table of cols columns, with
+// parameters: INSERT INTO t VALUES (?, ?), (?, ?)….
+func insertRowsSQL(table string, cols, n int) string {
+	one := "(" + strings.Repeat("?, ", cols-1) + "?)"
+	if cols == 0 {
+		one = "()"
+	}
+	var b strings.Builder
+	b.WriteString("INSERT INTO " + table + " VALUES ")
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(one)
+	}
+	return b.String()
+}
+
+// Exec runs the statements, one per call, on the writer session, after
+// the rows of the last Load, in its transaction. When all are INSERTs
+// they run under a savepoint: a failure undoes them all and keeps the
+// loaded rows, and like those rows they are never committed. A statement
+// of another kind (a witness's CREATE TABLE) commits at once on MySQL,
+// the rows before it included: the Exec is then committed, and the next
+// Load deletes the rows first; a failure rolls back what it can.
+func (sc *mysqlScratch) Exec(ctx context.Context, stmts []string) error {
+	c, err := sc.writer(ctx)
 	if err != nil {
 		return err
 	}
-	defer c.Close()
-	if _, err := c.ExecContext(ctx, "START TRANSACTION"); err != nil {
+	inserts := true
+	for _, st := range stmts {
+		if !isInsert(st) {
+			inserts = false
+		}
+	}
+	var pre []string
+	if !sc.open {
+		pre = append(pre, "START TRANSACTION")
+	}
+	if inserts {
+		pre = append(pre, "SAVEPOINT sqljudge_exec")
+	}
+	for _, st := range pre {
+		if _, err := c.ExecContext(ctx, st); err != nil {
+			sc.discardWriter()
+			return err
+		}
+		sc.open = true
+	}
+	if !inserts {
+		sc.committed = true
+	}
+	for _, st := range stmts {
+		if _, err := c.ExecContext(ctx, st); err != nil {
+			if inserts {
+				sc.rollback(ctx, "sqljudge_exec")
+			} else {
+				sc.rollback(ctx, "")
+			}
+			return fmt.Errorf("%s: %w", sandbox.Abbreviate(st), err)
+		}
+	}
+	post := "RELEASE SAVEPOINT sqljudge_exec"
+	if !inserts {
+		post = "COMMIT"
+	}
+	if _, err := c.ExecContext(ctx, post); err != nil {
+		sc.discardWriter()
 		return err
 	}
-	err = f(c)
-	if err == nil {
-		_, err = c.ExecContext(ctx, "COMMIT")
+	if !inserts {
+		sc.open = false
 	}
-	if err != nil {
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		_, rerr := c.ExecContext(rctx, "ROLLBACK")
-		if _, ferr := c.ExecContext(rctx, "SET SESSION foreign_key_checks = 1"); rerr == nil {
-			rerr = ferr
-		}
-		cancel()
-		if rerr != nil {
-			_ = c.Raw(func(any) error { return driver.ErrBadConn })
-		}
-	}
-	return err
+	return nil
 }
 
-// Query runs q through the MySQL engine, in a read-only transaction.
+// isInsert reports whether st's first word is INSERT.
+func isInsert(st string) bool {
+	for _, t := range sqllex.Tokenize(st) {
+		if t.Kind == sqllex.Word {
+			return strings.EqualFold(t.Text, "INSERT")
+		}
+	}
+	return false
+}
+
+// mysqlReaderSetup makes a reader session read-only for good and lets it
+// read the writer's uncommitted rows: every later transaction of the
+// session, each query's own included (autocommit), is READ ONLY
+// (the server refuses a write, SELECT … FOR UPDATE included) at READ
+// UNCOMMITTED. No statement a query may be (engine.QueryKeywords) changes
+// it.
+const mysqlReaderSetup = "SET SESSION TRANSACTION ISOLATION LEVEL READ UNCOMMITTED, READ ONLY"
+
+// mysqlReaderReset ends each query on the reader: it frees the named
+// locks the query took (GET_LOCK) and reads whether it left anything else
+// in the session (a user variable, @v := …; LAST_INSERT_ID(n)), in which
+// case the session is discarded.
+const mysqlReaderReset = "SELECT RELEASE_ALL_LOCKS(), LAST_INSERT_ID(), (SELECT COUNT(*) FROM information_schema.USER_VARIABLES)"
+
+// reader returns the reader's session, opening one when there is none.
+func (sc *mysqlScratch) reader(ctx context.Context) (*sql.Conn, error) {
+	if sc.rc != nil {
+		return sc.rc, nil
+	}
+	c, err := sc.r.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var id uint64
+	if err := c.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err == nil {
+		_, err = c.ExecContext(ctx, mysqlReaderSetup)
+	}
+	if err != nil {
+		_ = c.Raw(func(any) error { return driver.ErrBadConn })
+		c.Close()
+		return nil, err
+	}
+	sc.rc, sc.rid, sc.rlimit = c, id, -1
+	return c, nil
+}
+
+// discardReader closes the reader's session for good.
+func (sc *mysqlScratch) discardReader() {
+	if sc.rc == nil {
+		return
+	}
+	_ = sc.rc.Raw(func(any) error { return driver.ErrBadConn })
+	sc.rc.Close()
+	sc.rc = nil
+}
+
+// mysqlSessionLimit bounds every statement of the sandbox's sessions on
+// MariaDB (max_statement_time), and a query without a deadline on MySQL.
+const mysqlSessionLimit = 30 * time.Second
+
+// mysqlLimitStep is the step the reader's time limit is rounded down to,
+// so that it is set again only when it changes by a step.
+const mysqlLimitStep = 100 * time.Millisecond
+
+// Query runs one read-only query on the rows of the last Load, as the
+// MySQL engine does (mysql.CheckQuery first; the engine's RunOn reads,
+// decodes and caps its rows, KILL QUERY when ctx ends; its Failure
+// classifies the errors), on the scratch's reader session: read-only at
+// READ UNCOMMITTED (mysqlReaderSetup), so that it reads the rows the
+// writer never commits, bounded on the server by max_statement_time (or
+// max_execution_time) set to the time left (at most mysqlSessionLimit),
+// rounded down to 0.1s, and set again only when that changes (one round
+// trip for the query, one for the reset). After the query, mysqlReaderReset frees
+// its named locks; a session the query left a variable or an insert id
+// in, or one that a context ended, a cap, a timeout or a failure of the
+// connection stopped, is discarded, and the next query opens a new one
+// (the rows stay: they are the writer's).
 func (sc *mysqlScratch) Query(ctx context.Context, q string) (*result.Set, error) {
-	return sc.sb.eng.Query(ctx, sc.name, q)
+	blank, err := mysql.CheckQuery(sc.name, q)
+	if err != nil {
+		return nil, err
+	}
+	if blank {
+		return &result.Set{}, nil
+	}
+	eng := sc.sb.eng
+	c, err := sc.reader(ctx)
+	if err != nil {
+		return nil, engine.ConnectFailure(ctx, sc.name, sc.name, err, false)
+	}
+	limit := eng.StatementTimeout(ctx)
+	if limit <= 0 || limit > mysqlSessionLimit {
+		limit = mysqlSessionLimit
+	}
+	if limit > mysqlLimitStep {
+		limit = limit.Truncate(mysqlLimitStep)
+	}
+	if limit != sc.rlimit {
+		if _, err := c.ExecContext(ctx, mysql.TimeLimitStatement(sc.sb.mariadb, limit)); err != nil {
+			sc.discardReader()
+			return nil, eng.Failure(ctx, sc.name, err)
+		}
+		sc.rlimit = limit
+	}
+	set, err := eng.RunOn(ctx, c, sc.sb.admin, sc.rid, sc.name, q, limit)
+	if err != nil && !serverError(err) || ctx.Err() != nil || !sc.resetReader(ctx, c) {
+		sc.discardReader()
+	}
+	if err != nil {
+		return nil, eng.Failure(ctx, sc.name, err)
+	}
+	return set, nil
+}
+
+// serverError reports whether err is the server's refusal of a query
+// (which leaves the session as it was), not a cap, a timeout or a failure
+// of the connection.
+func serverError(err error) bool {
+	var me *mysqldrv.MySQLError
+	return errors.As(err, &me) && !errors.Is(err, engine.ErrTimeout) && !errors.Is(err, engine.ErrTooLarge)
+}
+
+// resetReader runs mysqlReaderReset on c: false when the session must be
+// discarded.
+func (sc *mysqlScratch) resetReader(ctx context.Context, c *sql.Conn) bool {
+	var locks, insertID, vars sql.NullInt64
+	if err := c.QueryRowContext(ctx, mysqlReaderReset).Scan(&locks, &insertID, &vars); err != nil {
+		return false
+	}
+	return insertID.Int64 == 0 && vars.Int64 == 0
 }
 
 // Close drops the scratch database (with a context of its own, so that a
-// run stopped by its budget or by the user still drops it).
+// run stopped by its budget or by the user still drops it), after closing
+// its sessions (the writer's transaction rolls back).
 func (sc *mysqlScratch) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), sandbox.CloseTimeout)
 	defer cancel()
-	if sc.w != nil {
-		_ = sc.w.Close()
+	sc.discardReader()
+	if sc.wc != nil {
+		for _, st := range sc.inserts {
+			st.Close()
+		}
+		if sc.open {
+			_, _ = sc.wc.ExecContext(ctx, "ROLLBACK")
+		}
+		sc.wc.Close()
+		sc.wc, sc.open, sc.inserts = nil, false, nil
+	}
+	for _, p := range []*sql.DB{sc.r, sc.w} {
+		if p != nil {
+			_ = p.Close()
+		}
 	}
 	_ = sc.sb.eng.Release(sc.name)
 	_, err := sc.sb.admin.ExecContext(ctx, "DROP DATABASE IF EXISTS "+engine.MySQL.QuoteIdent(sc.name))

@@ -8,10 +8,13 @@ import (
 	"testing"
 	"time"
 
+	mysqldrv "github.com/go-sql-driver/mysql"
+
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sandbox"
 	"github.com/sqljudge/sqljudge/internal/sandbox/sandboxtest"
+	"github.com/sqljudge/sqljudge/internal/status"
 	"github.com/sqljudge/sqljudge/internal/testserver"
 )
 
@@ -202,8 +205,8 @@ func TestSandboxSessionsPinned(t *testing.T) {
 }
 
 // BenchmarkMySQLDatabase measures what one database of the search costs on
-// MariaDB: a Load of two rows and two queries (each on a fresh session,
-// as the MySQL engine runs every query).
+// MariaDB: a Load of two rows and two queries (on the scratch's reader
+// session, each followed by its reset).
 func BenchmarkMySQLDatabase(b *testing.B) {
 	server := testserver.MySQL(b)
 	ctx := context.Background()
@@ -227,4 +230,232 @@ func BenchmarkMySQLDatabase(b *testing.B) {
 			}
 		}
 	}
+}
+
+// openConfined opens a scratch database with table t (a INT PRIMARY KEY)
+// holding rows 1 and 2, under an account with only the documented grant.
+func openConfined(t *testing.T) (*mysqlScratch, []sandbox.TableRows, string) {
+	t.Helper()
+	ctx := context.Background()
+	server := testserver.MySQL(t)
+	dsn := testserver.MySQLAccount(t, server, map[string][]string{scratchPattern: documentedGrant})
+	sb, err := New(ctx, dsn, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	scr, err := sb.Open(ctx, []string{"CREATE TABLE `t` (`a` INT PRIMARY KEY)"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { scr.Close() })
+	rows := []sandbox.TableRows{{Name: "`t`", Cols: 1, Rows: [][]result.Value{{result.IntValue(1)}, {result.IntValue(2)}}}}
+	if err := scr.Load(ctx, rows); err != nil {
+		t.Fatal(err)
+	}
+	return scr.(*mysqlScratch), rows, server
+}
+
+// one runs q on sc and returns the text of its first cell ("NULL" for
+// NULL).
+func one(sc *mysqlScratch, q string) (string, error) {
+	set, err := sc.Query(context.Background(), q)
+	if err != nil {
+		return "", err
+	}
+	if set.Rows[0][0].IsNull() {
+		return "NULL", nil
+	}
+	return result.PyStr(set.Rows[0][0]), nil
+}
+
+// TestScratchQueryConfined: a query on the scratch's reader session cannot
+// write (refused before it is sent, and refused by the server on the
+// session itself, SELECT … FOR UPDATE included), leaves nothing in the
+// session for the next query (a user variable, LAST_INSERT_ID, a named
+// lock), cannot read a database the account holds no grant on, and
+// a query that fails, times out or passes the row cap leaves the loaded
+// rows as they were; those rows are never committed (another session sees
+// none).
+func TestScratchQueryConfined(t *testing.T) {
+	ctx := context.Background()
+	sc, _, server := openConfined(t)
+	count := func() string {
+		t.Helper()
+		got, err := one(sc, "SELECT count(*) FROM t")
+		if err != nil {
+			t.Fatalf("count: %v", err)
+		}
+		return got
+	}
+	if got := count(); got != "2" {
+		t.Fatalf("%s rows loaded, want 2", got)
+	}
+	other := testserver.OpenMySQL(t, server, sc.name)
+	var committed int
+	if err := other.QueryRowContext(ctx, "SELECT count(*) FROM t").Scan(&committed); err != nil || committed != 0 {
+		t.Errorf("another session sees %d rows (%v): the rows of a database tried were committed", committed, err)
+	}
+	for _, q := range []string{
+		"INSERT INTO t VALUES (7)", "DELETE FROM t", "UPDATE t SET a = a + 10", "SET SESSION TRANSACTION READ WRITE",
+		"SET @@session.tx_read_only = 0", "COMMIT", "SELECT 1; COMMIT", "DROP TABLE t", "CREATE TABLE u (x INT)",
+		"SELECT a INTO @v FROM t LIMIT 1", "SELECT a FROM t INTO OUTFILE '/tmp/sqljudge_m32_out'",
+		"SELECT * FROM t FOR UPDATE", "WITH x AS (SELECT 1) DELETE FROM t", "WITH x AS (SELECT 1) UPDATE t SET a = 5",
+		"SELECT * FROM mysql.user", "SELECT LOAD_FILE('/etc/passwd') IS NOT NULL",
+	} {
+		got, err := one(sc, q)
+		if err == nil && !strings.Contains(q, "LOAD_FILE") {
+			t.Errorf("%s ran: %s", q, got)
+		}
+		if strings.Contains(q, "LOAD_FILE") && err == nil && got != "0" {
+			t.Errorf("%s read a server file", q)
+		}
+		t.Logf("%s: %v", q, err)
+		if got := count(); got != "2" {
+			t.Errorf("after %s, %s rows, want 2", q, got)
+		}
+	}
+	// The session itself refuses writes: what keeps a query from writing
+	// is the server, not only the check before it is sent.
+	rc, err := sc.reader(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range []string{"INSERT INTO t VALUES (9)", "DELETE FROM t"} {
+		if _, err := rc.ExecContext(ctx, st); err == nil {
+			t.Errorf("the reader session ran %s", st)
+		} else if errNumber(err) != 1792 {
+			t.Errorf("the reader session refused %s with %v, want error 1792 (a read-only transaction)", st, err)
+		}
+	}
+	if got := count(); got != "2" {
+		t.Errorf("after writes on the reader, %s rows, want 2", got)
+	}
+	for q, want := range map[string]string{"SELECT @@tx_read_only": "1", "SELECT @@tx_isolation": "READ-UNCOMMITTED", "SELECT @@autocommit": "1", "SELECT @@sql_mode": strings.Trim(mysqlSQLMode, "'"), "SELECT @@time_zone": "+00:00"} {
+		if got, err := one(sc, q); err != nil || got != want {
+			t.Errorf("%s = %q (%v), want %q", q, got, err, want)
+		}
+	}
+	// Nothing a query leaves in its session reaches the next query.
+	for _, c := range [][2]string{
+		{"SELECT @v := 5", "SELECT @v"},
+		{"SELECT LAST_INSERT_ID(7)", "SELECT LAST_INSERT_ID()"},
+		{"SELECT a, @w := a FROM t", "SELECT @w"},
+	} {
+		if _, err := one(sc, c[0]); err != nil {
+			t.Fatalf("%s: %v", c[0], err)
+		}
+		want := "NULL"
+		if strings.Contains(c[1], "LAST_INSERT_ID") {
+			want = "0"
+		}
+		if got, err := one(sc, c[1]); err != nil || got != want {
+			t.Errorf("after %s, %s = %q (%v), want %q", c[0], c[1], got, err, want)
+		}
+	}
+	if got, err := one(sc, "SELECT GET_LOCK('sqljudge_m32_lock', 0)"); err != nil || got != "1" {
+		t.Fatalf("GET_LOCK: %s (%v)", got, err)
+	}
+	var free int
+	if err := other.QueryRowContext(ctx, "SELECT IS_FREE_LOCK('sqljudge_m32_lock')").Scan(&free); err != nil || free != 1 {
+		t.Errorf("a named lock taken by a query outlived it (%v)", err)
+	}
+	// A locking read of a row the writer holds fails (lock wait timeout
+	// of 1s), and the rows stay.
+	if _, err := one(sc, "SELECT a FROM t LOCK IN SHARE MODE"); err == nil {
+		t.Error("a locking read of the writer's rows ran")
+	}
+	if got := count(); got != "2" {
+		t.Errorf("after a locking read, %s rows, want 2", got)
+	}
+	// A query stopped by its context: a timeout, the reader is discarded,
+	// the rows stay (they are the writer's).
+	qctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	_, err = sc.Query(qctx, "SELECT SLEEP(5)")
+	cancel()
+	if engine.Classify(err, status.OK) != status.Timeout {
+		t.Errorf("SLEEP past the deadline: %v, want a timeout", err)
+	}
+	if got := count(); got != "2" {
+		t.Errorf("after a query timed out, %s rows, want 2", got)
+	}
+	// Past the row cap (10,000) likewise.
+	if _, err := sc.Query(ctx, "WITH RECURSIVE g (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < 200) SELECT a.n FROM g a, g b"); !errors.Is(err, engine.ErrTooLarge) {
+		t.Errorf("40000 rows: %v, want ErrTooLarge", err)
+	}
+	if got := count(); got != "2" {
+		t.Errorf("after the row cap, %s rows, want 2", got)
+	}
+}
+
+// TestScratchLoadNeverCommits: each Load replaces the rows of the last one
+// (rolled back, never committed), a failed Load leaves no row of its own,
+// the tables are created once (Load runs no DDL: the table's id stays),
+// and an Exec that creates tables commits, after which a Load empties
+// them.
+func TestScratchLoadNeverCommits(t *testing.T) {
+	ctx := context.Background()
+	sc, rows, server := openConfined(t)
+	other := testserver.OpenMySQL(t, server, sc.name)
+	tableID := func() int64 {
+		t.Helper()
+		var id int64
+		if err := other.QueryRowContext(ctx, "SELECT TABLE_ID FROM information_schema.INNODB_SYS_TABLES WHERE NAME = ?", sc.name+"/t").Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	before := tableID()
+	for i := range 50 {
+		r := []sandbox.TableRows{{Name: "`t`", Cols: 1, Rows: [][]result.Value{{result.IntValue(int64(i))}}}}
+		if err := sc.Load(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := one(sc, "SELECT group_concat(a) FROM t"); err != nil || got != fmt.Sprint(i) {
+			t.Fatalf("after Load %d: %q (%v)", i, got, err)
+		}
+	}
+	dup := []sandbox.TableRows{{Name: "`t`", Cols: 1, Rows: [][]result.Value{{result.IntValue(5)}, {result.IntValue(6)}, {result.IntValue(5)}}}}
+	if err := sc.Load(ctx, dup); err == nil {
+		t.Error("a Load with a repeated key succeeded")
+	}
+	if got, err := one(sc, "SELECT count(*) FROM t"); err != nil || got != "0" {
+		t.Errorf("after a failed Load, %s rows (%v), want 0", got, err)
+	}
+	if err := sc.Load(ctx, rows); err != nil {
+		t.Fatal(err)
+	}
+	if after := tableID(); after != before {
+		t.Errorf("table t was created again (id %d, then %d): Load ran DDL", before, after)
+	}
+	var committed int
+	if err := other.QueryRowContext(ctx, "SELECT count(*) FROM t").Scan(&committed); err != nil || committed != 0 {
+		t.Errorf("another session sees %d rows (%v), want 0", committed, err)
+	}
+	// An Exec of DDL commits (MySQL commits at each DDL statement).
+	if err := sc.Exec(ctx, []string{"CREATE TABLE `u` (`b` INT)", "INSERT INTO `u` VALUES (3)"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := one(sc, "SELECT (SELECT count(*) FROM t) * 10 + (SELECT count(*) FROM u)"); err != nil || got != "21" {
+		t.Errorf("after the Exec, %s (%v), want 21 (2 rows of t, 1 of u)", got, err)
+	}
+	u := []sandbox.TableRows{{Name: "`t`", Cols: 1}, {Name: "`u`", Cols: 1, Rows: [][]result.Value{{result.IntValue(4)}}}}
+	if err := sc.Load(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := one(sc, "SELECT (SELECT count(*) FROM t) * 10 + (SELECT sum(b) FROM u)"); err != nil || got != "4" {
+		t.Errorf("after a Load following a committed Exec, %s (%v), want 4 (t empty, u holding 4)", got, err)
+	}
+	if err := other.QueryRowContext(ctx, "SELECT (SELECT count(*) FROM t) + (SELECT count(*) FROM u)").Scan(&committed); err != nil || committed != 0 {
+		t.Errorf("another session sees %d rows (%v), want 0", committed, err)
+	}
+}
+
+// errNumber is the MySQL error number of err (0 when it has none).
+func errNumber(err error) uint16 {
+	var me *mysqldrv.MySQLError
+	if errors.As(err, &me) {
+		return me.Number
+	}
+	return 0
 }
