@@ -238,13 +238,14 @@ func TestMySQLDBIDCommand(t *testing.T) {
 	}
 }
 
-// scratchDatabases lists the server's databases named as MySQLSandbox
-// names its scratch databases.
+// scratchDatabases lists the server's scratch databases made by this
+// process's sandboxes (other test binaries make theirs on the same
+// server at the same time).
 func scratchDatabases(t *testing.T, server string) []string {
 	t.Helper()
 	var out []string
-	for _, d := range testserver.MySQLDatabases(t, server, "") {
-		if strings.HasPrefix(d, "sqljudge_equiv_") {
+	for _, d := range testserver.MySQLDatabases(t, server, "sqljudge_equiv_") {
+		if sandbox.IsMadeHere(d) {
 			out = append(out, d)
 		}
 	}

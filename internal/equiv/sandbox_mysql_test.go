@@ -64,7 +64,7 @@ func TestMySQLHandWrittenPairs(t *testing.T) {
 	if _, err := cdb.ExecContext(ctx, "INSERT INTO emp VALUES (7, 'kept')"); err != nil {
 		t.Fatal(err)
 	}
-	before := testserver.MySQLDatabases(t, server, "")
+	before := durableMySQLDatabases(t, server)
 	if _, err := mysqlsb.New(ctx, server, false); !errors.Is(err, engine.ErrPrivileged) {
 		t.Fatalf("an account with ALL PRIVILEGES on *.* without allowSuperuser: %v, want ErrPrivileged", err)
 	}
@@ -92,8 +92,11 @@ func TestMySQLHandWrittenPairs(t *testing.T) {
 	if err := sb.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if after := testserver.MySQLDatabases(t, server, ""); !slices.Equal(before, after) {
+	if after := durableMySQLDatabases(t, server); !slices.Equal(before, after) {
 		t.Fatalf("databases before %v, after %v", before, after)
+	}
+	if left := testserver.MySQLDatabases(t, server, sb.Prefix()+"_"); len(left) > 0 {
+		t.Fatalf("scratch databases %v left", left)
 	}
 	var name string
 	if err := cdb.QueryRowContext(ctx, "SELECT ename FROM emp WHERE empno = 7").Scan(&name); err != nil || name != "kept" {
@@ -136,4 +139,19 @@ type countingSandbox struct {
 func (s *countingSandbox) Open(ctx context.Context, ddl []string) (sandbox.Scratch, error) {
 	s.opens.Add(1)
 	return s.Sandbox.Open(ctx, ddl)
+}
+
+// durableMySQLDatabases lists the server's databases but the test and
+// scratch databases that test binaries running beside this one make and
+// drop (names starting with "sj" or "sqljudge_"): the system databases
+// and any other a sandbox must never create or drop.
+func durableMySQLDatabases(t *testing.T, server string) []string {
+	t.Helper()
+	var out []string
+	for _, d := range testserver.MySQLDatabases(t, server, "") {
+		if !strings.HasPrefix(d, "sj") && !strings.HasPrefix(d, "sqljudge_") {
+			out = append(out, d)
+		}
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -37,7 +38,38 @@ var (
 func ScratchPrefix() string {
 	var b [4]byte
 	_, _ = rand.Read(b[:])
-	return fmt.Sprintf("sqljudge_equiv_%d_%s", time.Now().Unix(), hex.EncodeToString(b[:]))
+	p := fmt.Sprintf("sqljudge_equiv_%d_%s", time.Now().Unix(), hex.EncodeToString(b[:]))
+	made.Lock()
+	made.prefixes = append(made.prefixes, p)
+	made.Unlock()
+	return p
+}
+
+// made holds the prefixes ScratchPrefix returned in this process.
+var made struct {
+	sync.Mutex
+	prefixes []string
+}
+
+// MadePrefixes returns the prefixes ScratchPrefix returned in this
+// process, oldest first: what tells this process's scratch databases
+// from those of other runs on the same server (a test checking that a
+// command dropped its own while other test binaries use the server).
+func MadePrefixes() []string {
+	made.Lock()
+	defer made.Unlock()
+	return append([]string(nil), made.prefixes...)
+}
+
+// IsMadeHere reports whether the scratch database name is one of this
+// process's (a prefix of MadePrefixes followed by "_").
+func IsMadeHere(name string) bool {
+	for _, p := range MadePrefixes() {
+		if len(name) > len(p) && name[:len(p)] == p && name[len(p)] == '_' {
+			return true
+		}
+	}
+	return false
 }
 
 // IsStaleName reports whether name is a scratch database name made more
