@@ -120,3 +120,71 @@ func TestDBHelpDeclaredOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestDeclaredSettingRulesRefused: every rule a setting declares
+// (metric.Setting's RequiresMetric and Check) refuses a bad value in eval
+// and in generate alike, with the declared message and exit 2, before
+// either reads a file. A new rule needs no new case here, only a bad
+// value among bad's.
+func TestDeclaredSettingRulesRefused(t *testing.T) {
+	dir := t.TempDir()
+	paths := []string{"--gold", filepath.Join(dir, "gold.sql"), "--db", filepath.Join(dir, "db"), "--out", filepath.Join(dir, "out")}
+	// Values that break a range rule, tried in turn on a setting's field.
+	bad := map[string][]string{
+		"int":      {"0", "-1"},
+		"int64":    {"0", "-1"},
+		"duration": {"0s", "-1s"},
+		"string":   {""},
+	}
+	rules := 0
+	for _, s := range metric.Settings() {
+		if !s.RequiresMetric && s.Check == nil {
+			continue
+		}
+		rules++
+		var value, want string
+		if s.RequiresMetric {
+			// Set to what is not its default, without its metric (the
+			// runs below grade ex alone).
+			d := metric.DefaultOptions()
+			if _, ok := s.Field(&d).(*bool); !ok {
+				t.Fatalf("--%s: RequiresMetric on a %T; the test knows only bools", s.Flag, s.Field(&d))
+			}
+			value = fmt.Sprint(!s.Default.(bool))
+			want = fmt.Sprintf("--%s sets how %s grades: add %s to --metrics", s.Flag, s.Metrics[0], s.Metrics[0])
+		} else {
+			fl := pflag.NewFlagSet("probe", pflag.ContinueOnError)
+			o := metric.DefaultOptions()
+			registerSettings(fl, &o, false)
+			for _, v := range bad[fl.Lookup(s.Flag).Value.Type()] {
+				o = metric.DefaultOptions()
+				if err := fl.Set(s.Flag, v); err != nil {
+					t.Fatal(err)
+				}
+				if err := s.Check(&o); err != nil {
+					value, want = v, err.Error()
+					break
+				}
+			}
+			if value == "" {
+				t.Errorf("--%s: no bad value among %v refused by its Check; add one", s.Flag, bad)
+				continue
+			}
+			if d := metric.DefaultOptions(); s.Check(&d) != nil {
+				t.Errorf("--%s: its default is refused by its Check: %v", s.Flag, s.Check(&d))
+			}
+		}
+		for _, cmd := range []string{"eval", "generate"} {
+			args := append([]string{cmd}, paths...)
+			args = append(args, "--metrics", "ex", "--"+s.Flag+"="+value)
+			code, _, stderr := runMain(t, args...)
+			if code != ExitUsage || !strings.Contains(stderr, want) {
+				t.Errorf("%s --%s=%s: exit %d, want %d with %q:\n%s", cmd, s.Flag, value, code, ExitUsage, want, stderr)
+			}
+		}
+	}
+	// em-fixed, sqleval-fixed, max-plug, ves-repeats at least.
+	if rules < 4 {
+		t.Errorf("%d settings declare a rule, want at least 4", rules)
+	}
+}

@@ -175,6 +175,13 @@ func (o CommandOptions) check() (Config, error) {
 	case o.Resume && o.Overwrite:
 		return Config{}, usage.Errorf("--resume and --overwrite exclude each other")
 	}
+	if o.Settings != nil {
+		// The metrics' settings, by the rules they declare, as eval
+		// checks them.
+		if err := metric.CheckSettings(o.Settings, o.Metrics); err != nil {
+			return Config{}, usage.Error{Err: err}
+		}
+	}
 	if o.Method != MethodChess {
 		return Config{}, nil
 	}

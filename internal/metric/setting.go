@@ -47,6 +47,14 @@ type Setting struct {
 	// does not time queries 100 times within a request), and em-fixed,
 	// sqleval-fixed and plug-value stay off.
 	Serve bool
+	// RequiresMetric refuses a run that sets the setting (to another
+	// value than Default) without its metric, Metrics[0]: "--FLAG sets
+	// how METRIC grades: add METRIC to --metrics" (CheckSettings).
+	RequiresMetric bool
+	// Check refuses a value of the setting, whatever the run's metrics:
+	// it returns the error a command reports ("--ves-repeats must be at
+	// least 1"), nil for a good value; nil for a setting of any value.
+	Check func(o *Options) error
 }
 
 // Record says when a setting enters a run's fingerprint.
@@ -75,8 +83,9 @@ var (
 type FingerprintFunc func() map[string]string
 
 // RegisterSetting declares a metric's setting (see Setting). It panics on
-// a duplicate flag or a Default whose type is not the one Field points
-// to (programming errors caught at init).
+// a duplicate flag, a Default whose type is not the one Field points
+// to or RequiresMetric without Metrics (programming errors caught at
+// init).
 func RegisterSetting(s Setting) {
 	regMu.Lock()
 	defer regMu.Unlock()
@@ -88,6 +97,9 @@ func RegisterSetting(s Setting) {
 	var o Options
 	if err := setField(s.Field(&o), s.Default); err != nil {
 		panic(fmt.Sprintf("metric: setting --%s: %v", s.Flag, err))
+	}
+	if s.RequiresMetric && len(s.Metrics) == 0 {
+		panic("metric: setting --" + s.Flag + " requires a metric but names none")
 	}
 	settings = append(settings, s)
 	slices.SortFunc(settings, func(a, b Setting) int { return strings.Compare(a.Flag, b.Flag) })
@@ -254,4 +266,35 @@ func Fingerprint(o *Options, metrics []string) map[string]string {
 		}
 	}
 	return out
+}
+
+// CheckSettings refuses o's settings for a run of metrics (the --metrics
+// list) as the settings declare: first every setting whose RequiresMetric
+// is not met, then every Check, each in the order of their flags. eval and
+// generate call it after their own checks; its error is the caller's
+// input (they return it as a usage error).
+func CheckSettings(o *Options, metrics []string) error {
+	metrics = slices.Clone(metrics)
+	for i, m := range metrics {
+		metrics[i] = strings.TrimSpace(m) // as eval reads --metrics
+	}
+	all := Settings()
+	for _, s := range all {
+		if !s.RequiresMetric || usedBy(metrics, s.Metrics[:1]) {
+			continue
+		}
+		var d Options
+		_ = setField(s.Field(&d), s.Default) // checked by RegisterSetting
+		if Format(s.Field(o)) != Format(s.Field(&d)) {
+			return fmt.Errorf("--%s sets how %s grades: add %s to --metrics", s.Flag, s.Metrics[0], s.Metrics[0])
+		}
+	}
+	for _, s := range all {
+		if s.Check != nil {
+			if err := s.Check(o); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
