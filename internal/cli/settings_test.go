@@ -35,6 +35,10 @@ func TestSettingsAreFlags(t *testing.T) {
 		d := metric.DefaultOptions()
 		want := metric.Format(s.Field(&d))
 		for _, cmd := range []string{"eval", "generate", "serve"} {
+			help := s.Help
+			if cmd == "generate" && s.GenerateHelp != "" {
+				help = s.GenerateHelp
+			}
 			f := flags[cmd].Lookup(s.Flag)
 			if cmd == "serve" && !s.Serve {
 				if f != nil {
@@ -47,8 +51,8 @@ func TestSettingsAreFlags(t *testing.T) {
 				t.Errorf("%s: no --%s", cmd, s.Flag)
 			case f.DefValue != want:
 				t.Errorf("%s --%s: default %q, want %q", cmd, s.Flag, f.DefValue, want)
-			case f.Usage != s.Help:
-				t.Errorf("%s --%s: help %q, want the declared %q", cmd, s.Flag, f.Usage, s.Help)
+			case f.Usage != help:
+				t.Errorf("%s --%s: help %q, want the declared %q", cmd, s.Flag, f.Usage, help)
 			}
 		}
 	}
@@ -124,7 +128,8 @@ func TestDBHelpDeclaredOnce(t *testing.T) {
 // TestDeclaredSettingRulesRefused: every rule a setting declares
 // (metric.Setting's RequiresMetric and Check) refuses a bad value in eval
 // and in generate alike, with the declared message and exit 2, before
-// either reads a file. A new rule needs no new case here, only a bad
+// either reads a file; a Check declared WhenUsed only in runs of its
+// metrics. A new rule needs no new case here, only a bad
 // value among bad's.
 func TestDeclaredSettingRulesRefused(t *testing.T) {
 	dir := t.TempDir()
@@ -174,17 +179,34 @@ func TestDeclaredSettingRulesRefused(t *testing.T) {
 				t.Errorf("--%s: its default is refused by its Check: %v", s.Flag, s.Check(&d))
 			}
 		}
+		// A rule checked only in runs of the setting's metrics is
+		// checked in a run of its first; the others in a run of ex.
+		metrics := "ex"
+		if s.Check != nil && s.CheckWhen == metric.WhenUsed {
+			metrics = s.Metrics[0]
+		}
 		for _, cmd := range []string{"eval", "generate"} {
 			args := append([]string{cmd}, paths...)
-			args = append(args, "--metrics", "ex", "--"+s.Flag+"="+value)
+			args = append(args, "--metrics", metrics, "--"+s.Flag+"="+value)
 			code, _, stderr := runMain(t, args...)
 			if code != ExitUsage || !strings.Contains(stderr, want) {
 				t.Errorf("%s --%s=%s: exit %d, want %d with %q:\n%s", cmd, s.Flag, value, code, ExitUsage, want, stderr)
 			}
+			if metrics == "ex" {
+				continue
+			}
+			// Not refused in a run without its metrics (it fails later,
+			// on the missing gold file).
+			args = append([]string{cmd}, paths...)
+			args = append(args, "--metrics", "ex", "--"+s.Flag+"="+value)
+			if _, _, stderr := runMain(t, args...); strings.Contains(stderr, want) {
+				t.Errorf("%s --%s=%s --metrics ex: refused, but the rule holds only for %v:\n%s", cmd, s.Flag, value, s.Metrics, stderr)
+			}
 		}
 	}
-	// em-fixed, sqleval-fixed, max-plug, ves-repeats at least.
-	if rules < 4 {
-		t.Errorf("%d settings declare a rule, want at least 4", rules)
+	// em-fixed, sqleval-fixed, max-plug, ves-repeats, samples,
+	// llm-parse-retries, xscore-min at least.
+	if rules < 7 {
+		t.Errorf("%d settings declare a rule, want at least 7", rules)
 	}
 }

@@ -207,7 +207,7 @@ func (o CommandOptions) runOptions(items []bench.Item, eng engine.Engine, files 
 		Progress:      o.Progress,
 	}
 	if o.ParseRetriesSet {
-		opts.ParseAttempts = o.LLM.ParseRetries + 1
+		opts.ParseAttempts = o.metricOptions().Judge.ParseRetries + 1
 	}
 	if o.Method == MethodChess {
 		if err := o.retriever(&opts, lc, files); err != nil {

@@ -21,6 +21,10 @@ type Setting struct {
 	Metrics []string
 	// Help is the flag's help text.
 	Help string
+	// GenerateHelp, when not "", is the help of generate's flag, where
+	// the setting means more than the metric's (--llm-parse-retries:
+	// also the generation steps').
+	GenerateHelp string
 	// Field returns a pointer to the setting in o: a *bool, *int, *int64,
 	// *string or *time.Duration.
 	Field func(o *Options) any
@@ -51,10 +55,13 @@ type Setting struct {
 	// value than Default) without its metric, Metrics[0]: "--FLAG sets
 	// how METRIC grades: add METRIC to --metrics" (CheckSettings).
 	RequiresMetric bool
-	// Check refuses a value of the setting, whatever the run's metrics:
-	// it returns the error a command reports ("--ves-repeats must be at
-	// least 1"), nil for a good value; nil for a setting of any value.
-	Check func(o *Options) error
+	// Check refuses a value of the setting: it returns the error a
+	// command reports ("--ves-repeats must be at least 1"), nil for a
+	// good value; nil for a setting of any value. CheckWhen says in
+	// which runs: Always (whatever their metrics) or WhenUsed (only in
+	// runs of one of Metrics, as the LLM judges' --samples).
+	Check     func(o *Options) error
+	CheckWhen Record
 }
 
 // Record says when a setting enters a run's fingerprint.
@@ -270,7 +277,8 @@ func Fingerprint(o *Options, metrics []string) map[string]string {
 
 // CheckSettings refuses o's settings for a run of metrics (the --metrics
 // list) as the settings declare: first every setting whose RequiresMetric
-// is not met, then every Check, each in the order of their flags. eval and
+// is not met, then every Check (as its CheckWhen says), each in the order
+// of their flags. eval and
 // generate call it after their own checks; its error is the caller's
 // input (they return it as a usage error).
 func CheckSettings(o *Options, metrics []string) error {
@@ -290,7 +298,7 @@ func CheckSettings(o *Options, metrics []string) error {
 		}
 	}
 	for _, s := range all {
-		if s.Check != nil {
+		if s.Check != nil && (s.CheckWhen == Always || usedBy(metrics, s.Metrics)) {
 			if err := s.Check(o); err != nil {
 				return err
 			}
