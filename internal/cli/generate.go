@@ -113,10 +113,14 @@ CREATE statements read from the engine.`,
 		"llm-base-url":      "OpenAI-compatible API root of the generating LLM, its embeddings and the LLM judges, e.g. http://localhost:8000/v1 (default $" + llm.EnvBaseURL + "; the key is read from $" + llm.EnvAPIKey + ")",
 		"llm-model":         "model of every generation step and of the LLM judges (default $" + llm.EnvModel + ")",
 		"llm-temperature":   "direct: sampling temperature (CHESS steps use their configuration's); judges: theirs",
-		"llm-parse-retries": "new requests after an unparseable reply (default for CHESS steps: 11, the official 12 attempts; judges: 2)",
 		"llm-json-schema":   "judges only: send JSON schemas (auto, on, off)",
 	} {
 		fl.Lookup(name).Usage = usage
+	}
+	for _, s := range metric.Settings() {
+		if s.GenerateHelp != "" {
+			fl.Lookup(s.Flag).Usage = s.GenerateHelp // the setting's wider meaning here
+		}
 	}
 	return cmd
 }

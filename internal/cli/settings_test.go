@@ -35,6 +35,10 @@ func TestSettingsAreFlags(t *testing.T) {
 		d := metric.DefaultOptions()
 		want := metric.Format(s.Field(&d))
 		for _, cmd := range []string{"eval", "generate", "serve"} {
+			help := s.Help
+			if cmd == "generate" && s.GenerateHelp != "" {
+				help = s.GenerateHelp
+			}
 			f := flags[cmd].Lookup(s.Flag)
 			if cmd == "serve" && !s.Serve {
 				if f != nil {
@@ -47,8 +51,8 @@ func TestSettingsAreFlags(t *testing.T) {
 				t.Errorf("%s: no --%s", cmd, s.Flag)
 			case f.DefValue != want:
 				t.Errorf("%s --%s: default %q, want %q", cmd, s.Flag, f.DefValue, want)
-			case f.Usage != s.Help:
-				t.Errorf("%s --%s: help %q, want the declared %q", cmd, s.Flag, f.Usage, s.Help)
+			case f.Usage != help:
+				t.Errorf("%s --%s: help %q, want the declared %q", cmd, s.Flag, f.Usage, help)
 			}
 		}
 	}
@@ -118,5 +122,91 @@ func TestDBHelpDeclaredOnce(t *testing.T) {
 				t.Errorf("equiv --db: %v, want sandbox/open.DBHelp", f)
 			}
 		}
+	}
+}
+
+// TestDeclaredSettingRulesRefused: every rule a setting declares
+// (metric.Setting's RequiresMetric and Check) refuses a bad value in eval
+// and in generate alike, with the declared message and exit 2, before
+// either reads a file; a Check declared WhenUsed only in runs of its
+// metrics. A new rule needs no new case here, only a bad
+// value among bad's.
+func TestDeclaredSettingRulesRefused(t *testing.T) {
+	dir := t.TempDir()
+	paths := []string{"--gold", filepath.Join(dir, "gold.sql"), "--db", filepath.Join(dir, "db"), "--out", filepath.Join(dir, "out")}
+	// Values that break a range rule, tried in turn on a setting's field.
+	bad := map[string][]string{
+		"int":      {"0", "-1"},
+		"int64":    {"0", "-1"},
+		"duration": {"0s", "-1s"},
+		"string":   {""},
+	}
+	rules := 0
+	for _, s := range metric.Settings() {
+		if !s.RequiresMetric && s.Check == nil {
+			continue
+		}
+		rules++
+		var value, want string
+		if s.RequiresMetric {
+			// Set to what is not its default, without its metric (the
+			// runs below grade ex alone).
+			d := metric.DefaultOptions()
+			if _, ok := s.Field(&d).(*bool); !ok {
+				t.Fatalf("--%s: RequiresMetric on a %T; the test knows only bools", s.Flag, s.Field(&d))
+			}
+			value = fmt.Sprint(!s.Default.(bool))
+			want = fmt.Sprintf("--%s sets how %s grades: add %s to --metrics", s.Flag, s.Metrics[0], s.Metrics[0])
+		} else {
+			fl := pflag.NewFlagSet("probe", pflag.ContinueOnError)
+			o := metric.DefaultOptions()
+			registerSettings(fl, &o, false)
+			for _, v := range bad[fl.Lookup(s.Flag).Value.Type()] {
+				o = metric.DefaultOptions()
+				if err := fl.Set(s.Flag, v); err != nil {
+					t.Fatal(err)
+				}
+				if err := s.Check(&o); err != nil {
+					value, want = v, err.Error()
+					break
+				}
+			}
+			if value == "" {
+				t.Errorf("--%s: no bad value among %v refused by its Check; add one", s.Flag, bad)
+				continue
+			}
+			if d := metric.DefaultOptions(); s.Check(&d) != nil {
+				t.Errorf("--%s: its default is refused by its Check: %v", s.Flag, s.Check(&d))
+			}
+		}
+		// A rule checked only in runs of the setting's metrics is
+		// checked in a run of its first; the others in a run of ex.
+		metrics := "ex"
+		if s.Check != nil && s.CheckWhen == metric.WhenUsed {
+			metrics = s.Metrics[0]
+		}
+		for _, cmd := range []string{"eval", "generate"} {
+			args := append([]string{cmd}, paths...)
+			args = append(args, "--metrics", metrics, "--"+s.Flag+"="+value)
+			code, _, stderr := runMain(t, args...)
+			if code != ExitUsage || !strings.Contains(stderr, want) {
+				t.Errorf("%s --%s=%s: exit %d, want %d with %q:\n%s", cmd, s.Flag, value, code, ExitUsage, want, stderr)
+			}
+			if metrics == "ex" {
+				continue
+			}
+			// Not refused in a run without its metrics (it fails later,
+			// on the missing gold file).
+			args = append([]string{cmd}, paths...)
+			args = append(args, "--metrics", "ex", "--"+s.Flag+"="+value)
+			if _, _, stderr := runMain(t, args...); strings.Contains(stderr, want) {
+				t.Errorf("%s --%s=%s --metrics ex: refused, but the rule holds only for %v:\n%s", cmd, s.Flag, value, s.Metrics, stderr)
+			}
+		}
+	}
+	// em-fixed, sqleval-fixed, max-plug, ves-repeats, samples,
+	// llm-parse-retries, xscore-min at least.
+	if rules < 7 {
+		t.Errorf("%d settings declare a rule, want at least 7", rules)
 	}
 }

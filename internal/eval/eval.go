@@ -187,14 +187,10 @@ func (o *Options) Check() error {
 		return usage.Errorf("em needs the database schemas: give --tables with the benchmark's tables.json (Spider and BIRD ship one beside the databases)")
 	case o.Partial && !hasMetric(o.Metrics, "em"):
 		return usage.Errorf("--partial prints em's partial-matching table: add em to --metrics")
-	case o.Settings.EM.Fixed && !hasMetric(o.Metrics, "em"):
-		return usage.Errorf("--em-fixed sets how em grades: add em to --metrics")
-	case o.Settings.SQLEval.Fixed && !hasMetric(o.Metrics, "sqleval"):
-		return usage.Errorf("--sqleval-fixed sets how sqleval grades: add sqleval to --metrics")
-	case o.Settings.VES.Repeats <= 0:
-		return usage.Errorf("--ves-repeats must be at least 1")
-	case o.Settings.TS.MaxPlug < 1:
-		return usage.Errorf("--max-plug must be at least 1")
+	}
+	// The metrics' settings, as each declares its rules.
+	if err := metric.CheckSettings(&o.Settings, o.Metrics); err != nil {
+		return usage.Error{Err: err}
 	}
 	return nil
 }

@@ -30,21 +30,18 @@ func fingerprint(o *Options) (*outdir.Fingerprint, error) {
 	// then the run's own.
 	fp.Settings = metric.Fingerprint(&o.Settings, o.Metrics)
 	for k, v := range map[string]string{
-		"format":            o.Format,
-		"db":                open.Redact(o.DB),
-		"max_rows":          strconv.Itoa(o.MaxRows),
-		"max_bytes":         strconv.FormatInt(o.MaxBytes, 10),
-		"timeout":           o.Timeout.String(),
-		"suite":             o.Suite,
-		"llm_base_url":      llmCfg.BaseURL,
-		"llm_model":         llmCfg.Model,
-		"llm_temperature":   strconv.FormatFloat(o.Judge.Temperature, 'g', -1, 64),
-		"llm_seed":          strconv.FormatInt(o.Judge.Seed, 10),
-		"llm_max_tokens":    strconv.Itoa(o.Judge.MaxTokens),
-		"llm_json_schema":   o.Judge.Schema,
-		"samples":           strconv.Itoa(o.Judge.Samples),
-		"llm_parse_retries": strconv.Itoa(o.Judge.ParseRetries),
-		"xscore_min":        strconv.Itoa(o.Judge.XScoreMin),
+		"format":          o.Format,
+		"db":              open.Redact(o.DB),
+		"max_rows":        strconv.Itoa(o.MaxRows),
+		"max_bytes":       strconv.FormatInt(o.MaxBytes, 10),
+		"timeout":         o.Timeout.String(),
+		"suite":           o.Suite,
+		"llm_base_url":    llmCfg.BaseURL,
+		"llm_model":       llmCfg.Model,
+		"llm_temperature": strconv.FormatFloat(o.Judge.Temperature, 'g', -1, 64),
+		"llm_seed":        strconv.FormatInt(o.Judge.Seed, 10),
+		"llm_max_tokens":  strconv.Itoa(o.Judge.MaxTokens),
+		"llm_json_schema": o.Judge.Schema,
 	} {
 		fp.Settings[k] = v
 	}

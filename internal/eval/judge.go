@@ -13,8 +13,10 @@ import (
 	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
-// Judge holds the settings of the LLM judges (xscore, rose, flex), as
-// eval's --llm-* flags give them. BaseURL and Model fall back to the
+// Judge holds the settings of the LLM judges' endpoint (xscore, rose,
+// flex), as eval's --llm-* flags give them; the judges' own (--samples,
+// --llm-parse-retries, --xscore-min) are metric settings, in
+// Options.Settings.Judge. BaseURL and Model fall back to the
 // environment (llm.Config.FromEnv).
 type Judge struct {
 	BaseURL, Model string
@@ -24,10 +26,6 @@ type Judge struct {
 	Schema      string
 	Temperature float64
 	Seed        int64
-	// Samples is the number of judgements per item (at least 1);
-	// ParseRetries the new requests after a reply without usable JSON
-	// (at least 0); XScoreMin the least Execution Score counted correct (0-3).
-	Samples, ParseRetries, XScoreMin int
 	// MaxTokens is max_tokens of each reply (0: not sent).
 	MaxTokens, Concurrency int
 	// Retries of a request (0: none); MaxFailures consecutive failed
@@ -55,12 +53,6 @@ func NewJudgeClient(j Judge, out string, metrics []string) (*llm.Client, error) 
 		return nil, nil
 	}
 	switch {
-	case j.Samples < 1:
-		return nil, usage.Errorf("--samples must be at least 1")
-	case j.ParseRetries < 0:
-		return nil, usage.Errorf("--llm-parse-retries must not be negative")
-	case j.XScoreMin < 0 || j.XScoreMin > 3:
-		return nil, usage.Errorf("--xscore-min must be 0 to 3")
 	case j.MaxFailures < 0:
 		return nil, usage.Errorf("--llm-max-failures must not be negative")
 	case j.Retries < 0:

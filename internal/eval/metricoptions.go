@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/sqljudge/sqljudge/internal/engine"
-	"github.com/sqljudge/sqljudge/internal/judge"
 	"github.com/sqljudge/sqljudge/internal/llm"
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/schema"
@@ -45,9 +44,6 @@ func (o *Options) MetricOptions(ss schema.Schemas, client *llm.Client) metric.Op
 	m.EM.Schemas = ss
 	m.TS.Dir, m.TS.Timeout, m.TS.MaxRows, m.TS.MaxBytes = o.Suite, o.Timeout, o.MaxRows, o.MaxBytes
 	m.Equiv.Suite = o.Suite
-	m.Judge = judge.Judge{
-		Client: client, Samples: o.Judge.Samples,
-		ParseRetries: o.Judge.ParseRetries, XScoreMin: o.Judge.XScoreMin,
-	}
+	m.Judge.Client = client // the judges' settings are in o.Settings
 	return m
 }

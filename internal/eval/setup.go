@@ -127,7 +127,7 @@ func finish(o *Options, j *job, sum *report.Summary, recs []run.Record, stats ru
 		}
 	}
 	if j.client != nil {
-		sum.Run.LLM = usageSummary(j.client, o.Judge.Samples)
+		sum.Run.LLM = usageSummary(j.client, o.Settings.Judge.Samples)
 	}
 	if err := sum.Write(filepath.Join(o.Out, report.SummaryFile)); err != nil {
 		return nil, err

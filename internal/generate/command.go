@@ -175,6 +175,13 @@ func (o CommandOptions) check() (Config, error) {
 	case o.Resume && o.Overwrite:
 		return Config{}, usage.Errorf("--resume and --overwrite exclude each other")
 	}
+	if o.Settings != nil {
+		// The metrics' settings, by the rules they declare, as eval
+		// checks them.
+		if err := metric.CheckSettings(o.Settings, o.Metrics); err != nil {
+			return Config{}, usage.Error{Err: err}
+		}
+	}
 	if o.Method != MethodChess {
 		return Config{}, nil
 	}
@@ -200,7 +207,7 @@ func (o CommandOptions) runOptions(items []bench.Item, eng engine.Engine, files 
 		Progress:      o.Progress,
 	}
 	if o.ParseRetriesSet {
-		opts.ParseAttempts = o.LLM.ParseRetries + 1
+		opts.ParseAttempts = o.metricOptions().Judge.ParseRetries + 1
 	}
 	if o.Method == MethodChess {
 		if err := o.retriever(&opts, lc, files); err != nil {

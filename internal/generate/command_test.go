@@ -11,6 +11,7 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/eval"
 	"github.com/sqljudge/sqljudge/internal/generate"
+	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
 )
@@ -39,7 +40,7 @@ func TestRunCommandInputErrors(t *testing.T) {
 			Gold: gold, DB: dbDir, Out: filepath.Join(t.TempDir(), "out"), Limit: 3,
 			Method: generate.MethodDirect, Config: generate.DefaultConfig,
 			Timeout: time.Second, Workers: 1, MaxRows: 100,
-			LLM: eval.Judge{BaseURL: "http://127.0.0.1:1/v1", Model: "scripted-1", Samples: 1},
+			LLM: eval.Judge{BaseURL: "http://127.0.0.1:1/v1", Model: "scripted-1"},
 		}
 	}
 	cases := []struct {
@@ -54,7 +55,11 @@ func TestRunCommandInputErrors(t *testing.T) {
 		{"resume and overwrite", func(o *generate.CommandOptions) { o.Resume, o.Overwrite = true, true }, "exclude each other", false},
 		{"config", func(o *generate.CommandOptions) { o.Method, o.Config = generate.MethodChess, "CHESS_NOPE" }, "CHESS_NOPE", false},
 		{"no db", func(o *generate.CommandOptions) { o.DB = "" }, "--db is required", false},
-		{"bad judge", func(o *generate.CommandOptions) { o.Metrics, o.LLM.Samples = []string{"xscore"}, 0 }, "--samples must be at least 1", true},
+		{"bad judge", func(o *generate.CommandOptions) {
+			s := metric.DefaultOptions()
+			s.Judge.Samples = 0
+			o.Metrics, o.Settings = []string{"xscore"}, &s
+		}, "--samples must be at least 1", true},
 		{"ledger exists", func(o *generate.CommandOptions) { o.Out = inUse }, "give --resume to continue it", false},
 		{"out in use", func(o *generate.CommandOptions) { o.Out = locked }, "another sqljudge run is writing to " + locked, false},
 	}

@@ -102,7 +102,7 @@ func TestRunCommandEquivRefusesServerEngines(t *testing.T) {
 		o := generate.CommandOptions{
 			Gold: gold, DB: dsn, AllowSuperuser: true, Out: filepath.Join(t.TempDir(), "out"),
 			Method: generate.MethodDirect, Timeout: time.Second, Workers: 1, MaxRows: 100, Metrics: []string{"ex", m},
-			LLM: eval.Judge{BaseURL: srv.BaseURL(), Model: "scripted-1", Samples: 1},
+			LLM: eval.Judge{BaseURL: srv.BaseURL(), Model: "scripted-1"},
 		}
 		sum, err := generate.RunCommand(context.Background(), o)
 		var ue generate.InputError

@@ -22,6 +22,7 @@ func init() {
 		Help:        "em: grade the predictions the official Spider parser rejects with sqljudge's parser instead of scoring them 0",
 		Field:       func(o *Options) any { return &o.EM.Fixed },
 		Fingerprint: "em_fixed", Record: Always, RunInfo: "em_fixed",
+		RequiresMetric: true,
 	})
 }
 

@@ -34,6 +34,45 @@ func init() {
 		}
 		return &FLEX{judged: judged{j: j}, ex: NewEX(o.EX)}, nil
 	})
+	// The judges' settings (package judge's), checked only in runs of a
+	// judge, and recorded in every run's fingerprint.
+	judges := []string{"xscore", "rose", "flex"}
+	for _, s := range []Setting{{
+		Flag: "samples", Default: judge.DefaultSamples, Fingerprint: "samples",
+		Help:  "judgements per item; the verdict is their majority (ties count as incorrect)",
+		Field: func(o *Options) any { return &o.Judge.Samples },
+		Check: func(o *Options) error {
+			if o.Judge.Samples < 1 {
+				return errors.New("--samples must be at least 1")
+			}
+			return nil
+		},
+	}, {
+		// generate's steps read it too (its --llm-parse-retries).
+		Flag: "llm-parse-retries", Default: judge.DefaultParseRetries, Fingerprint: "llm_parse_retries",
+		Help:         "new requests after a reply with no usable JSON, before judge_unparseable",
+		GenerateHelp: "new requests after an unparseable reply (default for CHESS steps: 11, the official 12 attempts; judges: 2)",
+		Field:        func(o *Options) any { return &o.Judge.ParseRetries },
+		Check: func(o *Options) error {
+			if o.Judge.ParseRetries < 0 {
+				return errors.New("--llm-parse-retries must not be negative")
+			}
+			return nil
+		},
+	}, {
+		Flag: "xscore-min", Default: judge.DefaultXScoreMin, Fingerprint: "xscore_min",
+		Help:  "least Execution Score (0-3) counted correct",
+		Field: func(o *Options) any { return &o.Judge.XScoreMin },
+		Check: func(o *Options) error {
+			if o.Judge.XScoreMin < 0 || o.Judge.XScoreMin > 3 {
+				return errors.New("--xscore-min must be 0 to 3")
+			}
+			return nil
+		},
+	}} {
+		s.Metrics, s.Record, s.CheckWhen = judges, Always, WhenUsed
+		RegisterSetting(s)
+	}
 }
 
 // Regrade reports whether --resume grades a kept verdict again: an

@@ -21,6 +21,10 @@ type Setting struct {
 	Metrics []string
 	// Help is the flag's help text.
 	Help string
+	// GenerateHelp, when not "", is the help of generate's flag, where
+	// the setting means more than the metric's (--llm-parse-retries:
+	// also the generation steps').
+	GenerateHelp string
 	// Field returns a pointer to the setting in o: a *bool, *int, *int64,
 	// *string or *time.Duration.
 	Field func(o *Options) any
@@ -47,6 +51,17 @@ type Setting struct {
 	// does not time queries 100 times within a request), and em-fixed,
 	// sqleval-fixed and plug-value stay off.
 	Serve bool
+	// RequiresMetric refuses a run that sets the setting (to another
+	// value than Default) without its metric, Metrics[0]: "--FLAG sets
+	// how METRIC grades: add METRIC to --metrics" (CheckSettings).
+	RequiresMetric bool
+	// Check refuses a value of the setting: it returns the error a
+	// command reports ("--ves-repeats must be at least 1"), nil for a
+	// good value; nil for a setting of any value. CheckWhen says in
+	// which runs: Always (whatever their metrics) or WhenUsed (only in
+	// runs of one of Metrics, as the LLM judges' --samples).
+	Check     func(o *Options) error
+	CheckWhen Record
 }
 
 // Record says when a setting enters a run's fingerprint.
@@ -75,8 +90,9 @@ var (
 type FingerprintFunc func() map[string]string
 
 // RegisterSetting declares a metric's setting (see Setting). It panics on
-// a duplicate flag or a Default whose type is not the one Field points
-// to (programming errors caught at init).
+// a duplicate flag, a Default whose type is not the one Field points
+// to or RequiresMetric without Metrics (programming errors caught at
+// init).
 func RegisterSetting(s Setting) {
 	regMu.Lock()
 	defer regMu.Unlock()
@@ -88,6 +104,9 @@ func RegisterSetting(s Setting) {
 	var o Options
 	if err := setField(s.Field(&o), s.Default); err != nil {
 		panic(fmt.Sprintf("metric: setting --%s: %v", s.Flag, err))
+	}
+	if s.RequiresMetric && len(s.Metrics) == 0 {
+		panic("metric: setting --" + s.Flag + " requires a metric but names none")
 	}
 	settings = append(settings, s)
 	slices.SortFunc(settings, func(a, b Setting) int { return strings.Compare(a.Flag, b.Flag) })
@@ -254,4 +273,36 @@ func Fingerprint(o *Options, metrics []string) map[string]string {
 		}
 	}
 	return out
+}
+
+// CheckSettings refuses o's settings for a run of metrics (the --metrics
+// list) as the settings declare: first every setting whose RequiresMetric
+// is not met, then every Check (as its CheckWhen says), each in the order
+// of their flags. eval and
+// generate call it after their own checks; its error is the caller's
+// input (they return it as a usage error).
+func CheckSettings(o *Options, metrics []string) error {
+	metrics = slices.Clone(metrics)
+	for i, m := range metrics {
+		metrics[i] = strings.TrimSpace(m) // as eval reads --metrics
+	}
+	all := Settings()
+	for _, s := range all {
+		if !s.RequiresMetric || usedBy(metrics, s.Metrics[:1]) {
+			continue
+		}
+		var d Options
+		_ = setField(s.Field(&d), s.Default) // checked by RegisterSetting
+		if Format(s.Field(o)) != Format(s.Field(&d)) {
+			return fmt.Errorf("--%s sets how %s grades: add %s to --metrics", s.Flag, s.Metrics[0], s.Metrics[0])
+		}
+	}
+	for _, s := range all {
+		if s.Check != nil && (s.CheckWhen == Always || usedBy(metrics, s.Metrics)) {
+			if err := s.Check(o); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -19,7 +19,7 @@ func init() {
 		Flag: "sqleval-fixed", Metrics: []string{"sqleval"}, Default: false,
 		Help:        "sqleval: grade what SQL-Eval's comparison means (columns by name on every engine, no runner artefacts) instead of the official runners' verdict",
 		Field:       func(o *Options) any { return &o.SQLEval.Fixed },
-		Fingerprint: "sqleval_fixed", Record: Always,
+		Fingerprint: "sqleval_fixed", Record: Always, RequiresMetric: true,
 		// The run block says which mode ran, when sqleval did.
 		RunInfo: "sqleval_mode", RunInfoRecord: WhenUsed,
 		RunInfoValue: func(o *Options) any {

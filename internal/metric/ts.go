@@ -34,6 +34,12 @@ func init() {
 		Help:        "ts: most predictions --plug-value tries per item",
 		Field:       func(o *Options) any { return &o.TS.MaxPlug },
 		Fingerprint: "max_plug", Record: Always,
+		Check: func(o *Options) error {
+			if o.TS.MaxPlug < 1 {
+				return errors.New("--max-plug must be at least 1")
+			}
+			return nil
+		},
 	})
 }
 

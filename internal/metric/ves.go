@@ -2,6 +2,7 @@ package metric
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -30,6 +31,12 @@ func init() {
 		Help:        "ves, rves: timed runs of each predicted and gold query (mini-dev's iterate_num); items then run one at a time",
 		Field:       func(o *Options) any { return &o.VES.Repeats },
 		Fingerprint: "ves_repeats", Record: Always,
+		Check: func(o *Options) error {
+			if o.VES.Repeats < 1 {
+				return errors.New("--ves-repeats must be at least 1")
+			}
+			return nil
+		},
 		// In the run block only when ves or rves timed queries.
 		RunInfo: "ves_repeats", RunInfoRecord: WhenUsed,
 	})
