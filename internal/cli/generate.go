@@ -110,10 +110,10 @@ CREATE statements read from the engine.`,
 	fl.StringVar(&f.progress, "progress", "auto", "progress bar on stderr: auto (when a terminal), always, never")
 	f.llm.register(fl)
 	for name, usage := range map[string]string{
-		"llm-base-url":      "OpenAI-compatible API root of the generating LLM, its embeddings and the LLM judges, e.g. http://localhost:8000/v1 (default $" + llm.EnvBaseURL + "; the key is read from $" + llm.EnvAPIKey + ")",
-		"llm-model":         "model of every generation step and of the LLM judges (default $" + llm.EnvModel + ")",
-		"llm-temperature":   "direct: sampling temperature (CHESS steps use their configuration's); judges: theirs",
-		"llm-json-schema":   "judges only: send JSON schemas (auto, on, off)",
+		"llm-base-url":    "OpenAI-compatible API root of the generating LLM, its embeddings and the LLM judges, e.g. http://localhost:8000/v1 (default $" + llm.EnvBaseURL + "; the key is read from $" + llm.EnvAPIKey + ")",
+		"llm-model":       "model of every generation step and of the LLM judges (default $" + llm.EnvModel + ")",
+		"llm-temperature": "direct: sampling temperature (CHESS steps use their configuration's); judges: theirs",
+		"llm-json-schema": "judges only: send JSON schemas (auto, on, off)",
 	} {
 		fl.Lookup(name).Usage = usage
 	}
