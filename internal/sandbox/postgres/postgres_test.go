@@ -404,3 +404,45 @@ func TestScratchPreparedReused(t *testing.T) {
 		t.Errorf("after a new session: %v (%v), want 3 rows", set, err)
 	}
 }
+
+// BenchmarkPostgresDatabase measures what one database of the search costs
+// on PostgreSQL: a Load (of two rows, as BenchmarkMySQLDatabase, and of 20
+// rows in each of two tables) and two queries on the scratch's session.
+func BenchmarkPostgresDatabase(b *testing.B) {
+	server := testserver.Postgres(b)
+	ctx := context.Background()
+	sb, err := New(ctx, server, true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sb.Close()
+	sc, err := sb.Open(ctx, []string{`CREATE TABLE "t" ("x" INTEGER PRIMARY KEY, "y" INTEGER)`, `CREATE TABLE "u" ("x" INTEGER, "s" TEXT)`})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sc.Close()
+	for _, n := range []int{2, 20} {
+		tables := []sandbox.TableRows{{Name: `"t"`, Cols: 2}}
+		if n > 2 {
+			tables = append(tables, sandbox.TableRows{Name: `"u"`, Cols: 2})
+		}
+		for i := range n {
+			tables[0].Rows = append(tables[0].Rows, []result.Value{result.IntValue(int64(i + 1)), result.IntValue(int64(i + 2))})
+			if n > 2 {
+				tables[1].Rows = append(tables[1].Rows, []result.Value{result.IntValue(int64(i)), result.TextValue(fmt.Sprint("s", i))})
+			}
+		}
+		b.Run(fmt.Sprintf("rows=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				if err := sc.Load(ctx, tables); err != nil {
+					b.Fatal(err)
+				}
+				for range 2 {
+					if _, err := sc.Query(ctx, "SELECT y FROM t WHERE x > 1"); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
