@@ -375,11 +375,7 @@ func (sc *pgScratch) load(ctx context.Context, pc *pgconn.PgConn, tables []sandb
 	stmts = append(stmts, "BEGIN READ WRITE")
 	params = append(params, nil)
 	for _, t := range tables {
-		q := sandbox.InsertSQL(engine.Postgres, t.Name, t.Cols)
-		for _, row := range t.Rows {
-			stmts = append(stmts, q)
-			params = append(params, pgParams(row))
-		}
+		stmts, params = pgInserts(stmts, params, t)
 	}
 	err := execPG(ctx, pc, stmts, params)
 	sc.open = true
@@ -389,14 +385,41 @@ func (sc *pgScratch) load(ctx context.Context, pc *pgconn.PgConn, tables []sandb
 	return err
 }
 
-// pgParams are a row's values as text-format parameters (nil for NULL),
-// spelled as literal spells them.
-func pgParams(row []result.Value) [][]byte {
-	out := make([][]byte, len(row))
-	for i, v := range row {
-		if s, _, ok := catalog.ValueText(engine.Postgres, v); ok {
-			out[i] = []byte(s)
+// pgMaxParams is the most parameters one statement of the extended
+// protocol may have (a Bind message counts them in 16 bits).
+const pgMaxParams = 65535
+
+// pgInserts appends to stmts and params the INSERTs of t's rows: one
+// multi-row INSERT (sandbox.InsertRowsSQL), or as few as keep each within
+// pgMaxParams parameters, each with its rows' values as text-format
+// parameters (pgParams), row after row. A table without rows gets none.
+func pgInserts(stmts []string, params [][][]byte, t sandbox.TableRows) ([]string, [][][]byte) {
+	per := len(t.Rows)
+	if t.Cols > 0 {
+		per = max(1, pgMaxParams/t.Cols)
+	}
+	for rows := t.Rows; len(rows) > 0; {
+		n := min(per, len(rows))
+		p := make([][]byte, 0, n*t.Cols)
+		for _, row := range rows[:n] {
+			p = pgParams(p, row)
 		}
+		stmts = append(stmts, sandbox.InsertRowsSQL(engine.Postgres, t.Name, t.Cols, n))
+		params = append(params, p)
+		rows = rows[n:]
+	}
+	return stmts, params
+}
+
+// pgParams appends a row's values to out as text-format parameters (nil
+// for NULL), spelled as literal spells them.
+func pgParams(out [][]byte, row []result.Value) [][]byte {
+	for _, v := range row {
+		var b []byte
+		if s, _, ok := catalog.ValueText(engine.Postgres, v); ok {
+			b = []byte(s)
+		}
+		out = append(out, b)
 	}
 	return out
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sandbox"
@@ -444,5 +446,100 @@ func BenchmarkPostgresDatabase(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestScratchLoadMultiRow: a Load sends one multi-row INSERT per table with
+// rows, and splits a table whose rows×cols pass PostgreSQL's 65535
+// parameters (30,000 rows of 3 columns: two INSERTs); every row arrives,
+// values as they were; a repeated key in the second INSERT fails the
+// whole Load with the server's error, as a single-row INSERT did, and
+// leaves no row; the next Load works.
+func TestScratchLoadMultiRow(t *testing.T) {
+	ctx := context.Background()
+	server := testserver.Postgres(t)
+	sb, err := New(ctx, server, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	scr, err := sb.Open(ctx, []string{`CREATE TABLE "t" ("a" INTEGER PRIMARY KEY, "b" TEXT, "c" INTEGER)`, `CREATE TABLE "u" ("x" INTEGER)`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer scr.Close()
+	sc := scr.(*pgScratch)
+
+	small := []sandbox.TableRows{
+		{Name: `"t"`, Cols: 3, Rows: [][]result.Value{{result.IntValue(1), result.TextValue("it's"), result.NullValue()}, {result.IntValue(2), result.TextValue(""), result.IntValue(7)}}},
+		{Name: `"u"`, Cols: 1},
+	}
+	for i := range 20 {
+		small[1].Rows = append(small[1].Rows, []result.Value{result.IntValue(int64(i))})
+	}
+	stmts, params := pgInserts(nil, nil, small[0])
+	stmts, params = pgInserts(stmts, params, small[1])
+	stmts, _ = pgInserts(stmts, params, sandbox.TableRows{Name: `"t"`, Cols: 3})
+	if len(stmts) != 2 || len(params[0]) != 6 || len(params[1]) != 20 {
+		t.Fatalf("a Load of 2 and 20 rows (and an empty table): %d INSERTs (%q), want one per table with rows", len(stmts), stmts)
+	}
+	if err := sc.Load(ctx, small); err != nil {
+		t.Fatal(err)
+	}
+	got, err := sc.Query(ctx, `SELECT string_agg(a || ':' || quote_nullable(b) || ':' || coalesce(c::text, 'NULL'), ' ' ORDER BY a), (SELECT sum(x) FROM u) FROM t`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := result.PyStr(got.Rows[0][0]) + " " + result.PyStr(got.Rows[0][1]); s != `1:'it''s':NULL 2:'':7 190` {
+		t.Errorf("rows loaded: %s", s)
+	}
+
+	const n = 30_000
+	big := sandbox.TableRows{Name: `"t"`, Cols: 3}
+	for i := range n {
+		big.Rows = append(big.Rows, []result.Value{result.IntValue(int64(i)), result.TextValue(fmt.Sprint("v", i)), result.IntValue(int64(i % 7))})
+	}
+	stmts, params = pgInserts(nil, nil, big)
+	if len(stmts) != 2 {
+		t.Errorf("%d rows of 3 columns: %d INSERTs, want 2", n, len(stmts))
+	}
+	for i, p := range params {
+		if len(p) > pgMaxParams {
+			t.Errorf("INSERT %d has %d parameters", i+1, len(p))
+		}
+	}
+	if err := sc.Load(ctx, []sandbox.TableRows{big}); err != nil {
+		t.Fatal(err)
+	}
+	count := func() string {
+		t.Helper()
+		set, err := sc.Query(ctx, "SELECT count(*) || ' ' || count(DISTINCT b) || ' ' || coalesce(sum(a), 0) || ' ' || coalesce(sum(c), 0) FROM t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return result.PyStr(set.Rows[0][0])
+	}
+	sumC := 0
+	for i := range n {
+		sumC += i % 7
+	}
+	if got, want := count(), fmt.Sprintf("%d %d %d %d", n, n, n*(n-1)/2, sumC); got != want {
+		t.Errorf("after a split Load: %s, want %s", got, want)
+	}
+
+	big.Rows = append(big.Rows[:n-1:n-1], []result.Value{result.IntValue(5), result.TextValue("again"), result.NullValue()})
+	err = sc.Load(ctx, []sandbox.TableRows{big})
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "23505" || !strings.Contains(err.Error(), "duplicate key") {
+		t.Errorf("a Load repeating a key in its second INSERT: %v", err)
+	}
+	if got := count(); got != "0 0 0 0" {
+		t.Errorf("after a failed Load: %s, want no row", got)
+	}
+	if err := sc.Load(ctx, small); err != nil {
+		t.Fatalf("a Load after a failed one: %v", err)
+	}
+	if got := count(); got != "2 2 3 7" {
+		t.Errorf("after a Load following a failed one: %s", got)
 	}
 }
