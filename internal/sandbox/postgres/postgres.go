@@ -180,8 +180,9 @@ func connectPostgres(ctx context.Context, cfg *pgx.ConnConfig, db string) (*pgx.
 
 // execPG runs statements on pc, each one message of the extended protocol
 // (which refuses a second statement), all in one pipeline: one round
-// trip, one implicit transaction.
-func execPG(ctx context.Context, pc *pgconn.PgConn, stmts []string, params [][][]byte) error {
+// trip, one implicit transaction. A statement whose text prepared names
+// runs as that prepared statement of pc.
+func execPG(ctx context.Context, pc *pgconn.PgConn, stmts []string, params [][][]byte, prepared map[string]string) error {
 	if len(stmts) == 0 {
 		return nil
 	}
@@ -191,7 +192,11 @@ func execPG(ctx context.Context, pc *pgconn.PgConn, stmts []string, params [][][
 		if params != nil {
 			p = params[i]
 		}
-		b.ExecParams(st, p, nil, nil, nil)
+		if name, ok := prepared[st]; ok {
+			b.ExecPrepared(name, p, nil, nil)
+		} else {
+			b.ExecParams(st, p, nil, nil, nil)
+		}
 	}
 	res, err := pc.ExecBatch(ctx, b).ReadAll()
 	if err != nil {
@@ -214,7 +219,7 @@ func (s *Sandbox) admin(ctx context.Context, stmts ...string) error {
 	}
 	defer c.Close(context.WithoutCancel(ctx))
 	for _, st := range stmts {
-		if err := execPG(ctx, c.PgConn(), []string{st}, nil); err != nil {
+		if err := execPG(ctx, c.PgConn(), []string{st}, nil, nil); err != nil {
 			return err
 		}
 	}
@@ -241,7 +246,7 @@ func (s *Sandbox) Open(ctx context.Context, ddl []string) (sandbox.Scratch, erro
 	}
 	sc.conn = c
 	for _, st := range ddl {
-		if err := execPG(ctx, c.PgConn(), []string{st}, nil); err != nil {
+		if err := execPG(ctx, c.PgConn(), []string{st}, nil, nil); err != nil {
 			sc.Close()
 			return nil, err
 		}
@@ -266,10 +271,18 @@ type pgScratch struct {
 	// query that ran once is prepared after it, and runs prepared from
 	// then on (parsed and planned once per pair, not per database).
 	prepared map[string]string
+	// inserts names the INSERTs of Load prepared on conn, by text (one
+	// per table and number of rows): prepared after a Load that ran them,
+	// run prepared from then on.
+	inserts map[string]string
 }
 
 // pgMaxPrepared bounds the statements prepared on a scratch's session.
 const pgMaxPrepared = 512
+
+// pgMaxInserts bounds the INSERTs prepared on a scratch's session (as
+// mysqlMaxPrepared does on MySQL).
+const pgMaxInserts = 64
 
 // session returns the scratch's session, connecting again when the last
 // one was discarded (a query cancelled, a cap reached, the server gone);
@@ -308,7 +321,7 @@ func (sc *pgScratch) discard() {
 		_ = sc.conn.Close(ctx)
 		cancel()
 	}
-	sc.conn, sc.open, sc.prepared = nil, false, nil
+	sc.conn, sc.open, sc.prepared, sc.inserts = nil, false, nil, nil
 }
 
 // rollback ends the open transaction (to "": all of it) after a failed
@@ -328,7 +341,7 @@ func (sc *pgScratch) rollback(ctx context.Context, to string) {
 	if to != "" {
 		stmts = append(stmts, "RELEASE SAVEPOINT "+to) // ROLLBACK TO keeps it
 	}
-	if err := execPG(rctx, sc.conn.PgConn(), stmts, nil); err != nil || ctx.Err() != nil {
+	if err := execPG(rctx, sc.conn.PgConn(), stmts, nil, nil); err != nil || ctx.Err() != nil {
 		sc.discard()
 		return
 	}
@@ -374,15 +387,68 @@ func (sc *pgScratch) load(ctx context.Context, pc *pgconn.PgConn, tables []sandb
 	}
 	stmts = append(stmts, "BEGIN READ WRITE")
 	params = append(params, nil)
+	first := len(stmts)
 	for _, t := range tables {
 		stmts, params = pgInserts(stmts, params, t)
 	}
-	err := execPG(ctx, pc, stmts, params)
+	err := execPG(ctx, pc, stmts, params, sc.inserts)
 	sc.open = true
+	if err == nil {
+		err = sc.prepareInserts(ctx, pc, stmts[first:])
+	}
 	if err != nil {
 		sc.rollback(ctx, "")
 	}
 	return err
+}
+
+// prepareInserts prepares on pc, in one pipeline (one round trip), the
+// INSERTs among inserts not prepared yet, while sc.inserts holds fewer
+// than pgMaxInserts: after a Load that ran them, so that a Parse never
+// shares a pipeline segment with the statements it would skip. A Parse
+// runs nothing; one that fails aborts the transaction (the Load fails).
+func (sc *pgScratch) prepareInserts(ctx context.Context, pc *pgconn.PgConn, inserts []string) error {
+	var qs []string
+	for _, q := range inserts {
+		if _, ok := sc.inserts[q]; !ok && !slices.Contains(qs, q) && len(sc.inserts)+len(qs) < pgMaxInserts {
+			qs = append(qs, q)
+		}
+	}
+	if len(qs) == 0 {
+		return nil
+	}
+	names := make([]string, len(qs))
+	p := pc.StartPipeline(ctx)
+	for i, q := range qs {
+		names[i] = fmt.Sprintf("sqljudge_i%d", len(sc.inserts)+i+1)
+		p.SendPrepare(names[i], q, nil)
+	}
+	p.SendPipelineSync()
+	if err := p.Flush(); err != nil {
+		return err
+	}
+	for i := range qs {
+		r, err := p.GetResults()
+		if err != nil {
+			return fmt.Errorf("%s: %w", sandbox.Abbreviate(qs[i]), err)
+		}
+		if _, ok := r.(*pgconn.StatementDescription); !ok {
+			return fmt.Errorf("postgres: pipeline: %T where a statement description was expected", r)
+		}
+	}
+	if err := pgSync(p); err != nil {
+		return err
+	}
+	if err := p.Close(); err != nil {
+		return err
+	}
+	if sc.inserts == nil {
+		sc.inserts = map[string]string{}
+	}
+	for i, q := range qs {
+		sc.inserts[q] = names[i]
+	}
+	return nil
 }
 
 // pgMaxParams is the most parameters one statement of the extended
@@ -450,7 +516,7 @@ func (sc *pgScratch) exec(ctx context.Context, pc *pgconn.PgConn, stmts []string
 	all = append(all, "SAVEPOINT sqljudge_exec")
 	all = append(all, stmts...)
 	all = append(all, "RELEASE SAVEPOINT sqljudge_exec")
-	err := execPG(ctx, pc, all, nil)
+	err := execPG(ctx, pc, all, nil, nil)
 	sc.open = true
 	if err != nil {
 		sc.rollback(ctx, "sqljudge_exec")
@@ -823,7 +889,7 @@ func sweep(ctx context.Context, cfg *pgx.ConnConfig, age time.Duration) ([]strin
 		if !sandbox.IsStaleName(n, now, age) {
 			continue
 		}
-		if err := execPG(ctx, c.PgConn(), []string{"DROP DATABASE IF EXISTS " + engine.Postgres.QuoteIdent(n)}, nil); err == nil {
+		if err := execPG(ctx, c.PgConn(), []string{"DROP DATABASE IF EXISTS " + engine.Postgres.QuoteIdent(n)}, nil, nil); err == nil {
 			dropped = append(dropped, n)
 		}
 	}

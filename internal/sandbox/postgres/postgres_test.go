@@ -265,7 +265,7 @@ func TestScratchQueryConfined(t *testing.T) {
 	other.Close(ctx)
 	// Each query's savepoint is gone after it (no nesting one deeper per
 	// query).
-	if err := execPG(ctx, sc.conn.PgConn(), []string{"ROLLBACK TO SAVEPOINT sqljudge_q"}, nil); err == nil {
+	if err := execPG(ctx, sc.conn.PgConn(), []string{"ROLLBACK TO SAVEPOINT sqljudge_q"}, nil, nil); err == nil {
 		t.Error("the savepoint of a query outlived it")
 	} else {
 		sc.rollback(ctx, "") // the failed statement aborted the transaction
@@ -454,7 +454,9 @@ func BenchmarkPostgresDatabase(b *testing.B) {
 // parameters (30,000 rows of 3 columns: two INSERTs); every row arrives,
 // values as they were; a repeated key in the second INSERT fails the
 // whole Load with the server's error, as a single-row INSERT did, and
-// leaves no row; the next Load works.
+// leaves no row; the next Load works. Each INSERT is prepared after the
+// Load that first ran it and runs prepared from then on, until the
+// session is discarded.
 func TestScratchLoadMultiRow(t *testing.T) {
 	ctx := context.Background()
 	server := testserver.Postgres(t)
@@ -492,6 +494,28 @@ func TestScratchLoadMultiRow(t *testing.T) {
 	}
 	if s := result.PyStr(got.Rows[0][0]) + " " + result.PyStr(got.Rows[0][1]); s != `1:'it''s':NULL 2:'':7 190` {
 		t.Errorf("rows loaded: %s", s)
+	}
+	// Each INSERT is prepared after its first run, and runs prepared
+	// from then on (the server counts the plans of each execution).
+	const prepQ = `SELECT count(*) || ' ' || coalesce(sum(generic_plans + custom_plans), 0) FROM pg_prepared_statements WHERE name LIKE 'sqljudge\_i%'`
+	plans := func() string {
+		t.Helper()
+		set, err := sc.Query(ctx, prepQ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return result.PyStr(set.Rows[0][0])
+	}
+	if got := plans(); got != "2 0" {
+		t.Errorf("after the first Load, prepared INSERTs and their runs: %s, want 2 0", got)
+	}
+	for range 2 {
+		if err := sc.Load(ctx, small); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := plans(); got != "2 4" {
+		t.Errorf("after two more Loads, prepared INSERTs and their runs: %s, want 2 4", got)
 	}
 
 	const n = 30_000
@@ -541,5 +565,17 @@ func TestScratchLoadMultiRow(t *testing.T) {
 	}
 	if got := count(); got != "2 2 3 7" {
 		t.Errorf("after a Load following a failed one: %s", got)
+	}
+	// A discarded session forgets its INSERTs, and the next prepares them
+	// again.
+	sc.discard()
+	if sc.inserts != nil {
+		t.Error("a discarded session's INSERTs are still named")
+	}
+	if err := sc.Load(ctx, small); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := count()+" / "+plans(), "2 2 3 7 / 2 0"; got != want {
+		t.Errorf("on a new session: %s, want %s", got, want)
 	}
 }
