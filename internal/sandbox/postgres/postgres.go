@@ -406,7 +406,8 @@ func (sc *pgScratch) load(ctx context.Context, pc *pgconn.PgConn, tables []sandb
 // INSERTs among inserts not prepared yet, while sc.inserts holds fewer
 // than pgMaxInserts: after a Load that ran them, so that a Parse never
 // shares a pipeline segment with the statements it would skip. A Parse
-// runs nothing; one that fails aborts the transaction (the Load fails).
+// runs nothing; one that fails (it should not: the same text just ran)
+// aborts the transaction, and the session is discarded (the Load fails).
 func (sc *pgScratch) prepareInserts(ctx context.Context, pc *pgconn.PgConn, inserts []string) error {
 	var qs []string
 	for _, q := range inserts {
@@ -418,28 +419,12 @@ func (sc *pgScratch) prepareInserts(ctx context.Context, pc *pgconn.PgConn, inse
 		return nil
 	}
 	names := make([]string, len(qs))
-	p := pc.StartPipeline(ctx)
-	for i, q := range qs {
-		names[i] = fmt.Sprintf("sqljudge_i%d", len(sc.inserts)+i+1)
-		p.SendPrepare(names[i], q, nil)
-	}
-	p.SendPipelineSync()
-	if err := p.Flush(); err != nil {
-		return err
-	}
 	for i := range qs {
-		r, err := p.GetResults()
-		if err != nil {
-			return fmt.Errorf("%s: %w", sandbox.Abbreviate(qs[i]), err)
-		}
-		if _, ok := r.(*pgconn.StatementDescription); !ok {
-			return fmt.Errorf("postgres: pipeline: %T where a statement description was expected", r)
-		}
+		names[i] = fmt.Sprintf("sqljudge_i%d", len(sc.inserts)+i+1)
 	}
-	if err := pgSync(p); err != nil {
-		return err
-	}
-	if err := p.Close(); err != nil {
+	if err := pgPrepare(ctx, pc, names, qs); err != nil {
+		// The pipeline may be anywhere: the session is not used again.
+		sc.discard()
 		return err
 	}
 	if sc.inserts == nil {
@@ -449,6 +434,32 @@ func (sc *pgScratch) prepareInserts(ctx context.Context, pc *pgconn.PgConn, inse
 		sc.inserts[q] = names[i]
 	}
 	return nil
+}
+
+// pgPrepare prepares qs on pc under names, in one pipeline (one round
+// trip); its error names the statement refused.
+func pgPrepare(ctx context.Context, pc *pgconn.PgConn, names, qs []string) error {
+	p := pc.StartPipeline(ctx)
+	for i, q := range qs {
+		p.SendPrepare(names[i], q, nil)
+	}
+	p.SendPipelineSync()
+	if err := p.Flush(); err != nil {
+		return err
+	}
+	for _, q := range qs {
+		r, err := p.GetResults()
+		if err != nil {
+			return fmt.Errorf("%s: %w", sandbox.Abbreviate(q), err)
+		}
+		if _, ok := r.(*pgconn.StatementDescription); !ok {
+			return fmt.Errorf("postgres: pipeline: %T where a statement description was expected", r)
+		}
+	}
+	if err := pgSync(p); err != nil {
+		return err
+	}
+	return p.Close()
 }
 
 // pgMaxParams is the most parameters one statement of the extended
