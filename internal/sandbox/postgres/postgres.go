@@ -36,7 +36,8 @@ import (
 // at connection (pgSandboxParams: standard_conforming_strings on,
 // search_path public, statement_timeout, lock_timeout, UTC); values are
 // parameters. The rows of a database tried never commit: Load begins a
-// transaction and inserts them (one round trip), each Query runs in a
+// transaction and inserts them, one multi-row INSERT a table (one round
+// trip), each Query runs in a
 // read-only savepoint of it (one round trip, checked, decoded and capped
 // as sqljudge's PostgreSQL engine does: see pgScratch.Query), and the
 // next Load rolls it back. Each scratch database has one session of its
@@ -353,8 +354,11 @@ func (sc *pgScratch) rollback(ctx context.Context, to string) {
 // Load rolls back the transaction of the last Load or Exec (nothing is
 // committed, so the tables are empty again: no DELETE, no new table
 // files, no commit to flush) and, in one pipeline (one round trip),
-// begins a transaction and inserts the rows with parameters in text
-// format, the server reading each as the column's type. The transaction
+// begins a transaction and inserts the rows, one multi-row INSERT per
+// table (split past pgMaxParams parameters: pgInserts), values as
+// parameters in text format, the server reading each as the column's
+// type; each INSERT is prepared after the Load that first ran it
+// (prepareInserts, one more round trip that once). The transaction
 // stays open: the queries read the rows inside it, each under a
 // savepoint (Query), and the next Load or Close ends it. A failed Load
 // rolls back.
