@@ -260,21 +260,40 @@ func ArgOf(d engine.Dialect, v result.Value) any {
 }
 
 // InsertSQL is the INSERT of one row of a table of n columns with
-// parameters: $1, $2… on PostgreSQL, ? elsewhere.
+// parameters of dialect d: InsertRowsSQL(d, table, n, 1).
 func InsertSQL(d engine.Dialect, table string, n int) string {
+	return InsertRowsSQL(d, table, n, 1)
+}
+
+// InsertRowsSQL is the INSERT of rows rows of a table of cols columns
+// (table already quoted), values as parameters of dialect d: on
+// PostgreSQL numbered across the rows, row after row, from $1
+// (INSERT INTO t VALUES ($1, $2), ($3, $4)), elsewhere
+// INSERT INTO t VALUES (?, ?), (?, ?). It holds rows×cols parameters;
+// the caller keeps that within the server's bound (PostgreSQL's 65535:
+// see the PostgreSQL sandbox's load). With cols 0 each row is ().
+func InsertRowsSQL(d engine.Dialect, table string, cols, rows int) string {
 	var b strings.Builder
-	b.WriteString("INSERT INTO " + table + " VALUES (")
-	for i := range n {
-		if i > 0 {
+	b.Grow(len(table) + 20 + rows*cols*6)
+	b.WriteString("INSERT INTO " + table + " VALUES ")
+	for r := range rows {
+		if r > 0 {
 			b.WriteString(", ")
 		}
-		if d == engine.Postgres {
-			b.WriteString("$" + strconv.Itoa(i+1))
-		} else {
-			b.WriteByte('?')
+		b.WriteByte('(')
+		for c := range cols {
+			if c > 0 {
+				b.WriteString(", ")
+			}
+			if d == engine.Postgres {
+				b.WriteByte('$')
+				b.WriteString(strconv.Itoa(r*cols + c + 1))
+			} else {
+				b.WriteByte('?')
+			}
 		}
+		b.WriteByte(')')
 	}
-	b.WriteByte(')')
 	return b.String()
 }
 

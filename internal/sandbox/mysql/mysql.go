@@ -410,7 +410,7 @@ func (sc *mysqlScratch) insert(ctx context.Context, c *sql.Conn, t sandbox.Table
 	st := sc.inserts[k]
 	q := ""
 	if st == nil {
-		q = insertRowsSQL(t.Name, t.Cols, len(t.Rows))
+		q = sandbox.InsertRowsSQL(engine.MySQL, t.Name, t.Cols, len(t.Rows))
 		var err error
 		if st, err = c.PrepareContext(ctx, q); err != nil {
 			return fmt.Errorf("%s: %w", sandbox.Abbreviate(q), err)
@@ -432,29 +432,11 @@ func (sc *mysqlScratch) insert(ctx context.Context, c *sql.Conn, t sandbox.Table
 	}
 	if _, err := st.ExecContext(ctx, args...); err != nil {
 		if q == "" {
-			q = insertRowsSQL(t.Name, t.Cols, len(t.Rows))
+			q = sandbox.InsertRowsSQL(engine.MySQL, t.Name, t.Cols, len(t.Rows))
 		}
 		return fmt.Errorf("%s: %w", sandbox.Abbreviate(q), err)
 	}
 	return nil
-}
-
-// insertRowsSQL is the INSERT of n rows of a table of cols columns, with
-// parameters: INSERT INTO t VALUES (?, ?), (?, ?)….
-func insertRowsSQL(table string, cols, n int) string {
-	one := "(" + strings.Repeat("?, ", cols-1) + "?)"
-	if cols == 0 {
-		one = "()"
-	}
-	var b strings.Builder
-	b.WriteString("INSERT INTO " + table + " VALUES ")
-	for i := range n {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(one)
-	}
-	return b.String()
 }
 
 // Exec runs the statements, one per call, on the writer session, after

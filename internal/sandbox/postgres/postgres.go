@@ -36,7 +36,8 @@ import (
 // at connection (pgSandboxParams: standard_conforming_strings on,
 // search_path public, statement_timeout, lock_timeout, UTC); values are
 // parameters. The rows of a database tried never commit: Load begins a
-// transaction and inserts them (one round trip), each Query runs in a
+// transaction and inserts them, one multi-row INSERT a table (one round
+// trip), each Query runs in a
 // read-only savepoint of it (one round trip, checked, decoded and capped
 // as sqljudge's PostgreSQL engine does: see pgScratch.Query), and the
 // next Load rolls it back. Each scratch database has one session of its
@@ -180,8 +181,9 @@ func connectPostgres(ctx context.Context, cfg *pgx.ConnConfig, db string) (*pgx.
 
 // execPG runs statements on pc, each one message of the extended protocol
 // (which refuses a second statement), all in one pipeline: one round
-// trip, one implicit transaction.
-func execPG(ctx context.Context, pc *pgconn.PgConn, stmts []string, params [][][]byte) error {
+// trip, one implicit transaction. A statement whose text prepared names
+// runs as that prepared statement of pc.
+func execPG(ctx context.Context, pc *pgconn.PgConn, stmts []string, params [][][]byte, prepared map[string]string) error {
 	if len(stmts) == 0 {
 		return nil
 	}
@@ -191,7 +193,11 @@ func execPG(ctx context.Context, pc *pgconn.PgConn, stmts []string, params [][][
 		if params != nil {
 			p = params[i]
 		}
-		b.ExecParams(st, p, nil, nil, nil)
+		if name, ok := prepared[st]; ok {
+			b.ExecPrepared(name, p, nil, nil)
+		} else {
+			b.ExecParams(st, p, nil, nil, nil)
+		}
 	}
 	res, err := pc.ExecBatch(ctx, b).ReadAll()
 	if err != nil {
@@ -214,7 +220,7 @@ func (s *Sandbox) admin(ctx context.Context, stmts ...string) error {
 	}
 	defer c.Close(context.WithoutCancel(ctx))
 	for _, st := range stmts {
-		if err := execPG(ctx, c.PgConn(), []string{st}, nil); err != nil {
+		if err := execPG(ctx, c.PgConn(), []string{st}, nil, nil); err != nil {
 			return err
 		}
 	}
@@ -241,7 +247,7 @@ func (s *Sandbox) Open(ctx context.Context, ddl []string) (sandbox.Scratch, erro
 	}
 	sc.conn = c
 	for _, st := range ddl {
-		if err := execPG(ctx, c.PgConn(), []string{st}, nil); err != nil {
+		if err := execPG(ctx, c.PgConn(), []string{st}, nil, nil); err != nil {
 			sc.Close()
 			return nil, err
 		}
@@ -266,10 +272,18 @@ type pgScratch struct {
 	// query that ran once is prepared after it, and runs prepared from
 	// then on (parsed and planned once per pair, not per database).
 	prepared map[string]string
+	// inserts names the INSERTs of Load prepared on conn, by text (one
+	// per table and number of rows): prepared after a Load that ran them,
+	// run prepared from then on.
+	inserts map[string]string
 }
 
 // pgMaxPrepared bounds the statements prepared on a scratch's session.
 const pgMaxPrepared = 512
+
+// pgMaxInserts bounds the INSERTs prepared on a scratch's session (as
+// mysqlMaxPrepared does on MySQL).
+const pgMaxInserts = 64
 
 // session returns the scratch's session, connecting again when the last
 // one was discarded (a query cancelled, a cap reached, the server gone);
@@ -308,7 +322,7 @@ func (sc *pgScratch) discard() {
 		_ = sc.conn.Close(ctx)
 		cancel()
 	}
-	sc.conn, sc.open, sc.prepared = nil, false, nil
+	sc.conn, sc.open, sc.prepared, sc.inserts = nil, false, nil, nil
 }
 
 // rollback ends the open transaction (to "": all of it) after a failed
@@ -328,7 +342,7 @@ func (sc *pgScratch) rollback(ctx context.Context, to string) {
 	if to != "" {
 		stmts = append(stmts, "RELEASE SAVEPOINT "+to) // ROLLBACK TO keeps it
 	}
-	if err := execPG(rctx, sc.conn.PgConn(), stmts, nil); err != nil || ctx.Err() != nil {
+	if err := execPG(rctx, sc.conn.PgConn(), stmts, nil, nil); err != nil || ctx.Err() != nil {
 		sc.discard()
 		return
 	}
@@ -340,8 +354,11 @@ func (sc *pgScratch) rollback(ctx context.Context, to string) {
 // Load rolls back the transaction of the last Load or Exec (nothing is
 // committed, so the tables are empty again: no DELETE, no new table
 // files, no commit to flush) and, in one pipeline (one round trip),
-// begins a transaction and inserts the rows with parameters in text
-// format, the server reading each as the column's type. The transaction
+// begins a transaction and inserts the rows, one multi-row INSERT per
+// table (split past pgMaxParams parameters: pgInserts), values as
+// parameters in text format, the server reading each as the column's
+// type; each INSERT is prepared after the Load that first ran it
+// (prepareInserts, one more round trip that once). The transaction
 // stays open: the queries read the rows inside it, each under a
 // savepoint (Query), and the next Load or Close ends it. A failed Load
 // rolls back.
@@ -374,29 +391,116 @@ func (sc *pgScratch) load(ctx context.Context, pc *pgconn.PgConn, tables []sandb
 	}
 	stmts = append(stmts, "BEGIN READ WRITE")
 	params = append(params, nil)
+	first := len(stmts)
 	for _, t := range tables {
-		q := sandbox.InsertSQL(engine.Postgres, t.Name, t.Cols)
-		for _, row := range t.Rows {
-			stmts = append(stmts, q)
-			params = append(params, pgParams(row))
-		}
+		stmts, params = pgInserts(stmts, params, t)
 	}
-	err := execPG(ctx, pc, stmts, params)
+	err := execPG(ctx, pc, stmts, params, sc.inserts)
 	sc.open = true
+	if err == nil {
+		err = sc.prepareInserts(ctx, pc, stmts[first:])
+	}
 	if err != nil {
 		sc.rollback(ctx, "")
 	}
 	return err
 }
 
-// pgParams are a row's values as text-format parameters (nil for NULL),
-// spelled as literal spells them.
-func pgParams(row []result.Value) [][]byte {
-	out := make([][]byte, len(row))
-	for i, v := range row {
-		if s, _, ok := catalog.ValueText(engine.Postgres, v); ok {
-			out[i] = []byte(s)
+// prepareInserts prepares on pc, in one pipeline (one round trip), the
+// INSERTs among inserts not prepared yet, while sc.inserts holds fewer
+// than pgMaxInserts: after a Load that ran them, so that a Parse never
+// shares a pipeline segment with the statements it would skip. A Parse
+// runs nothing; one that fails (it should not: the same text just ran)
+// aborts the transaction, and the session is discarded (the Load fails).
+func (sc *pgScratch) prepareInserts(ctx context.Context, pc *pgconn.PgConn, inserts []string) error {
+	var qs []string
+	for _, q := range inserts {
+		if _, ok := sc.inserts[q]; !ok && !slices.Contains(qs, q) && len(sc.inserts)+len(qs) < pgMaxInserts {
+			qs = append(qs, q)
 		}
+	}
+	if len(qs) == 0 {
+		return nil
+	}
+	names := make([]string, len(qs))
+	for i := range qs {
+		names[i] = fmt.Sprintf("sqljudge_i%d", len(sc.inserts)+i+1)
+	}
+	if err := pgPrepare(ctx, pc, names, qs); err != nil {
+		// The pipeline may be anywhere: the session is not used again.
+		sc.discard()
+		return err
+	}
+	if sc.inserts == nil {
+		sc.inserts = map[string]string{}
+	}
+	for i, q := range qs {
+		sc.inserts[q] = names[i]
+	}
+	return nil
+}
+
+// pgPrepare prepares qs on pc under names, in one pipeline (one round
+// trip); its error names the statement refused.
+func pgPrepare(ctx context.Context, pc *pgconn.PgConn, names, qs []string) error {
+	p := pc.StartPipeline(ctx)
+	for i, q := range qs {
+		p.SendPrepare(names[i], q, nil)
+	}
+	p.SendPipelineSync()
+	if err := p.Flush(); err != nil {
+		return err
+	}
+	for _, q := range qs {
+		r, err := p.GetResults()
+		if err != nil {
+			return fmt.Errorf("%s: %w", sandbox.Abbreviate(q), err)
+		}
+		if _, ok := r.(*pgconn.StatementDescription); !ok {
+			return fmt.Errorf("postgres: pipeline: %T where a statement description was expected", r)
+		}
+	}
+	if err := pgSync(p); err != nil {
+		return err
+	}
+	return p.Close()
+}
+
+// pgMaxParams is the most parameters one statement of the extended
+// protocol may have (a Bind message counts them in 16 bits).
+const pgMaxParams = 65535
+
+// pgInserts appends to stmts and params the INSERTs of t's rows: one
+// multi-row INSERT (sandbox.InsertRowsSQL), or as few as keep each within
+// pgMaxParams parameters, each with its rows' values as text-format
+// parameters (pgParams), row after row. A table without rows gets none.
+func pgInserts(stmts []string, params [][][]byte, t sandbox.TableRows) ([]string, [][][]byte) {
+	per := len(t.Rows)
+	if t.Cols > 0 {
+		per = max(1, pgMaxParams/t.Cols)
+	}
+	for rows := t.Rows; len(rows) > 0; {
+		n := min(per, len(rows))
+		p := make([][]byte, 0, n*t.Cols)
+		for _, row := range rows[:n] {
+			p = pgParams(p, row)
+		}
+		stmts = append(stmts, sandbox.InsertRowsSQL(engine.Postgres, t.Name, t.Cols, n))
+		params = append(params, p)
+		rows = rows[n:]
+	}
+	return stmts, params
+}
+
+// pgParams appends a row's values to out as text-format parameters (nil
+// for NULL), spelled as literal spells them.
+func pgParams(out [][]byte, row []result.Value) [][]byte {
+	for _, v := range row {
+		var b []byte
+		if s, _, ok := catalog.ValueText(engine.Postgres, v); ok {
+			b = []byte(s)
+		}
+		out = append(out, b)
 	}
 	return out
 }
@@ -427,7 +531,7 @@ func (sc *pgScratch) exec(ctx context.Context, pc *pgconn.PgConn, stmts []string
 	all = append(all, "SAVEPOINT sqljudge_exec")
 	all = append(all, stmts...)
 	all = append(all, "RELEASE SAVEPOINT sqljudge_exec")
-	err := execPG(ctx, pc, all, nil)
+	err := execPG(ctx, pc, all, nil, nil)
 	sc.open = true
 	if err != nil {
 		sc.rollback(ctx, "sqljudge_exec")
@@ -800,7 +904,7 @@ func sweep(ctx context.Context, cfg *pgx.ConnConfig, age time.Duration) ([]strin
 		if !sandbox.IsStaleName(n, now, age) {
 			continue
 		}
-		if err := execPG(ctx, c.PgConn(), []string{"DROP DATABASE IF EXISTS " + engine.Postgres.QuoteIdent(n)}, nil); err == nil {
+		if err := execPG(ctx, c.PgConn(), []string{"DROP DATABASE IF EXISTS " + engine.Postgres.QuoteIdent(n)}, nil, nil); err == nil {
 			dropped = append(dropped, n)
 		}
 	}

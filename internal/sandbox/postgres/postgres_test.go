@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sandbox"
@@ -263,7 +265,7 @@ func TestScratchQueryConfined(t *testing.T) {
 	other.Close(ctx)
 	// Each query's savepoint is gone after it (no nesting one deeper per
 	// query).
-	if err := execPG(ctx, sc.conn.PgConn(), []string{"ROLLBACK TO SAVEPOINT sqljudge_q"}, nil); err == nil {
+	if err := execPG(ctx, sc.conn.PgConn(), []string{"ROLLBACK TO SAVEPOINT sqljudge_q"}, nil, nil); err == nil {
 		t.Error("the savepoint of a query outlived it")
 	} else {
 		sc.rollback(ctx, "") // the failed statement aborted the transaction
@@ -402,5 +404,178 @@ func TestScratchPreparedReused(t *testing.T) {
 	}
 	if set, err := sc.Query(ctx, q); err != nil || result.PyStr(set.Rows[0][0]) != "3" {
 		t.Errorf("after a new session: %v (%v), want 3 rows", set, err)
+	}
+}
+
+// BenchmarkPostgresDatabase measures what one database of the search costs
+// on PostgreSQL: a Load (of two rows, as BenchmarkMySQLDatabase, and of 20
+// rows in each of two tables) and two queries on the scratch's session.
+func BenchmarkPostgresDatabase(b *testing.B) {
+	server := testserver.Postgres(b)
+	ctx := context.Background()
+	sb, err := New(ctx, server, true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sb.Close()
+	sc, err := sb.Open(ctx, []string{`CREATE TABLE "t" ("x" INTEGER PRIMARY KEY, "y" INTEGER)`, `CREATE TABLE "u" ("x" INTEGER, "s" TEXT)`})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sc.Close()
+	for _, n := range []int{2, 20} {
+		tables := []sandbox.TableRows{{Name: `"t"`, Cols: 2}}
+		if n > 2 {
+			tables = append(tables, sandbox.TableRows{Name: `"u"`, Cols: 2})
+		}
+		for i := range n {
+			tables[0].Rows = append(tables[0].Rows, []result.Value{result.IntValue(int64(i + 1)), result.IntValue(int64(i + 2))})
+			if n > 2 {
+				tables[1].Rows = append(tables[1].Rows, []result.Value{result.IntValue(int64(i)), result.TextValue(fmt.Sprint("s", i))})
+			}
+		}
+		b.Run(fmt.Sprintf("rows=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				if err := sc.Load(ctx, tables); err != nil {
+					b.Fatal(err)
+				}
+				for range 2 {
+					if _, err := sc.Query(ctx, "SELECT y FROM t WHERE x > 1"); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestScratchLoadMultiRow: a Load sends one multi-row INSERT per table with
+// rows, and splits a table whose rows×cols pass PostgreSQL's 65535
+// parameters (30,000 rows of 3 columns: two INSERTs); every row arrives,
+// values as they were; a repeated key in the second INSERT fails the
+// whole Load with the server's error, as a single-row INSERT did, and
+// leaves no row; the next Load works. Each INSERT is prepared after the
+// Load that first ran it and runs prepared from then on, until the
+// session is discarded.
+func TestScratchLoadMultiRow(t *testing.T) {
+	ctx := context.Background()
+	server := testserver.Postgres(t)
+	sb, err := New(ctx, server, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	scr, err := sb.Open(ctx, []string{`CREATE TABLE "t" ("a" INTEGER PRIMARY KEY, "b" TEXT, "c" INTEGER)`, `CREATE TABLE "u" ("x" INTEGER)`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer scr.Close()
+	sc := scr.(*pgScratch)
+
+	small := []sandbox.TableRows{
+		{Name: `"t"`, Cols: 3, Rows: [][]result.Value{{result.IntValue(1), result.TextValue("it's"), result.NullValue()}, {result.IntValue(2), result.TextValue(""), result.IntValue(7)}}},
+		{Name: `"u"`, Cols: 1},
+	}
+	for i := range 20 {
+		small[1].Rows = append(small[1].Rows, []result.Value{result.IntValue(int64(i))})
+	}
+	stmts, params := pgInserts(nil, nil, small[0])
+	stmts, params = pgInserts(stmts, params, small[1])
+	stmts, _ = pgInserts(stmts, params, sandbox.TableRows{Name: `"t"`, Cols: 3})
+	if len(stmts) != 2 || len(params[0]) != 6 || len(params[1]) != 20 {
+		t.Fatalf("a Load of 2 and 20 rows (and an empty table): %d INSERTs (%q), want one per table with rows", len(stmts), stmts)
+	}
+	if err := sc.Load(ctx, small); err != nil {
+		t.Fatal(err)
+	}
+	got, err := sc.Query(ctx, `SELECT string_agg(a || ':' || quote_nullable(b) || ':' || coalesce(c::text, 'NULL'), ' ' ORDER BY a), (SELECT sum(x) FROM u) FROM t`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := result.PyStr(got.Rows[0][0]) + " " + result.PyStr(got.Rows[0][1]); s != `1:'it''s':NULL 2:'':7 190` {
+		t.Errorf("rows loaded: %s", s)
+	}
+	// Each INSERT is prepared after its first run, and runs prepared
+	// from then on (the server counts the plans of each execution).
+	const prepQ = `SELECT count(*) || ' ' || coalesce(sum(generic_plans + custom_plans), 0) FROM pg_prepared_statements WHERE name LIKE 'sqljudge\_i%'`
+	plans := func() string {
+		t.Helper()
+		set, err := sc.Query(ctx, prepQ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return result.PyStr(set.Rows[0][0])
+	}
+	if got := plans(); got != "2 0" {
+		t.Errorf("after the first Load, prepared INSERTs and their runs: %s, want 2 0", got)
+	}
+	for range 2 {
+		if err := sc.Load(ctx, small); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := plans(); got != "2 4" {
+		t.Errorf("after two more Loads, prepared INSERTs and their runs: %s, want 2 4", got)
+	}
+
+	const n = 30_000
+	big := sandbox.TableRows{Name: `"t"`, Cols: 3}
+	for i := range n {
+		big.Rows = append(big.Rows, []result.Value{result.IntValue(int64(i)), result.TextValue(fmt.Sprint("v", i)), result.IntValue(int64(i % 7))})
+	}
+	stmts, params = pgInserts(nil, nil, big)
+	if len(stmts) != 2 {
+		t.Errorf("%d rows of 3 columns: %d INSERTs, want 2", n, len(stmts))
+	}
+	for i, p := range params {
+		if len(p) > pgMaxParams {
+			t.Errorf("INSERT %d has %d parameters", i+1, len(p))
+		}
+	}
+	if err := sc.Load(ctx, []sandbox.TableRows{big}); err != nil {
+		t.Fatal(err)
+	}
+	count := func() string {
+		t.Helper()
+		set, err := sc.Query(ctx, "SELECT count(*) || ' ' || count(DISTINCT b) || ' ' || coalesce(sum(a), 0) || ' ' || coalesce(sum(c), 0) FROM t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return result.PyStr(set.Rows[0][0])
+	}
+	sumC := 0
+	for i := range n {
+		sumC += i % 7
+	}
+	if got, want := count(), fmt.Sprintf("%d %d %d %d", n, n, n*(n-1)/2, sumC); got != want {
+		t.Errorf("after a split Load: %s, want %s", got, want)
+	}
+
+	big.Rows = append(big.Rows[:n-1:n-1], []result.Value{result.IntValue(5), result.TextValue("again"), result.NullValue()})
+	err = sc.Load(ctx, []sandbox.TableRows{big})
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "23505" || !strings.Contains(err.Error(), "duplicate key") {
+		t.Errorf("a Load repeating a key in its second INSERT: %v", err)
+	}
+	if got := count(); got != "0 0 0 0" {
+		t.Errorf("after a failed Load: %s, want no row", got)
+	}
+	if err := sc.Load(ctx, small); err != nil {
+		t.Fatalf("a Load after a failed one: %v", err)
+	}
+	if got := count(); got != "2 2 3 7" {
+		t.Errorf("after a Load following a failed one: %s", got)
+	}
+	// A discarded session forgets its INSERTs, and the next prepares them
+	// again.
+	sc.discard()
+	if sc.inserts != nil {
+		t.Error("a discarded session's INSERTs are still named")
+	}
+	if err := sc.Load(ctx, small); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := count()+" / "+plans(), "2 2 3 7 / 2 0"; got != want {
+		t.Errorf("on a new session: %s, want %s", got, want)
 	}
 }
