@@ -45,26 +45,22 @@ func ScratchPrefix() string {
 	return p
 }
 
-// made holds the prefixes ScratchPrefix returned in this process.
+// made holds the prefixes ScratchPrefix returned in this process: one per
+// server sandbox, which a command makes once a run (a few bytes each).
 var made struct {
 	sync.Mutex
 	prefixes []string
 }
 
-// MadePrefixes returns the prefixes ScratchPrefix returned in this
-// process, oldest first: what tells this process's scratch databases
-// from those of other runs on the same server (a test checking that a
-// command dropped its own while other test binaries use the server).
-func MadePrefixes() []string {
+// IsMadeHere reports whether the scratch database name is one of this
+// process's (a prefix ScratchPrefix returned here, followed by "_"): what
+// tells this process's scratch databases from those of other runs on the
+// same server (a test checking that a command dropped its own while other
+// test binaries use the server).
+func IsMadeHere(name string) bool {
 	made.Lock()
 	defer made.Unlock()
-	return append([]string(nil), made.prefixes...)
-}
-
-// IsMadeHere reports whether the scratch database name is one of this
-// process's (a prefix of MadePrefixes followed by "_").
-func IsMadeHere(name string) bool {
-	for _, p := range MadePrefixes() {
+	for _, p := range made.prefixes {
 		if len(name) > len(p) && name[:len(p)] == p && name[len(p)] == '_' {
 			return true
 		}

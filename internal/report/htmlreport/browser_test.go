@@ -26,7 +26,7 @@ import (
 const chromiumEnv = "SQLJUDGE_TEST_CHROMIUM"
 
 // browser starts headless Chromium with the machine's flags (no network
-// chatter, an empty profile) and returns a context to drive it.
+// chatter, an empty profile, a temporary folder of its own) and returns a context to drive it.
 func browser(t testing.TB) context.Context {
 	t.Helper()
 	bin := os.Getenv(chromiumEnv)
@@ -41,6 +41,9 @@ func browser(t testing.TB) context.Context {
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
 		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1400, 1000),
+		// Chromium makes its singleton folder (org.chromium.Chromium.*)
+		// under TMPDIR and never removes it: keep it in the test's own.
+		chromedp.Env("TMPDIR=" + t.TempDir()),
 	}
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(cancel)
