@@ -65,6 +65,20 @@ func volatileFindings(sql string) []Finding {
 	return out
 }
 
+// VolatileCalls returns the text of each distinct random or clock call of
+// sql (date('now', '-70 days'), CURRENT_DATE, random()), in the order they
+// occur, found by its tokens as the audit's volatile finding is, so it works
+// on any dialect, parsed or not; nil when the query reads neither. A query
+// with any is one whose result, and so whose verdict, depends on when (or
+// how often) it runs.
+func VolatileCalls(sql string) []string {
+	var out []string
+	for _, f := range volatileFindings(sql) {
+		out = append(out, f.Clause)
+	}
+	return out
+}
+
 // kindOfCall says whether function w draws random numbers or reads the clock.
 func kindOfCall(w string) string {
 	switch w {
