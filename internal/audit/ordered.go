@@ -38,6 +38,9 @@ type orderedSelect struct {
 	// limit says the core has a LIMIT keeping count rows after offset.
 	limit         bool
 	count, offset int
+	// extra are edits every auxiliary query makes besides those of query
+	// (distinct_order's: DISTINCT dropped, a GROUP BY added).
+	extra []edit
 }
 
 // window is how many rows the auxiliary queries of a LIMIT read: the
@@ -72,6 +75,10 @@ func (a *auditor) orderChecks(p *parsed, gold *result.Set) {
 	for i, s := range sels {
 		core := lastCore(s)
 		if core == nil || core.Limit == nil && (len(core.OrderBy) == 0 || i > 0 || !ordered) {
+			continue
+		}
+		if distinctKeys(p, core) && len(s.Cores) == 1 {
+			a.distinctOrder(p, s, core, i == 0, i == 0 && ordered)
 			continue
 		}
 		o, reason := newOrderedSelect(p, s, core, i == 0)
@@ -191,7 +198,7 @@ func sameExpr(a, b string) bool {
 // the first), and term(i) (when not nil) replacing ORDER BY term i.
 func (o *orderedSelect) query(term func(i int, t *sqlast.OrderingTerm) string) string {
 	p, core := o.p, o.core
-	var edits []edit
+	edits := append([]edit{}, o.extra...)
 	if o.appended && len(o.keyText) > 0 {
 		last := p.end(core.Columns[len(core.Columns)-1])
 		edits = append(edits, edit{last, last, ", " + strings.Join(o.keyText, ", ")})
