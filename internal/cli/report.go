@@ -72,6 +72,7 @@ func runReport(cmd *cobra.Command, out string, f *reportFlags) error {
 		}
 	} else {
 		report.PrintTable(cmd.OutOrStdout(), r.Summary)
+		report.PrintHazards(cmd.OutOrStdout(), r.Summary, hazardKinds())
 	}
 	if f.html == "" {
 		return nil

@@ -104,6 +104,16 @@ type Details struct {
 // without a witness.
 func (d Details) RestsOn() []string { return d.Witness.restsOn() }
 
+// Assumption names the assumption the search ran under
+// (metric.Assumer): "observed", or "declared" (the default, which the
+// record leaves out).
+func (d Details) Assumption() string {
+	if d.Assume == "" {
+		return string(AssumeDeclared)
+	}
+	return string(d.Assume)
+}
+
 // restsOn returns w's kinds as strings; nil for a nil witness or one cut
 // from an item's database without checks.
 func (w *Witness) restsOn() []string {

@@ -35,6 +35,15 @@ type Refutation interface {
 	RestsOn() []string
 }
 
+// Assumer is Details that name the assumption about the data a verdict
+// was decided under: "declared" (the schema's constraints) or "observed"
+// (also what the item's database holds), equiv's --equiv-assume; "" when
+// the verdict did not depend on one (verdict decided by ex). The summary
+// names it beside the metric's figures (report.Score.Assume).
+type Assumer interface {
+	Assumption() string
+}
+
 // RawFields are the Details of a verdict read without knowing its metric
 // (Verdict.UnmarshalJSON), or of a metric without a type of its own (ex
 // and ex_bird write no details; keys a newer sqljudge wrote): each key's

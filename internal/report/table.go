@@ -109,7 +109,7 @@ func appendMetricRows(t table.Writer, s *Summary, levels []string, m string) {
 		}
 		t.AppendRow(row)
 	}
-	label := m
+	label := s.labelled(m)
 	if hasFigure {
 		label = m + " accuracy (all-or-nothing)"
 	}
