@@ -65,9 +65,9 @@ const (
 // AcceptedReasons are the reasons of Refuted.AcceptedWhy in the order
 // they are listed, each with what it says.
 var AcceptedReasons = []struct{ Key, Text string }{
-	{AcceptedDistinct, "DISTINCT in the gold or prediction, which %s drops (as Spider's evaluation.py does) and equiv keeps"},
-	{AcceptedNotGraded, "%s could not grade them (an error or a timeout) and equiv could"},
-	{AcceptedOther, "another difference of the rules (the records say which)"},
+	{AcceptedDistinct, "with a DISTINCT in the gold or prediction, which %s drops as Spider's evaluation.py does and equiv keeps"},
+	{AcceptedNotGraded, "that %s could not grade (an error or a timeout) and equiv could"},
+	{AcceptedOther, "with another difference of the rules (the records say which)"},
 }
 
 // RestsOnKeys returns the keys of a RestsOn count in the order they are
@@ -322,6 +322,22 @@ func (r Refuted) refutesNote(equiv, m string) string {
 	return n
 }
 
+// AcceptedText says why the items m calls wrong are ones equiv accepts:
+// "3 with a DISTINCT in the gold or prediction, which ex drops ...".
+func (r Refuted) AcceptedText(m string) string {
+	var why []string
+	for _, a := range AcceptedReasons {
+		if k := r.AcceptedWhy[a.Key]; k > 0 {
+			text := a.Text
+			if strings.Contains(text, "%s") {
+				text = fmt.Sprintf(text, m)
+			}
+			why = append(why, fmt.Sprintf("%d %s", k, text))
+		}
+	}
+	return strings.Join(why, "; ")
+}
+
 // restsOnData reports whether some refutation rests on a NULL, an empty
 // table or repeated rows: data an item's database may never hold.
 func (r Refuted) restsOnData() bool {
@@ -340,20 +356,10 @@ func (r Refuted) restsOnData() bool {
 // correct, less 128 refuted and 0 not graded, plus 3 ex calls wrong that
 // equiv accepts (distinct 3: ...)".
 func (r Refuted) reconcileNote(equiv, m string, eq *Score) string {
-	n := fmt.Sprintf("%s accuracy %.4f (%d of %d): the %d items %s calls correct, less %d refuted and %d equiv could not grade, plus %d %s calls wrong that equiv accepts",
+	n := fmt.Sprintf("%s accuracy %.4f (%d of %d) = the %d items %s calls correct - %d equiv refutes - %d equiv could not grade + %d %s calls wrong and equiv accepts",
 		equiv, eq.Accuracy, eq.Correct, eq.Count, r.Correct, m, r.Refuted, r.NotGraded, r.Accepted, m)
-	var why []string
-	for _, a := range AcceptedReasons {
-		if k := r.AcceptedWhy[a.Key]; k > 0 {
-			text := a.Text
-			if strings.Contains(text, "%s") {
-				text = fmt.Sprintf(text, m)
-			}
-			why = append(why, fmt.Sprintf("%d: %s", k, text))
-		}
-	}
-	if len(why) > 0 {
-		n += " (" + strings.Join(why, "; ") + ")"
+	if why := r.AcceptedText(m); why != "" {
+		n += " (" + why + ")"
 	}
 	if r.Correct-r.Refuted-r.NotGraded+r.Accepted != eq.Correct {
 		n += fmt.Sprintf("; the rest of equiv's %d correct items have no %s verdict", eq.Correct, m)

@@ -13,7 +13,7 @@ import (
 )
 
 func rec(diff string, v map[string]metric.Verdict) run.Record {
-	return run.Record{Difficulty: diff, Verdicts: v}
+	return run.Record{Difficulty: diff, Verdicts: v, Pred: "SELECT 1"}
 }
 
 func TestSummarize(t *testing.T) {
@@ -235,7 +235,7 @@ func TestSummarizeEquivRefutes(t *testing.T) {
 	notes := strings.Join(s.Notes, "\n")
 	for _, n := range []string{
 		"equiv (assume declared) refutes 3 and proves 1 of the 5 items ex calls correct; the refutations rest on null 1, null+duplicates 1, no witness 1",
-		"equiv (assume declared) accuracy 0.2857 (2 of 7): the 5 items ex calls correct, less 3 refuted and 1 equiv could not grade, plus 1 ex calls wrong that equiv accepts (1: DISTINCT in the gold or prediction, which ex drops",
+		"equiv (assume declared) accuracy 0.2857 (2 of 7) = the 5 items ex calls correct - 3 equiv refutes - 1 equiv could not grade + 1 ex calls wrong and equiv accepts (1 with a DISTINCT in the gold or prediction, which ex drops",
 		"equiv (assume declared) witnesses (3) rest on: null 2, duplicates 1, value 1",
 	} {
 		if !strings.Contains(notes, n) {
