@@ -10,10 +10,12 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/run"
+	"github.com/sqljudge/sqljudge/internal/sqllex"
 	"github.com/sqljudge/sqljudge/internal/stats"
 	"github.com/sqljudge/sqljudge/internal/status"
 )
@@ -142,6 +144,11 @@ type Summary struct {
 	// records carry gold hazards (run.Record.GoldHazards), in all and by
 	// kind; absent without --audit. No figure above depends on it.
 	GoldHazards *HazardCounts `json:"gold_hazards,omitempty"`
+	// EmptyPredictions counts the items whose prediction is empty (a
+	// blank line of the prediction file, or only comments and
+	// semicolons): every metric grades it as a query returning no rows (a
+	// note names the first items).
+	EmptyPredictions int `json:"empty_predictions,omitempty"`
 	// RestsOn maps a metric whose verdicts carry witness databases
 	// (metric.Refutation: equiv, verdict) to the count of witnesses per
 	// kind of what they rest on, {"equiv": {"null": 60, "empty_table":
@@ -174,11 +181,40 @@ func Summarize(recs []run.Record, metrics []string) *Summary {
 	s.eachScore(setHeadline)
 	s.Notes = append(s.Notes, figureNotes(s, metrics)...)
 	s.Notes = append(s.Notes, unjudgedNotes(s, metrics)...)
+	emptyPredictions(s, recs)
 	assumptions(s, recs, metrics)
 	equivRefutes(s, recs, metrics)
 	decidedBy(s, recs, metrics)
 	restsOn(s, recs, metrics)
 	return s
+}
+
+// emptyPredictions counts the empty predictions and says so in a note,
+// naming the first items: a blank line in a prediction file otherwise
+// shows only as a wrong verdict.
+func emptyPredictions(s *Summary, recs []run.Record) {
+	var idx []string
+	for _, r := range recs {
+		if sqllex.IsBlank(r.Pred) {
+			s.EmptyPredictions++
+			if len(idx) < 10 {
+				idx = append(idx, strconv.Itoa(r.Index))
+			}
+		}
+	}
+	if s.EmptyPredictions == 0 {
+		return
+	}
+	more := ""
+	if s.EmptyPredictions > len(idx) {
+		more = ", ..."
+	}
+	verb := "are"
+	if s.EmptyPredictions == 1 {
+		verb = "is"
+	}
+	s.Notes = append(s.Notes, fmt.Sprintf("%d of the %d predictions %s empty (a blank line of the prediction file, or only comments): items %s%s; each is graded as a query returning no rows, and its verdicts' detail says so",
+		s.EmptyPredictions, s.Items, verb, strings.Join(idx, ", "), more))
 }
 
 // eachScore calls f on every score of s with its metric's name.
