@@ -121,6 +121,7 @@ const (
 	ReasonAuxTooLarge = "its auxiliary query is past the row or byte cap"
 	ReasonKeys        = "an ORDER BY key it cannot read (a compound's key by expression, a position after *, a DISTINCT key not selected)"
 	ReasonLimit       = "a LIMIT or OFFSET that is not a literal integer"
+	ReasonGroupKeys   = "a * among the columns of an aggregate SELECT, or a GROUP BY position it cannot read"
 	ReasonNoNulls     = "the engine has no NULLS FIRST/LAST"
 	ReasonTooMany     = "more SELECTs than the audit checks in one query"
 	ReasonInternal    = "internal error of sqljudge's audit (a bug: please report it)"

@@ -141,7 +141,8 @@ func TestDefogSQLiteFindings(t *testing.T) {
 // (ORDER BY days_employed ASC LIMIT 1) keeps a salesperson who was never
 // let go (a NULL days_employed) where NULLs sort first, Olivia Thomas
 // (181 days) under PostgreSQL's NULLS LAST; item 112's AVG sums to two
-// values on PostgreSQL itself, which sums floats left to right.
+// values on PostgreSQL itself, which sums floats left to right; item 209
+// selects its GROUP BY term cast to a date, which is no bare column.
 func TestDefogPostgresFindings(t *testing.T) {
 	server := testserver.Postgres(t)
 	prefix := testserver.Name("sjt_audit_")
@@ -180,5 +181,10 @@ func TestDefogPostgresFindings(t *testing.T) {
 	}
 	if f := only(t, reps[27].Findings, audit.Volatile); f.Clause != "CURRENT_DATE" {
 		t.Errorf("item 27: %+v", f)
+	}
+	// date_trunc('quarter', s.sale_date)::date is its GROUP BY term cast:
+	// one value per group, though s.sale_date takes several.
+	if fs := reps[209].Findings; slices.ContainsFunc(fs, func(f audit.Finding) bool { return f.Kind == audit.BareColumn }) {
+		t.Errorf("item 209: a grouped expression taken for a bare column: %+v", fs)
 	}
 }

@@ -24,8 +24,10 @@ type groupedSelect struct {
 	// bare are the result columns that read a column outside any
 	// aggregate call and are not a GROUP BY term.
 	bare []int
-	// refs are, per result column, the column references it reads outside
-	// aggregate calls that are not GROUP BY terms (their texts, each once).
+	// refs are, per bare result column, what the check reads in each
+	// group: the column's expression when it holds no aggregate, else the
+	// column references it reads outside aggregate calls and GROUP BY
+	// terms (their texts, each once).
 	refs [][]string
 	// extreme is the one MIN or MAX call of the SELECT (its result
 	// columns, HAVING and ORDER BY) on SQLite, where bare columns come
@@ -52,7 +54,7 @@ func (a *auditor) groupedChecks(p *parsed) {
 		}
 		g := newGroupedSelect(p, s, core, a.c.Engine.Dialect())
 		if g == nil {
-			a.skip("bare_column", ReasonKeys)
+			a.skip("bare_column", ReasonGroupKeys)
 			return true
 		}
 		if len(g.bare) > 0 {
@@ -118,15 +120,19 @@ func isAggregateCall(f *sqlast.FuncCall) bool {
 }
 
 // columnRefs returns the column references e reads outside aggregate
-// calls and subqueries, in source order: a name or a qualified name, but
-// CURRENT_DATE, CURRENT_TIME, CURRENT_TIMESTAMP and the field word of
-// EXTRACT, which the grammar reads as names too.
-func columnRefs(e sqlast.Node) []sqlast.Expr {
+// calls, subqueries and the parts covered says are grouped, in source
+// order: a name or a qualified name, but CURRENT_DATE, CURRENT_TIME,
+// CURRENT_TIMESTAMP and the field word of EXTRACT, which the grammar reads
+// as names too.
+func columnRefs(e sqlast.Node, covered func(sqlast.Node) bool) []sqlast.Expr {
 	var out []sqlast.Expr
 	var visit func(n sqlast.Node)
 	visit = func(n sqlast.Node) {
+		if n == nil || covered(n) {
+			return
+		}
 		switch t := n.(type) {
-		case nil, *sqlast.SelectStmt:
+		case *sqlast.SelectStmt:
 			return
 		case *sqlast.Ident:
 			if !clockWords[strings.ToLower(t.Name)] {
@@ -174,19 +180,30 @@ func newGroupedSelect(p *parsed, s *sqlast.SelectStmt, core *sqlast.SelectQuery,
 		}
 		g.keys = append(g.keys, text)
 	}
+	// A part of an expression that is a GROUP BY term as written (its own
+	// span: a PostgreSQL cast after it is not part of it) is grouped.
+	covered := func(n sqlast.Node) bool {
+		e, ok := n.(sqlast.Expr)
+		return ok && g.isKey(p.sql[e.Pos():e.End()])
+	}
 	g.refs = make([][]string, len(core.Columns))
 	for i, rc := range core.Columns {
-		if g.isKey(p.text(rc.Expr)) {
+		refs := columnRefs(rc.Expr, covered)
+		switch {
+		case len(refs) == 0:
 			continue
-		}
-		for _, r := range columnRefs(rc.Expr) {
-			if t := p.text(r); !g.isKey(t) && !slices.Contains(g.refs[i], t) {
-				g.refs[i] = append(g.refs[i], t)
+		case len(aggregateCalls(rc.Expr)) == 0:
+			// The column's value is what may vary in a group: a
+			// function of grouped values does not.
+			g.refs[i] = []string{p.text(rc.Expr)}
+		default:
+			for _, r := range refs {
+				if t := p.text(r); !slices.Contains(g.refs[i], t) {
+					g.refs[i] = append(g.refs[i], t)
+				}
 			}
 		}
-		if len(g.refs[i]) > 0 {
-			g.bare = append(g.bare, i)
-		}
+		g.bare = append(g.bare, i)
 	}
 	if d == engine.SQLite {
 		var minMax []*sqlast.FuncCall
