@@ -83,20 +83,8 @@ func (a *auditor) distinctOrder(p *parsed, s *sqlast.SelectStmt, core *sqlast.Se
 // each key's aggregate).
 func newDistinctSelect(p *parsed, s *sqlast.SelectStmt, core *sqlast.SelectQuery, top bool) (*orderedSelect, string) {
 	o := &orderedSelect{p: p, s: s, core: core, top: top, appended: true}
-	if !top && p.stmt.With != nil {
-		o.prefix = p.text(p.stmt.With) + " "
-	}
-	if core.Limit != nil {
-		var ok bool
-		if o.count, ok = intLiteral(core.Limit.Count); !ok {
-			return nil, ReasonLimit
-		}
-		if core.Limit.Offset != nil {
-			if o.offset, ok = intLiteral(core.Limit.Offset); !ok {
-				return nil, ReasonLimit
-			}
-		}
-		o.limit = true
+	if !o.readLimit() {
+		return nil, ReasonLimit
 	}
 	for _, t := range core.OrderBy {
 		text, col, ok := resolveKey(p, core, t.Expr)

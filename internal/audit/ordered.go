@@ -90,24 +90,35 @@ func (a *auditor) orderChecks(p *parsed, gold *result.Set) {
 	}
 }
 
+// readLimit reads o's prefix (the statement's WITH, for a SELECT that is
+// not the whole query) and its core's LIMIT and OFFSET; false when they
+// are not integer literals.
+func (o *orderedSelect) readLimit() bool {
+	if !o.top && o.p.stmt.With != nil {
+		o.prefix = o.p.text(o.p.stmt.With) + " "
+	}
+	if o.core.Limit == nil {
+		return true
+	}
+	var ok bool
+	if o.count, ok = intLiteral(o.core.Limit.Count); !ok {
+		return false
+	}
+	if o.core.Limit.Offset != nil {
+		if o.offset, ok = intLiteral(o.core.Limit.Offset); !ok {
+			return false
+		}
+	}
+	o.limit = true
+	return true
+}
+
 // newOrderedSelect reads s's ORDER BY keys and LIMIT; it returns nil and
 // the reason when the checks cannot read them.
 func newOrderedSelect(p *parsed, s *sqlast.SelectStmt, core *sqlast.SelectQuery, top bool) (*orderedSelect, string) {
 	o := &orderedSelect{p: p, s: s, core: core, top: top}
-	if !top && p.stmt.With != nil {
-		o.prefix = p.text(p.stmt.With) + " "
-	}
-	if core.Limit != nil {
-		var ok bool
-		if o.count, ok = intLiteral(core.Limit.Count); !ok {
-			return nil, ReasonLimit
-		}
-		if core.Limit.Offset != nil {
-			if o.offset, ok = intLiteral(core.Limit.Offset); !ok {
-				return nil, ReasonLimit
-			}
-		}
-		o.limit = true
+	if !o.readLimit() {
+		return nil, ReasonLimit
 	}
 	first, _ := s.Cores[0].(*sqlast.SelectQuery)
 	if first == nil {
