@@ -86,6 +86,9 @@ type Options struct {
 	// prover replaces ProveQueries when set: the tests' prover that lies,
 	// to show what the tripwire and the metrics do with a wrong proof.
 	prover proverFunc
+	// facts remembers the checks of proofs' facts on the pair's database
+	// (checkProofFacts) across pairs that share it; nil remembers none.
+	facts *factMemo
 }
 
 // proverFunc proves q1 and q2 over db, as ProveQueries does.

@@ -160,6 +160,7 @@ type Metric struct {
 	sb     *sqlitesb.Sandbox
 	solver check.Solver // Z3, nil when not found
 	prover proverFunc   // Options.prover: tests only
+	facts  *factMemo    // the proofs' facts checked on the items' databases
 }
 
 // NewMetric returns the equiv metric; the caller closes it.
@@ -174,7 +175,7 @@ func NewMetric(o metric.EquivOptions) (*Metric, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Metric{o: o, sb: sb}
+	m := &Metric{o: o, sb: sb, facts: &factMemo{}}
 	if z, err := check.FindZ3(); err == nil {
 		m.solver = z
 	}
@@ -225,7 +226,7 @@ func (m *Metric) gradeOne(ctx context.Context, x *metric.Exec, it *bench.Item, g
 	sameOnDB := result.SpiderEqual(gs, ps, sqllex.ContainsOrderBy(gold))
 	out, err := Decide(ctx, Pair{ID: it.ID, Q1: gold, Q2: it.Pred, DB: path}, Options{
 		Sandbox: m.sb, Seed: m.o.Seed, Budget: m.o.Budget, MaxDatabases: m.o.MaxDatabases,
-		Rule: RuleSpider, SuiteFiles: m.suiteFiles(it.DBID), Assume: Assume(m.o.Assume), Solver: m.solver, Grading: true, prover: m.prover,
+		Rule: RuleSpider, SuiteFiles: m.suiteFiles(it.DBID), Assume: Assume(m.o.Assume), Solver: m.solver, Grading: true, prover: m.prover, facts: m.facts,
 	})
 	if err != nil {
 		return metric.Verdict{Status: status.InternalError, Detail: err.Error()}

@@ -104,7 +104,15 @@ type ProverNote struct {
 	Detail      string `json:"detail,omitempty"`
 	Solver      string `json:"solver"`
 	Obligations int    `json:"obligations,omitempty"`
+	// BrokenFact is the fact of a proof that a row of the pair's
+	// database breaks (StoppedBy StoppedByData): no proof.
+	BrokenFact *BrokenFact `json:"broken_fact,omitempty"`
 }
+
+// StoppedByData is ProverNote.StoppedBy when a proof was found but a fact
+// it rests on does not hold on the pair's database (checkProofFacts), or
+// could not be checked there.
+const StoppedByData = "data"
 
 // The results of ProverNote.
 const (
@@ -133,10 +141,32 @@ func (s *searcher) prove(ctx context.Context) {
 	} else {
 		s.proof, s.out.Prover = ProveQueries(pctx, s.p.Q1, s.p.Q2, s.schema.Database, s.o.Sandbox.Dialect(), s.o.Rule, s.o.Solver)
 	}
+	if s.proof != nil {
+		s.checkData(ctx)
+	}
 	if s.proof != nil && s.o.MaxDatabases > TripwireDatabases {
 		s.o.MaxDatabases = TripwireDatabases
 		s.out.Search.MaxDatabases = TripwireDatabases
 	}
+}
+
+// checkData drops the proof when a fact it rests on does not hold on the
+// pair's database, or could not be checked there (checkProofFacts): the
+// record's prover then says no proof, stopped by "data", with the fact and
+// the row that breaks it.
+func (s *searcher) checkData(ctx context.Context) {
+	b, err := s.checkProofFacts(ctx)
+	if err == nil && b == nil {
+		return
+	}
+	s.proof = nil
+	s.out.Prover.Result, s.out.Prover.StoppedBy, s.out.Prover.BrokenFact = ProverNoProof, StoppedByData, b
+	if err != nil {
+		s.out.Prover.Detail = fmt.Sprintf("a proof was found, but a fact it rests on could not be checked on the database's rows: %v", err)
+		return
+	}
+	row, _ := json.Marshal(b.Row)
+	s.out.Prover.Detail = fmt.Sprintf("a proof was found, but it rests on %s, which a row of the database breaks: %s", b.Holds, row)
 }
 
 // ProveQueries runs the prover alone on q1 and q2 over schema db (as
