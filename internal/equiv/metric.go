@@ -146,15 +146,19 @@ func (d Details) Numbers() map[string]float64 {
 // they agree on the item's database itself. The queries run exactly as
 // written (no DISTINCT removal, no value rewriting), so a witness re-runs
 // in any SQLite client. A test suite's databases, when given, are tried
-// first (at most suiteRows rows a table). When the search cannot decide
-// (unknown), the verdict is the comparison on the item's database, with
-// the reason in Detail, unless the prediction is why: when it ran past the
-// search's limits where the gold did not (Search.Limited.Q2: a query
-// timeout or a result cap on a database on which the gold ran, or most of
-// the budget), the item is not correct, with status timeout (too_large
-// when only the result cap was hit): a prediction that cannot be checked
-// is not rewarded as a right one. The item's database must be a SQLite
-// file.
+// first (at most suiteRows rows a table). The search runs in grading
+// mode (Options.Grading): a database on which the gold runs and the
+// prediction fails or is not deterministic is a witness against it. A
+// witness beats a proof (a disagreement, ReasonDisagree: wrong). A
+// prediction that ran past the search's limits where the gold did not, or
+// whose result did not reproduce (Search.Limited.Q2), is not correct, with
+// status timeout (too_large when only the result cap was hit, ok when only
+// its result did not reproduce): a prediction that cannot be checked is
+// not rewarded as a right one. Only when the gold's side leaves the pair
+// open (unknown: the schema, a gold that fails everywhere) is the verdict
+// the comparison on the item's database, with the reason in Detail (see
+// settle). The item's database must be a SQLite file; the facts a proof
+// rests on are checked on its rows (checkProofFacts).
 type Metric struct {
 	o      metric.EquivOptions
 	sb     *sqlitesb.Sandbox
