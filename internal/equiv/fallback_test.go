@@ -57,6 +57,21 @@ func fallbackAttacks() []fallbackAttack {
 	return out
 }
 
+// subsetMetrics builds the named metrics with o's equiv settings and an
+// environment on the committed subset's Spider databases, closed at the
+// test's end.
+func subsetMetrics(t *testing.T, o metric.EquivOptions, names ...string) ([]metric.Metric, *metric.Env) {
+	t.Helper()
+	ms, err := metric.New(names, metric.Options{Equiv: o})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { metric.Close(ms) })
+	eng := sqlite.New(shareddata.SubsetPath(t, "spider", "database"), sqlite.Options{})
+	t.Cleanup(func() { eng.Close() })
+	return ms, &metric.Env{Engine: eng, Timeout: 10 * time.Second}
+}
+
 // TestFallbackAttacksAreWrong: no prediction that fails, turns
 // nondeterministic, times out or exhausts the work of the search where
 // the gold runs is graded correct by the equiv and verdict metrics, on
@@ -64,14 +79,7 @@ func fallbackAttacks() []fallbackAttack {
 // graded correct before (the timeout one excepted), by the comparison on
 // the item's database that equiv fell back to.
 func TestFallbackAttacksAreWrong(t *testing.T) {
-	ms, err := metric.New([]string{"equiv", "verdict"}, metric.Options{Equiv: metric.EquivOptions{Seed: 1, Budget: 8 * time.Second, MaxDatabases: 100}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer metric.Close(ms)
-	eng := sqlite.New(shareddata.SubsetPath(t, "spider", "database"), sqlite.Options{})
-	defer eng.Close()
-	env := &metric.Env{Engine: eng, Timeout: 10 * time.Second}
+	ms, env := subsetMetrics(t, metric.EquivOptions{Seed: 1, Budget: 8 * time.Second, MaxDatabases: 100}, "equiv", "verdict")
 	for _, a := range fallbackAttacks() {
 		t.Run(a.name, func(t *testing.T) {
 			it := &bench.Item{DBID: "concert_singer", Gold: []string{a.gold}, Pred: a.pred}
@@ -98,14 +106,7 @@ func TestFallbackAttacksAreWrong(t *testing.T) {
 // error), re-verified, and the verdict is inequivalent with status ok
 // (the prediction ran on the item's database).
 func TestPredictionFailureIsAWitness(t *testing.T) {
-	ms, err := metric.New([]string{"equiv"}, metric.Options{Equiv: metric.EquivOptions{Seed: 1, Budget: 10 * time.Second, MaxDatabases: 100}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer metric.Close(ms)
-	eng := sqlite.New(shareddata.SubsetPath(t, "spider", "database"), sqlite.Options{})
-	defer eng.Close()
-	env := &metric.Env{Engine: eng, Timeout: 10 * time.Second}
+	ms, env := subsetMetrics(t, metric.EquivOptions{Seed: 1, Budget: 10 * time.Second, MaxDatabases: 100}, "equiv")
 	for _, c := range []struct {
 		pred string
 		kind FailureKind
