@@ -143,8 +143,10 @@ func numberOf(v result.Value) (float64, bool) {
 // literals of the queries that name the column and their neighbouring
 // values (testsuite.LiteralVariants), the family's base values, every
 // other literal the column's family admits, and the column's Values (the
-// sample of the pair's database; none for DDL).
-func (s *schema) pools(queries []string) [][][]result.Value {
+// sample of the pair's database; none for DDL). The values that meet the
+// queries' linear conditions (solved: x * 3 = 122883 gives 40961) count
+// as literals.
+func (s *schema) pools(queries []string, solved []solved) [][][]result.Value {
 	words := map[string]bool{}
 	var lits []result.Value
 	for _, q := range queries {
@@ -157,6 +159,9 @@ func (s *schema) pools(queries []string) [][][]result.Value {
 		for _, v := range testsuite.QueryLiterals(q, func(n string) bool { return inScope[strings.ToLower(n)] }) {
 			lits = append(lits, testsuite.LiteralVariants(v)...)
 		}
+	}
+	for _, sv := range solved {
+		lits = append(lits, testsuite.LiteralVariants(sv.v)...)
 	}
 	out := make([][][]result.Value, len(s.Tables))
 	for ti, t := range s.Tables {
