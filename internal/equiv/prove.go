@@ -40,13 +40,13 @@ func proveSchema(db *catalog.Database, d engine.Dialect) check.Schema {
 	}
 	out := &check.MapSchema{D: cd}
 	for _, t := range db.Tables {
-		ct := &check.Table{Name: t.Name}
+		ct := &check.Table{Name: engineName(d, t.Name, t.Unquoted)}
 		for _, c := range t.Columns {
 			notNull := c.NotNull
 			if d == engine.SQLite && c.KeyNotNull && !rowidAlias(t) {
 				notNull = false // SQLite lets this key column hold NULL
 			}
-			ct.Columns = append(ct.Columns, check.Column{Name: c.Name, Family: family(c, d), NotNull: notNull})
+			ct.Columns = append(ct.Columns, check.Column{Name: engineName(d, c.Name, c.Unquoted), Family: family(c, d), NotNull: notNull})
 		}
 		if len(t.PK) > 0 {
 			ct.Keys = append(ct.Keys, check.Key{Cols: t.PK, Primary: true})
@@ -60,6 +60,17 @@ func proveSchema(db *catalog.Database, d engine.Dialect) check.Schema {
 		out.Tables = append(out.Tables, ct)
 	}
 	return out
+}
+
+// engineName is a table's or column's name as engine d stores it: on
+// PostgreSQL a name DDL wrote without quotes is folded to lower case (as
+// the sandbox's DDL, catalog.Ident, has it), so that the kernel compares
+// the query's names with the names PostgreSQL compares them with.
+func engineName(d engine.Dialect, name string, unquoted bool) string {
+	if d == engine.Postgres && unquoted {
+		return strings.ToLower(name)
+	}
+	return name
 }
 
 // rowidAlias reports whether t's primary key is SQLite's INTEGER PRIMARY
