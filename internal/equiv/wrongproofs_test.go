@@ -27,7 +27,7 @@ const wrongProofsFile = "testdata/wrong_proofs.jsonl"
 
 // wrongProofCauses are the root causes wrongProofsFile must show, each
 // by at least one pair.
-var wrongProofCauses = []string{"R1", "R2", "R3", "R4"}
+var wrongProofCauses = []string{"R1", "R2", "R3", "R4", "R10"}
 
 // wrongProof is one line of wrongProofsFile.
 type wrongProof struct {

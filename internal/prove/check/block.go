@@ -63,6 +63,9 @@ type compiler struct {
 // compile reads the canonical form c as blocks; a construct the normal
 // form does not cover is a *Refusal.
 func compile(c *Canon) (*block, map[*sqlast.SelectStmt]*block, error) {
+	if err := c.outerAggregate(); err != nil {
+		return nil, nil, err
+	}
 	cp := &compiler{c: c, blocks: map[*sqlast.SelectStmt]*block{}}
 	b, err := cp.stmt(c.Stmt, nil)
 	return b, cp.blocks, err

@@ -99,6 +99,9 @@ func Apply(rule, before string, at int, s Schema) (string, []Fact, error) {
 	if err != nil {
 		return "", nil, err
 	}
+	if err := c.outerAggregate(); err != nil {
+		return "", nil, err
+	}
 	var facts factSet
 	if err := r(c, at, &facts); err != nil {
 		return "", nil, err
