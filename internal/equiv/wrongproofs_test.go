@@ -27,7 +27,7 @@ const wrongProofsFile = "testdata/wrong_proofs.jsonl"
 
 // wrongProofCauses are the root causes wrongProofsFile must show, each
 // by at least one pair.
-var wrongProofCauses = []string{"R1", "R2", "R3", "R4", "R10"}
+var wrongProofCauses = []string{"R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15", "R16", "R17"}
 
 // wrongProof is one line of wrongProofsFile.
 type wrongProof struct {

@@ -103,6 +103,8 @@ type scope struct {
 // same query up to renaming: the engine runs them alike.
 type Canon struct {
 	Stmt *sqlast.SelectStmt
+	// d is the dialect whose rules the names were resolved by.
+	d Dialect
 	// Occs are the occurrences in the order their aliases number them.
 	Occs []*occurrence
 	// byAlias finds an occurrence by its canonical alias.
@@ -131,7 +133,7 @@ func Canonicalize(sql string, s Schema, prefix string) (*Canon, error) {
 }
 
 func canonicalizeStmt(st *sqlast.SelectStmt, s Schema, prefix string) (*Canon, error) {
-	cz := &canonicalizer{schema: s, prefix: prefix, c: &Canon{Stmt: st, byAlias: map[string]*occurrence{}, scopes: map[*sqlast.SelectQuery]*scope{}}}
+	cz := &canonicalizer{schema: s, prefix: prefix, c: &Canon{Stmt: st, d: s.Dialect(), byAlias: map[string]*occurrence{}, scopes: map[*sqlast.SelectQuery]*scope{}}}
 	if err := cz.stmt(st, nil, false); err != nil {
 		return nil, err
 	}
@@ -148,7 +150,7 @@ func canonicalizeStmt(st *sqlast.SelectStmt, s Schema, prefix string) (*Canon, e
 // relink maps the occurrences of c onto the re-parsed tree st (same
 // shape, same order of FROM items).
 func relink(st *sqlast.SelectStmt, c *Canon) (*Canon, error) {
-	out := &Canon{Stmt: st, byAlias: map[string]*occurrence{}, scopes: map[*sqlast.SelectQuery]*scope{}}
+	out := &Canon{Stmt: st, d: c.d, byAlias: map[string]*occurrence{}, scopes: map[*sqlast.SelectQuery]*scope{}}
 	var cores []*sqlast.SelectQuery
 	var derived []*sqlast.SelectStmt
 	sqlast.Walk(st, func(n sqlast.Node) bool {

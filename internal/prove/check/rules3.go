@@ -148,13 +148,13 @@ func exceptToNotIn(c *Canon, at int, facts *factSet) error {
 		}
 		cols[k].o, cols[k].i, cols[k].e = o, i, blk.outputs[0]
 	}
-	fa, fb := cols[0].o.table.Columns[cols[0].i].Family, cols[1].o.table.Columns[cols[1].i].Family
+	fa, fb := c.fam(cols[0].o, cols[0].i), c.fam(cols[1].o, cols[1].i)
 	if fa != fb || (fa != Int && fa != Text) {
 		return refuse("rule", "the two columns are not both Int or both Text")
 	}
 	for _, x := range cols {
 		facts.add(notNullFact(x.o, x.i))
-		facts.add(Fact{Fact: FactFamily, Table: x.o.table.Name, Column: x.o.table.Columns[x.i].Name, Family: fa.String()})
+		facts.add(c.familyFact(x.o, x.i))
 	}
 	sub := &sqlast.SelectStmt{Cores: []sqlast.SelectCore{b}}
 	notIn := &sqlast.InExpr{Not: true, X: cols[0].e, Parens: true, Select: sub}
@@ -206,7 +206,7 @@ func inToExists(c *Canon, at int, facts *factSet) error {
 	if !xok || !yok || !slices.Contains(sb.occs, yo) {
 		return refuse("rule", "x and y must be NOT NULL columns, y of the subquery")
 	}
-	fx, fy := xo.table.Columns[xi].Family, yo.table.Columns[yi].Family
+	fx, fy := c.fam(xo, xi), c.fam(yo, yi)
 	if fx != fy || (fx != Int && fx != Text) {
 		return refuse("rule", "x and y are not both Int or both Text")
 	}
@@ -215,7 +215,7 @@ func inToExists(c *Canon, at int, facts *factSet) error {
 		i int
 	}{{xo, xi}, {yo, yi}} {
 		facts.add(notNullFact(x.o, x.i))
-		facts.add(Fact{Fact: FactFamily, Table: x.o.table.Name, Column: x.o.table.Columns[x.i].Name, Family: fx.String()})
+		facts.add(c.familyFact(x.o, x.i))
 	}
 	var conds []sqlast.Expr
 	if sub.Where != nil {
