@@ -28,8 +28,11 @@ import (
 //     correlated reference: fixed for each row of the outer query);
 //   - by identity when it belongs to an occurrence one of whose keys is
 //     determined by comparison: a PRIMARY KEY or UNIQUE whose columns are
-//     all NOT NULL (so that no two rows share its values, by the
-//     comparison the key is enforced with, the column's own).
+//     all NOT NULL in the block's rows (declared NOT NULL, or an operand
+//     of a top-level conjunct that is never TRUE on NULL, such as the
+//     join condition a.id = b.a_id), so that no two rows share its
+//     values, by the comparison the key is enforced with, the column's
+//     own.
 //
 // Every fact used is recorded.
 
@@ -52,12 +55,23 @@ type deps struct {
 	b      *block
 	parent map[colKey]colKey // union-find of the equalities
 	consts map[colKey]bool
-	facts  factSet
+	// nonNull are the block's columns that no row it keeps holds NULL in:
+	// an operand of a top-level conjunct that is never TRUE on NULL
+	// (nullRejected).
+	nonNull map[colKey]bool
+	facts   factSet
 }
 
 // newDeps reads the equalities of b's conditions.
 func newDeps(c *Canon, b *block) *deps {
-	d := &deps{c: c, b: b, parent: map[colKey]colKey{}, consts: map[colKey]bool{}}
+	d := &deps{c: c, b: b, parent: map[colKey]colKey{}, consts: map[colKey]bool{}, nonNull: map[colKey]bool{}}
+	for _, e := range b.conds {
+		for _, x := range nullRejected(e) {
+			if o, i, ok := c.colOf(x); ok && d.local(o) {
+				d.nonNull[keyOf(o, i)] = true
+			}
+		}
+	}
 	for _, e := range b.conds {
 		be, ok := e.(*sqlast.BinaryExpr)
 		if !ok || be.Op != sqlast.OpEq {
@@ -82,6 +96,30 @@ func newDeps(c *Canon, b *block) *deps {
 		}
 	}
 	return d
+}
+
+// nullRejected returns the operands of a condition that are not NULL
+// wherever it is TRUE: both sides of a comparison, x of x IS NOT NULL, x
+// IN (...) and x [NOT] BETWEEN ...
+func nullRejected(e sqlast.Expr) []sqlast.Expr {
+	switch t := e.(type) {
+	case *sqlast.BinaryExpr:
+		switch t.Op {
+		case sqlast.OpEq, sqlast.OpNe, sqlast.OpLt, sqlast.OpLe, sqlast.OpGt, sqlast.OpGe:
+			return []sqlast.Expr{t.X, t.Y}
+		}
+	case *sqlast.NullCheckExpr:
+		if t.Test != sqlast.TestIsNull {
+			return []sqlast.Expr{t.X}
+		}
+	case *sqlast.InExpr:
+		if !t.Not {
+			return []sqlast.Expr{t.X}
+		}
+	case *sqlast.BetweenExpr:
+		return []sqlast.Expr{t.X}
+	}
+	return nil
 }
 
 // literalOf reports whether e is a literal of family f (Int or Text).
@@ -220,18 +258,21 @@ func (d *deps) keyed(o *occurrence, in map[colKey]bool) bool {
 	return false
 }
 
-// keyIn reports whether key of o's table is NOT NULL and all its columns
-// are in the set; it records the facts when so.
+// keyIn reports whether key of o's table is NOT NULL (each column
+// declared so, or kept from NULL by a conjunct: nonNull) and all its
+// columns are in the set; it records the facts when so.
 func (d *deps) keyIn(o *occurrence, key Key, in map[colKey]bool) bool {
 	for _, c := range key.Cols {
-		if !o.table.Columns[c].NotNull || !in[keyOf(o, c)] {
+		if !o.table.Columns[c].NotNull && !d.nonNull[keyOf(o, c)] || !in[keyOf(o, c)] {
 			return false
 		}
 	}
 	var names []string
 	for _, c := range key.Cols {
 		names = append(names, o.table.Columns[c].Name)
-		d.facts.add(Fact{Fact: FactNotNull, Table: o.table.Name, Column: o.table.Columns[c].Name})
+		if !d.nonNull[keyOf(o, c)] {
+			d.facts.add(Fact{Fact: FactNotNull, Table: o.table.Name, Column: o.table.Columns[c].Name})
+		}
 	}
 	d.facts.add(Fact{Fact: FactKey, Table: o.table.Name, Columns: names})
 	return true

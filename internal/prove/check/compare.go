@@ -102,6 +102,8 @@ func compareForms(d Dialect, c1, c2 *Canon, p Pairing, ordered bool) ([]Obligati
 	if err := k.compare(b1, b2, mode{top: true, ordered: ordered, perm: perm}); err != nil {
 		return nil, nil, err
 	}
+	k.facts.addAll(c1.orderFacts())
+	k.facts.addAll(c2.orderFacts())
 	return k.obls, sortedFacts(k.facts.list), nil
 }
 

@@ -9,8 +9,9 @@ import (
 // The rules beside rename, each with its side condition.
 const (
 	// RuleCountStar: COUNT(x) is COUNT(*) when x is a column that is NOT
-	// NULL and not on the NULL-extended side of an outer join. At: the
-	// COUNT call.
+	// NULL in the rows of its SELECT (declared so, or by a top-level
+	// conjunct never TRUE on NULL) and not on the NULL-extended side of an
+	// outer join. At: the COUNT call.
 	RuleCountStar = "count_star"
 	// RuleInDistinct: DISTINCT inside x [NOT] IN (SELECT DISTINCT ...)
 	// or EXISTS (SELECT DISTINCT ...) changes nothing: IN reads the
@@ -63,14 +64,34 @@ func countStar(c *Canon, at int, facts *factSet) error {
 	switch {
 	case !ok:
 		return refuse("rule", "COUNT of %s, not of a column", sqlast.Format(f.Args[0]))
-	case !o.table.Columns[i].NotNull:
-		return refuse("rule", "%s may be NULL", sqlast.Format(f.Args[0]))
 	case o.join == joinLeft:
 		return refuse("rule", "%s is on the NULL-extended side of an outer join", sqlast.Format(f.Args[0]))
 	}
-	facts.add(notNullFact(o, i))
+	nn, err := notNullIn(c, o, i)
+	if err != nil {
+		return err
+	}
+	facts.addAll(nn)
 	f.Star, f.Args = true, nil
 	return nil
+}
+
+// notNullIn returns what keeps column i of o from NULL in the rows of its
+// SELECT: a NOT NULL declaration (the fact), or a top-level conjunct that
+// is never TRUE on NULL (no fact: the query says it); a refusal when
+// neither does.
+func notNullIn(c *Canon, o *occurrence, i int) ([]Fact, error) {
+	if o.table.Columns[i].NotNull {
+		return []Fact{notNullFact(o, i)}, nil
+	}
+	b, err := blockOfCore(c, o.core)
+	if err != nil {
+		return nil, err
+	}
+	if !newDeps(c, b).nonNull[keyOf(o, i)] {
+		return nil, refuse("rule", "%s.%s may be NULL", o.alias, o.colName(i))
+	}
+	return nil, nil
 }
 
 func inDistinct(c *Canon, at int, _ *factSet) error {
@@ -278,6 +299,9 @@ func inToJoin(c *Canon, at int, facts *factSet) error {
 		return refuse("rule", "x and y are not both Int or both Text")
 	}
 	d := newDeps(c, sb)
+	// x IN (SELECT y ...) holds only through a row whose y equals x: y is
+	// not NULL there, and neither in the join's rows (x = y).
+	d.nonNull[keyOf(yo, yi)] = true
 	cl := d.closure([]colKey{keyOf(yo, yi)})
 	for _, o := range sb.occs {
 		if !d.keyed(o, cl) {

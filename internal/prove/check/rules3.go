@@ -7,8 +7,9 @@ import (
 )
 
 const (
-	// RuleCountDistinctKey: COUNT(DISTINCT x) is COUNT(*) when x is a NOT
-	// NULL column (not on an outer join's NULL-extended side) that,
+	// RuleCountDistinctKey: COUNT(DISTINCT x) is COUNT(*) when x is a
+	// column NOT NULL in its SELECT's rows (declared so, or by a
+	// conjunct; not on an outer join's NULL-extended side) that,
 	// together with the GROUP BY terms, determines a NOT NULL key of
 	// every table of the FROM: the rows of a group then differ in x. At:
 	// the COUNT call.
@@ -43,10 +44,12 @@ func countDistinctKey(c *Canon, at int, facts *factSet) error {
 	switch {
 	case !ok:
 		return refuse("rule", "COUNT(DISTINCT %s), not of a column", sqlast.Format(f.Args[0]))
-	case !o.table.Columns[i].NotNull:
-		return refuse("rule", "%s may be NULL", sqlast.Format(f.Args[0]))
 	case o.join == joinLeft:
 		return refuse("rule", "%s is on the NULL-extended side of an outer join", sqlast.Format(f.Args[0]))
+	}
+	nn, err := notNullIn(c, o, i)
+	if err != nil {
+		return err
 	}
 	b, err := blockOfCore(c, o.core)
 	if err != nil {
@@ -67,7 +70,7 @@ func countDistinctKey(c *Canon, at int, facts *factSet) error {
 		}
 	}
 	facts.addAll(d.facts.list)
-	facts.add(notNullFact(o, i))
+	facts.addAll(nn)
 	f.Distinct, f.Star, f.Args = false, true, nil
 	return nil
 }

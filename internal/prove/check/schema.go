@@ -273,6 +273,12 @@ const (
 	FactKey        = "key"         // {table, columns}: a PRIMARY KEY or UNIQUE set
 	FactForeignKey = "foreign_key" // {table, columns, ref_table, ref_columns}
 	FactFamily     = "family"      // {table, column, family}: the column's value family (Family), which on SQLite includes its affinity and the BINARY collation
+	// FactSumInRange {table, column}: the magnitudes of the column's
+	// values (integers) sum below 2^63, so that SQLite's AVG and TOTAL add
+	// them as integers, exactly, in any order. A fact about the rows,
+	// which no declaration states: the schema holds it of every column of
+	// family Int; a database's rows may break it (sum(abs(x)) overflows).
+	FactSumInRange = "sum_in_range"
 )
 
 // Fact is a schema fact a proof relies on.
@@ -297,6 +303,8 @@ func (f Fact) String() string {
 		return fmt.Sprintf("foreign_key(%s(%s) -> %s(%s))", f.Table, strings.Join(f.Columns, ", "), f.RefTable, strings.Join(f.RefColumns, ", "))
 	case FactFamily:
 		return fmt.Sprintf("family(%s.%s = %s)", f.Table, f.Column, f.Family)
+	case FactSumInRange:
+		return fmt.Sprintf("sum_in_range(%s.%s)", f.Table, f.Column)
 	}
 	return fmt.Sprintf("%s(%s)", f.Fact, f.Table)
 }
@@ -322,11 +330,13 @@ func (f Fact) Holds(s Schema) error {
 		return out, nil
 	}
 	switch f.Fact {
-	case FactNotNull, FactFamily:
+	case FactNotNull, FactFamily, FactSumInRange:
 		i := t.Col(f.Column)
 		switch {
 		case i < 0:
 			return fmt.Errorf("%s: no column %s in %s", f, f.Column, t.Name)
+		case f.Fact == FactSumInRange && t.Columns[i].family(s.Dialect()) != Int:
+			return fmt.Errorf("%s does not hold: the column is %s, not int", f, t.Columns[i].family(s.Dialect()))
 		case f.Fact == FactNotNull && !t.Columns[i].NotNull:
 			return fmt.Errorf("%s does not hold: %s.%s may be NULL", f, t.Name, t.Columns[i].Name)
 		case f.Fact == FactFamily && t.Columns[i].family(s.Dialect()).String() != f.Family:
