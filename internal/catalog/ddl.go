@@ -167,6 +167,9 @@ type ddlParser struct {
 	// checks are the texts of the table's CHECKs, parsed once every
 	// column is read.
 	checks []string
+	// skipChecks leaves the CHECKs unparsed (a reader that wants the
+	// columns' declarations only).
+	skipChecks bool
 }
 
 // parenText reads a balanced ( … ) group and returns its text as written,
@@ -482,6 +485,9 @@ func (p *ddlParser) createTable() (*Table, []pendingFK, error) {
 			t.Columns[k].KeyNotNull = true
 		}
 		t.Columns[k].NotNull = true
+	}
+	if p.skipChecks {
+		return t, fks, nil
 	}
 	if err := t.addChecks(p.checks); err != nil {
 		return nil, nil, err

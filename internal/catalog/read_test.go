@@ -257,3 +257,18 @@ func TestRenderSQLiteColumns(t *testing.T) {
 		t.Errorf("read back: %+v", c)
 	}
 }
+
+// TestReadSQLiteUndeclared: a table whose CREATE statement ParseDDL's
+// grammar does not read (a generated column) is Undeclared: its
+// collations unknown, it gets no unique key from its indexes.
+func TestReadSQLiteUndeclared(t *testing.T) {
+	db := readSQLite(t, writeDB(t, `CREATE TABLE g (a TEXT COLLATE NOCASE UNIQUE, b INT GENERATED ALWAYS AS (length(a)));
+CREATE TABLE h (a TEXT UNIQUE CHECK (a <> 'x'));`), catalog.Options{})
+	g, h := db.Table("g"), db.Table("h")
+	if !g.Undeclared || len(g.Uniques) != 0 {
+		t.Errorf("g: Undeclared %v, uniques %v; want Undeclared without keys", g.Undeclared, g.Uniques)
+	}
+	if h.Undeclared || len(h.Uniques) != 1 {
+		t.Errorf("h (a CHECK the reader need not parse): Undeclared %v, uniques %v", h.Undeclared, h.Uniques)
+	}
+}

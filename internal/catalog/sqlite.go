@@ -124,7 +124,7 @@ func sqliteDeclared(t *Table, create string) {
 		t.Undeclared = true
 		return
 	}
-	p := &ddlParser{toks: stmts[0], src: create}
+	p := &ddlParser{toks: stmts[0], src: create, skipChecks: true}
 	parsed, _, err := p.statement()
 	if err != nil || parsed == nil || len(parsed.Columns) != len(t.Columns) {
 		t.Undeclared = true

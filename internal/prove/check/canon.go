@@ -132,6 +132,20 @@ func Canonicalize(sql string, s Schema, prefix string) (*Canon, error) {
 	return canonicalizeStmt(st, s, prefix)
 }
 
+// Rename is the kernel's renaming step alone: the canonical form of sql
+// over s (aliases prefix1, prefix2, ...), every name resolved as
+// Canonicalize resolves it, printed. A check that does not trust the
+// kernel's reading of SQL (the engine's own name resolution, say) can
+// compare what the engine reads of sql and of this text. The error is a
+// *Refusal or a parse error.
+func Rename(sql string, s Schema, prefix string) (string, error) {
+	c, err := Canonicalize(sql, s, prefix)
+	if err != nil {
+		return "", err
+	}
+	return c.SQL(), nil
+}
+
 func canonicalizeStmt(st *sqlast.SelectStmt, s Schema, prefix string) (*Canon, error) {
 	cz := &canonicalizer{schema: s, prefix: prefix, c: &Canon{Stmt: st, d: s.Dialect(), byAlias: map[string]*occurrence{}, scopes: map[*sqlast.SelectQuery]*scope{}}}
 	if err := cz.stmt(st, nil, false); err != nil {

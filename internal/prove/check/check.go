@@ -107,16 +107,16 @@ func CheckStep(st Step, s Schema) error {
 		return fmt.Errorf("its node %q is not the node at %d: %q", st.Node, st.At, NodeText(st.Before, st.At))
 	}
 	if st.Rule == RuleRename {
-		a, err := Canonicalize(st.Before, s, "x")
+		a, err := Rename(st.Before, s, "x")
 		if err != nil {
 			return err
 		}
-		b, err := Canonicalize(st.After, s, "x")
+		b, err := Rename(st.After, s, "x")
 		if err != nil {
 			return err
 		}
-		if a.SQL() != b.SQL() {
-			return fmt.Errorf("not a renaming: the canonical forms differ:\n%s\n%s", a.SQL(), b.SQL())
+		if a != b {
+			return fmt.Errorf("not a renaming: the canonical forms differ:\n%s\n%s", a, b)
 		}
 		if len(st.Facts) > 0 {
 			return fmt.Errorf("a renaming relies on no fact")
