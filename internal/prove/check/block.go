@@ -239,8 +239,9 @@ func (c *Canon) orderFacts() []Fact {
 }
 
 // integerExpr reports whether e's values are integers (or NULL): an
-// integer literal, a column of family Int, and +, -, *, /, % (integer
-// division), unary minus, CASE, abs, coalesce and ifnull of such.
+// integer literal (signed or not), a column of family Int, and CASE,
+// abs, coalesce and ifnull of such. Arithmetic is not: SQLite turns an
+// integer overflow of +, -, *, / into a floating point value.
 func (c *Canon) integerExpr(e sqlast.Expr) bool {
 	switch t := e.(type) {
 	case *sqlast.ParenExpr:
@@ -251,12 +252,8 @@ func (c *Canon) integerExpr(e sqlast.Expr) bool {
 		o, i, ok := c.colOf(t)
 		return ok && c.fam(o, i) == Int
 	case *sqlast.UnaryExpr:
-		return (t.Op == sqlast.OpMinus || t.Op == sqlast.OpPlus) && c.integerExpr(t.X)
-	case *sqlast.BinaryExpr:
-		switch t.Op {
-		case sqlast.OpAdd, sqlast.OpSub, sqlast.OpMul, sqlast.OpDiv, sqlast.OpMod:
-			return c.integerExpr(t.X) && c.integerExpr(t.Y)
-		}
+		l, ok := stripParens(t.X).(*sqlast.Literal)
+		return ok && l.Kind == sqlast.LitInteger && (t.Op == sqlast.OpMinus || t.Op == sqlast.OpPlus)
 	case *sqlast.CaseExpr:
 		for _, w := range t.Whens {
 			if !c.integerExpr(w.Then) {

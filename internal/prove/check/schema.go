@@ -141,8 +141,7 @@ type Column struct {
 // with the BINARY collation on SQLite; on PostgreSQL Int and Text without
 // a collation of their own), else Other.
 func (c Column) family(d Dialect) Family {
-	binary := c.Collation == "" || c.Collation == "binary" && d == SQLite
-	if !binary {
+	if !c.binary(d) {
 		return Other
 	}
 	if d != SQLite {
@@ -176,9 +175,15 @@ func (c Column) affinity() Affinity {
 // collation; on PostgreSQL, a column of family Int or Text.
 func (c Column) tieSafe(d Dialect) bool {
 	if d == SQLite {
-		return c.affinity() != AffinityBlob && (c.Collation == "" || c.Collation == "binary")
+		return c.affinity() != AffinityBlob && c.binary(d)
 	}
 	return c.family(d) != Other
+}
+
+// binary reports whether the column compares under the engine's default
+// collation: none declared, or BINARY on SQLite.
+func (c Column) binary(d Dialect) bool {
+	return c.Collation == "" || d == SQLite && equalFold(c.Collation, "binary")
 }
 
 // Key is a set of columns (by index) no two rows of a table share: a
