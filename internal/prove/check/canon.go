@@ -553,13 +553,7 @@ func (cz *canonicalizer) outputNamed(sc *scope, id *sqlast.Ident) (sqlast.Expr, 
 			return nil, refuse("unresolved", "%s is the implicit name of an output column on PostgreSQL", id.Name)
 		}
 	}
-	if found == nil {
-		return nil, nil
-	}
-	if holdsSubquery(found) {
-		return nil, refuse("alias", "%s names an output column that holds a subquery", id.Name)
-	}
-	return cloneExpr(found), nil
+	return aliasCopy(found, id)
 }
 
 // implicitName is the name PostgreSQL gives an output column that is

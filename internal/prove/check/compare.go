@@ -495,14 +495,7 @@ func tieSafeKey(e sqlast.Expr) bool {
 	if !ok || !textFuncs[lowerASCII(f.Name.Name)] || holdsSubquery(f) {
 		return false
 	}
-	safe := true
-	sqlast.Walk(f, func(n sqlast.Node) bool {
-		if _, isColl := n.(*sqlast.CollateExpr); isColl {
-			safe = false
-		}
-		return safe
-	})
-	return safe
+	return !holdsCollate(f)
 }
 
 // tieSafe reports whether two values of output e that the engine takes
@@ -531,18 +524,6 @@ func (c *Canon) tieSafe(e sqlast.Expr, top bool) bool {
 		}
 	}
 	return false
-}
-
-// holdsCollate reports whether e holds a COLLATE.
-func holdsCollate(e sqlast.Expr) bool {
-	found := false
-	sqlast.Walk(e, func(n sqlast.Node) bool {
-		if _, ok := n.(*sqlast.CollateExpr); ok {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // distinctOutputs refuses a block that removes duplicates (DISTINCT, or

@@ -159,6 +159,13 @@ func aliasNamed(outputs []*sqlast.ResultColumn, id *sqlast.Ident) (sqlast.Expr, 
 		}
 		found = o.Expr
 	}
+	return aliasCopy(found, id)
+}
+
+// aliasCopy returns a copy of the expression an alias (named by id)
+// stands for, nil for none; one that holds a subquery is refused (its
+// copy would repeat the subquery's table occurrences).
+func aliasCopy(found sqlast.Expr, id *sqlast.Ident) (sqlast.Expr, error) {
 	if found == nil {
 		return nil, nil
 	}
@@ -168,16 +175,25 @@ func aliasNamed(outputs []*sqlast.ResultColumn, id *sqlast.Ident) (sqlast.Expr, 
 	return cloneExpr(found), nil
 }
 
-// holdsSubquery reports whether e holds a subquery.
-func holdsSubquery(e sqlast.Expr) bool {
+// holds reports whether e has a node (itself included) for which is
+// says true.
+func holds(e sqlast.Expr, is func(sqlast.Node) bool) bool {
 	found := false
 	sqlast.Walk(e, func(n sqlast.Node) bool {
-		if _, ok := n.(*sqlast.SelectStmt); ok {
-			found = true
-		}
+		found = found || is(n)
 		return !found
 	})
 	return found
+}
+
+// holdsSubquery reports whether e holds a subquery.
+func holdsSubquery(e sqlast.Expr) bool {
+	return holds(e, func(n sqlast.Node) bool { _, ok := n.(*sqlast.SelectStmt); return ok })
+}
+
+// holdsCollate reports whether e holds a COLLATE.
+func holdsCollate(e sqlast.Expr) bool {
+	return holds(e, func(n sqlast.Node) bool { _, ok := n.(*sqlast.CollateExpr); return ok })
 }
 
 // qualifiedRef resolves q.c: the occurrence named q in the innermost
