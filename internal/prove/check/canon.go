@@ -92,14 +92,14 @@ type scope struct {
 
 // Canon is a query in the kernel's canonical form: every table of every
 // FROM has an alias made of a prefix and a counter (a1, a2, ... in the
-// order the tables are written, subqueries included), every column is
-// qualified by its table's alias and spelled as the schema declares it (in
-// lower case), names and function names are in lower case, a
-// double-quoted token that names no column is the string it spells
-// (SQLite's rule), output aliases are gone (a reference to one in ORDER BY,
-// GROUP BY or HAVING is replaced by the expression it names, and ORDER BY
-// or GROUP BY by position by the expression at that position), and ASC is
-// implicit. Two queries whose canonical forms print the same are the
+// order the canonicalizer reads them: a SELECT's FROM items, then the
+// subqueries of its result list, ON clauses, WHERE, GROUP BY, HAVING and
+// ORDER BY), every column is qualified by its table's alias and spelled
+// as the schema declares it (in lower case), names and function names are
+// in lower case, a double-quoted token that names nothing is the string
+// it spells (SQLite's rule), output aliases are gone (a reference to one
+// is replaced by the expression it names, and ORDER BY or GROUP BY by
+// position by the expression at that position), and ASC is implicit. Two queries whose canonical forms print the same are the
 // same query up to renaming: the engine runs them alike.
 type Canon struct {
 	Stmt *sqlast.SelectStmt
