@@ -95,7 +95,7 @@ func (p *prover) applyAll(i int, rule string, sites func(*sqlast.Query) []int) {
 			if err != nil {
 				continue
 			}
-			p.steps[i] = append(slices.Clone(p.steps[i]), check.Step{Rule: rule, At: at, Node: nodeText(q, at), Before: p.cur[i], After: after, Facts: facts})
+			p.steps[i] = append(slices.Clone(p.steps[i]), check.Step{Rule: rule, At: at, Node: check.NodeText(p.cur[i], at), Before: p.cur[i], After: after, Facts: facts})
 			p.cur[i] = after
 			applied = true
 			break

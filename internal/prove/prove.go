@@ -74,6 +74,9 @@ func Prove(ctx context.Context, q1, q2 string, s Schema, o Options) Attempt {
 	if o.MaxBijections <= 0 {
 		o.MaxBijections = 24
 	}
+	if o.Rule != "bag" && o.Rule != "spider" {
+		return Attempt{Stopped: "rule", Detail: fmt.Sprintf("unknown comparison rule %q (bag or spider)", o.Rule)}
+	}
 	c1, err := check.Canonicalize(q1, s, "a")
 	if err != nil {
 		return stop(err)

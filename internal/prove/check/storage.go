@@ -3,19 +3,20 @@ package check
 // storageClasses are, for each family the kernel models, the SQLite
 // storage classes (typeof: "integer", "real", "text", "blob") its values
 // have besides NULL, which a family fact claims of every row of its
-// column: Int holds integers; Real, which covers REAL and NUMERIC
-// affinity, numbers stored as integers (NUMERIC stores 5 as 5) or
-// floating point values; Text strings. A family without an entry (Other)
-// claims nothing. Package equiv checks a proof's family facts against a
+// column: Int holds integers; Real (REAL affinity, which converts every
+// integer it is given) floating point values; Numeric (NUMERIC affinity,
+// which stores 5 as an integer and 5.5 as a real) both; Text strings. A
+// family without an entry (Other) claims nothing. Package equiv checks a proof's family facts against a
 // database's rows with it (an INTEGER column holding REALs, as Spider's
 // soccer_1.Player.height does, breaks family int).
 //
 // Every family but Other must have an entry (TestEveryFamilyHasStorageClasses):
 // a family split in two (REAL and NUMERIC) gets one each.
 var storageClasses = map[Family][]string{
-	Int:  {"integer"},
-	Real: {"integer", "real"},
-	Text: {"text"},
+	Int:     {"integer"},
+	Real:    {"real"},
+	Numeric: {"integer", "real"},
+	Text:    {"text"},
 }
 
 // StorageClasses returns the SQLite storage classes a column of family f
@@ -27,7 +28,7 @@ func (f Family) StorageClasses() ([]string, bool) {
 }
 
 // FamilyNamed returns the family a certificate's fact names ("int",
-// "real", "text", "other": Family.String); false for any other name.
+// "real", "numeric", "text", "other": Family.String); false for any other name.
 func FamilyNamed(name string) (Family, bool) {
 	for f := Family(0); ; f++ {
 		if f.String() == name {
