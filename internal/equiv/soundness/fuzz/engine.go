@@ -196,32 +196,47 @@ func valueOf(v result.Value) value {
 	return value{}
 }
 
-// serverSession is a scratch database of a server sandbox (PostgreSQL):
-// the DDL run by Open, each database an empty Load then one Exec a row
-// (a savepoint each: a row the server refuses is rolled back alone).
+// serverSession runs a pair on a server sandbox's scratch database
+// (PostgreSQL), one the worker keeps for all its pairs: nothing of a
+// pair is ever committed. Each database is an empty Load (the last
+// one's transaction rolled back: its tables go with it) then, in one
+// Exec, the schema's DDL and every INSERT; when the server refuses a row,
+// again with the DDL alone and one Exec a row (a savepoint each: a row
+// the server refuses is rolled back alone).
 type serverSession struct {
 	s  *schema
 	sc sandbox.Scratch
 }
 
-func openServer(ctx context.Context, sb sandbox.Sandbox, s *schema) (session, error) {
-	sc, err := sb.Open(ctx, s.ddl())
-	if err != nil {
-		return nil, err
-	}
-	return &serverSession{s: s, sc: sc}, nil
+func openServer(sc sandbox.Scratch, s *schema) session {
+	return &serverSession{s: s, sc: sc}
 }
 
-func (ss *serverSession) close() { ss.sc.Close() }
+// close rolls the last database back (the next Load would too).
+func (ss *serverSession) close() { _ = ss.sc.Load(context.Background(), nil) }
 
 func (ss *serverSession) load(ctx context.Context, db *database) (*database, error) {
-	var empty []sandbox.TableRows
-	for i := len(ss.s.tables) - 1; i >= 0; i-- {
-		t := ss.s.tables[i]
-		empty = append(empty, sandbox.TableRows{Name: ident(t.name), Cols: len(t.cols)})
+	all := ss.s.ddl()
+	for ti, t := range ss.s.tables {
+		for _, r := range db.rows[ti] {
+			all = append(all, insertSQL(ss.s.d, t, r))
+		}
 	}
-	if err := ss.sc.Load(ctx, empty); err != nil {
+	if err := ss.sc.Load(ctx, nil); err != nil {
 		return nil, err
+	}
+	err := ss.sc.Exec(ctx, all)
+	if err == nil {
+		return db, nil
+	}
+	if ctx.Err() != nil || isSetup(err) {
+		return nil, err
+	}
+	if err := ss.sc.Exec(ctx, ss.s.ddl()); err != nil {
+		if ctx.Err() != nil || isSetup(err) {
+			return nil, err
+		}
+		return nil, &ddlError{err}
 	}
 	kept := &database{s: db.s, rows: make([][][]value, len(db.rows))}
 	for ti, t := range ss.s.tables {
@@ -235,6 +250,14 @@ func (ss *serverSession) load(ctx context.Context, db *database) (*database, err
 	}
 	return kept, nil
 }
+
+// ddlError is the engine's refusal of a schema's DDL (a generator's
+// bug: none is expected).
+type ddlError struct{ err error }
+
+func (e *ddlError) Error() string { return "the engine refuses the DDL: " + e.err.Error() }
+
+func (e *ddlError) Unwrap() error { return e.err }
 
 // isSetup reports whether err is the sandbox's own failure rather than
 // a row the server refused.

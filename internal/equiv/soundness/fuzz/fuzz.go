@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"regexp"
@@ -156,8 +157,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			w := &worker{cfg: cfg}
+			defer w.close()
 			for j := range jobs {
-				outs[j] = runPair(ctx, cfg, idx[j])
+				outs[j] = w.runPair(ctx, idx[j])
 			}
 		}()
 	}
@@ -251,8 +254,37 @@ func (r *Report) Summary() string {
 	return b.String()
 }
 
+// worker runs pairs one after another; on a server it keeps one scratch
+// database for all of them.
+type worker struct {
+	cfg     Config
+	scratch sandbox.Scratch
+}
+
+func (w *worker) close() {
+	if w.scratch != nil {
+		w.scratch.Close()
+	}
+}
+
+// session opens pair schema s's session.
+func (w *worker) session(ctx context.Context, s *schema) (session, error) {
+	if w.cfg.Dialect == engine.SQLite {
+		return openSQLite(ctx, s)
+	}
+	if w.scratch == nil {
+		sc, err := w.cfg.Sandbox.Open(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		w.scratch = sc
+	}
+	return openServer(w.scratch, s), nil
+}
+
 // runPair draws pair i of the seed, proves it and, when proved, runs it.
-func runPair(ctx context.Context, cfg Config, i int) pairOutcome {
+func (w *worker) runPair(ctx context.Context, i int) pairOutcome {
+	cfg := w.cfg
 	r := rand.New(rand.NewPCG(cfg.Seed, uint64(i)))
 	s := genSchema(r, cfg.Dialect)
 	g := &gen{r: r, s: s, d: cfg.Dialect}
@@ -267,7 +299,7 @@ func runPair(ctx context.Context, cfg Config, i int) pairOutcome {
 	}
 	in := check.Input{Q1: p.sql1, Q2: p.sql2, Schema: equiv.ProverSchema(db, cfg.Dialect), Rule: string(p.rule), Solver: cfg.Solver}
 	checkErr := check.Check(ctx, in, cert)
-	out := separate(ctx, cfg, i, s, p, cert)
+	out := w.separate(ctx, i, s, p, cert)
 	out.proof = &Proof{Pair: i, Schema: s.script(), Q1: p.sql1, Q2: p.sql2, Rule: p.rule, Method: cert.Method, Refuted: out.cx != nil}
 	if checkErr != nil {
 		out.proof.CheckError = checkErr.Error()
@@ -281,15 +313,10 @@ func runPair(ctx context.Context, cfg Config, i int) pairOutcome {
 // pair claims a result the rows determine (then the same rows in
 // another order must give it too); nil runs the pair as if it had a
 // proof of the normal_form method and no fact.
-func separate(ctx context.Context, cfg Config, i int, s *schema, p *pairSpec, cert *check.Certificate) pairOutcome {
+func (w *worker) separate(ctx context.Context, i int, s *schema, p *pairSpec, cert *check.Certificate) pairOutcome {
+	cfg := w.cfg
 	var out pairOutcome
-	var sess session
-	var err error
-	if cfg.Dialect == engine.SQLite {
-		sess, err = openSQLite(ctx, s)
-	} else {
-		sess, err = openServer(ctx, cfg.Sandbox, s)
-	}
+	sess, err := w.session(ctx, s)
 	if err != nil {
 		if ctx.Err() != nil {
 			out.err = ctx.Err()
@@ -308,7 +335,11 @@ func separate(ctx context.Context, cfg Config, i int, s *schema, p *pairSpec, ce
 	for n := range cfg.Databases {
 		d, err := t.try(dg.database(dr, n))
 		out.databases++
+		var de *ddlError
 		switch {
+		case errors.As(err, &de):
+			out.ddlRefused = true
+			return out
 		case err != nil:
 			out.err = err
 			return out
@@ -428,8 +459,9 @@ func reversed(db *database) *database {
 }
 
 // inModel reports whether the database loaded last keeps every family
-// fact the proof lists: an int column holds only integers, a real one
-// integers and reals, a text one only text (a database outside them is
+// fact the proof lists: an int column holds only integers, a real or
+// numeric one integers and reals, a text one only text (a database
+// outside them is
 // outside what the proof claims, as docs/equiv.md defines "every
 // database").
 func (t *trial) inModel() bool {
@@ -437,7 +469,7 @@ func (t *trial) inModel() bool {
 		if f.Fact != check.FactFamily {
 			continue
 		}
-		allowed := map[string][]string{"int": {"integer"}, "real": {"integer", "real"}, "text": {"text"}}[f.Family]
+		allowed := map[string][]string{"int": {"integer"}, "real": {"integer", "real"}, "numeric": {"integer", "real"}, "text": {"text"}}[f.Family]
 		if allowed == nil {
 			continue
 		}

@@ -183,7 +183,8 @@ func dedupeNames(s *sel) {
 }
 
 // column draws a column of s's FROM items (of an outer query's too when
-// outer) of class c when there is one; nil when s has no FROM item.
+// outer) of class c when there is one, else (not on a strict engine) of
+// any; nil when there is none.
 func (g *gen) column(s *sel, c class, outer bool) *colRef {
 	var all, fit []*colRef
 	for x := s; x != nil; x = x.outer {
@@ -200,7 +201,7 @@ func (g *gen) column(s *sel, c class, outer bool) *colRef {
 			break
 		}
 	}
-	if len(fit) == 0 {
+	if len(fit) == 0 && (c == cAny || !g.strict()) {
 		fit = all
 	}
 	if len(fit) == 0 {
@@ -210,6 +211,28 @@ func (g *gen) column(s *sel, c class, outer bool) *colRef {
 	r.qual = len(s.from) > 1 || r.f != s.from[0] || chance(g.r, 0.5)
 	r.quote = chance(g.r, 0.08)
 	return r
+}
+
+// strict reports whether the engine refuses to compare, add or sum
+// values of different classes (PostgreSQL: 'a' = 1 is an error).
+func (g *gen) strict() bool { return g.d == engine.Postgres }
+
+// loose is c, or on a lenient engine at times any class: comparisons
+// across classes are where affinities act.
+func (g *gen) loose(c class) class {
+	if g.strict() {
+		return c
+	}
+	return oneOf(g.r, c, c, cAny)
+}
+
+// columnOr draws a column of class c (as column does), or a literal of
+// class c when there is none.
+func (g *gen) columnOr(s *sel, c class, outer bool) expr {
+	if col := g.column(s, c, outer); col != nil {
+		return col
+	}
+	return g.literal(c)
 }
 
 // classOf is the class of a column reference's values.
@@ -299,10 +322,11 @@ func (g *gen) value(s *sel, c class, depth int) expr {
 		return col
 	case x < 0.68:
 		return g.literal(c)
-	case x < 0.78 && c != cText:
+	case x < 0.78 && c != cText && (classOf(col) == cNum || !g.strict()):
 		return &binary{op: oneOf(g.r, "+", "-", "*", "/"), l: col, r: numLit(intVal(int64(1 + g.r.IntN(3))))}
 	case x < 0.9:
-		return g.function(col, c)
+		f, _ := g.function(col, classOf(col))
+		return f
 	case x < 0.95 && g.d == engine.SQLite:
 		return &collate{x: col, name: oneOf(g.r, "NOCASE", "RTRIM", "BINARY")}
 	case depth > 0:
@@ -311,27 +335,31 @@ func (g *gen) value(s *sel, c class, depth int) expr {
 	return col
 }
 
-// function applies a function the kernel reads to col.
-func (g *gen) function(col expr, c class) expr {
-	if g.d == engine.Postgres {
-		if c == cText {
-			return &call{name: oneOf(g.r, "lower", "upper", "length"), args: []expr{col}}
+// function applies a function the kernel reads to col (of class c) and
+// returns the class of its result.
+func (g *gen) function(col expr, c class) (expr, class) {
+	if g.strict() {
+		switch {
+		case c == cText && chance(g.r, 0.3):
+			return &call{name: "length", args: []expr{col}}, cNum
+		case c == cText:
+			return &call{name: oneOf(g.r, "lower", "upper"), args: []expr{col}}, cText
 		}
-		return &call{name: "abs", args: []expr{col}}
+		return &call{name: "abs", args: []expr{col}}, cNum
 	}
 	switch g.r.IntN(6) {
 	case 0:
-		return &call{name: "typeof", args: []expr{col}}
+		return &call{name: "typeof", args: []expr{col}}, cText
 	case 1:
-		return &call{name: "length", args: []expr{col}}
+		return &call{name: "length", args: []expr{col}}, cNum
 	case 2:
-		return &binary{op: "||", l: col, r: strLit(oneOf(g.r, "", "x"), false)}
+		return &binary{op: "||", l: col, r: strLit(oneOf(g.r, "", "x"), false)}, cText
 	case 3:
-		return &call{name: oneOf(g.r, "lower", "upper"), args: []expr{col}}
+		return &call{name: oneOf(g.r, "lower", "upper"), args: []expr{col}}, cText
 	case 4:
-		return &call{name: "abs", args: []expr{col}}
+		return &call{name: "abs", args: []expr{col}}, cNum
 	}
-	return &call{name: "coalesce", args: []expr{col, g.literal(c)}}
+	return &call{name: "coalesce", args: []expr{col, g.literal(c)}}, c
 }
 
 // plainItems adds n output columns to s (a star at the top level,
@@ -413,7 +441,7 @@ func (g *gen) aggregate(s *sel) expr {
 		c = cNum
 	}
 	col := g.column(s, c, s.outer != nil && chance(g.r, 0.4))
-	if col == nil {
+	if col == nil || g.strict() && c == cNum && classOf(col) != cNum {
 		return &call{name: "count", star: true}
 	}
 	return &call{name: name, args: []expr{col}, distinct: name == "count" && chance(g.r, 0.15)}
@@ -437,7 +465,7 @@ func (g *gen) grouped(s *sel) {
 		case x < 0.2 && g.d == engine.SQLite:
 			term = &collate{x: col, name: oneOf(g.r, "NOCASE", "RTRIM")}
 		case x < 0.27:
-			term = g.function(col, classOf(col))
+			term, _ = g.function(col, classOf(col))
 		case x < 0.4:
 			term = &scalar{sub: g.correlatedCount(s, col)}
 		}
@@ -525,6 +553,13 @@ func (g *gen) joinConditions(s *sel) {
 		mine := &colRef{f: f, col: g.r.IntN(f.ncols()), qual: true}
 		prev := s.from[g.r.IntN(i)]
 		theirs := &colRef{f: prev, col: g.r.IntN(prev.ncols()), qual: true}
+		for range 8 {
+			if !g.strict() || classOf(theirs) == classOf(mine) {
+				break
+			}
+			prev = s.from[g.r.IntN(i)]
+			theirs = &colRef{f: prev, col: g.r.IntN(prev.ncols()), qual: true}
+		}
 		var on expr = &binary{op: "=", l: mine, r: theirs}
 		switch x := g.r.Float64(); {
 		case x < 0.2 && g.d == engine.SQLite:
@@ -569,8 +604,7 @@ func (g *gen) equality(s *sel, f *colRef) expr {
 	if sib := g.sibling(s, f); sib != nil && chance(g.r, 0.6) {
 		return &binary{op: "=", l: clone(f), r: sib}
 	}
-	other := g.column(s, oneOf(g.r, classOf(f), cAny), s.outer != nil)
-	return &binary{op: "=", l: clone(f), r: other}
+	return &binary{op: "=", l: clone(f), r: g.columnOr(s, g.loose(classOf(f)), s.outer != nil)}
 }
 
 // siblings are the affinities whose values differ in storage class but
@@ -639,8 +673,7 @@ func (g *gen) cond(s *sel, depth int) expr {
 	case x < 0.28:
 		return &binary{op: pick(g.r, cmpOps), l: col, r: g.literal(c)}
 	case x < 0.42:
-		other := g.column(s, oneOf(g.r, c, c, cAny), s.outer != nil)
-		return &binary{op: pick(g.r, cmpOps), l: col, r: other}
+		return &binary{op: pick(g.r, cmpOps), l: col, r: g.columnOr(s, g.loose(c), s.outer != nil)}
 	case x < 0.52:
 		return g.computed(col, c)
 	case x < 0.62:
@@ -677,8 +710,9 @@ func (g *gen) cond(s *sel, depth int) expr {
 // computed compares a function or arithmetic of col with a literal:
 // typeof(col) = 'real', length(col) = 3, col * 3 = 122883, col || ” = '5'.
 func (g *gen) computed(col *colRef, c class) expr {
-	if g.d == engine.Postgres {
-		return &binary{op: "=", l: g.function(col, c), r: g.literal(c)}
+	if g.strict() {
+		f, fc := g.function(col, c)
+		return &binary{op: "=", l: f, r: g.literal(fc)}
 	}
 	switch g.r.IntN(5) {
 	case 0, 4:
@@ -724,17 +758,17 @@ func (g *gen) inList(s *sel, col *colRef, c class) expr {
 		}
 		return &inList{x: col, list: list, not: chance(g.r, 0.2)}
 	case 1:
-		l := g.literal(oneOf(g.r, c, cAny))
+		l := g.literal(g.loose(c))
 		if c == cNum && chance(g.r, 0.5) && g.d == engine.SQLite {
 			l = strLit(strconv.Itoa(g.r.IntN(3)), false) // '1' IN (a)
 		}
 		list := []expr{col}
 		if chance(g.r, 0.3) {
-			list = append(list, g.column(s, cAny, false))
+			list = append(list, g.columnOr(s, g.loose(c), false))
 		}
 		return &inList{x: l, list: list}
 	}
-	return &inList{x: col, list: []expr{g.column(s, cAny, s.outer != nil)}}
+	return &inList{x: col, list: []expr{g.columnOr(s, g.loose(c), s.outer != nil)}}
 }
 
 // inSubquery draws col IN (SELECT y FROM t [WHERE …]) or a literal IN
@@ -748,10 +782,16 @@ func (g *gen) inSubquery(s *sel, col *colRef, depth int) expr {
 	// The subquery's column is often of another kind than col: IN then
 	// compares across affinities.
 	want := cAny
-	if chance(g.r, 0.5) {
+	switch {
+	case g.strict():
+		want = classOf(col)
+	case chance(g.r, 0.5):
 		want = map[class]class{cNum: cText, cText: cNum, cAny: cNum}[classOf(col)]
 	}
 	out := g.column(sub, want, false)
+	if out == nil {
+		out = g.column(sub, cAny, false)
+	}
 	sub.items = []*item{{x: out}}
 	sub.distinct = chance(g.r, 0.2)
 	if g.focus == nil {

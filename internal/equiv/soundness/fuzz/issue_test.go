@@ -208,7 +208,9 @@ func TestDatabasesSeparateIssueExamples(t *testing.T) {
 		t.Run(ex.cause, func(t *testing.T) {
 			for seed := uint64(1); seed <= 5; seed++ {
 				cfg := Config{Dialect: engine.SQLite, Seed: seed, Databases: 24}
-				out := separate(context.Background(), cfg, i, ex.s, ex.p, nil)
+				w := &worker{cfg: cfg}
+				out := w.separate(context.Background(), i, ex.s, ex.p, nil)
+				w.close()
 				if out.err != nil || out.ddlRefused {
 					t.Fatalf("%v (DDL refused: %v)\n%s", out.err, out.ddlRefused, ex.s.script())
 				}
