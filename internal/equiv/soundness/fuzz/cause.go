@@ -31,7 +31,7 @@ func suspect(c *Counterexample, p *pairSpec, s *schema, db *database) string {
 		return "R16 CHAR(n)"
 	case rw("alias_subst") && f["order_alias_expr"]:
 		return "R1 ORDER BY alias in an expression"
-	case rw("quote_string", "derive", "toggle_quote") && f["dq_rowid"]:
+	case rw("quote_string", "derive", "toggle_quote") && f["dq_rowid"], f["rowid_alias"]:
 		return "R4 rowid names"
 	case rw("quote_string") && f["dq_alias_on"]:
 		return "R2 alias in ON"
@@ -49,11 +49,11 @@ func suspect(c *Counterexample, p *pairSpec, s *schema, db *database) string {
 		return "R12 collation ties"
 	case c.Database2 != "":
 		return "ties: " + strings.Join(p.rewrites, "+")
-	case rw("in_eq", "literal_form", "eq_propagate") && f["in_list_lit"]:
+	case f["in_list_lit"]:
 		return "R5 IN list without affinity" + collated(f)
-	case rw("in_eq", "eq_propagate") && f["in_list_cols"] && f["nocase_col"]:
+	case f["in_list_cols"] && f["nocase_col"]:
 		return "R6/R17 IN list of collated columns"
-	case rw("in_eq", "eq_propagate") && f["in_list_cols"]:
+	case f["in_list_cols"]:
 		return "R6 IN list of columns"
 	case rw("eq_propagate", "literal_form") && f["in_sub_lit"]:
 		return "R7 IN subquery affinities"
@@ -131,6 +131,16 @@ func queryFeatures(q *sel, f map[string]bool) {
 			f["order_alias_expr"] = true
 		}
 	}
+	walk(q, func(st site) {
+		// An output alias that spells a rowid's name, named in WHERE (an
+		// input column there: the rowid).
+		if a, ok := (*st.slot).(*aliasRef); ok && st.cl != inOrderBy {
+			switch strings.ToLower(a.it.alias) {
+			case "rowid", "oid", "_rowid_":
+				f["rowid_alias"] = true
+			}
+		}
+	})
 	var cols []*colRef
 	for _, s := range sels(q) {
 		for _, fr := range s.from {

@@ -112,8 +112,8 @@ func runAndReport(t *testing.T, cfg Config) *Report {
 		t.Fatal(err)
 	}
 	t.Logf("seed %d on %s:\n%s", cfg.Seed, cfg.Dialect, rep.Summary())
-	if cfg.Only < 0 && (rep.Proved < rep.Pairs/5 || rep.NormalForm < rep.Pairs/10) {
-		t.Errorf("only %d of %d pairs proved (%d by normal forms): the prover or the generator broke (floors: a fifth, a tenth)", rep.Proved, rep.Pairs, rep.NormalForm)
+	if cfg.Only < 0 && (rep.Proved < rep.Pairs/10 || rep.NormalForm < rep.Pairs/20) {
+		t.Errorf("only %d of %d pairs proved (%d by normal forms): the prover or the generator broke (floors: a tenth, a twentieth)", rep.Proved, rep.Pairs, rep.NormalForm)
 	}
 	for _, p := range rep.Certificates {
 		if p.CheckError != "" {

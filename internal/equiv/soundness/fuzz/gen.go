@@ -85,10 +85,25 @@ func (g *gen) smallQuery() *sel {
 	g.motif = 0.7
 	s.where = g.conjunction(s, 1+g.r.IntN(2), 1)
 	g.motif = 0
+	if f := g.focus[s]; f != nil && len(s.items) > 0 && !hasStar(s) && !isAggregateQuery(s) && chance(g.r, 0.4) {
+		// The column the WHERE filters on is often an output too
+		// (SELECT c FROM t WHERE c = 'a').
+		s.items[0] = g.aliased(s, clone(f))
+	}
 	if chance(g.r, 0.15) {
 		g.order(s)
 	}
 	return s
+}
+
+// isAggregateQuery reports whether s's outputs aggregate.
+func isAggregateQuery(s *sel) bool {
+	for _, it := range s.items {
+		if c, ok := it.x.(*call); ok && isAggregate(c) {
+			return true
+		}
+	}
+	return len(s.groupBy) > 0
 }
 
 // fillFrom adds n FROM items to s: tables (repeats aliased), rarely a

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/sandbox/postgres"
+	"github.com/sqljudge/sqljudge/internal/testserver"
 )
 
 // example is a pair of issue 37's table of root causes: a wrong proof of
@@ -222,5 +224,37 @@ func TestDatabasesSeparateIssueExamples(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDatabasesSeparateIssueExamplePostgres: the same for R16 on
+// PostgreSQL: c CHAR(3): SELECT c … WHERE c = 'a' / SELECT 'a' … WHERE
+// c = 'a' (bpchar's = ignores the padding its values keep).
+func TestDatabasesSeparateIssueExamplePostgres(t *testing.T) {
+	dsn := testserver.Postgres(t)
+	sb, err := postgres.New(context.Background(), dsn, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	tb := tab("t", "c char(3)", "k integer")
+	s := mkSchema(engine.Postgres, tb)
+	f1, f2 := fr(tb, ""), fr(tb, "")
+	p := handPair(
+		query([]*item{it(col(f1, "c"), "")}, []*fromItem{f1}, bin("=", col(f1, "c"), txt("a"))),
+		query([]*item{it(txt("a"), "")}, []*fromItem{f2}, bin("=", col(f2, "c"), txt("a"))))
+	for seed := uint64(1); seed <= 5; seed++ {
+		w := &worker{cfg: Config{Dialect: engine.Postgres, Sandbox: sb, Seed: seed, Databases: ciDatabasesPostgres}}
+		out := w.separate(context.Background(), 0, s, p, nil)
+		w.close()
+		if out.err != nil || out.ddlRefused {
+			t.Fatalf("%v (DDL refused: %v)", out.err, out.ddlRefused)
+		}
+		if out.cx == nil {
+			t.Fatalf("seed %d: %d databases do not separate\nq1: %s\nq2: %s", seed, out.databases, p.sql1, p.sql2)
+		}
+		if seed == 1 {
+			t.Logf("separated on database %d:\n%s", out.databases, out.cx)
+		}
 	}
 }

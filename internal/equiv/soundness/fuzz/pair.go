@@ -48,6 +48,9 @@ func (g *gen) rewrite(q *sel) string {
 	ws := make([]weighted[int], len(rewrites))
 	for i, rw := range rewrites {
 		ws[i] = weighted[int]{i, rw.weight}
+		if g.strict() {
+			ws[i].w = rw.pgWeight
+		}
 	}
 	m := &mutator{g: g}
 	for range 12 {

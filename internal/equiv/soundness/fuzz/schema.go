@@ -242,7 +242,7 @@ var (
 	}
 	postgresTypes = []weighted[string]{
 		{"integer", 4}, {"int", 2}, {"bigint", 1}, {"numeric", 2}, {"numeric(10,2)", 2}, {"real", 1}, {"double precision", 1},
-		{"text", 4}, {"varchar(10)", 2}, {"char(3)", 3},
+		{"text", 4}, {"varchar(10)", 2}, {"char(3)", 5},
 	}
 )
 
