@@ -31,7 +31,7 @@ func suspect(c *Counterexample, p *pairSpec, s *schema, db *database) string {
 		return "R16 CHAR(n)"
 	case rw("alias_subst") && f["order_alias_expr"]:
 		return "R1 ORDER BY alias in an expression"
-	case rw("quote_string", "derive", "toggle_quote") && f["dq_rowid"], f["rowid_alias"]:
+	case f["dq_rowid"], f["rowid_alias"]:
 		return "R4 rowid names"
 	case rw("quote_string") && f["dq_alias_on"]:
 		return "R2 alias in ON"
@@ -57,6 +57,10 @@ func suspect(c *Counterexample, p *pairSpec, s *schema, db *database) string {
 		return "R6 IN list of columns"
 	case rw("eq_propagate", "literal_form") && f["in_sub_lit"]:
 		return "R7 IN subquery affinities"
+	case rw("eq_propagate:real~numeric", "eq_propagate:numeric~real"):
+		return "R8 REAL against NUMERIC"
+	case rw("eq_propagate:text~blob", "eq_propagate:blob~text"):
+		return "R9 TEXT against untyped"
 	case rw("group_term", "distinct_toggle", "limit_change", "add_true") && f["sub_term"]:
 		return "R11 dependencies through subqueries"
 	case rw("distinct_toggle") && f["partial_index"]:

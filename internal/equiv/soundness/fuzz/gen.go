@@ -541,7 +541,7 @@ func (g *gen) aggregateSub(outer *sel, depth int) *sel {
 func (g *gen) correlation(s *sel, depth int) expr {
 	inner := g.column(s, cAny, false)
 	outer := g.column(s.outer, classOf(inner), s.outer.outer != nil)
-	if g.d == engine.SQLite && chance(g.r, 0.12) {
+	if g.d == engine.SQLite && chance(g.r, 0.2) {
 		// A word naming an output of the query around: a string to
 		// SQLite only when it names nothing.
 		return &binary{op: "=", l: inner, r: strLit(g.nameString(s.outer), chance(g.r, 0.5))}
