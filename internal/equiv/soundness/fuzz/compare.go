@@ -11,7 +11,10 @@ import (
 // states the rules: bag (the same number of columns, the same multiset of
 // rows under Python ==, in the same order when either query has a
 // top-level ORDER BY) or spider (Spider's execution match, in order when
-// the gold, q1, contains "order by").
+// the gold, q1, contains "order by"). It is written from the documented
+// rule rather than taken from equiv's search, on purpose: the oracle
+// shares no code with what it checks but result's cell equality and
+// Spider's match.
 type comparer struct {
 	spider  bool
 	ordered bool

@@ -109,25 +109,35 @@ func isCmp(op string) bool {
 
 // ---- renamings ----
 
-// renameAlias gives a table of a FROM clause another alias, or drops
-// its alias when its table's name is free.
-func (m *mutator) renameAlias(q *sel) bool {
-	type cand struct {
-		s *sel
-		f *fromItem
-	}
-	var cs []cand
+// tableItem is a base table of a FROM clause and its SELECT.
+type tableItem struct {
+	s *sel
+	f *fromItem
+}
+
+// pickTable draws a base table of any FROM clause of q.
+func (m *mutator) pickTable(q *sel) (tableItem, bool) {
+	var cs []tableItem
 	for _, s := range sels(q) {
 		for _, f := range s.from {
 			if f.table != nil {
-				cs = append(cs, cand{s, f})
+				cs = append(cs, tableItem{s, f})
 			}
 		}
 	}
 	if len(cs) == 0 {
+		return tableItem{}, false
+	}
+	return cs[m.g.r.IntN(len(cs))], true
+}
+
+// renameAlias gives a table of a FROM clause another alias, or drops
+// its alias when its table's name is free.
+func (m *mutator) renameAlias(q *sel) bool {
+	c, ok := m.pickTable(q)
+	if !ok {
 		return false
 	}
-	c := cs[m.g.r.IntN(len(cs))]
 	old := c.f.alias
 	c.f.alias = ""
 	if old == "" || chance(m.g.r, 0.6) || m.g.refTaken(c.s, c.f.table.name) {
@@ -649,22 +659,10 @@ func (m *mutator) groupTerm(q *sel) bool {
 // SELECT * with at times an ORDER BY, and at times one of the WHERE
 // conjuncts that read only that table.
 func (m *mutator) derive(q *sel) bool {
-	type cand struct {
-		s *sel
-		f *fromItem
-	}
-	var cs []cand
-	for _, s := range sels(q) {
-		for _, f := range s.from {
-			if f.table != nil {
-				cs = append(cs, cand{s, f})
-			}
-		}
-	}
-	if len(cs) == 0 {
+	c, ok := m.pickTable(q)
+	if !ok {
 		return false
 	}
-	c := cs[m.g.r.IntN(len(cs))]
 	inner := &fromItem{table: c.f.table}
 	sub := newSel()
 	sub.from = []*fromItem{inner}
