@@ -18,8 +18,10 @@ import (
 
 // The CI run's work, by count (never by time): pairs of seed 1 on
 // SQLite and on PostgreSQL, each proved pair run on this many
-// databases. A longer run sets SQLJUDGE_FUZZ_PAIRS, SQLJUDGE_FUZZ_SEED
-// (see docs/equiv.md, "The soundness fuzzer").
+// databases; outside CI (testserver.Required false: a developer's go
+// test ./...) an eighth of the SQLite pairs and a quarter of the
+// PostgreSQL ones, as the other soundness tests scale down. A longer run
+// sets SQLJUDGE_FUZZ_PAIRS, SQLJUDGE_FUZZ_SEED (docs/fuzzing.md).
 const (
 	ciPairsSQLite   = 8000
 	ciPairsPostgres = 400
@@ -27,6 +29,14 @@ const (
 	// ciDatabasesPostgres: a PostgreSQL database costs round trips.
 	ciDatabasesPostgres = 12
 )
+
+// scaled is n in CI, n/div elsewhere.
+func scaled(n, div int) int {
+	if testserver.Required() {
+		return n
+	}
+	return n / div
+}
 
 // envInt reads an integer setting, or def.
 func envInt(t testing.TB, name string, def int) int {
@@ -70,7 +80,8 @@ func config(t testing.TB, d engine.Dialect, pairs int) Config {
 }
 
 // TestFuzzSQLite is the soundness fuzzer's CI run on SQLite: random
-// schemas, data and query pairs (seed 1, 8000 pairs); every pair the
+// schemas, data and query pairs (seed 1, 8000 pairs in CI, 1000
+// elsewhere); every pair the
 // prover proves is re-checked by check.Check and run on the engine over
 // 24 databases (and each with its rows in reverse order). A proved pair
 // the engine separates is a counterexample: the test fails and prints
@@ -78,18 +89,18 @@ func config(t testing.TB, d engine.Dialect, pairs int) Config {
 // nothing must not pass). Then the counterexamples and one proved pair
 // in 25 go through `sqljudge equiv` and `sqljudge equiv check`.
 func TestFuzzSQLite(t *testing.T) {
-	cfg := config(t, engine.SQLite, ciPairsSQLite)
+	cfg := config(t, engine.SQLite, scaled(ciPairsSQLite, 8))
 	rep := runAndReport(t, cfg)
 	equivCheck(t, rep, "")
 }
 
-// TestFuzzPostgres is the same on PostgreSQL (400 pairs, 12 databases
-// each: a database costs round trips there): CHAR(n), numeric and text
+// TestFuzzPostgres is the same on PostgreSQL (400 pairs in CI, 100
+// elsewhere, 12 databases each: a database costs round trips there): CHAR(n), numeric and text
 // columns, the prover's PostgreSQL semantics, on a scratch database per
 // worker on the server of SQLJUDGE_TEST_POSTGRES.
 func TestFuzzPostgres(t *testing.T) {
 	dsn := testserver.Postgres(t)
-	cfg := config(t, engine.Postgres, ciPairsPostgres)
+	cfg := config(t, engine.Postgres, scaled(ciPairsPostgres, 4))
 	if os.Getenv("SQLJUDGE_FUZZ_DATABASES") == "" {
 		cfg.Databases = ciDatabasesPostgres
 	}
