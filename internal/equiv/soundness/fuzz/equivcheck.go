@@ -39,9 +39,10 @@ func (r *EquivReport) Count(v equiv.Verdict) int {
 // writes them as a pairs file (one per rule) in dir, decides them with
 // `sqljudge equiv` (equiv.RunCommand: prover, then the search capped at
 // maxDatabases, the tripwire's 60 at most; db "" for scratch SQLite
-// files, or a server DSN) and re-checks the run with `sqljudge equiv
-// check` (equiv.RunCheck). A proof equiv check rejects is in Rejected;
-// the error is the commands' own failure.
+// files, or a server DSN, whose account may be a superuser: the tests'
+// servers are theirs) and re-checks the run with `sqljudge equiv check`
+// (equiv.RunCheck). A proof equiv check rejects is in Rejected; the
+// error is the commands' own failure.
 func EquivCheck(ctx context.Context, dir string, proofs []Proof, db string, maxDatabases int) (*EquivReport, error) {
 	rep := &EquivReport{Verdicts: map[string]string{}}
 	byRule := map[equiv.Rule][]Proof{}
