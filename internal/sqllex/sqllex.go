@@ -2,7 +2,9 @@
 // the official evaluators apply to SQL before running it (postprocess,
 // remove_distinct, replace_cur_year), statement splitting, and Defog
 // SQL-Eval's gold alternatives. It tokenises, it does not parse; the AST
-// lives in package sqlast.
+// lives in package sqlast. Tokenize reads quotes and comments as SQLite
+// does; NextMySQL as MySQL and MariaDB do (mysql.go), for the checks that
+// must see a query as those servers will.
 package sqllex
 
 import (

@@ -183,6 +183,17 @@ func TestReaderSettingsReadBack(t *testing.T) {
 		}
 		want[v] = got
 	}
+	// A query that changes nothing keeps the session (one per scratch,
+	// not one per query).
+	id := sc.rid
+	for range 3 {
+		if _, err := one(sc, "SELECT a FROM t"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if sc.rc == nil || sc.rid != id {
+		t.Errorf("queries that change nothing did not keep the reader session")
+	}
 	for _, c := range []struct{ change, setting string }{
 		{"/*!SET SESSION tx_read_only = */ (SELECT 0)", "tx_read_only"},
 		{"/*!SET SESSION sql_mode = */ (SELECT 'ANSI_QUOTES,NO_BACKSLASH_ESCAPES')", "sql_mode"},

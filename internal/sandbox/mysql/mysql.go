@@ -58,10 +58,14 @@ import (
 //
 // An account with more (any privilege on *.* but USAGE, anything but
 // those six on the scratch databases, anything but SELECT and SHOW VIEW
-// elsewhere, EXECUTE on a routine, PROXY, WITH GRANT OPTION, or a role
-// that has any of these) is refused with engine.ErrPrivileged unless
-// allowSuperuser (vetAccount); one that cannot create, fill and drop a
-// scratch database is refused with sandbox.ErrSetup before the first pair.
+// elsewhere, anything on mysql, performance_schema or sys, EXECUTE on a
+// routine, PROXY, WITH GRANT OPTION, or a role that has any of these), or
+// on a server whose grants to PUBLIC give more than SELECT and SHOW VIEW
+// outside those, is refused with engine.ErrPrivileged unless
+// allowSuperuser (vetAccount); one whose privileges cannot be read, or
+// that cannot create, fill and drop a scratch database, is refused with
+// sandbox.ErrSetup before the first pair. Each scratch database carries
+// sandbox.Marker in its comment (MariaDB), by which a sweep knows it.
 //
 // What a pair's query can read (MySQL lets a query name another database):
 // every database the account may SELECT, which with the grant above is

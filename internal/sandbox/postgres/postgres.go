@@ -27,8 +27,9 @@ import (
 // Sandbox makes scratch databases on a PostgreSQL server: each
 // Open runs CREATE DATABASE under a new name (sandbox.ScratchPrefix: the time of the
 // run, a random part and a counter), takes CONNECT away from PUBLIC,
-// creates the tables, and the scratch's Close drops it (DROP DATABASE …
-// WITH (FORCE)). It never opens or changes another database.
+// marks it (sandbox.Marker), creates the tables, and the scratch's Close
+// drops it (DROP DATABASE … WITH (FORCE)). It never opens or changes
+// another database.
 //
 // Every statement it sends is its own rendering (see sandbox.Sandbox), one per
 // message of the extended protocol, on sessions whose settings are pinned
@@ -42,14 +43,18 @@ import (
 // next Load rolls it back. Each scratch database has one session of its
 // own, closed by the scratch's Close.
 //
-// New refuses (engine.ErrPrivileged, unless
-// allowSuperuser) a role that is a superuser, has CREATEROLE or
-// REPLICATION, is a member of pg_execute_server_program,
-// pg_read_server_files, pg_write_server_files or pg_signal_backend, or
-// may run pg_terminate_backend or pg_cancel_backend in a new database (a
-// pair's query could end the other sessions of the role); and refuses
-// (a usage error) a role that cannot create, fill and drop a scratch
-// database: it tries one before the first pair.
+// New refuses (engine.ErrPrivileged, unless allowSuperuser) a role that
+// may administer the server (postgres.VetRole: a superuser, CREATEROLE,
+// REPLICATION, or a member at any depth of a role that is or has one, or
+// of one of postgres.AdminRoles), whose sessions report their queries to
+// its other sessions (track_activities on: a pair's query could read what
+// this run's other workers run), or that may run pg_terminate_backend or
+// pg_cancel_backend in a new database (a pair's query could end the other
+// sessions of the role); and refuses (a usage error, sandbox.ErrSetup) a
+// role whose privileges it cannot read, or that cannot create, fill and
+// drop a scratch database: it tries one before the first pair. A pair's
+// queries are never prepared under a name, so neither finds the other's
+// text in pg_prepared_statements.
 type Sandbox struct {
 	cfg    *pgx.ConnConfig
 	eng    *postgres.Engine
