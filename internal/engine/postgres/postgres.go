@@ -206,7 +206,8 @@ var AdminRoles = []string{
 	"pg_read_server_files", "pg_signal_backend", "pg_stat_scan_tables", "pg_write_server_files",
 }
 
-// privilegeQuery reads what VetRole judges of the current role: its name,
+// privilegeQuery reads what VetRole judges of role $2 (NULL: the current
+// role): its name,
 // whether it is a superuser, has CREATEROLE or REPLICATION, and the roles
 // it is a MEMBER of (pg_has_role's MEMBER: at any depth, through roles
 // that do not inherit too) that are among $1 (AdminRoles) or are
@@ -218,7 +219,7 @@ const privilegeQuery = `SELECT r.rolname, r.rolsuper, r.rolcreaterole, r.rolrepl
 		FROM pg_roles p
 		WHERE p.oid <> r.oid AND pg_has_role(r.oid, p.oid, 'MEMBER')
 		  AND (p.rolname = ANY($1) OR p.rolsuper OR p.rolcreaterole OR p.rolreplication)), '')
-FROM pg_roles r WHERE r.rolname = current_user`
+FROM pg_roles r WHERE r.rolname = coalesce($2, current_user)`
 
 // RowQuerier is what VetRole reads through: a pgx connection or a pooled
 // one.
@@ -231,8 +232,19 @@ type RowQuerier interface {
 // MEMBER, at any depth, of a role that is one or has one, or of one of
 // AdminRoles), nil when it may not, or the error of reading it.
 func VetRole(ctx context.Context, c RowQuerier) (*PrivilegeError, error) {
+	return vetRole(ctx, c, nil)
+}
+
+// VetNamedRole is VetRole for the existing role named role, read on c
+// (db load vets the reader role it is told to make).
+func VetNamedRole(ctx context.Context, c RowQuerier, role string) (*PrivilegeError, error) {
+	return vetRole(ctx, c, &role)
+}
+
+// vetRole runs privilegeQuery for role (nil: the current role).
+func vetRole(ctx context.Context, c RowQuerier, role *string) (*PrivilegeError, error) {
 	var pe PrivilegeError
-	if err := c.QueryRow(ctx, privilegeQuery, AdminRoles).Scan(&pe.Role, &pe.Superuser, &pe.CreateRole, &pe.Replication, &pe.Members); err != nil {
+	if err := c.QueryRow(ctx, privilegeQuery, AdminRoles, role).Scan(&pe.Role, &pe.Superuser, &pe.CreateRole, &pe.Replication, &pe.Members); err != nil {
 		return nil, err
 	}
 	if pe.Superuser || pe.CreateRole || pe.Replication || pe.Members != "" {
