@@ -81,24 +81,12 @@ func MySQLCodeComment(comment string) bool {
 func scanMySQL(q string, i int, m MySQLMode) (int, Kind) {
 	c := q[i]
 	switch {
-	case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
-		j := i + 1
-		for j < len(q) && strings.IndexByte(" \t\n\r\f\v", q[j]) >= 0 {
-			j++
-		}
-		return j, Space
+	case isSpace(c):
+		return spaceEnd(q, i), Space
 	case c == '#' || c == '-' && i+1 < len(q) && q[i+1] == '-' && (i+2 == len(q) || q[i+2] <= ' ' || q[i+2] == 0x7f):
-		j := strings.IndexByte(q[i:], '\n')
-		if j < 0 {
-			return len(q), Comment
-		}
-		return i + j, Comment
+		return lineEnd(q, i), Comment
 	case c == '/' && i+1 < len(q) && q[i+1] == '*':
-		j := strings.Index(q[i+2:], "*/")
-		if j < 0 {
-			return len(q), Comment
-		}
-		return i + 2 + j + 2, Comment
+		return blockCommentEnd(q, i), Comment
 	case c == '\'' || c == '"' && !m.ANSIQuotes:
 		return mysqlString(q, i, !m.NoBackslashEscapes), String
 	case c == '`' || c == '"':

@@ -101,15 +101,7 @@ func TestCodeCommentsRefusedInEval(t *testing.T) {
 	prefix, db := fixture(t, server)
 	ctx := context.Background()
 	dsn := testserver.MySQLAccount(t, server, map[string][]string{prefix + db: {"Select_priv"}})
-	victim, err := testserver.OpenMySQL(t, dsn, "").Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer victim.Close()
-	var victimID int64
-	if err := victim.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&victimID); err != nil {
-		t.Fatal(err)
-	}
+	victim, victimID := testserver.MySQLSession(t, dsn)
 	e, err := mysql.New(dsn, mysql.Options{DBPrefix: prefix})
 	if err != nil {
 		t.Fatal(err)
@@ -127,9 +119,8 @@ func TestCodeCommentsRefusedInEval(t *testing.T) {
 	if err := testserver.OpenMySQL(t, dsn, "").PingContext(ctx); err != nil {
 		t.Errorf("the account no longer logs in with its password: %v", err)
 	}
-	var id int64
-	if err := victim.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil || id != victimID {
-		t.Errorf("the account's other session was killed: %v", err)
+	if !testserver.AliveMySQL(victim, victimID) {
+		t.Error("the account's other session was killed")
 	}
 }
 

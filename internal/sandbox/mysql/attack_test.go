@@ -39,15 +39,7 @@ func TestCodeCommentsRefused(t *testing.T) {
 	}
 	otherName := other.(*mysqlScratch).name
 	// Another session of the account (another run's worker).
-	victim, err := sc.sb.admin.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer victim.Close()
-	var victimID int64
-	if err := victim.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&victimID); err != nil {
-		t.Fatal(err)
-	}
+	victim, victimID := testserver.MySQLSession(t, sc.sb.dsn(t))
 	for _, q := range []string{
 		"/*!SET SESSION tx_read_only = */ (SELECT 0)",
 		"/*!SET PASSWORD = PASSWORD('pwned'), SESSION sql_mode = */ (SELECT 'x')",
@@ -90,9 +82,8 @@ func TestCodeCommentsRefused(t *testing.T) {
 	if err := admin.QueryRowContext(ctx, "SELECT count(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 'evil'", otherName).Scan(&n); err != nil || n != 0 {
 		t.Errorf("a table was created in the other scratch database (%v)", err)
 	}
-	var id int64
-	if err := victim.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil || id != victimID {
-		t.Errorf("the account's other session was killed: %v", err)
+	if !testserver.AliveMySQL(victim, victimID) {
+		t.Error("the account's other session was killed")
 	}
 }
 
