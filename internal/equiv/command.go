@@ -174,7 +174,7 @@ func cleanup(ctx context.Context, o CommandOptions, w io.Writer) error {
 	}
 	defer sb.Close()
 	if n := printSwept(w, sb); n == 0 {
-		fmt.Fprintf(w, "no stale scratch database (sqljudge_equiv_*, made over %s ago, no session connected) on %s\n", sandbox.StaleAfter, dbSetting(o.DB))
+		fmt.Fprintf(w, "no stale scratch database (sqljudge_equiv_*, marked as made by sqljudge, made over %s ago, no session connected) on %s\n", sandbox.StaleAfter, dbSetting(o.DB))
 	}
 	return nil
 }
