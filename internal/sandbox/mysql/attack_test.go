@@ -245,13 +245,25 @@ func TestMySQLAccountVettingIssue41(t *testing.T) {
 	// A grant to PUBLIC on a database pattern that scratch names could
 	// match (it names no database that exists).
 	pattern := strings.TrimSuffix(testserver.Name(`sqljudge\\_equiv\\_sjv`), "_") + `\\_%`
+	// MariaDB loads mysql.db's rows for PUBLIC only when mysql.global_priv
+	// holds PUBLIC's row, which the first GRANT … TO PUBLIC writes: a fresh
+	// server has none (the CI account may not GRANT, so the test writes it).
+	res, err := root.ExecContext(ctx, `INSERT IGNORE INTO mysql.global_priv (Host, User, Priv) VALUES ('', 'PUBLIC', '{"access":0,"is_role":true}')`)
+	if err != nil {
+		t.Fatalf("PUBLIC's global_priv row: %v", err)
+	}
+	madePublic, _ := res.RowsAffected()
 	for _, q := range []string{"INSERT INTO mysql.db (Host, Db, User, Select_priv) VALUES ('', '" + pattern + "', 'PUBLIC', 'Y')", "FLUSH PRIVILEGES"} {
 		if _, err := root.ExecContext(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
 	dropPublic := func() {
-		for _, q := range []string{"DELETE FROM mysql.db WHERE User = 'PUBLIC' AND Db = '" + pattern + "'", "FLUSH PRIVILEGES"} {
+		qs := []string{"DELETE FROM mysql.db WHERE User = 'PUBLIC' AND Db = '" + pattern + "'"}
+		if madePublic > 0 {
+			qs = append(qs, "DELETE FROM mysql.global_priv WHERE Host = '' AND User = 'PUBLIC'")
+		}
+		for _, q := range append(qs, "FLUSH PRIVILEGES") {
 			if _, err := root.ExecContext(context.Background(), q); err != nil {
 				t.Errorf("%s: %v", q, err)
 			}
