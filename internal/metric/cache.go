@@ -8,6 +8,7 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/turn"
 )
 
 // CachePolicy says what a Cache keeps. The zero policy keeps every result
@@ -120,9 +121,21 @@ func (c *Cache) Get(ctx context.Context, db, sql string, run func(context.Contex
 			c.held.MoveToFront(e.elem)
 		}
 		c.mu.Unlock()
+		// Another caller computes it: wait, without holding a worker
+		// (turn.Idle) unless it is there already: that caller may need
+		// one.
 		select {
 		case <-e.ready:
-		case <-ctx.Done():
+		default:
+			_ = turn.Idle(ctx, func() error {
+				select {
+				case <-e.ready:
+				case <-ctx.Done():
+				}
+				return nil
+			})
+		}
+		if ctx.Err() != nil {
 			return nil, engine.TimeoutError(ctx, db)
 		}
 		if e.err == nil || c.keeps(e.err) || ctx.Err() != nil {
