@@ -32,6 +32,7 @@ import (
 	_ "github.com/sqljudge/sqljudge/internal/equiv" // registers the equiv and verdict metrics, as eval does
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/status"
+	"github.com/sqljudge/sqljudge/internal/turn"
 )
 
 // Config configures a Server.
@@ -45,15 +46,21 @@ type Config struct {
 	// (its prediction and every gold alternative, --max-item-time); 0
 	// means twice Timeout (none when Timeout is 0).
 	MaxItemTime time.Duration
-	// Workers is the number of items graded at once across all requests;
-	// 0 means the number of CPUs. Requests with items waiting take turns
-	// for them, one item each (scheduler).
+	// Workers is the number of items that run at once across all
+	// requests; 0 means the number of CPUs. Requests share them by time,
+	// fairly (scheduler): an item gives its worker up to a waiting one
+	// after Quantum.
 	Workers int
 	// LengthyWorkers bounds the workers that items of lengthy metrics
 	// (metric.Lengthy: equiv, verdict) hold at once (--lengthy-workers),
 	// so that the other metrics keep the rest; 0 means Workers - 1, at
 	// least 1 (with one worker nothing is kept back).
 	LengthyWorkers int
+	// Quantum is how long an item of a metric that is not lengthy holds a
+	// worker before it gives it up, at its next yield point (a SQLite
+	// query's progress handler), to an item waiting for one; 0 means
+	// DefaultQuantum. See scheduler.
+	Quantum time.Duration
 	// Metric is the metric of an item that names none and whose request
 	// and preset name none; "" means ex.
 	Metric string
@@ -148,7 +155,7 @@ func New(cfg Config) *Server {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
 		cfg: cfg, golds: newGoldCache(cfg.GoldCache),
-		sched: newScheduler(cfg.Workers, cmp.Or(cfg.LengthyWorkers, cfg.Workers-1)), ctx: ctx, cancel: cancel,
+		sched: newScheduler(cfg.Workers, cmp.Or(cfg.LengthyWorkers, cfg.Workers-1), cfg.Quantum), ctx: ctx, cancel: cancel,
 		metrics: map[string]metric.Metric{},
 	}
 	s.env = &metric.Env{Engine: cfg.Engine, Timeout: cfg.Timeout, Golds: s.golds}
@@ -415,19 +422,22 @@ func (s *Server) unusable(it *GradeItem, metricErr error) string {
 // grade).
 func (s *Server) run(ctx context.Context, b *batch, i int, m metric.Metric, sql string) (v Verdict, detail string, mv metric.Verdict) {
 	it := &b.req.Items[i]
-	release, ok := b.queue.acquire(ctx, i, lengthy(m))
+	sl, ok := b.queue.acquire(ctx, i, lengthy(m))
 	if !ok {
 		return Error, s.stopReason(), mv
 	}
-	defer release()
+	defer sl.release()
 	defer func() {
 		if p := recover(); p != nil {
 			v, detail = Error, fmt.Sprintf("internal error: %v", p)
 		}
 	}()
+	ctx = turn.With(ctx, sl)
 	ictx, cancel := ctx, context.CancelFunc(func() {})
 	if s.cfg.MaxItemTime > 0 {
-		ictx, cancel = context.WithTimeout(ctx, s.cfg.MaxItemTime)
+		// The time the item holds a worker, not the time it waits for
+		// one: its verdict does not depend on its neighbours.
+		ictx, cancel = turn.WithTimeout(ctx, s.cfg.MaxItemTime)
 	}
 	defer cancel()
 	item := bench.Item{ID: string(it.ID), DBID: it.DBID, Gold: it.Gold, GoldText: strings.Join(it.Gold, ";\n"), Pred: sql}
