@@ -39,6 +39,7 @@ import (
 	sqlite3 "github.com/mattn/go-sqlite3"
 
 	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/membudget"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/turn"
 )
@@ -394,7 +395,9 @@ func (e *Engine) query(ctx context.Context, c *sqlite3.SQLiteConn, q string) (*r
 	for i := range dt {
 		dt[i] = ""
 	}
-	return readRows(rows, e.lim)
+	lim := e.lim
+	lim.Ledger = membudget.From(ctx) // serve's memory budget, nil elsewhere
+	return readRows(rows, lim)
 }
 
 // readRows reads the rows of a query under lim, as engine.ReadRows does
@@ -411,9 +414,11 @@ func readRows(rows *sqlite3.SQLiteRows, lim engine.Limits) (*result.Set, error) 
 			if err == io.EOF {
 				return c.Set, nil
 			}
+			c.Drop()
 			return nil, err
 		}
 		if c.Full() {
+			c.Drop()
 			return nil, engine.TooLarge("", lim.MaxRows)
 		}
 		row := slab.Next(len(dest))
@@ -421,6 +426,7 @@ func readRows(rows *sqlite3.SQLiteRows, lim engine.Limits) (*result.Set, error) 
 			row[i] = value(c, v)
 		}
 		if err := c.Add(row); err != nil {
+			c.Drop()
 			return nil, err
 		}
 	}
