@@ -100,21 +100,8 @@ func slowEXAttack(b *testing.B, bin, spider string, n int) {
 // of 300,000 values, and reports how long it took and the peak RSS.
 func inListAttack(b *testing.B, bin, spider string) {
 	srv := startServer(b, bin, spider)
-	var in strings.Builder
-	for i := range 300_000 {
-		fmt.Fprintf(&in, "%d,", i)
-	}
-	pred := "SELECT name FROM singer WHERE singer_id IN (" + strings.TrimSuffix(in.String(), ",") + ")"
-	body, _ := json.Marshal(GradeRequest{Items: []GradeItem{{DBID: "concert_singer", Metric: "equiv", Gold: Gold{"SELECT name FROM singer WHERE age > 40"}, Pred: &pred}}})
-	start := time.Now()
-	resp, err := http.Post(srv.url+"/v1/grade", "application/json", bytes.NewReader(body))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var out GradeResponse
-	json.NewDecoder(resp.Body).Decode(&out)
-	resp.Body.Close()
-	took := time.Since(start)
+	pred := inList(300_000)
+	out, _, took := gradeOver(b, srv.url, GradeRequest{Items: []GradeItem{{DBID: "concert_singer", Metric: "equiv", Gold: Gold{"SELECT name FROM singer WHERE age > 40"}, Pred: &pred}}})
 	if len(out.Results) == 1 {
 		r := out.Results[0]
 		b.Logf("an equiv item with a 300,000-value IN list: %s after %s (%.200s)", r.Verdict, took.Round(time.Millisecond), r.Error)
@@ -190,34 +177,54 @@ func resultsAttack(b *testing.B, bin, spider string) {
 		q := wide(99_000, k)
 		req.Items = append(req.Items, GradeItem{DBID: "concert_singer", Gold: Gold{q}, Pred: ptr(strings.Replace(q, "FROM c", "FROM c AS d", 1))})
 	}
+	out, code, took := gradeOver(b, srv.url, req)
+	verdicts := map[Verdict]int{}
+	for _, r := range out.Results {
+		verdicts[r.Verdict]++
+	}
+	b.Logf("10 items of 2 x 99,000 rows of 2.5 kB: HTTP %d after %s, verdicts %v", code, took.Round(time.Millisecond), verdicts)
+	time.Sleep(2 * time.Second)
+	srv.report(b)
+}
+
+// gradeOver posts req to the server at url and returns its response,
+// status and time.
+func gradeOver(b *testing.B, url string, req GradeRequest) (GradeResponse, int, time.Duration) {
 	body, _ := json.Marshal(req)
 	start := time.Now()
-	resp, err := http.Post(srv.url+"/v1/grade", "application/json", bytes.NewReader(body))
+	resp, err := http.Post(url+"/v1/grade", "application/json", bytes.NewReader(body))
 	if err != nil {
 		b.Fatal(err)
 	}
 	var out GradeResponse
 	json.NewDecoder(resp.Body).Decode(&out)
 	resp.Body.Close()
-	verdicts := map[Verdict]int{}
-	for _, r := range out.Results {
-		verdicts[r.Verdict]++
-	}
-	b.Logf("10 items of 2 x 99,000 rows of 2.5 kB: HTTP %d after %s, verdicts %v", resp.StatusCode, time.Since(start).Round(time.Millisecond), verdicts)
-	time.Sleep(2 * time.Second)
-	srv.report(b)
+	return out, resp.StatusCode, time.Since(start)
 }
 
-// bodiesAttack posts 12 bodies of 62 MB at once and reports their
-// statuses and the peak RSS.
+// bodiesAttack posts 12 bodies of 62 MB at once (10,000 items whose
+// predictions hold 6,200 bytes each: within --max-body and --max-batch)
+// and reports their statuses and the peak RSS.
 func bodiesAttack(b *testing.B, bin, spider string) {
 	srv := startServer(b, bin, spider)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	codes := map[int]int{}
+	var buf bytes.Buffer
+	buf.WriteString(`{"items": [`)
+	pad := strings.Repeat("x", 6200)
+	for k := range 10_000 {
+		if k > 0 {
+			buf.WriteByte(',')
+		}
+		fmt.Fprintf(&buf, `{"db_id": "concert_singer", "gold": "SELECT 1", "pred": "SELECT '%d%s' IS NOT NULL"}`, k, pad)
+	}
+	buf.WriteString("]}")
+	body := buf.Bytes()
+	b.Logf("a body of %d bytes", len(body))
 	for range 12 {
 		wg.Go(func() {
-			code := streamBody(srv.url+"/v1/grade", 62_000_000)
+			code := postRaw(srv.url+"/v1/grade", body)
 			mu.Lock()
 			codes[code]++
 			mu.Unlock()

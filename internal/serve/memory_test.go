@@ -44,6 +44,15 @@ func TestLargeResultsKeepToTheBudget(t *testing.T) {
 	}
 }
 
+// inList is a prediction whose IN list holds n values.
+func inList(n int) string {
+	var in strings.Builder
+	for i := range n {
+		fmt.Fprintf(&in, "%d,", i)
+	}
+	return "SELECT name FROM singer WHERE singer_id IN (" + strings.TrimSuffix(in.String(), ",") + ")"
+}
+
 // TestEquivTextCharged (issue 41): what equiv derives from an item's text
 // is charged to the budget before the item is graded: a prediction with
 // an IN list of 60,000 values (350 kB, 22 MB of equiv's work at 64 bytes
@@ -54,11 +63,7 @@ func TestEquivTextCharged(t *testing.T) {
 	defer eng.Close()
 	s, _, _ := newTestServer(t, Config{Engine: eng, MaxMemory: 16 << 20, MetricOptions: metric.Options{
 		Equiv: metric.EquivOptions{Seed: 1, Budget: equiv.DefaultMetricBudget, MaxDatabases: 20}}})
-	var in strings.Builder
-	for i := range 60_000 {
-		fmt.Fprintf(&in, "%d,", i)
-	}
-	pred := "SELECT name FROM singer WHERE singer_id IN (" + strings.TrimSuffix(in.String(), ",") + ")"
+	pred := inList(60_000)
 	res := s.Grade(context.Background(), GradeRequest{Items: []GradeItem{{DBID: "concert_singer", Metric: "equiv",
 		Gold: Gold{"SELECT name FROM singer WHERE age > 40"}, Pred: &pred}}})
 	if r := res[0]; r.Verdict != Wrong || !strings.HasPrefix(r.Error, "too_large") {
