@@ -43,10 +43,12 @@ func newServeCmd() *cobra.Command {
 		Long: `serve answers HTTP requests that grade predicted SQL (or a model's
 completion) against gold SQL, with the same read-only engines and metrics as
 eval, and turns each verdict into a reward with a preset. Gold results are
-cached across requests (by db_id and gold SQL); at most --workers items are
-graded at once, requests taking turns (one item each), and items of equiv
-and verdict hold at most --lengthy-workers of them; each query runs under
---timeout.
+cached across requests (by db_id and gold SQL); at most --workers items run
+at once, shared by time fairly between requests (a query gives its worker
+up every 20 ms to a waiting request), and items of equiv and verdict hold at
+most --lengthy-workers of them; each query runs under --timeout, each item
+under --max-item-time, both counting the time it holds a worker. What
+requests hold in memory is bounded by --max-memory.
 
   GET  /healthz       {"ok": true}
   POST /v1/grade      {"preset": "arctic", "items": [{"id": "x", "db_id": "concert_singer",
