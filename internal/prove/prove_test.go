@@ -2,6 +2,7 @@ package prove
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/sqljudge/sqljudge/internal/prove/check"
@@ -151,5 +152,25 @@ func TestComparisonAffinity(t *testing.T) {
 		if a.Proved() != c.proved {
 			t.Errorf("%s / %s: proved %v (%s: %s), want %v", c.w1, c.w2, a.Proved(), a.Stopped, a.Detail, c.proved)
 		}
+	}
+}
+
+// TestProveStopsWithItsContext (issue 41): the prover stops when its
+// context has ended, before any rewrite, and does not try a query past
+// MaxQueryBytes. Before, it checked its context only when it called the
+// solver: an equiv item whose prediction held an IN list of 300,000
+// values held its worker 151 s against serve's 60 s --max-item-time,
+// rewriting (and parsing again) 2 MB of SQL.
+func TestProveStopsWithItsContext(t *testing.T) {
+	s := testSchema()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	q1, q2 := "SELECT count(*) FROM concert WHERE Year = 2014 OR Year = 2015", "SELECT count(*) FROM concert WHERE Year IN (2015, 2014)"
+	if a := Prove(ctx, q1, q2, s, Options{Rule: "bag"}); a.Stopped != "cancelled" || a.Proved() {
+		t.Errorf("with its context ended: stopped by %q (%s), proved %v; want cancelled", a.Stopped, a.Detail, a.Proved())
+	}
+	long := "SELECT name FROM singer WHERE singer_id IN (" + strings.Repeat("1, ", MaxQueryBytes/3) + "1)"
+	if a := Prove(context.Background(), "SELECT name FROM singer", long, s, Options{Rule: "bag"}); a.Stopped != "query size" {
+		t.Errorf("a query of %d bytes: stopped by %q (%s); want query size", len(long), a.Stopped, a.Detail)
 	}
 }
