@@ -16,7 +16,12 @@ import (
 // NOT NULL, NULL, PRIMARY KEY, UNIQUE, REFERENCES t [(c)], DEFAULT, CHECK;
 // table constraints [CONSTRAINT n] PRIMARY KEY (…), UNIQUE [KEY] (…),
 // FOREIGN KEY (…) REFERENCES t [(…)], CHECK (…), MySQL KEY/INDEX (…); and
-// CREATE UNIQUE INDEX … ON t (…). CREATE INDEX, DROP, SET and comments are
+// CREATE UNIQUE INDEX … ON t (…). A column's COLLATE is kept
+// (Column.Collation), and so is PRIMARY KEY DESC (Table.PKDesc); a
+// unique index that is partial (… WHERE …) or over an expression is no
+// key and is skipped, and so is a key or unique index under a collation
+// other than its column's own when that one is not the default.
+// CREATE INDEX, DROP, SET and comments are
 // skipped. Any other statement, or a statement that does not parse, is an
 // error naming the statement and what was expected. CHECK constraints are
 // parsed (ParseCheck: a small grammar, a few functions; anything else is
@@ -58,6 +63,7 @@ type pendingFK struct {
 	refTable string
 	refCols  []string // nil: the referenced table's primary key
 	unique   bool     // a CREATE UNIQUE INDEX, not a foreign key
+	idxCols  []indexedColumn
 }
 
 func (p pendingFK) resolve(s *Database) error {
@@ -65,13 +71,17 @@ func (p pendingFK) resolve(s *Database) error {
 	if t == nil {
 		return fmt.Errorf("index on unknown table %s", p.table)
 	}
+	if p.unique {
+		cols, err := keyColumns(t, p.idxCols)
+		if err != nil || cols == nil {
+			return err
+		}
+		t.Uniques = append(t.Uniques, cols)
+		return nil
+	}
 	cols, err := indexes(t, p.cols)
 	if err != nil {
 		return err
-	}
-	if p.unique {
-		t.Uniques = append(t.Uniques, cols)
-		return nil
 	}
 	ref := s.Table(p.refTable)
 	if ref == nil {
@@ -157,6 +167,9 @@ type ddlParser struct {
 	// checks are the texts of the table's CHECKs, parsed once every
 	// column is read.
 	checks []string
+	// skipChecks leaves the CHECKs unparsed (a reader that wants the
+	// columns' declarations only).
+	skipChecks bool
 }
 
 // parenText reads a balanced ( … ) group and returns its text as written,
@@ -253,28 +266,116 @@ func UnquoteIdent(s string) string {
 
 // nameList reads ( name [ASC|DESC] [, …] ).
 func (p *ddlParser) nameList() ([]string, error) {
+	cols, err := p.indexedColumns(false)
+	var out []string
+	for _, c := range cols {
+		out = append(out, c.name)
+	}
+	return out, err
+}
+
+// indexedColumn is one column of a key or an index: its name and the
+// collation it names ("" for none).
+type indexedColumn struct {
+	name, coll string
+}
+
+// indexedColumns reads ( name [COLLATE c] [ASC|DESC] [, …] ). With
+// exprOK (CREATE UNIQUE INDEX), an element that is an expression makes
+// the result nil without an error (an index over an expression is no
+// key of plain columns).
+func (p *ddlParser) indexedColumns(exprOK bool) ([]indexedColumn, error) {
 	if err := p.expect("("); err != nil {
 		return nil, err
 	}
-	var out []string
+	var out []indexedColumn
+	expr := false
 	for {
+		start := p.i
 		n, err := p.name()
-		if err != nil {
+		switch {
+		case err == nil && p.peek() == "(" && exprOK && !isDigits(p.peekAt(1)):
+			expr = true // a function call: lower(name)
+		case err == nil && p.peek() == "(": // MySQL index prefix length: name(10)
+			p.skipParens()
+		case err != nil && exprOK:
+			expr = true
+		case err != nil:
 			return nil, err
 		}
-		if p.peek() == "(" { // MySQL index prefix length: name(10)
-			p.skipParens()
+		if expr {
+			p.i = start
+			p.skipElement()
+		}
+		c := indexedColumn{name: n}
+		if p.accept("COLLATE") {
+			if c.coll, err = p.name(); err != nil {
+				return nil, err
+			}
 		}
 		p.accept("ASC")
 		p.accept("DESC")
-		out = append(out, n)
+		out = append(out, c)
 		if p.accept(")") {
+			if expr {
+				return nil, nil
+			}
 			return out, nil
 		}
 		if err := p.expect(","); err != nil {
+			if exprOK {
+				p.skipElement()
+				expr = true
+				if p.accept(")") {
+					return nil, nil
+				}
+				continue
+			}
 			return nil, err
 		}
 	}
+}
+
+// peekAt returns the text of the token k places ahead, "" past the end.
+func (p *ddlParser) peekAt(k int) string {
+	if p.i+k < len(p.toks) {
+		return p.toks[p.i+k].Text
+	}
+	return ""
+}
+
+// skipElement skips to the next top-level "," or ")" of a list.
+func (p *ddlParser) skipElement() {
+	for p.i < len(p.toks) && p.peek() != "," && p.peek() != ")" {
+		if p.peek() == "(" {
+			p.skipParens()
+			continue
+		}
+		p.i++
+	}
+}
+
+// keyColumns returns the columns of t a key or unique index names, or nil
+// when it is no key the kernel may use: a column under a collation other
+// than its own, unless its own is the default (a key under NOCASE of a
+// NOCASE column, or under any collation of a BINARY one, holds no two
+// rows equal by the column's own comparison).
+func keyColumns(t *Table, cols []indexedColumn) ([]int, error) {
+	var names []string
+	for _, c := range cols {
+		names = append(names, c.name)
+	}
+	idx, err := indexes(t, names)
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range cols {
+		own := t.Columns[idx[i]].Collation
+		if c.coll != "" && own != "" && !strings.EqualFold(c.coll, own) {
+			return nil, nil
+		}
+	}
+	return idx, nil
 }
 
 // skipParens skips a balanced ( … ) group starting at the current token.
@@ -336,11 +437,16 @@ func (p *ddlParser) uniqueIndex() ([]pendingFK, error) {
 	if p.accept("USING") {
 		p.i++
 	}
-	cols, err := p.nameList()
+	cols, err := p.indexedColumns(true)
 	if err != nil {
 		return nil, err
 	}
-	return []pendingFK{{table: t, cols: cols, unique: true}}, nil
+	if cols == nil || p.is("WHERE") {
+		// An index over an expression, or a partial one (its WHERE keeps
+		// only some rows): no key of the table.
+		return nil, nil
+	}
+	return []pendingFK{{table: t, idxCols: cols, unique: true}}, nil
 }
 
 // createTable reads [IF NOT EXISTS] name ( element, … ) [options].
@@ -380,6 +486,9 @@ func (p *ddlParser) createTable() (*Table, []pendingFK, error) {
 		}
 		t.Columns[k].NotNull = true
 	}
+	if p.skipChecks {
+		return t, fks, nil
+	}
 	if err := t.addChecks(p.checks); err != nil {
 		return nil, nil, err
 	}
@@ -395,11 +504,11 @@ func (p *ddlParser) element(t *Table) ([]pendingFK, error) {
 	}
 	switch {
 	case p.accept("PRIMARY", "KEY"):
-		cols, err := p.nameList()
+		cols, err := p.indexedColumns(false)
 		if err != nil {
 			return nil, err
 		}
-		if t.PK, err = indexes(t, cols); err != nil {
+		if t.PK, err = keyColumns(t, cols); err != nil {
 			return nil, err
 		}
 		p.conflictClause()
@@ -413,15 +522,17 @@ func (p *ddlParser) element(t *Table) ([]pendingFK, error) {
 				return nil, err
 			}
 		}
-		cols, err := p.nameList()
+		cols, err := p.indexedColumns(false)
 		if err != nil {
 			return nil, err
 		}
-		idx, err := indexes(t, cols)
+		idx, err := keyColumns(t, cols)
 		if err != nil {
 			return nil, err
 		}
-		t.Uniques = append(t.Uniques, idx)
+		if idx != nil {
+			t.Uniques = append(t.Uniques, idx)
+		}
 		p.conflictClause()
 		return nil, nil
 	case p.accept("FOREIGN", "KEY"):
@@ -610,7 +721,15 @@ func (p *ddlParser) columnConstraints(t *Table, k int) ([]pendingFK, error) {
 			t.PK = []int{k}
 			c.KeyNotNull = c.KeyNotNull || !c.NotNull
 			c.NotNull = true
+			p.accept("ASC")
+			t.PKDesc = p.accept("DESC")
 			p.conflictClause()
+		case p.accept("COLLATE"):
+			name, err := p.name()
+			if err != nil {
+				return nil, err
+			}
+			c.Collation = name
 		case p.accept("UNIQUE"):
 			p.accept("KEY")
 			t.Uniques = append(t.Uniques, []int{k})
@@ -626,7 +745,7 @@ func (p *ddlParser) columnConstraints(t *Table, k int) ([]pendingFK, error) {
 			}
 			fk.cols = []string{c.Name}
 			fks = append(fks, fk)
-		case p.accept("DEFAULT"), p.accept("COMMENT"), p.accept("COLLATE"), p.accept("CHARSET"), p.accept("CHARACTER", "SET"):
+		case p.accept("DEFAULT"), p.accept("COMMENT"), p.accept("CHARSET"), p.accept("CHARACTER", "SET"):
 			p.skipExpr()
 		case p.accept("CHECK"):
 			p.checks = append(p.checks, p.parenText())

@@ -28,7 +28,15 @@ type ProverNote struct {
 	Detail      string `json:"detail,omitempty"`
 	Solver      string `json:"solver"`
 	Obligations int    `json:"obligations,omitempty"`
+	// BrokenFact is the fact of a proof that a row of the pair's
+	// database breaks (StoppedBy StoppedByData): no proof.
+	BrokenFact *BrokenFact `json:"broken_fact,omitempty"`
 }
+
+// StoppedByData is ProverNote.StoppedBy when a proof was found but a fact
+// it rests on does not hold on the pair's database (checkProofFacts), or
+// could not be checked there.
+const StoppedByData = "data"
 
 // The results of ProverNote.
 const (
@@ -37,17 +45,52 @@ const (
 	ProverSkipped = "skipped"
 )
 
-// prove runs the prover on the pair (unless o.NoProof); on a proof the
-// search's cap drops to TripwireDatabases.
+// proverShare is the part of the budget the prover may take at most (a
+// quarter): a query whose text keeps the solver busy (a literal of 100
+// kB) leaves the search the rest, instead of ending the budget before any
+// database is tried.
+const proverShare = 4
+
+// prove runs the prover on the pair (unless o.NoProof), within a
+// proverShare of the budget; on a proof the search's cap drops to
+// TripwireDatabases.
 func (s *searcher) prove(ctx context.Context) {
 	if s.o.NoProof {
 		return
 	}
-	s.proof, s.out.Prover = ProveQueries(ctx, s.p.Q1, s.p.Q2, s.schema.Database, s.o.Sandbox.Dialect(), s.o.Rule, s.o.Solver)
+	pctx, cancel := context.WithTimeout(ctx, s.o.Budget/proverShare)
+	defer cancel()
+	if s.o.prover != nil {
+		s.proof, s.out.Prover = s.o.prover(pctx, s.p.Q1, s.p.Q2, s.schema.Database)
+	} else {
+		s.proof, s.out.Prover = ProveQueries(pctx, s.p.Q1, s.p.Q2, s.schema.Database, s.o.Sandbox.Dialect(), s.o.Rule, s.o.Solver)
+	}
+	if s.proof != nil {
+		s.checkData(ctx)
+	}
 	if s.proof != nil && s.o.MaxDatabases > TripwireDatabases {
 		s.o.MaxDatabases = TripwireDatabases
 		s.out.Search.MaxDatabases = TripwireDatabases
 	}
+}
+
+// checkData drops the proof when a fact it rests on does not hold on the
+// pair's database, or could not be checked there (checkProofFacts): the
+// record's prover then says no proof, stopped by "data", with the fact and
+// the row that breaks it.
+func (s *searcher) checkData(ctx context.Context) {
+	b, err := s.checkProofFacts(ctx)
+	if err == nil && b == nil {
+		return
+	}
+	s.proof = nil
+	s.out.Prover.Result, s.out.Prover.StoppedBy, s.out.Prover.BrokenFact = ProverNoProof, StoppedByData, b
+	if err != nil {
+		s.out.Prover.Detail = fmt.Sprintf("a proof was found, but a fact it rests on could not be checked on the database's rows: %v", err)
+		return
+	}
+	row, _ := json.Marshal(b.Row)
+	s.out.Prover.Detail = fmt.Sprintf("a proof was found, but it rests on %s, which a row of the database breaks: %s", b.Holds, row)
 }
 
 // ProveQueries runs the prover alone on q1 and q2 over schema db (as
@@ -55,8 +98,8 @@ func (s *searcher) prove(ctx context.Context) {
 // semantics (SQLite or PostgreSQL; any other is skipped), with solver
 // discharging the obligations (nil: only proofs that need none): the
 // certificate, or nil, and the note saying what the prover did. Each
-// column's family is read from its catalog family and, on SQLite, the
-// affinity of the type the sandbox declares it with (proveSchema).
+// column's family, affinity and collation are read from the catalog
+// (proveColumn).
 func ProveQueries(ctx context.Context, q1, q2 string, db *catalog.Database, d engine.Dialect, rule Rule, solver check.Solver) (*check.Certificate, *ProverNote) {
 	note := &ProverNote{Solver: "none"}
 	if solver != nil {
@@ -115,10 +158,14 @@ func (s *searcher) reconcile() {
 	if s.proof == nil {
 		return
 	}
-	switch s.out.Verdict {
-	case Inequivalent:
+	switch {
+	case s.out.Verdict == Inequivalent && s.out.Witness.Q2Fails != nil:
+		// A proof holds where both queries run; q2 failing where q1 runs
+		// does not contradict it, and decides.
+		s.out.Prover.Detail = "not reported as the verdict: q2 fails on a database on which q1 runs"
+	case s.out.Verdict == Inequivalent:
 		s.out.Verdict, s.out.Reason, s.out.Proof = Unknown, ReasonDisagree, s.proof
-	case EquivalentBounded:
+	case s.out.Verdict == EquivalentBounded:
 		s.out.Verdict, s.out.Proof = EquivalentProved, s.proof
 	default:
 		s.out.Prover.Detail = "not reported as the verdict: the search could not run the pair (" + s.out.Reason + ")"
