@@ -157,6 +157,8 @@ type ddlParser struct {
 	// checks are the texts of the table's CHECKs, parsed once every
 	// column is read.
 	checks []string
+	// inConstraints is true once a table constraint has been read.
+	inConstraints bool
 }
 
 // parenText reads a balanced ( … ) group and returns its text as written,
@@ -367,6 +369,9 @@ func (p *ddlParser) createTable() (*Table, []pendingFK, error) {
 		if p.accept(")") {
 			break
 		}
+		if p.constraintNext() {
+			continue // SQLite: "tconscomma ::= ." (parse.y), BIRD's sqlite_master
+		}
 		if err := p.expect(","); err != nil {
 			return nil, nil, err
 		}
@@ -386,8 +391,37 @@ func (p *ddlParser) createTable() (*Table, []pendingFK, error) {
 	return t, fks, nil // table options (ENGINE=…, WITHOUT ROWID) are ignored
 }
 
+// constraintNext reports whether a table constraint follows a table
+// constraint without a comma, as SQLite's grammar lets it
+// (https://sqlite.org/lang_createtable.html: conslist, "tconscomma ::= ."
+// in parse.y): only once the table's constraints have begun, and only
+// before the words that start one.
+func (p *ddlParser) constraintNext() bool {
+	if !p.inConstraints {
+		return false
+	}
+	for _, w := range []string{"CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "FOREIGN"} {
+		if p.is(w) {
+			return true
+		}
+	}
+	return false
+}
+
 // element reads a column definition or a table constraint.
 func (p *ddlParser) element(t *Table) ([]pendingFK, error) {
+	start := p.i
+	fks, err := p.elementAt(t)
+	if p.i > start && p.toks[start].Kind == sqllex.Word {
+		switch strings.ToUpper(p.toks[start].Text) {
+		case "CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "FOREIGN":
+			p.inConstraints = true
+		}
+	}
+	return fks, err
+}
+
+func (p *ddlParser) elementAt(t *Table) ([]pendingFK, error) {
 	if p.accept("CONSTRAINT") {
 		if _, err := p.name(); err != nil {
 			return nil, err

@@ -74,3 +74,25 @@ func TestParseDDLErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestParseDDLConstraintsWithoutComma reads table constraints that follow
+// each other without a comma, as SQLite's grammar allows (parse.y:
+// "tconscomma ::= ." ) and BIRD's own sqlite_master is written: the
+// statement below is BIRD dev's thrombosis_prediction.Laboratory in
+// shape.
+func TestParseDDLConstraintsWithoutComma(t *testing.T) {
+	ddl := `CREATE TABLE p (a INT PRIMARY KEY); CREATE TABLE q (b INT PRIMARY KEY);
+CREATE TABLE t (a INT, b INT, c TEXT,
+    primary key (a, c)
+    foreign key (a) references p(a)
+        on update cascade on delete cascade
+    foreign key (b) references q(b) UNIQUE (c) CHECK (a > 0))`
+	s, err := ParseDDL(ddl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := s.Table("t")
+	if len(tb.PK) != 2 || len(tb.FKs) != 2 || len(tb.Uniques) != 1 || len(tb.Checks) != 1 {
+		t.Errorf("t: PK %v, FKs %v, uniques %v, checks %v", tb.PK, tb.FKs, tb.Uniques, tb.Checks)
+	}
+}
