@@ -54,19 +54,20 @@ func TestParseDDLDialects(t *testing.T) {
 	}
 }
 
+// TestParseDDLErrors covers the refusals that are not SQLite's (those are
+// TestParseDDLAsSQLite's): no table (SQLite's own tables are skipped),
+// statements other than CREATE TABLE and CREATE UNIQUE INDEX, and names
+// equal up to Unicode case.
 func TestParseDDLErrors(t *testing.T) {
 	cases := []struct{ ddl, want string }{
 		{"", "no CREATE TABLE"},
-		{"CREATE TABLE t (a INT", "expected ,"},
 		{"CREATE VIEW v AS SELECT 1", "expected TABLE"},
 		{"INSERT INTO t VALUES (1)", "expected CREATE TABLE"},
-		{"CREATE TABLE t (a INT, a TEXT)", "declared twice"},
-		{"CREATE TABLE t (a INT, PRIMARY KEY (b))", "no column b"},
-		{"CREATE TABLE t (a INT REFERENCES u (x))", "unknown table u"},
-		{"CREATE TABLE u (x INT PRIMARY KEY); CREATE TABLE t (a INT REFERENCES u (y))", "no column y"},
-		{"CREATE TABLE t (a INT[])", "array types"},
-		{"CREATE TABLE t (a INT GENERATED ALWAYS AS (1) STORED)", "generated columns"},
-		{"CREATE TABLE t AS SELECT 1", "not supported"},
+		{"CREATE TABLE sqlite_sequence(name,seq)", "no CREATE TABLE"},
+		// SQLite folds the case of ASCII letters only and accepts this;
+		// the rest of sqljudge folds Unicode case (Table.Col), so two such
+		// names are refused rather than confused.
+		{"CREATE TABLE t (É INT, é INT)", "declared twice"},
 	}
 	for _, c := range cases {
 		if _, err := ParseDDL(c.ddl); err == nil || !strings.Contains(err.Error(), c.want) {

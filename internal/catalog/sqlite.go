@@ -206,8 +206,8 @@ func sqliteChecks(db *Database) error {
 		if obj.Type != "table" || SQLiteInternal(obj.Name) {
 			continue
 		}
-		for _, toks := range splitStatements(obj.SQL) {
-			p := &ddlParser{toks: toks, src: obj.SQL}
+		for _, st := range splitStatements(obj.SQL) {
+			p := &ddlParser{toks: st.toks, src: obj.SQL, terminated: st.terminated}
 			parsed, _, err := p.statement()
 			var ce *CheckError
 			if errors.As(err, &ce) {
