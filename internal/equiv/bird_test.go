@@ -241,6 +241,83 @@ func BenchmarkBIRDPredictions(b *testing.B) {
 	benchPairsFile(b, filepath.Join(birdDir, "predictions.jsonl"), nil, false)
 }
 
+// TestLiteratureSetShape checks testdata/literature against its README:
+// 64 pairs, each with VeriEQL's record of the same id (29 refuted by
+// VeriEQL), and each schema read by the search.
+func TestLiteratureSetShape(t *testing.T) {
+	pairs, err := ReadPairs("testdata/literature/pairs.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open("testdata/literature/verieql.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	refuted := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var v struct {
+			ID      string `json:"id"`
+			Refuted bool   `json:"refuted"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			t.Fatal(err)
+		}
+		refuted[v.ID] = v.Refuted
+	}
+	n := 0
+	for _, p := range pairs {
+		r, ok := refuted[p.ID]
+		if !ok {
+			t.Errorf("pair %s has no VeriEQL record", p.ID)
+		}
+		if r {
+			n++
+		}
+		s := &searcher{p: Pair{ID: p.ID, Q1: p.Q1, Q2: p.Q2, Schema: p.Schema}}
+		if err := s.loadSchema(context.Background()); err != nil {
+			t.Errorf("pair %s: %v", p.ID, err)
+		}
+	}
+	if len(pairs) != 64 || len(refuted) != 64 || n != 29 {
+		t.Errorf("%d pairs, %d VeriEQL records, %d refuted by VeriEQL; want 64, 64, 29", len(pairs), len(refuted), n)
+	}
+}
+
+// BenchmarkLiterature is BenchmarkBIRD on VeriEQL's literature pairs
+// (testdata/literature), grouped by VeriEQL's verdict.
+func BenchmarkLiterature(b *testing.B) {
+	group := map[string]string{}
+	f, err := os.Open("testdata/literature/verieql.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var v struct {
+			ID                 string `json:"id"`
+			Refuted            bool   `json:"refuted"`
+			ReproducesPostgres *bool  `json:"reproduces_postgres"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			b.Fatal(err)
+		}
+		switch {
+		case v.ReproducesPostgres != nil && *v.ReproducesPostgres:
+			group[v.ID] = "VeriEQL refutes, reproduces on PostgreSQL"
+		case v.Refuted:
+			group[v.ID] = "VeriEQL refutes, does not reproduce"
+		default:
+			group[v.ID] = "VeriEQL does not refute"
+		}
+	}
+	benchPairsFile(b, "testdata/literature/pairs.jsonl", group, false)
+}
+
 // benchPairsFile decides the first b.N pairs of path (see BenchmarkBIRD);
 // group names each pair's group for the log (nil: the model of a
 // prediction, from its id). Every witness is re-run from its SQL alone
