@@ -382,7 +382,7 @@ func benchPairsFile(b *testing.B, path string, group map[string]string, separabl
 		if group == nil { // pred-<model>-<question id>
 			g = p.ID[len("pred-"):strings.LastIndex(p.ID, "-")]
 		}
-		tally.add(g, out)
+		tally.add(p.ID, g, out)
 	}
 	b.StopTimer()
 	tally.report(b)
@@ -393,12 +393,13 @@ type pairTally struct {
 	n        int
 	verdicts map[Verdict]int
 	byGroup  map[string]map[Verdict]int
+	missed   []string // ids of the pairs not refuted
 	phases   map[string]int
 	secs     []float64
 	budget   int
 }
 
-func (t *pairTally) add(group string, out Outcome) {
+func (t *pairTally) add(id, group string, out Outcome) {
 	if t.verdicts == nil {
 		t.verdicts, t.byGroup, t.phases = map[Verdict]int{}, map[string]map[Verdict]int{}, map[string]int{}
 	}
@@ -408,6 +409,9 @@ func (t *pairTally) add(group string, out Outcome) {
 		t.byGroup[group] = map[Verdict]int{}
 	}
 	t.byGroup[group][out.Verdict]++
+	if out.Verdict != Inequivalent {
+		t.missed = append(t.missed, id)
+	}
 	if out.Verdict == Inequivalent && len(out.Search.Phases) > 0 {
 		t.phases[out.Search.Phases[len(out.Search.Phases)-1].Name]++
 	}
@@ -435,7 +439,11 @@ func (t *pairTally) report(b *testing.B) {
 		groups = append(groups, g)
 	}
 	slices.Sort(groups)
-	for _, g := range groups {
-		b.Logf("  %-45s %v", g, t.byGroup[g])
+	// One line each: go test keeps only the first 10 lines a benchmark logs.
+	by := make([]string, len(groups))
+	for i, g := range groups {
+		by[i] = fmt.Sprintf("%s %v", g, t.byGroup[g])
 	}
+	b.Logf("by group: %s", strings.Join(by, "; "))
+	b.Logf("not refuted: %s", strings.Join(t.missed, " "))
 }
