@@ -81,6 +81,15 @@ type Table struct {
 	// FKs are the foreign keys whose referenced table and columns exist
 	// in the Database.
 	FKs []ForeignKey
+	// PKDesc is true when the primary key is declared as a column
+	// constraint PRIMARY KEY DESC: SQLite makes such an INTEGER column
+	// no alias of the rowid, so it may hold NULL
+	// (https://sqlite.org/lang_createtable.html#rowid).
+	PKDesc bool
+	// Undeclared is true when SQLite's reader could not read the table's
+	// CREATE statement with ParseDDL's grammar: its columns' collations
+	// and PKDesc are then unknown.
+	Undeclared bool
 	// Checks are the CHECK constraints, parsed (ParseCheck) and printed
 	// again for each dialect (Check.SQL); a reader fills them only when
 	// asked (Options.Checks).
@@ -124,6 +133,11 @@ type Column struct {
 	KeyNotNull bool
 	// Unquoted is true when DDL wrote the name without quotes.
 	Unquoted bool
+	// Collation is the collation the column's declaration names
+	// (COLLATE NOCASE: "NOCASE", as written without quotes), "" for none
+	// (the engine's default: BINARY on SQLite). ParseDDL reads it, and
+	// SQLite's reader from the table's CREATE statement.
+	Collation string
 	// Values are distinct values of the column in the database, at most
 	// Options.Samples: on SQLite as SELECT DISTINCT … LIMIT n returns them
 	// (in scan order, or in the order of an index on the column), on the

@@ -35,13 +35,20 @@ import (
 // NULL or the primary key (KeyNotNull when only the key gives it, but in
 // a WITHOUT ROWID table, where SQLite enforces it), the primary key in key
 // order, UNIQUE sets from UNIQUE constraints and unique indexes over plain
-// columns (an index over an expression is left out, as the SQLite reader
-// leaves it out), and the foreign keys whose table and columns exist (as
+// columns (an index over an expression or a partial one, … WHERE …, is
+// left out, as the SQLite reader leaves it out: it is no key of the
+// table), and the foreign keys whose table and columns exist (as
 // the SQLite reader keeps them: SQLite accepts a reference to a missing
 // table and checks it only when rows are written). A generated column is
 // left out of Columns, as PRAGMA table_info leaves it out, and named in
-// Table.Generated. Tables named sqlite_… (a copy of sqlite_master holds
-// sqlite_sequence) are SQLite's own and skipped.
+// Table.Generated. A column's COLLATE is kept (Column.Collation, as
+// written, unquoted), and so is a column constraint PRIMARY KEY DESC
+// (Table.PKDesc: SQLite's INTEGER PRIMARY KEY DESC is no alias of the
+// rowid). A key or unique set that names a collation other than its
+// column's own, when that one is not the default, is no key by the
+// column's comparison and is left out (keyByCollation). Tables named
+// sqlite_… (a copy of sqlite_master holds sqlite_sequence) are SQLite's
+// own and skipped.
 //
 // MySQL and PostgreSQL spellings are read too where SQLite would stop:
 // AUTO_INCREMENT, UNSIGNED, COMMENT '…', CHARACTER SET x, ON UPDATE … after
@@ -137,6 +144,9 @@ type pendingFK struct {
 	refTable string
 	refCols  []string // nil: the referenced table's primary key
 	unique   bool     // a CREATE UNIQUE INDEX, not a foreign key
+	// colls are the collations a unique index names for its columns,
+	// "" where it names none.
+	colls []string
 }
 
 // resolve adds the unique index or the foreign key to its table. A unique
@@ -157,6 +167,9 @@ func (p pendingFK) resolve(s *Database) error {
 		return err
 	}
 	if p.unique {
+		if !keyByCollation(t, cols, p.colls) {
+			return nil // no key by its columns' own comparison
+		}
 		if !t.IsKey(cols) && !containsSet(t.Uniques, cols) {
 			t.Uniques = append(t.Uniques, cols)
 		}
@@ -193,6 +206,23 @@ func containsSet(sets [][]int, cols []int) bool {
 		}
 	}
 	return false
+}
+
+// keyByCollation reports whether a key or unique set over t's columns
+// cols, under the collations colls ("" where it names none: the
+// column's own), is a key by each column's own comparison: every named
+// collation is the column's own, or the column's own is the default
+// (BINARY on SQLite). A key under BINARY of a NOCASE column is not: it
+// keeps 'A' and 'a' apart where the column's comparison ties them. The
+// names compare as SQLite compares collation names (asciiFold).
+func keyByCollation(t *Table, cols []int, colls []string) bool {
+	for i, k := range cols {
+		own := t.Columns[k].Collation
+		if i < len(colls) && colls[i] != "" && own != "" && !asciiFold(colls[i], own) {
+			return false
+		}
+	}
+	return true
 }
 
 // indexes returns the indexes of the named columns of t; a missing one is
@@ -299,6 +329,13 @@ type ddlParser struct {
 	skip bool
 	// columnLevel is true while a column's REFERENCES is read.
 	columnLevel bool
+	// skipChecks leaves the CHECKs unresolved and unparsed (a reader that
+	// wants the columns' declarations only: SQLite's reader, of a
+	// statement SQLite has already accepted).
+	skipChecks bool
+	// hasPK is true once a PRIMARY KEY is read, whether or not it is kept
+	// as the table's key (keyByCollation).
+	hasPK bool
 	// pkAutoinc and pkDesc report an AUTOINCREMENT and a DESC in the
 	// last key column list read (keyColumns).
 	pkAutoinc, pkDesc bool

@@ -262,7 +262,9 @@ func (p *ddlParser) columnConstraint(t *Table, k int) ([]pendingFK, error) {
 	case p.accept("DEFAULT"):
 		return nil, p.defaultValue(c)
 	case p.accept("COLLATE"):
-		return nil, p.collate()
+		name, err := p.collate()
+		c.Collation = name
+		return nil, err
 	case p.accept("GENERATED"):
 		if err := p.expect("ALWAYS", "AS"); err != nil {
 			return nil, err
@@ -283,7 +285,8 @@ func (p *ddlParser) columnConstraint(t *Table, k int) ([]pendingFK, error) {
 }
 
 // columnPrimaryKey reads [ASC|DESC] [ON CONFLICT …] [AUTOINCREMENT] of a
-// column's PRIMARY KEY.
+// column's PRIMARY KEY; DESC sets t.PKDesc (SQLite's INTEGER PRIMARY KEY
+// DESC is no alias of the rowid, and may hold NULL).
 func (p *ddlParser) columnPrimaryKey(t *Table, k int) error {
 	desc := p.accept("DESC")
 	if !desc {
@@ -294,14 +297,15 @@ func (p *ddlParser) columnPrimaryKey(t *Table, k int) error {
 	}
 	autoinc := p.accept("AUTOINCREMENT")
 	switch {
-	case len(t.PK) > 0:
+	case p.hasPK:
 		return p.fail(fmt.Sprintf("table %q has more than one primary key", t.Name))
 	case p.isGenerated(t.Columns[k].Name):
 		return p.fail("generated columns cannot be part of the PRIMARY KEY")
 	case autoinc && (!integerType(t.Columns[k]) || desc):
 		return p.fail("AUTOINCREMENT is only allowed on an INTEGER PRIMARY KEY")
 	}
-	t.PK = []int{k}
+	p.hasPK = true
+	t.PK, t.PKDesc = []int{k}, desc
 	c := &t.Columns[k]
 	c.KeyNotNull = c.KeyNotNull || !c.NotNull
 	c.NotNull = true
@@ -444,19 +448,19 @@ func sqliteKeywordFallback(u string) bool {
 	return false
 }
 
-// collate reads the collation name after COLLATE: SQLite knows BINARY,
-// NOCASE and RTRIM ("no such collation sequence" otherwise); another is
-// MySQL's or PostgreSQL's.
-func (p *ddlParser) collate() error {
+// collate reads the collation name after COLLATE and returns it
+// unquoted, as written: SQLite knows BINARY, NOCASE and RTRIM ("no such
+// collation sequence" otherwise); another is MySQL's or PostgreSQL's.
+func (p *ddlParser) collate() (string, error) {
 	if p.i >= len(p.toks) || !isTypeWord(p.toks[p.i]) {
-		return p.syntax()
+		return "", p.syntax()
 	}
 	n := UnquoteIdent(p.peek())
 	if !sqliteCollations[strings.ToUpper(n)] {
 		p.leave("no such collation sequence: " + n)
 	}
 	p.i++
-	return nil
+	return n, nil
 }
 
 // generatedAs reads ( expr ) [STORED|VIRTUAL] of a generated column, as

@@ -174,7 +174,7 @@ func (p *ddlParser) tableConstraint(t *Table) ([]pendingFK, error) {
 				p.i++ // the index's name
 			}
 		}
-		cols, err := p.keyColumns()
+		cols, colls, err := p.keyColumns()
 		if err != nil {
 			return nil, err
 		}
@@ -182,7 +182,7 @@ func (p *ddlParser) tableConstraint(t *Table) ([]pendingFK, error) {
 		if err != nil {
 			return nil, p.fail(err.Error())
 		}
-		if !containsSet(t.Uniques, idx) {
+		if keyByCollation(t, idx, colls) && !containsSet(t.Uniques, idx) {
 			t.Uniques = append(t.Uniques, idx)
 		}
 		return nil, p.onConflict()
@@ -222,20 +222,28 @@ func (p *ddlParser) tableConstraint(t *Table) ([]pendingFK, error) {
 }
 
 // tablePrimaryKey reads ( columns [AUTOINCREMENT] ) [ON CONFLICT …] of a
-// table's PRIMARY KEY.
+// table's PRIMARY KEY. A key that names a collation other than a column's
+// own is no key by the columns' comparison (keyByCollation): t.PK is left
+// empty. A DESC here leaves the rowid alias as it is (Table.PKDesc is the
+// column constraint's only).
 func (p *ddlParser) tablePrimaryKey(t *Table) error {
-	if len(t.PK) > 0 {
+	if p.hasPK {
 		return p.fail(fmt.Sprintf("table %q has more than one primary key", t.Name))
 	}
-	cols, err := p.keyColumns()
+	cols, colls, err := p.keyColumns()
 	if err != nil {
 		return err
 	}
-	if t.PK, err = indexes(t, cols); err != nil {
+	idx, err := indexes(t, cols)
+	if err != nil {
 		return p.fail(err.Error())
 	}
-	if p.pkAutoinc && (len(t.PK) != 1 || !integerType(t.Columns[t.PK[0]]) || p.pkDesc) {
+	if p.pkAutoinc && (len(idx) != 1 || !integerType(t.Columns[idx[0]]) || p.pkDesc) {
 		return p.fail("AUTOINCREMENT is only allowed on an INTEGER PRIMARY KEY")
+	}
+	p.hasPK = true
+	if keyByCollation(t, idx, colls) {
+		t.PK = idx
 	}
 	return p.onConflict()
 }
@@ -245,66 +253,69 @@ func (p *ddlParser) tablePrimaryKey(t *Table) error {
 // optional COLLATE and ASC or DESC; an expression is SQLite's
 // "expressions prohibited in PRIMARY KEY and UNIQUE constraints", NULLS
 // FIRST or LAST "unsupported use of NULLS …". A MySQL prefix length,
-// name(10), is read as the column. p.pkAutoinc and p.pkDesc report an
+// name(10), is read as the column. colls are the collations the items
+// name ("" where one names none). p.pkAutoinc and p.pkDesc report an
 // AUTOINCREMENT and a DESC.
-func (p *ddlParser) keyColumns() ([]string, error) {
+func (p *ddlParser) keyColumns() (cols, colls []string, err error) {
 	p.pkAutoinc, p.pkDesc = false, false
 	if err := p.expect("("); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var out []string
 	for {
-		n, err := p.keyColumn()
+		n, coll, err := p.keyColumn()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		out = append(out, n)
+		cols, colls = append(cols, n), append(colls, coll)
 		if p.accept("AUTOINCREMENT") {
 			p.pkAutoinc = true
 			if err := p.expect(")"); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
-			return out, nil
+			return cols, colls, nil
 		}
 		if p.accept(")") {
-			return out, nil
+			return cols, colls, nil
 		}
 		if err := p.expect(","); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 }
 
-// keyColumn reads one item of keyColumns.
-func (p *ddlParser) keyColumn() (string, error) {
+// keyColumn reads one item of keyColumns: its column and the collation
+// it names.
+func (p *ddlParser) keyColumn() (name, coll string, err error) {
 	start := p.i
 	if err := p.skipExprUntil(",", ")", "AUTOINCREMENT"); err != nil {
-		return "", err
+		return "", "", err
 	}
 	toks := p.toks[start:p.i]
 	if n := len(toks); n >= 2 && asciiFold(toks[n-2].Text, "NULLS") && toks[n-2].Kind == sqllex.Word {
-		return "", p.fail("unsupported use of NULLS " + strings.ToUpper(toks[n-1].Text))
+		return "", "", p.fail("unsupported use of NULLS " + strings.ToUpper(toks[n-1].Text))
 	}
-	toks, desc := indexItem(toks)
+	toks, coll, desc := indexItem(toks)
 	p.pkDesc = p.pkDesc || desc
 	switch {
 	case len(toks) == 1 && isName(toks[0]):
-		return UnquoteIdent(toks[0].Text), nil
+		return UnquoteIdent(toks[0].Text), coll, nil
 	case len(toks) == 4 && isName(toks[0]) && toks[1].Text == "(" && toks[2].Kind == sqllex.Number && toks[3].Text == ")":
 		p.leave("expressions prohibited in PRIMARY KEY and UNIQUE constraints") // MySQL prefix
-		return UnquoteIdent(toks[0].Text), nil
+		return UnquoteIdent(toks[0].Text), coll, nil
 	case len(toks) == 0:
 		p.i = start
-		return "", p.syntax()
+		return "", "", p.syntax()
 	}
-	return "", p.fail("expressions prohibited in PRIMARY KEY and UNIQUE constraints")
+	return "", "", p.fail("expressions prohibited in PRIMARY KEY and UNIQUE constraints")
 }
 
 // indexItem strips an item of a key or index column list down to its
 // expression: a trailing ASC or DESC (desc), then any trailing COLLATE
 // name and parentheses around the whole, as SQLite reads (a COLLATE x)
-// and (a) as the column a.
-func indexItem(toks []tok) (_ []tok, desc bool) {
+// and (a) as the column a. coll is the collation the item is under, ""
+// for none named: the outermost COLLATE, the one SQLite's
+// sqlite3CreateIndex takes (a COLLATE x COLLATE y is under y).
+func indexItem(toks []tok) (_ []tok, coll string, desc bool) {
 	if n := len(toks); n >= 2 && toks[n-1].Kind == sqllex.Word && (asciiFold(toks[n-1].Text, "ASC") || asciiFold(toks[n-1].Text, "DESC")) {
 		desc = asciiFold(toks[n-1].Text, "DESC")
 		toks = toks[:n-1]
@@ -313,11 +324,14 @@ func indexItem(toks []tok) (_ []tok, desc bool) {
 		n := len(toks)
 		switch {
 		case n >= 3 && toks[n-2].Kind == sqllex.Word && asciiFold(toks[n-2].Text, "COLLATE"):
+			if coll == "" {
+				coll = UnquoteIdent(toks[n-1].Text)
+			}
 			toks = toks[:n-2]
 		case n >= 3 && toks[0].Text == "(" && toks[n-1].Text == ")" && depthOf(toks[1:n-1]) == 0 && closesLast(toks):
 			toks = toks[1 : n-1]
 		default:
-			return toks, desc
+			return toks, coll, desc
 		}
 	}
 }
@@ -543,7 +557,7 @@ func (p *ddlParser) endTable(t *Table, opts map[string]bool) error {
 	if len(t.Columns) == len(p.generated) {
 		return p.fail("must have at least one non-generated column")
 	}
-	if opts["WITHOUT ROWID"] && len(t.PK) == 0 {
+	if opts["WITHOUT ROWID"] && !p.hasPK {
 		return p.fail("PRIMARY KEY missing on table " + t.Name)
 	}
 	if opts["STRICT"] {
@@ -561,6 +575,9 @@ func (p *ddlParser) endTable(t *Table, opts map[string]bool) error {
 		c := &t.Columns[k]
 		c.KeyNotNull = (c.KeyNotNull || !c.NotNull) && !enforced
 		c.NotNull = true
+	}
+	if p.skipChecks {
+		return p.dropGenerated(t)
 	}
 	if err := p.checkColumns(t); err != nil {
 		return err
@@ -614,9 +631,10 @@ func (p *ddlParser) dropGenerated(t *Table) error {
 }
 
 // uniqueIndex reads [IF NOT EXISTS] name ON table ( items ) [WHERE expr]
-// of CREATE UNIQUE INDEX. An index over an expression is left out (as
-// the SQLite reader leaves it out); a partial index (WHERE) is read as a
-// UNIQUE set over its columns.
+// of CREATE UNIQUE INDEX. An index over an expression, or a partial one
+// (WHERE: it binds only the rows its condition keeps), is no key of the
+// table and is left out, as the SQLite reader leaves it out; so is one
+// under a collation other than a column's own (pendingFK.resolve).
 func (p *ddlParser) uniqueIndex() ([]pendingFK, error) {
 	var err error
 	if p.ifNotExists, err = p.ifNotExistsClause(); err != nil {
@@ -652,49 +670,51 @@ func (p *ddlParser) uniqueIndex() ([]pendingFK, error) {
 		p.leave("")
 		p.i += 2
 	}
-	cols, expr, err := p.indexColumns()
+	cols, colls, expr, err := p.indexColumns()
 	if err != nil {
 		return nil, err
 	}
-	if p.accept("WHERE") {
+	partial := p.accept("WHERE")
+	if partial {
 		if p.i >= len(p.toks) {
 			return nil, p.syntax()
 		}
-		p.i = len(p.toks) // read as a UNIQUE set over its columns, as before
+		p.i = len(p.toks)
 	}
 	if p.i < len(p.toks) {
 		return nil, p.syntax()
 	}
-	if expr {
+	if expr || partial {
 		return nil, nil
 	}
-	return []pendingFK{{table: t, cols: cols, unique: true}}, nil
+	return []pendingFK{{table: t, cols: cols, colls: colls, unique: true}}, nil
 }
 
 // indexColumns reads ( item [, item] ) of CREATE INDEX: a column name
-// with an optional COLLATE and ASC or DESC, or an expression (expr true).
-func (p *ddlParser) indexColumns() (cols []string, expr bool, err error) {
+// with an optional COLLATE (colls, "" where none is named) and ASC or
+// DESC, or an expression (expr true).
+func (p *ddlParser) indexColumns() (cols, colls []string, expr bool, err error) {
 	if err := p.expect("("); err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
 	for {
 		start := p.i
 		if err := p.skipExprUntil(",", ")"); err != nil {
-			return nil, false, err
+			return nil, nil, false, err
 		}
-		toks, _ := indexItem(p.toks[start:p.i])
+		toks, coll, _ := indexItem(p.toks[start:p.i])
 		switch {
 		case len(toks) == 0:
-			return nil, false, p.syntax()
+			return nil, nil, false, p.syntax()
 		case len(toks) == 1 && isName(toks[0]):
-			cols = append(cols, UnquoteIdent(toks[0].Text))
+			cols, colls = append(cols, UnquoteIdent(toks[0].Text)), append(colls, coll)
 		case len(toks) == 4 && isName(toks[0]) && toks[1].Text == "(" && toks[2].Kind == sqllex.Number:
-			cols = append(cols, UnquoteIdent(toks[0].Text)) // MySQL prefix length
+			cols, colls = append(cols, UnquoteIdent(toks[0].Text)), append(colls, coll) // MySQL prefix length
 		default:
 			expr = true
 		}
 		if p.accept(")") {
-			return cols, expr, nil
+			return cols, colls, expr, nil
 		}
 		p.i++ // ","
 	}

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -95,5 +96,36 @@ CREATE TABLE t (a INT, b INT, c TEXT,
 	tb := s.Table("t")
 	if len(tb.PK) != 2 || len(tb.FKs) != 2 || len(tb.Uniques) != 1 || len(tb.Checks) != 1 {
 		t.Errorf("t: PK %v, FKs %v, uniques %v, checks %v", tb.PK, tb.FKs, tb.Uniques, tb.Checks)
+	}
+}
+
+// TestParseDDLKeysByCollation: the issue 37 rules in the grammar's
+// corners: the outermost COLLATE of an index item is the one it is under
+// (SQLite's sqlite3CreateIndex), a primary key left out for its
+// collation still counts as the table's one (a second is refused, WITHOUT
+// ROWID is satisfied), a table-level PRIMARY KEY (id DESC) is no PKDesc.
+func TestParseDDLKeysByCollation(t *testing.T) {
+	cases := []struct {
+		ddl, want string // want: "PK … desc … uniques …" or the error
+	}{
+		{`CREATE TABLE t (a TEXT COLLATE NOCASE, b TEXT); CREATE UNIQUE INDEX i ON t (a COLLATE BINARY COLLATE NOCASE); CREATE UNIQUE INDEX j ON t (a COLLATE NOCASE COLLATE BINARY, b)`, "PK [] desc false uniques [[0]]"},
+		{`CREATE TABLE t (a TEXT COLLATE NOCASE, b TEXT, PRIMARY KEY (a COLLATE BINARY), PRIMARY KEY (b))`, `table "t" has more than one primary key`},
+		{`CREATE TABLE t (a TEXT COLLATE NOCASE, PRIMARY KEY ((a) COLLATE rtrim)) WITHOUT ROWID`, "PK [] desc false uniques []"},
+		{`CREATE TABLE t (a TEXT COLLATE "nocase", PRIMARY KEY (a COLLATE NOCASE)) WITHOUT ROWID`, "PK [0] desc false uniques []"},
+		{`CREATE TABLE t (id INTEGER, x, PRIMARY KEY (id DESC)); CREATE UNIQUE INDEX i ON t (x) WHERE x > 0`, "PK [0] desc false uniques []"},
+		{`CREATE TABLE t (id INTEGER PRIMARY KEY DESC, x COLLATE NOCASE UNIQUE)`, "PK [0] desc true uniques [[1]]"},
+	}
+	for _, c := range cases {
+		db, err := ParseDDL(c.ddl)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		} else {
+			tb := db.Tables[0]
+			got = fmt.Sprintf("PK %v desc %v uniques %v", tb.PK, tb.PKDesc, tb.Uniques)
+		}
+		if !strings.Contains(got, c.want) {
+			t.Errorf("%s:\n got  %s\n want %s", c.ddl, got, c.want)
+		}
 	}
 }

@@ -64,11 +64,18 @@ LEFT JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = u.num
 WHERE %s AND x.indisunique AND NOT x.indisprimary AND x.indexprs IS NULL AND x.indpred IS NULL
   AND u.i <= x.indnkeyatts AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = x.indexrelid)
 ORDER BY cl.oid, ic.relname, u.i`
+	// pgCollationsQuery lists the columns whose collation is not their
+	// type's default (a COLLATE in their declaration).
+	pgCollationsQuery = `SELECT %s, c.relname, a.attname, co.collname::text
+FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_attribute a ON a.attrelid = c.oid
+JOIN pg_type t ON t.oid = a.atttypid JOIN pg_collation co ON co.oid = a.attcollation
+WHERE %s AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped AND a.attcollation <> t.typcollation`
 )
 
 // readPostgres reads a PostgreSQL database from its catalog: the tables
 // of the default schema (or of all, Options.AllSchemas) in creation
-// order, column types as format_type spells them, NOT NULL, keys, UNIQUE
+// order, column types as format_type spells them, NOT NULL, a collation
+// other than the type's default, keys, UNIQUE
 // constraints and indexes, foreign keys between the tables read, CHECK
 // constraints as pg_get_constraintdef prints them (Options.Checks) and
 // the samples (serverSamples). Every statement is a SELECT.
@@ -81,7 +88,30 @@ func readPostgres(ctx context.Context, q func(string) (*result.Set, error), o Op
 	if err := readPGConstraints(q, db, filter, o.Checks); err != nil {
 		return nil, err
 	}
+	if err := readPGCollations(q, db, filter); err != nil {
+		return nil, err
+	}
 	return db, serverSamples(engine.Postgres, q, db, o.Samples)
+}
+
+// readPGCollations sets the Collation of every column declared with a
+// collation other than its type's default.
+func readPGCollations(q func(string) (*result.Set, error), db *Database, filter string) error {
+	rows, err := q(fmt.Sprintf(pgCollationsQuery, pgSchemaName("n"), filter))
+	if err != nil {
+		return err
+	}
+	for _, r := range rows.Rows {
+		for _, t := range db.Tables {
+			if t.Schema != r[0].S || t.Name != r[1].S {
+				continue
+			}
+			if k := t.Col(r[2].S); k >= 0 {
+				t.Columns[k].Collation = r[3].S
+			}
+		}
+	}
+	return nil
 }
 
 // readColumns runs a server's columns query (rows of schema, table,

@@ -30,11 +30,15 @@ func TypeArgs(t string) string {
 
 // DeclType returns the type column c is declared with on dialect d: its
 // own type, upper-cased, on SQLite when SQLite reads it (SERIAL becomes
-// INTEGER), else the dialect's type of its family, keeping lengths and
-// precisions.
+// INTEGER; a column declared without a type stays without one, of BLOB
+// affinity, which keeps every value as it is given), else the dialect's
+// type of its family, keeping lengths and precisions.
 func DeclType(d engine.Dialect, c Column) string {
 	t := c.UpperType()
 	if d == engine.SQLite {
+		if t == "" {
+			return ""
+		}
 		if strings.Contains(t, "SERIAL") {
 			return "INTEGER"
 		}
@@ -96,7 +100,8 @@ func DeclType(d engine.Dialect, c Column) string {
 }
 
 // CreateStatements returns the CREATE TABLE statements of db on dialect
-// d, in table order, with every PRIMARY KEY, UNIQUE, NOT NULL and CHECK;
+// d, in table order, with every PRIMARY KEY, UNIQUE, NOT NULL and CHECK
+// and, on SQLite, a column's collation when it is one of SQLite's own;
 // a FOREIGN KEY is declared when it references a key of a table created
 // before it (the engines refuse a reference to a non-key, and a cycle of
 // references cannot be created table by table). Names are quoted (Ident),
@@ -114,7 +119,13 @@ func (db *Database) CreateStatementsWith(d engine.Dialect, typ func(engine.Diale
 	for ti, t := range db.Tables {
 		var parts []string
 		for _, c := range t.Columns {
-			p := Ident(d, c.Name, c.Unquoted) + " " + typ(d, c)
+			p := Ident(d, c.Name, c.Unquoted)
+			if ty := typ(d, c); ty != "" {
+				p += " " + ty
+			}
+			if coll := sqliteCollation(c.Collation); d == engine.SQLite && coll != "" {
+				p += " COLLATE " + coll
+			}
 			if c.NotNull {
 				p += " NOT NULL"
 			}
@@ -139,6 +150,17 @@ func (db *Database) CreateStatementsWith(d engine.Dialect, typ func(engine.Diale
 		out = append(out, fmt.Sprintf("CREATE TABLE %s (%s)", TableIdent(d, t), strings.Join(parts, ", ")))
 	}
 	return out
+}
+
+// sqliteCollation returns the SQLite collation a column's declared
+// collation names, when it is one of SQLite's own (BINARY, NOCASE,
+// RTRIM), else "" (a collation SQLite does not have is not declared).
+func sqliteCollation(name string) string {
+	switch n := strings.ToUpper(name); n {
+	case "BINARY", "NOCASE", "RTRIM":
+		return n
+	}
+	return ""
 }
 
 // TableIdent is t's name quoted for dialect d (Ident), qualified by its

@@ -26,16 +26,18 @@ func readSQLite(ctx context.Context, q func(string) (*result.Set, error), o Opti
 		return nil, err
 	}
 	db := &Database{}
+	var creates []string
 	for _, r := range master.Rows {
 		obj := Object{Type: r[0].S, Name: r[1].S, SQL: r[2].S}
 		db.Objects = append(db.Objects, obj)
 		if obj.Type == "table" && !SQLiteInternal(obj.Name) {
 			db.Tables = append(db.Tables, &Table{Name: obj.Name})
+			creates = append(creates, obj.SQL)
 		}
 	}
 	fks := make([][]sqliteFK, len(db.Tables))
 	for i, t := range db.Tables {
-		if fks[i], err = sqliteTable(q, t); err != nil {
+		if fks[i], err = sqliteTable(q, t, creates[i]); err != nil {
 			return nil, fmt.Errorf("table %s: %w", t.Name, err)
 		}
 	}
@@ -69,9 +71,11 @@ type sqliteFK struct {
 	implicit bool
 }
 
-// sqliteTable reads t's columns, primary key and UNIQUE sets, and
-// returns its foreign keys by name, resolved once every table is read.
-func sqliteTable(q func(string) (*result.Set, error), t *Table) ([]sqliteFK, error) {
+// sqliteTable reads t's columns, primary key and UNIQUE sets (create is
+// its CREATE statement, read for what the PRAGMAs do not say: its
+// columns' collations and PKDesc), and returns its foreign keys by name,
+// resolved once every table is read.
+func sqliteTable(q func(string) (*result.Set, error), t *Table, create string) ([]sqliteFK, error) {
 	cols, err := q(fmt.Sprintf("PRAGMA table_info(%s)", quoteSQLite(t.Name)))
 	if err != nil {
 		return nil, err
@@ -89,6 +93,7 @@ func sqliteTable(q func(string) (*result.Set, error), t *Table) ([]sqliteFK, err
 	for k := 0; k < len(pk); k++ {
 		t.PK = append(t.PK, pk[k])
 	}
+	sqliteDeclared(t, create)
 	if err := sqliteUniques(q, t); err != nil {
 		return nil, err
 	}
@@ -109,14 +114,50 @@ func sqliteTable(q func(string) (*result.Set, error), t *Table) ([]sqliteFK, err
 	return out, nil
 }
 
+// sqliteDeclared reads from t's CREATE statement (ParseDDL's grammar)
+// its columns' collations and whether its primary key is declared
+// PRIMARY KEY DESC, and drops the primary key PRAGMA table_info names
+// when the statement declares it under a collation other than a
+// column's own (PRIMARY KEY (a COLLATE BINARY) of a NOCASE column: no
+// key by the column's comparison, keyByCollation); a statement the
+// grammar does not read marks t Undeclared.
+func sqliteDeclared(t *Table, create string) {
+	stmts := splitStatements(create)
+	if len(stmts) != 1 {
+		t.Undeclared = true
+		return
+	}
+	p := &ddlParser{toks: stmts[0].toks, src: create, terminated: stmts[0].terminated, skipChecks: true}
+	parsed, _, err := p.statement()
+	if err != nil || parsed == nil || len(parsed.Columns) != len(t.Columns) {
+		t.Undeclared = true
+		return
+	}
+	for i := range t.Columns {
+		if !strings.EqualFold(parsed.Columns[i].Name, t.Columns[i].Name) {
+			t.Undeclared = true
+			return
+		}
+		t.Columns[i].Collation = parsed.Columns[i].Collation
+	}
+	t.PKDesc = parsed.PKDesc
+	if p.hasPK && len(parsed.PK) == 0 {
+		t.PK = nil
+	}
+}
+
 // sqliteUniques reads t's UNIQUE sets from PRAGMA index_list (seq, name,
-// unique, origin c/u/pk, partial) and index_info (seqno, cid: -1 the
-// rowid, -2 an expression; name): first every column that a unique index
-// of its own covers, in column order (a PRIMARY KEY's own index included,
-// as SQLite makes one for a key that is not an INTEGER PRIMARY KEY), then
-// the unique indexes over two or more plain columns that are not the
-// primary key, in index_list order. Partial indexes bind only some rows
-// and are left out.
+// unique, origin c/u/pk, partial) and index_xinfo (seqno, cid: -1 the
+// rowid, -2 an expression; name, desc, coll, key): first every column
+// that a unique index of its own covers, in column order (a PRIMARY
+// KEY's own index included, as SQLite makes one for a key that is not an
+// INTEGER PRIMARY KEY), then the unique indexes over two or more plain
+// columns that are not the primary key, in index_list order. Partial
+// indexes bind only some rows and are left out, and so is an index
+// whose collation on a column is not the column's own while that one is
+// not BINARY (a key under BINARY does not keep 'A' and 'a' apart in a
+// NOCASE column, whose own comparison ties them); a table Undeclared,
+// whose columns' collations are unknown, gets none.
 func sqliteUniques(q func(string) (*result.Set, error), t *Table) error {
 	list, err := q(fmt.Sprintf("PRAGMA index_list(%s)", quoteSQLite(t.Name)))
 	if err != nil {
@@ -128,14 +169,17 @@ func sqliteUniques(q func(string) (*result.Set, error), t *Table) error {
 		if len(r) < 5 || r[2].I == 0 || r[4].I != 0 {
 			continue
 		}
-		info, err := q(fmt.Sprintf("PRAGMA index_info(%s)", quoteSQLite(r[1].S)))
+		info, err := q(fmt.Sprintf("PRAGMA index_xinfo(%s)", quoteSQLite(r[1].S)))
 		if err != nil {
 			return fmt.Errorf("index %s: %w", r[1].S, err)
 		}
 		var cols []int
 		for _, c := range info.Rows {
+			if len(c) < 6 || c[5].I == 0 {
+				continue // the rowid an index stores after its key
+			}
 			k := t.Col(c[2].S)
-			if c[1].I < 0 || k < 0 {
+			if c[1].I < 0 || k < 0 || !keyCollation(t, k, c[4].S) {
 				cols = nil
 				break
 			}
@@ -159,6 +203,21 @@ func sqliteUniques(q func(string) (*result.Set, error), t *Table) error {
 		}
 	}
 	return nil
+}
+
+// keyCollation reports whether an index under collation coll is a key of
+// column k by the column's own comparison: coll is the column's own, or
+// BINARY for a column without one (SQLite reports BINARY for a column
+// that names none).
+func keyCollation(t *Table, k int, coll string) bool {
+	own := t.Columns[k].Collation
+	switch {
+	case t.Undeclared:
+		return false
+	case own == "":
+		return true
+	}
+	return strings.EqualFold(coll, own)
 }
 
 // resolveSQLiteFKs returns t's foreign keys whose table and columns exist

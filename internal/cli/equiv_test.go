@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -199,6 +200,53 @@ func TestEquivCheck(t *testing.T) {
 	code, stdout, stderr := runMain(t, "equiv", "check", out, "--pairs", pairs)
 	if code != ExitError || !strings.Contains(stdout, `pair "d": q1 step 2 (distinct_key)`) || !strings.Contains(stderr, "proofs do not check") {
 		t.Fatalf("tampered: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	// Every record is checked, not only those that carry a proof: a
+	// proof deleted, or a verdict forged to equivalent_proved, fails.
+	var recs []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var r map[string]any
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, r)
+	}
+	for name, edit := range map[string]func(r map[string]any) string{
+		"a proof deleted": func(r map[string]any) string {
+			if r["id"] != "d" {
+				return ""
+			}
+			delete(r, "proof")
+			return "d"
+		},
+		"a verdict forged": func(r map[string]any) string {
+			if r["id"] != "a" {
+				return ""
+			}
+			r["verdict"] = "equivalent_proved"
+			return "a"
+		},
+	} {
+		var lines []string
+		id := ""
+		for _, r := range recs {
+			c := map[string]any{}
+			for k, v := range r {
+				c[k] = v
+			}
+			if got := edit(c); got != "" {
+				id = got
+			}
+			line, _ := json.Marshal(c)
+			lines = append(lines, string(line))
+		}
+		if err := os.WriteFile(results, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, stderr := runMain(t, "equiv", "check", out, "--pairs", pairs)
+		if code != ExitError || !strings.Contains(stdout, `pair "`+id+`": verdict equivalent_proved without a proof`) {
+			t.Errorf("%s: exit %d\n%s\n%s", name, code, stdout, stderr)
+		}
 	}
 	other := filepath.Join(dir, "other.jsonl")
 	if err := os.WriteFile(other, []byte(strings.Replace(equivPairs, "x > 1", "x > 2", 1)), 0o644); err != nil {

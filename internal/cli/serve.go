@@ -25,9 +25,11 @@ import (
 type serveFlags struct {
 	db, addr, tables, labels, metric string
 	maxBody, goldCache, token        string
-	maxResponse                      string
+	maxResponse, maxMemory           string
+	minBodyRate                      string
 	workers, maxRows, maxBatch       int
 	maxConns, lengthyWorkers         int
+	maxConnsPerAddr                  int
 	timeout, drain, maxItemTime      time.Duration
 	listPresets                      bool
 	settings                         metric.Options
@@ -41,10 +43,12 @@ func newServeCmd() *cobra.Command {
 		Long: `serve answers HTTP requests that grade predicted SQL (or a model's
 completion) against gold SQL, with the same read-only engines and metrics as
 eval, and turns each verdict into a reward with a preset. Gold results are
-cached across requests (by db_id and gold SQL); at most --workers items are
-graded at once, requests taking turns (one item each), and items of equiv
-and verdict hold at most --lengthy-workers of them; each query runs under
---timeout.
+cached across requests (by db_id and gold SQL); at most --workers items run
+at once, shared by time fairly between requests (a query gives its worker
+up every 20 ms to a waiting request), and items of equiv and verdict hold at
+most --lengthy-workers of them; each query runs under --timeout, each item
+under --max-item-time, both counting the time it holds a worker. What
+requests hold in memory is bounded by --max-memory.
 
   GET  /healthz       {"ok": true}
   POST /v1/grade      {"preset": "arctic", "items": [{"id": "x", "db_id": "concert_singer",
@@ -85,7 +89,10 @@ second signal stops it at once (exit 3).`,
 	fl.StringVar(&f.maxResponse, "max-response", "64MiB", "most bytes of verdict details (witnesses) in one response, a `SIZE`; each item gets an equal share, and what is over it is left out and named in its \"cut\"")
 	fl.IntVar(&f.maxBatch, "max-batch", serve.DefaultMaxBatch, "most items (or OpenRLHF queries) in one request; more is HTTP 413")
 	fl.IntVar(&f.maxConns, "max-conns", serve.DefaultMaxConns, "most connections open at once; more wait to be accepted (idle ones close after a minute)")
+	fl.IntVar(&f.maxConnsPerAddr, "max-conns-per-addr", serve.DefaultMaxConnsPerAddr, "most connections of one client address that have not yet sent a complete request with the token; more are answered HTTP 429 at once")
+	fl.StringVar(&f.minBodyRate, "min-body-rate", "64KiB", "slowest pace of a request body, a `SIZE` a second, after the first 10 s: a slower body is HTTP 408")
 	fl.StringVar(&f.goldCache, "gold-cache", "256MiB", "memory the cached gold results may hold, a `SIZE`; least recently used go first")
+	fl.StringVar(&f.maxMemory, "max-memory", "640MiB", "the process's memory budget, a `SIZE`: query results, cached gold results, request bodies in flight and equiv's work on an item's text are charged to it; an item may take 7/8 of it (more is too_large), a request that finds no room for its body waits, then is HTTP 429")
 	fl.DurationVar(&f.drain, "drain", 30*time.Second, "on SIGTERM, how long requests in flight may take to finish")
 	fl.IntVar(&f.maxRows, "max-rows", engine.DefaultMaxRows, "row cap of a query result; more rows is a wrong prediction")
 	fl.StringVar(&f.tables, "tables", "", "Spider tables.json (needed by the em metric)")
@@ -130,6 +137,8 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 		return usage.Errorf("--max-batch must be at least 1")
 	case f.maxConns <= 0:
 		return usage.Errorf("--max-conns must be at least 1")
+	case f.maxConnsPerAddr <= 0:
+		return usage.Errorf("--max-conns-per-addr must be at least 1")
 	}
 	maxBody, err := parseBytes(f.maxBody)
 	if err != nil {
@@ -142,6 +151,14 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 	maxResponse, err := parseBytes(f.maxResponse)
 	if err != nil {
 		return usage.Errorf("--max-response %q: %v", f.maxResponse, err)
+	}
+	maxMemory, err := parseBytes(f.maxMemory)
+	if err != nil {
+		return usage.Errorf("--max-memory %q: %v", f.maxMemory, err)
+	}
+	minBodyRate, err := parseBytes(f.minBodyRate)
+	if err != nil {
+		return usage.Errorf("--min-body-rate %q: %v", f.minBodyRate, err)
 	}
 	opts := f.settings
 	if f.tables != "" {
@@ -176,16 +193,17 @@ func runServe(cmd *cobra.Command, f *serveFlags) error {
 	s := serve.New(serve.Config{
 		Engine: eng, Timeout: f.timeout, MaxItemTime: f.maxItemTime, Workers: f.workers, LengthyWorkers: f.lengthyWorkers, Metric: f.metric,
 		MetricOptions: opts, Labels: labels, Log: stderr, MaxBody: maxBody, MaxBatch: f.maxBatch, GoldCache: goldCache, MaxResponse: maxResponse,
-		MaxConns: f.maxConns, Token: token,
+		MaxConns: f.maxConns, MaxConnsPerAddr: f.maxConnsPerAddr, MinBodyRate: minBodyRate, Token: token, MaxMemory: maxMemory,
 	})
 	fmt.Fprintf(stderr, "sqljudge serve: listening on http://%s (%s, %d workers)\n", ln.Addr(), eng.Dialect(), f.workers)
 	if w := serve.Exposure(ln.Addr(), token); w != "" {
 		fmt.Fprintln(stderr, "sqljudge serve:", w)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
-		// Collect garbage harder as the heap grows, so that bodies,
-		// results and the gold cache stay under 1 GiB together.
-		debug.SetMemoryLimit(768 << 20)
+		// Collect garbage harder as the heap nears the budget, so that
+		// what the budget counts and the garbage it leaves stay under
+		// 1 GiB together at the defaults (768 MiB for 640 MiB).
+		debug.SetMemoryLimit(maxMemory + maxMemory/5)
 	}
 	abort, stopSignals := secondSignal(cmd.Context())
 	defer stopSignals()

@@ -12,9 +12,11 @@ import (
 
 // TestVerdictDecidedBy: --metrics verdict counts the items by the step
 // that decided them, in summary.json and on the console (the demo: 15
-// items ex rejects, 7 a witness refutes, 7 the prover proves, 2 the search
-// finds no witness for; the 7 proofs need no SMT solver, so the counts are
-// the same with or without Z3).
+// items ex rejects, 7 a witness refutes, 6 the prover proves, 3 the search
+// finds no witness for, among them bookshop-29, whose sums of REAL prices
+// the engine adds in the order of its join, which the two queries need
+// not share; the 6 proofs need no SMT solver, so the counts are the same
+// with or without Z3).
 func TestVerdictDecidedBy(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	// The search ends at its bound (--equiv-max-databases), not at the
@@ -28,7 +30,7 @@ func TestVerdictDecidedBy(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := sum.DecidedBy["verdict"]
-	if line := "note: verdict decided by: ex 15, equiv_proved 7, "; !strings.Contains(stdout, line) {
+	if line := "note: verdict decided by: ex 15, equiv_witness 7, equiv_proved 6, "; !strings.Contains(stdout, line) {
 		t.Errorf("console lacks %q:\n%s", line, stdout)
 	}
 	// A search that a time limit cut short (a loaded machine: CI runs the
@@ -39,14 +41,14 @@ func TestVerdictDecidedBy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got["ex"] != 15 || got["equiv_proved"] != 7 || got["equiv_witness"]+got["equiv_no_witness"] != 9 || len(got) != 4 {
-		t.Errorf("decided_by %v, want ex 15, equiv_proved 7 and 9 decided by the search", got)
+	if got["ex"] != 15 || got["equiv_proved"] != 6 || got["equiv_witness"]+got["equiv_no_witness"] != 10 || len(got) != 4 {
+		t.Errorf("decided_by %v, want ex 15, equiv_proved 6 and 10 decided by the search", got)
 	}
 	if strings.Contains(string(records), `"budget_exhausted":true`) || strings.Contains(string(records), `"limited":{`) {
 		t.Logf("a search was cut short by a time limit on this machine: decided_by %v", got)
 		return
 	}
-	if want := map[string]int{"ex": 15, "equiv_proved": 7, "equiv_witness": 7, "equiv_no_witness": 2}; fmt.Sprint(got) != fmt.Sprint(want) {
+	if want := map[string]int{"ex": 15, "equiv_proved": 6, "equiv_witness": 7, "equiv_no_witness": 3}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("decided_by %v, want %v", got, want)
 	}
 }

@@ -331,8 +331,15 @@ func TestLoadPostgresReader(t *testing.T) {
 	if err := sibling.Ping(ctx); err != nil {
 		t.Errorf("the sibling session was ended: %v", err)
 	}
-	// An administering role is refused as a reader.
+	// An administering role is refused as a reader, and so (issue 41) is
+	// a role that reaches one through its memberships, inheriting or not.
 	if _, err := Load(ctx, server, []*Dump{d}, Options{Prefix: prefix, Replace: true, Reader: "postgres"}); !errors.Is(err, ErrTarget) {
 		t.Errorf("postgres as the reader: %v", err)
+	}
+	members, _ := testserver.PostgresMemberRoles(t, server, "")
+	for _, m := range members {
+		if _, err := Load(ctx, server, []*Dump{d}, Options{Prefix: prefix, Replace: true, Reader: m.Role}); !errors.Is(err, ErrTarget) {
+			t.Errorf("%s as the reader: %v", m.Why, err)
+		}
 	}
 }

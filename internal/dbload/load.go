@@ -19,6 +19,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/mysql"
 	"github.com/sqljudge/sqljudge/internal/engine/open"
+	"github.com/sqljudge/sqljudge/internal/engine/postgres"
 
 	_ "github.com/mattn/go-sqlite3" // the "sqlite3" driver, to write SQLite files
 )
@@ -268,19 +269,21 @@ func checkReader(ctx context.Context, admin *pgx.Conn, role string) (bool, error
 	if !safeDBName.MatchString(role) {
 		return false, fmt.Errorf("%w: reader role %q: use letters, digits and _", ErrTarget, role)
 	}
-	var exists, super, member bool
-	err := admin.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1),
-		coalesce((SELECT rolsuper FROM pg_roles WHERE rolname = $1), false),
-		EXISTS (SELECT 1 FROM pg_roles r, pg_roles p WHERE r.rolname = $1
-			AND p.rolname IN ('pg_read_server_files', 'pg_write_server_files', 'pg_execute_server_program', 'pg_signal_backend')
-			AND pg_has_role(r.oid, p.oid, 'USAGE'))`, role).Scan(&exists, &super, &member)
+	var exists bool
+	if err := admin.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)", role).Scan(&exists); err != nil {
+		return false, fmt.Errorf("reader role %s: %w", role, err)
+	}
+	if !exists {
+		return false, nil
+	}
+	pe, err := postgres.VetNamedRole(ctx, admin, role)
 	if err != nil {
 		return false, fmt.Errorf("reader role %s: %w", role, err)
 	}
-	if super || member {
-		return false, fmt.Errorf("%w: reader role %s may administer the server (superuser or a member of pg_read_server_files, pg_signal_backend...): name another role", ErrTarget, role)
+	if pe != nil {
+		return false, fmt.Errorf("%w: reader role %s may administer the server (%s): name another role", ErrTarget, role, pe.Risk("a prediction"))
 	}
-	return exists, nil
+	return true, nil
 }
 
 // quoteLiteral quotes s as a PostgreSQL string literal.

@@ -91,10 +91,11 @@ var (
 	// ErrNoDatabase: the named database does not exist.
 	ErrNoDatabase = errors.New("database not found")
 	// ErrPrivileged: the DSN's role may administer the server (a
-	// PostgreSQL superuser, or a member of pg_read_server_files,
-	// pg_write_server_files, pg_execute_server_program or
-	// pg_signal_backend), so a prediction could read server files or end
-	// other sessions; the engine refuses it unless told otherwise.
+	// PostgreSQL superuser, or a member at any depth of a superuser or of
+	// pg_read_server_files, pg_signal_backend, pg_monitor and the like:
+	// postgres.VetRole), so a prediction could read server files or other
+	// sessions' queries, or end them; the engine refuses it unless told
+	// otherwise.
 	ErrPrivileged = errors.New("the database role may administer the server")
 )
 

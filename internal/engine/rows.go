@@ -4,8 +4,10 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"io"
+	"runtime"
 	"unicode/utf8"
 
+	"github.com/sqljudge/sqljudge/internal/membudget"
 	"github.com/sqljudge/sqljudge/internal/result"
 )
 
@@ -16,7 +18,16 @@ type Limits struct {
 	// MaxBytes is the byte cap, the sum of CellBytes over the result: a
 	// larger result is ErrTooLarge.
 	MaxBytes int64
+	// Ledger, if set, is the memory budget's account a result is charged
+	// to as it is read (serve's --max-memory): a row that does not fit
+	// is ErrTooLarge wrapping membudget.ErrFull or membudget.ErrTooLarge.
+	// An engine sets it per query from its context (membudget.From).
+	Ledger *membudget.Ledger
 }
+
+// chargeStep is the granularity of a result's charges to a Ledger: a
+// result is charged ahead, in steps of 16 KiB.
+const chargeStep = 16 << 10
 
 // WithDefaults returns l with DefaultMaxRows for a MaxRows <= 0 and
 // DefaultMaxBytes for a MaxBytes <= 0.
@@ -38,6 +49,9 @@ type Collector struct {
 	db   string
 	lim  Limits
 	size int64
+
+	charge  *membudget.Charge // the result's charge to lim.Ledger
+	charged int64             // its bytes
 }
 
 // NewCollector returns a collector of a result with the given column names
@@ -64,8 +78,52 @@ func (c *Collector) Add(row []result.Value) error {
 	if c.size > c.lim.MaxBytes {
 		return TooLargeBytes(c.db, c.lim.MaxBytes)
 	}
+	if c.lim.Ledger != nil {
+		if err := c.chargeRow(); err != nil {
+			return err
+		}
+	}
 	c.Set.Rows = append(c.Set.Rows, row)
 	return nil
+}
+
+// chargeRow charges the result, one more row included (SetBytes: its
+// cells and a row header of 24 bytes each), to the Ledger, ahead in steps
+// of chargeStep. The first charge registers a cleanup that frees it when
+// the garbage collector finds the set unreachable, and names it by the
+// set (membudget.Ledger.ChargeOf: the gold cache keeps it). A charge that
+// does not fit drops the result's (the query fails).
+func (c *Collector) chargeRow() error {
+	want := c.size + 24*int64(len(c.Set.Rows)+1) + 64
+	if want <= c.charged {
+		return nil
+	}
+	want = (want + chargeStep - 1) / chargeStep * chargeStep
+	var err error
+	if c.charge == nil {
+		if c.charge, err = c.lim.Ledger.Charge(want); err == nil {
+			c.lim.Ledger.Name(c.Set, c.charge)
+			runtime.AddCleanup(c.Set, (*membudget.Charge).Free, c.charge)
+		}
+	} else {
+		err = c.lim.Ledger.Grow(c.charge, want-c.charged)
+	}
+	if err != nil {
+		c.Drop()
+		return &QueryError{DB: c.db, Err: fmt.Errorf("%w: %w", ErrTooLarge, err)}
+	}
+	c.charged = want
+	return nil
+}
+
+// Drop lets the result's charge go (the query failed and its rows are
+// dropped); nothing without a Ledger.
+func (c *Collector) Drop() {
+	if c.charge != nil {
+		c.lim.Ledger.Drop(c.charge)
+		c.charge.Free()
+		c.charge = nil
+	}
 }
 
 // Text returns the text value of s (result.TextValue drops invalid UTF-8),
@@ -114,9 +172,11 @@ func ReadRows(db string, rows driver.Rows, lim Limits, value func(c *Collector, 
 			if err == io.EOF {
 				return c.Set, nil
 			}
+			c.Drop()
 			return nil, err
 		}
 		if c.Full() {
+			c.Drop()
 			return nil, TooLarge(db, lim.MaxRows)
 		}
 		row := slab.Next(len(dest))
@@ -124,6 +184,7 @@ func ReadRows(db string, rows driver.Rows, lim Limits, value func(c *Collector, 
 			row[i] = value(c, i, v)
 		}
 		if err := c.Add(row); err != nil {
+			c.Drop()
 			return nil, err
 		}
 	}

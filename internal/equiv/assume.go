@@ -7,9 +7,7 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
-	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/result"
-	"github.com/sqljudge/sqljudge/internal/sandbox"
 )
 
 // Assume says which constraints a database of the search must satisfy, a
@@ -91,25 +89,16 @@ func (s *searcher) assume(ctx context.Context) error {
 	if s.o.Assume != AssumeObserved {
 		return nil
 	}
-	var q func(string) (*result.Set, error)
-	d := engine.SQLite
-	switch {
-	case s.p.DB != "":
-		eng := sqlite.New("", sqlite.Options{MaxConns: 1})
-		defer eng.Close()
-		q = func(sql string) (*result.Set, error) { return eng.QueryFile(ctx, s.p.DB, sql) }
-	case s.p.DBID != "":
-		r, ok := s.o.Sandbox.(sandbox.DBReader)
-		if !ok {
-			return fmt.Errorf("the %s sandbox cannot read database %s", s.o.Sandbox.Dialect(), s.p.DBID)
-		}
-		d = s.o.Sandbox.Dialect()
-		q = func(sql string) (*result.Set, error) { return r.QueryDB(ctx, s.p.DBID, sql) }
-	default:
+	q, d, _, done, err := s.pairDB(ctx)
+	if err != nil {
+		return err
+	}
+	if q == nil {
 		s.out.Assumptions = []string{}
 		s.out.AssumeNote = "the pair has no database: only its declared constraints apply"
 		return nil
 	}
+	defer done()
 	facts, err := s.schema.observe(q, d)
 	if err != nil {
 		return err

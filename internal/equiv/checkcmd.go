@@ -34,14 +34,20 @@ type CheckOptions struct {
 // ErrCheckFailed is the error of RunCheck when a proof does not check.
 var ErrCheckFailed = errors.New("proofs do not check")
 
-// RunCheck re-checks every proof of the run in o.Out with package check
-// (the kernel, separate from the prover): each pair's schema re-read from
-// the pairs file (DDL, or the db_id's database under o.DB), each step's
-// rule applied again, each fact looked up in the schema, each obligation
-// run on Z3. It prints one line per proof that fails (the pair and the
-// part: "q1 step 2 (count_star): ...") and a count; the error wraps
-// ErrCheckFailed when one fails, and is a usage.Error for a folder or
-// pairs file that is not a run's.
+// RunCheck checks every record of the run in o.Out: each proof is
+// re-checked with package check (the kernel, separate from the prover):
+// each pair's schema re-read from the pairs file (DDL, or the db_id's
+// database under o.DB), each step's rule applied again (its node and the
+// bijection's tables read again), each fact looked up in the schema, each
+// obligation run on Z3, under the run's rule (under bag the column map
+// must be the identity), and on a SQLite run each renaming step compiled
+// by SQLite, whose programs of the query and of its renaming must be the
+// same (engineReading); and a record whose verdict is equivalent_proved
+// must carry a proof (one deleted, or a verdict forged to
+// equivalent_proved, fails). It prints one line per record that fails
+// (the pair and the part: "q1 step 2 (count_star): ...") and a count; the
+// error wraps ErrCheckFailed when one fails, and is a usage.Error for a
+// folder or pairs file that is not a run's.
 func RunCheck(ctx context.Context, o CheckOptions, w io.Writer) error {
 	if o.Out == "" || o.Pairs == "" {
 		return usage.Errorf("equiv check needs the output folder and --pairs, the run's pairs file")
@@ -76,19 +82,23 @@ func RunCheck(ctx context.Context, o CheckOptions, w io.Writer) error {
 	}
 	checked, failed := 0, 0
 	for _, r := range recs {
-		if r.Proof == nil {
-			continue
+		var err error
+		switch {
+		case r.Proof != nil:
+			checked++
+			err = checkRecord(ctx, r, byID, o.DB, d, fp.Settings["rule"], solver)
+		case r.Verdict == EquivalentProved:
+			err = fmt.Errorf("verdict %s without a proof", EquivalentProved)
 		}
-		checked++
-		if err := checkRecord(ctx, r, byID, o.DB, d, fp.Settings["rule"], solver); err != nil {
+		if err != nil {
 			failed++
 			fmt.Fprintf(w, "pair %q: %v\n", r.ID, err)
 		}
 	}
 	if failed > 0 {
-		return fmt.Errorf("%w: %d of %d proofs in %s", ErrCheckFailed, failed, checked, o.Out)
+		return fmt.Errorf("%w: %d of %d records in %s", ErrCheckFailed, failed, len(recs), o.Out)
 	}
-	fmt.Fprintf(w, "%d proofs checked, all valid (%s)\n", checked, filepath.Join(o.Out, ResultsFile))
+	fmt.Fprintf(w, "%d proofs checked, all valid; %d records, none %s without a proof (%s)\n", checked, len(recs), EquivalentProved, filepath.Join(o.Out, ResultsFile))
 	return nil
 }
 
@@ -123,8 +133,15 @@ func checkRecord(ctx context.Context, r Record, pairs map[string]PairLine, dbDir
 	if ps == nil {
 		return fmt.Errorf("the run's engine %q is not one the kernel models", d)
 	}
-	return check.Check(ctx, check.Input{Q1: p.Q1, Q2: p.Q2, Schema: ps, Rule: rule, Solver: solver}, r.Proof)
+	if err := kernelCheck(ctx, check.Input{Q1: p.Q1, Q2: p.Q2, Schema: ps, Rule: rule, Solver: solver}, r.Proof); err != nil {
+		return err
+	}
+	return engineReading(ctx, db, d, r.Proof)
 }
+
+// kernelCheck is the kernel's check RunCheck runs (a test swaps in one
+// that accepts a wrong renaming, to show engineReading catches it).
+var kernelCheck = check.Check
 
 // readFingerprint reads dir's fingerprint.json (outdir.ReadFingerprint),
 // which must be an equiv run's; an error is a usage.Error naming the file.

@@ -62,6 +62,9 @@ type CommandOptions struct {
 	NoProof bool
 	// solver is Z3's executable when found on PATH (set by RunCommand).
 	solver check.Solver
+	// facts remembers the facts of proofs checked on db_id databases
+	// (set by RunCommand; Options.facts).
+	facts *factMemo
 }
 
 // Record is one line of results.jsonl: the pair's id and its Outcome
@@ -171,7 +174,7 @@ func cleanup(ctx context.Context, o CommandOptions, w io.Writer) error {
 	}
 	defer sb.Close()
 	if n := printSwept(w, sb); n == 0 {
-		fmt.Fprintf(w, "no stale scratch database (sqljudge_equiv_*, made over %s ago, no session connected) on %s\n", sandbox.StaleAfter, dbSetting(o.DB))
+		fmt.Fprintf(w, "no stale scratch database (sqljudge_equiv_*, marked as made by sqljudge, made over %s ago, no session connected) on %s\n", sandbox.StaleAfter, dbSetting(o.DB))
 	}
 	return nil
 }
@@ -385,7 +388,7 @@ func decideLine(ctx context.Context, o CommandOptions, sb sandbox.Sandbox, dbDir
 		pair.DB = path
 	}
 	return Decide(ctx, pair, Options{Sandbox: sb, Seed: o.Seed, Budget: o.Budget, MaxDatabases: o.MaxDatabases, MaxShrinkSteps: o.MaxShrinkSteps, Rule: o.Rule, Assume: o.Assume,
-		NoProof: o.NoProof, Solver: o.solver})
+		NoProof: o.NoProof, Solver: o.solver, facts: o.facts})
 }
 
 // findSolver looks for Z3's executable (unless NoProof) and returns the
@@ -400,7 +403,7 @@ func (o *CommandOptions) findSolver(ctx context.Context, w io.Writer) string {
 		fmt.Fprintf(w, "note: %v; the prover proves only pairs that need no SMT obligation\n", err)
 		return "none"
 	}
-	o.solver = z
+	o.solver, o.facts = z, &factMemo{}
 	v, err := z.Version(ctx)
 	if err != nil || v == "" {
 		return "z3"

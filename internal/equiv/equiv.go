@@ -1,12 +1,14 @@
 package equiv
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
 	"time"
 
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/prove/check"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sandbox"
@@ -67,7 +69,30 @@ type Options struct {
 	// equal up to renaming, forms equal without a condition to compare),
 	// and each record says so (prover.solver "none").
 	Solver check.Solver
+	// Grading reads q1 as the gold and q2 as a prediction (the equiv and
+	// verdict metrics), whose own behaviour is held against it: a
+	// database on which q1 runs and q2 fails (an error of the engine
+	// that is neither a limit nor the end of the budget), or on which
+	// two runs of q2 differ while q1's agree, is a witness against q2
+	// (Witness.Q2Fails); a result of q2 that does not reproduce on a
+	// fresh database with the same rows while q1's does counts in
+	// Limited.Q2.Unstable, a query limit q2 hits while re-verifying in
+	// Limited.Q2, and a budget that ends before any database was
+	// compared (the prover, the schema, the pools: work the prediction's
+	// text causes) in Limited.Q2.Budget, unless q1's runs took most of it.
+	// Without it (sqljudge equiv) the two queries are alike: a database
+	// on which either fails is skipped.
+	Grading bool
+	// prover replaces ProveQueries when set: the tests' prover that lies,
+	// to show what the tripwire and the metrics do with a wrong proof.
+	prover proverFunc
+	// facts remembers the checks of proofs' facts on the pair's database
+	// (checkProofFacts) across pairs that share it; nil remembers none.
+	facts *factMemo
 }
+
+// proverFunc proves q1 and q2 over db, as ProveQueries does.
+type proverFunc func(ctx context.Context, q1, q2 string, db *catalog.Database) (*check.Certificate, *ProverNote)
 
 // The defaults of Options (and of `sqljudge equiv`).
 const (
@@ -142,7 +167,35 @@ type Witness struct {
 	// (cut from an item's own database).
 	RestsOn     []RestsOn    `json:"rests_on,omitempty"`
 	RestsChecks []RestsCheck `json:"rests_on_checks,omitempty"`
+	// Q2Fails, under Options.Grading, says how q2 fails on this database
+	// while q1 runs (Q2 is then empty for an error, the first of two
+	// differing runs when nondeterministic); nil on a witness of two
+	// results that differ.
+	Q2Fails *Failure `json:"q2_fails,omitempty"`
 }
+
+// Failure is how the prediction (q2) fails on a witness on which the gold
+// (q1) runs, under Options.Grading: its Kind and the engine's Error (the
+// two results, for a nondeterministic one).
+type Failure struct {
+	Kind  FailureKind `json:"kind"`
+	Error string      `json:"error"`
+}
+
+// FailureKind is a way a prediction fails where the gold runs, a closed
+// set.
+type FailureKind string
+
+// The kinds of Failure.
+const (
+	// FailsError: q2 fails with an error of the engine (malformed JSON,
+	// an integer overflow, ...) that is neither a time nor a size limit.
+	FailsError FailureKind = "error"
+	// FailsNondeterministic: two runs of q2 on the witness return
+	// different results (random(), the clock), while two runs of q1
+	// agree.
+	FailsNondeterministic FailureKind = "nondeterministic"
+)
 
 // Recheck compares the results of q1 and q2 re-run on the witness's
 // database, built elsewhere from SQL alone, with the recorded ones: nil
@@ -240,12 +293,13 @@ type Phase struct {
 
 // The phases of the search, in order.
 const (
-	PhaseSuite     = "suite"     // Options.SuiteFiles (a test suite's databases)
-	PhaseEmpty     = "empty"     // every table empty
-	PhaseSmall     = "small"     // tables of 0 to 3 rows from the value pools
-	PhaseDirected  = "directed"  // groups built on the queries' conditions (directed.go)
-	PhaseNeighbour = "neighbour" // mutations kept while they tell a query from a neighbour
-	PhaseRandom    = "random"    // the test-suite fuzzer's databases, up to 80 rows a table
+	PhaseSuite      = "suite"      // Options.SuiteFiles (a test suite's databases)
+	PhaseEmpty      = "empty"      // every table empty
+	PhaseConditions = "conditions" // a value the queries' linear conditions need in one row (solve.go)
+	PhaseSmall      = "small"      // tables of 0 to 3 rows from the value pools
+	PhaseDirected   = "directed"   // groups built on the queries' conditions (directed.go)
+	PhaseNeighbour  = "neighbour"  // mutations kept while they tell a query from a neighbour
+	PhaseRandom     = "random"     // the test-suite fuzzer's databases, up to 80 rows a table
 )
 
 // Search is what the search tried: Databases compared (both queries ran),
@@ -291,13 +345,20 @@ type Limited struct {
 // the engine's cap on a result's rows or memory (TooLarge) while the other
 // query ran within them, and Budget when the budget ended the search
 // before its database cap while this query's runs (its neighbours'
-// included) had taken more than twice the other's time. Such a query, not
-// the pair, is why the search could not decide: the equiv metric never
-// counts a prediction with Limits correct (Metric).
+// included) had taken more than twice the other's time (under
+// Options.Grading, q2's Budget also when the budget ended before any
+// database was compared and q1 is not to blame). Such a query, not the
+// pair, is why the search could not decide: the equiv metric never counts
+// a prediction with Limits correct (Metric).
 type Limits struct {
 	Timeout  int  `json:"timeout,omitempty"`
 	TooLarge int  `json:"too_large,omitempty"`
 	Budget   bool `json:"budget,omitempty"`
+	// Unstable counts, under Options.Grading, the witnesses on which the
+	// query's result did not reproduce on a fresh database with the same
+	// rows while the other's did (it reads something besides the rows:
+	// the clock, the file).
+	Unstable int `json:"unstable,omitempty"`
 }
 
 // Hit reports whether the query hit a limit.

@@ -58,10 +58,16 @@ const (
 	DecidedEquivItemDB    = "equiv_item_database" // the item's database tells them apart, no part small enough to print does: wrong
 	DecidedEquivProved    = "equiv_proved"        // a proof (equivalent_proved): correct, no judge asked
 	DecidedEquivNoWitness = "equiv_no_witness"    // the search found no witness (equivalent_bounded): correct
-	DecidedEquivUnknown   = "equiv_unknown"       // the search could not decide; the item's database did (correct)
+	DecidedEquivUnknown   = "equiv_unknown"       // the search could not decide for the gold's sake (schema, gold); the item's database did (correct)
 	DecidedEquivError     = "equiv_error"         // the search's queries failed (a timeout, ...): its status
 	DecidedEquivDisagree  = "equiv_disagree"      // a proof against a witness or the item's database (ReasonDisagree): wrong, a bug to report
+	DecidedEquivPredFails = "equiv_pred_fails"    // a database on which the gold runs and the prediction fails or is not deterministic: wrong
+	DecidedEquivUnchecked = "equiv_unchecked"     // the prediction kept the search from checking it (a result that did not reproduce): wrong
 )
+
+// Disagrees reports whether the equiv step decided on a proof and a
+// witness that disagree (metric.Disagreement).
+func (d EscalationDetails) Disagrees() bool { return d.Decider() == DecidedEquivDisagree }
 
 // RestsOn names what the witness rests on (metric.Refutation), nil
 // without one.
@@ -74,24 +80,29 @@ func (d EscalationDetails) Decider() string {
 		return string(d.Step)
 	}
 	var ev struct {
+		Correct bool          `json:"correct"`
 		Status  status.Status `json:"status"`
 		Verdict Verdict       `json:"verdict"`
 		Reason  string        `json:"reason"`
 	}
 	_ = json.Unmarshal(d.Evidence, &ev)
 	switch {
-	case ev.Status != status.OK:
-		return DecidedEquivError
 	case strings.HasPrefix(ev.Reason, ReasonDisagree):
 		return DecidedEquivDisagree
+	case ev.Status != status.OK:
+		return DecidedEquivError
+	case d.Witness != nil && d.Witness.Q2Fails != nil:
+		return DecidedEquivPredFails
 	case d.Witness != nil:
 		return DecidedEquivWitness
 	case ev.Verdict == Inequivalent:
 		return DecidedEquivItemDB
-	case ev.Verdict == Unknown:
-		return DecidedEquivUnknown
 	case ev.Verdict == EquivalentProved:
 		return DecidedEquivProved
+	case !ev.Correct:
+		return DecidedEquivUnchecked
+	case ev.Verdict == Unknown:
+		return DecidedEquivUnknown
 	}
 	return DecidedEquivNoWitness
 }

@@ -183,7 +183,7 @@ func runHostile(t *testing.T, dsn string, allowSuperuser bool, pairs []hostilePa
 }
 
 // TestHostilePairsPostgres runs the PostgreSQL payloads under a role made
-// for equiv (CREATEDB) and under the superuser with --allow-superuser.
+// for equiv (CREATEDB, track_activities off) and under the superuser with --allow-superuser.
 func TestHostilePairsPostgres(t *testing.T) {
 	server := testserver.Postgres(t)
 	ctx := context.Background()
@@ -194,6 +194,7 @@ func TestHostilePairsPostgres(t *testing.T) {
 	file := filepath.Join(os.TempDir(), role+"_pwned")
 	for _, q := range []string{
 		"CREATE ROLE " + role + " LOGIN CREATEDB",
+		"ALTER ROLE " + role + " SET track_activities = off",
 		"CREATE DATABASE " + canary + " OWNER " + role,
 	} {
 		if _, err := admin.Exec(ctx, q); err != nil {

@@ -104,6 +104,11 @@ type Details struct {
 // without a witness.
 func (d Details) RestsOn() []string { return d.Witness.restsOn() }
 
+// Disagrees reports whether a proof and a re-verified witness (or the
+// item's database) disagree about the item (metric.Disagreement):
+// ReasonDisagree.
+func (d Details) Disagrees() bool { return strings.HasPrefix(d.Reason, ReasonDisagree) }
+
 // restsOn returns w's kinds as strings; nil for a nil witness or one cut
 // from an item's database without checks.
 func (w *Witness) restsOn() []string {
@@ -141,19 +146,25 @@ func (d Details) Numbers() map[string]float64 {
 // they agree on the item's database itself. The queries run exactly as
 // written (no DISTINCT removal, no value rewriting), so a witness re-runs
 // in any SQLite client. A test suite's databases, when given, are tried
-// first (at most suiteRows rows a table). When the search cannot decide
-// (unknown), the verdict is the comparison on the item's database, with
-// the reason in Detail, unless the prediction is why: when it ran past the
-// search's limits where the gold did not (Search.Limited.Q2: a query
-// timeout or a result cap on a database on which the gold ran, or most of
-// the budget), the item is not correct, with status timeout (too_large
-// when only the result cap was hit): a prediction that cannot be checked
-// is not rewarded as a right one. The item's database must be a SQLite
-// file.
+// first (at most suiteRows rows a table). The search runs in grading
+// mode (Options.Grading): a database on which the gold runs and the
+// prediction fails or is not deterministic is a witness against it. A
+// witness beats a proof (a disagreement, ReasonDisagree: wrong). A
+// prediction that ran past the search's limits where the gold did not, or
+// whose result did not reproduce (Search.Limited.Q2), is not correct, with
+// status timeout (too_large when only the result cap was hit, ok when only
+// its result did not reproduce): a prediction that cannot be checked is
+// not rewarded as a right one. Only when the gold's side leaves the pair
+// open (unknown: the schema, a gold that fails everywhere) is the verdict
+// the comparison on the item's database, with the reason in Detail (see
+// settle). The item's database must be a SQLite file; the facts a proof
+// rests on are checked on its rows (checkProofFacts).
 type Metric struct {
 	o      metric.EquivOptions
 	sb     *sqlitesb.Sandbox
 	solver check.Solver // Z3, nil when not found
+	prover proverFunc   // Options.prover: tests only
+	facts  *factMemo    // the proofs' facts checked on the items' databases
 }
 
 // NewMetric returns the equiv metric; the caller closes it.
@@ -168,7 +179,7 @@ func NewMetric(o metric.EquivOptions) (*Metric, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Metric{o: o, sb: sb}
+	m := &Metric{o: o, sb: sb, facts: &factMemo{}}
 	if z, err := check.FindZ3(); err == nil {
 		m.solver = z
 	}
@@ -219,24 +230,44 @@ func (m *Metric) gradeOne(ctx context.Context, x *metric.Exec, it *bench.Item, g
 	sameOnDB := result.SpiderEqual(gs, ps, sqllex.ContainsOrderBy(gold))
 	out, err := Decide(ctx, Pair{ID: it.ID, Q1: gold, Q2: it.Pred, DB: path}, Options{
 		Sandbox: m.sb, Seed: m.o.Seed, Budget: m.o.Budget, MaxDatabases: m.o.MaxDatabases,
-		Rule: RuleSpider, SuiteFiles: m.suiteFiles(it.DBID), Assume: Assume(m.o.Assume), Solver: m.solver,
+		Rule: RuleSpider, SuiteFiles: m.suiteFiles(it.DBID), Assume: Assume(m.o.Assume), Solver: m.solver, Grading: true, prover: m.prover, facts: m.facts,
 	})
 	if err != nil {
 		return metric.Verdict{Status: status.InternalError, Detail: err.Error()}
 	}
 	d := Details{Verdict: out.Verdict, Witness: recordWitness(out.Witness), Proof: out.Proof, Prover: out.Prover, Databases: out.Search.Databases, Reason: out.Reason, BudgetExhausted: out.Search.BudgetExhausted,
 		Assume: out.Assume, Assumptions: out.Assumptions}
-	v := metric.Verdict{Status: status.OK, Details: d}
+	v := m.settle(ctx, it, gold, path, out, sameOnDB, &d)
+	v.Details = d
+	return v
+}
+
+// settle turns the search's outcome and the comparison on the item's
+// database (sameOnDB) into the metric's verdict, adjusting d. In order: a
+// witness beats a proof (a disagreement: wrong, whether or not the item's
+// database separates them); a witness, or the item's database separating
+// them, is wrong; a prediction that ran past the search's limits where
+// the gold did not, or whose result did not reproduce, is not correct; a
+// proof is correct; and only an unknown the gold's side leaves open (the
+// schema, a gold that fails or is not deterministic on the scratch
+// databases) falls back to the item's database.
+func (m *Metric) settle(ctx context.Context, it *bench.Item, gold, path string, out Outcome, sameOnDB bool, d *Details) metric.Verdict {
+	v := metric.Verdict{Status: status.OK}
 	switch {
+	case out.Reason == ReasonDisagree:
+		// The witness, re-verified, beats the proof (kept beside it): a
+		// bug of the prover, the kernel or the search, and a wrong item.
+		d.Verdict = Inequivalent
+		v.Detail = "a proof and a re-verified witness disagree: the witness decides"
 	case out.Verdict == EquivalentProved && !sameOnDB:
-		// A proof covers every database satisfying the schema; the item's
-		// database separating the pair is a database outside the schema
-		// model (a NULL in a primary key, a text in an integer column) or a
-		// bug: never reported as proved nor as refuted.
-		d.Verdict, d.Reason = Unknown, ReasonDisagree+" (the item's database "+it.DBID+" separates them)"
+		// A proof covers every database satisfying the schema, whose facts
+		// the item's database was checked against: it separating the
+		// pair is a bug, and decides.
+		d.Verdict, d.Proof, d.Reason = Inequivalent, out.Proof, ReasonDisagree+" (the item's database "+it.DBID+" separates them)"
 		d.Witness = m.itemDBWitness(ctx, it.ID, gold, it.Pred, path)
-		v.Details = d
-		v.Detail = "the results differ on the item's database, which a proof says cannot be"
+		v.Detail = "the results differ on the item's database, which a proof says cannot be: the database decides"
+	case out.Verdict == Inequivalent && out.Witness.Q2Fails != nil:
+		v.Detail = "the prediction fails on a database on which the gold runs (" + string(out.Witness.Q2Fails.Kind) + "): " + out.Witness.Q2Fails.Error
 	case out.Verdict == Inequivalent:
 	case !sameOnDB:
 		// The item's database itself separates the pair: the verdict is
@@ -246,26 +277,35 @@ func (m *Metric) gradeOne(ctx context.Context, x *metric.Exec, it *bench.Item, g
 		if d.Witness = m.itemDBWitness(ctx, it.ID, gold, it.Pred, path); d.Witness == nil {
 			d.Reason = "the item's database (" + it.DBID + ") separates them; no part of it small enough to print does, and the search found no other database that does"
 		}
-		v.Details = d
 		v.Detail = "the results differ on the item's database"
+	case out.Search.Limited.Q2.Hit():
+		v.Status, v.Detail = limitedVerdict(out.Search.Limited.Q2)
 	case out.Verdict == EquivalentProved:
 		// Proved: checked on every database, whatever the search's limits.
 		v.Correct = true
-	case out.Search.Limited.Q2.Hit():
-		lim := out.Search.Limited.Q2
-		v.Status = status.Timeout
-		if lim.Timeout == 0 && !lim.Budget {
-			v.Status = status.TooLarge
-		}
-		v.Detail = "the prediction ran past equiv's limits where the gold did not (" + describeLimits(lim) +
-			"): the search could not compare them, and a prediction that cannot be checked is not counted correct"
 	case out.Verdict == Unknown:
 		v.Correct = true
-		v.Detail = "equiv could not search (" + out.Reason + "); the verdict is the comparison on the item's database"
+		v.Detail = "equiv could not search (" + out.Reason + "); the gold's side leaves the pair open, so the verdict is the comparison on the item's database"
 	default:
 		v.Correct = true
 	}
 	return v
+}
+
+// limitedVerdict is the status and detail of a prediction that kept the
+// search from comparing it with the gold (Limits, q2's): timeout when it
+// ran past a timeout or the budget, too_large when only the result cap
+// stopped it, ok (wrong) when its result did not reproduce.
+func limitedVerdict(lim Limits) (status.Status, string) {
+	st := status.OK
+	switch {
+	case lim.Timeout > 0 || lim.Budget:
+		st = status.Timeout
+	case lim.TooLarge > 0:
+		st = status.TooLarge
+	}
+	return st, "the prediction ran past equiv's limits where the gold did not (" + describeLimits(lim) +
+		"): the search could not compare them, and a prediction that cannot be checked is not counted correct"
 }
 
 // describeLimits says which limits a query hit, for a verdict's detail.
@@ -279,6 +319,9 @@ func describeLimits(l Limits) string {
 	}
 	if l.Budget {
 		parts = append(parts, "took most of the budget")
+	}
+	if l.Unstable > 0 {
+		parts = append(parts, "its result on "+databases(l.Unstable)+" did not reproduce on the same rows")
 	}
 	return strings.Join(parts, "; ")
 }

@@ -204,3 +204,43 @@ func TestSQLiteKeyColumnMayHoldNull(t *testing.T) {
 		}
 	}
 }
+
+// TestProveSchemaFamilies: the adapter gives each column the family its
+// declared type's affinity and its collation allow (issue 37: REAL and
+// NUMERIC apart, an untyped column and a NOCASE one not text, CHAR(n) not
+// text on PostgreSQL), its affinity and collation, and NOT NULL to an
+// INTEGER PRIMARY KEY only when it is the rowid's alias.
+func TestProveSchemaFamilies(t *testing.T) {
+	db, err := catalog.ParseDDL(`CREATE TABLE t (i INTEGER PRIMARY KEY DESC, r REAL, n DECIMAL(10, 2), x TEXT, v, c TEXT COLLATE NOCASE, b CHAR(5), d DATE);
+CREATE TABLE u (id INTEGER PRIMARY KEY, name VARCHAR(20))`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type col struct {
+		fam     check.Family
+		aff     check.Affinity
+		notNull bool
+	}
+	want := map[engine.Dialect][]col{
+		engine.SQLite: {{check.Int, check.AffinityInteger, false}, {check.Real, check.AffinityReal, false}, {check.Numeric, check.AffinityNumeric, false},
+			{check.Text, check.AffinityText, false}, {check.Other, check.AffinityBlob, false}, {check.Text, check.AffinityText, false},
+			{check.Text, check.AffinityText, false}, {check.Other, check.AffinityNumeric, false}},
+		engine.Postgres: {{check.Int, 0, true}, {check.Other, 0, false}, {check.Other, 0, false}, {check.Text, 0, false},
+			{check.Text, 0, false}, {check.Text, 0, false}, {check.Other, 0, false}, {check.Other, 0, false}},
+	}
+	for d, w := range want {
+		s := proveSchema(db, d)
+		tab := s.Table("t")
+		for i, c := range tab.Columns {
+			if got := (col{c.Family, c.Affinity, c.NotNull}); got != w[i] {
+				t.Errorf("%s: t.%s: %+v, want %+v", d, c.Name, got, w[i])
+			}
+		}
+		if coll := tab.Columns[5].Collation; coll != "nocase" {
+			t.Errorf("%s: t.c collation %q", d, coll)
+		}
+		if u := s.Table("u"); !u.Columns[0].NotNull {
+			t.Errorf("%s: u.id, an INTEGER PRIMARY KEY, may be NULL", d)
+		}
+	}
+}

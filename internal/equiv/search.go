@@ -94,6 +94,12 @@ type searcher struct {
 	r              [2]*result.Set
 	// proof is the prover's certificate, nil when it found none.
 	proof *check.Certificate
+	// lastErrs are the two queries' errors on the database runBoth ran
+	// last (both the engine's refusal when it refused the database).
+	lastErrs [2]error
+	// failure is, under Options.Grading, how q2 failed on the database
+	// found (s.found) where q1 ran; nil when the two results differed.
+	failure *Failure
 }
 
 // unknown ends the search with an Unknown verdict.
@@ -130,6 +136,7 @@ func (s *searcher) run(ctx, parent context.Context) error {
 		}
 		if ctx.Err() != nil {
 			s.out.Search.BudgetExhausted = true
+			s.chargeBudget()
 			s.unknown("budget ended while creating the schema")
 			return nil
 		}
@@ -137,7 +144,8 @@ func (s *searcher) run(ctx, parent context.Context) error {
 		return nil
 	}
 	defer s.sc.Close()
-	pools := s.schema.pools([]string{s.p.Q1, s.p.Q2})
+	conds := s.schema.solvedValues(s.conditionSources()...)
+	pools := s.schema.pools([]string{s.p.Q1, s.p.Q2}, conds)
 	for _, t := range pools {
 		for _, c := range t {
 			s.out.Search.Values += len(c)
@@ -146,7 +154,7 @@ func (s *searcher) run(ctx, parent context.Context) error {
 	s.gen = newGenerator(s.schema, pools, rand.New(rand.NewPCG(uint64(s.o.Seed), seedOf(s.p))))
 	// The database cap ends the search and the step cap the shrinking;
 	// the budget (ctx) only stops them when they run long.
-	if s.phases(ctx) {
+	if s.phases(ctx, conds) {
 		return s.conclude(ctx, parent)
 	}
 	if s.arityEmpty != nil && ctx.Err() == nil {
@@ -253,10 +261,22 @@ func (s *searcher) decideBounded() {
 
 func (s *searcher) total() int { return s.out.Search.Databases + s.out.Search.Skipped }
 
+// conditionSources are the texts whose conditions the search solves for
+// values (solvedValues): the two queries and, on a proved pair, the
+// proof's normal forms, the conditions as the kernel read them.
+func (s *searcher) conditionSources() []string {
+	src := []string{s.p.Q1, s.p.Q2}
+	if s.proof != nil {
+		src = append(src, s.proof.NormalForms.Q1, s.proof.NormalForms.Q2)
+	}
+	return src
+}
+
 // phases runs the phases in order until one finds a database that tells
 // the queries apart (reported true, kept in s.found), the database cap is
-// reached, or the budget ends.
-func (s *searcher) phases(ctx context.Context) bool {
+// reached, or the budget ends. conds are the values the queries'
+// conditions need (PhaseConditions).
+func (s *searcher) phases(ctx context.Context, conds []solved) bool {
 	capFor := func(share float64) int { return s.total() + int(share*float64(s.o.MaxDatabases)) }
 	type phase struct {
 		name string
@@ -303,6 +323,16 @@ func (s *searcher) phases(ctx context.Context) bool {
 		}
 		emptyDone = true
 		return make(Data, len(s.schema.Tables)), true
+	}, s.o.MaxDatabases}) {
+		return true
+	}
+	if dbs := s.conditionDatabases(conds); len(dbs) > 0 && run(phase{PhaseConditions, func() (Data, bool) {
+		if len(dbs) == 0 {
+			return nil, false
+		}
+		db := dbs[0]
+		dbs = dbs[1:]
+		return db, true
 	}, s.o.MaxDatabases}) {
 		return true
 	}
@@ -357,13 +387,15 @@ func (s *searcher) try(ctx context.Context, db Data, guide bool) bool {
 	}
 	r, ok := s.runBoth(ctx, db)
 	if !ok {
+		if s.predFails(ctx) {
+			s.compared(db)
+			s.found, s.failure = db, &Failure{Kind: FailsError, Error: s.lastErrs[1].Error()}
+			return true
+		}
 		s.out.Search.Skipped++
 		return false
 	}
-	s.out.Search.Databases++
-	for _, t := range db {
-		s.out.Search.LargestTable = max(s.out.Search.LargestTable, len(t))
-	}
+	s.compared(db)
 	if !s.cmp.equal(ctx, r[0], r[1]) {
 		if emptyArity(r) {
 			// Different column counts on no rows: kept in case no
@@ -374,7 +406,7 @@ func (s *searcher) try(ctx context.Context, db Data, guide bool) bool {
 			}
 			return false
 		}
-		if s.robust(ctx, db, r) {
+		if s.proof != nil || s.robust(ctx, db, r) {
 			s.found, s.r = db, r
 			return true
 		}
@@ -386,8 +418,26 @@ func (s *searcher) try(ctx context.Context, db Data, guide bool) bool {
 	return false
 }
 
+// compared counts db as a database both queries were tried on.
+func (s *searcher) compared(db Data) {
+	s.out.Search.Databases++
+	for _, t := range db {
+		s.out.Search.LargestTable = max(s.out.Search.LargestTable, len(t))
+	}
+}
+
+// predFails reports whether, under Options.Grading, the database runBoth
+// ran last is one on which q1 ran and q2 failed on its own: an error of
+// the engine that is neither a limit (its timeout, the result cap) nor
+// the end of the budget. Such a database is a witness against q2.
+func (s *searcher) predFails(ctx context.Context) bool {
+	e := s.lastErrs
+	return s.o.Grading && ctx.Err() == nil && e[0] == nil && e[1] != nil && engine.Classify(e[1], status.PredError) == status.PredError
+}
+
 // runBoth loads db and runs both queries; ok is false when the engine
-// refused the database or a query failed (each failure counted).
+// refused the database or a query failed (each failure counted). The
+// errors stay in s.lastErrs.
 func (s *searcher) runBoth(ctx context.Context, db Data) ([2]*result.Set, bool) {
 	var r [2]*result.Set
 	d := s.o.Sandbox.Dialect()
@@ -395,6 +445,7 @@ func (s *searcher) runBoth(ctx context.Context, db Data) ([2]*result.Set, bool) 
 		if s.loadErr == "" && ctx.Err() == nil {
 			s.loadErr = err.Error()
 		}
+		s.lastErrs = [2]error{err, err}
 		return r, false
 	}
 	ok := true
@@ -418,6 +469,7 @@ func (s *searcher) runBoth(ctx context.Context, db Data) ([2]*result.Set, bool) 
 		r[i] = set
 	}
 	s.countLimits(ctx, errs)
+	s.lastErrs = errs
 	return r, ok
 }
 
@@ -444,10 +496,26 @@ func (s *searcher) countLimits(ctx context.Context, errs [2]error) {
 
 // blameBudget marks, when the budget ended the search, the query whose
 // runs took more than twice the other's time (Limits.Budget): the search
-// ran out of time for its sake.
+// ran out of time for its sake. Under Options.Grading a budget that ended
+// before any database was compared is the prediction's (chargeBudget).
 func (s *searcher) blameBudget() {
 	s.out.Search.Limited.Q1.Budget = s.spent[0] > 2*s.spent[1]
 	s.out.Search.Limited.Q2.Budget = s.spent[1] > 2*s.spent[0]
+	if s.out.Search.Databases == 0 {
+		s.chargeBudget()
+	}
+}
+
+// chargeBudget marks, under Options.Grading, a budget that ended before
+// any database was compared as q2's (Limits.Budget) unless q1's runs took
+// more than twice q2's time: what ran before (the prover on the two
+// texts, the schema, the value pools of the two queries' literals) is
+// the same for any prediction but for the prediction's own text, so a
+// prediction that exhausts it is not checked, and not counted correct.
+func (s *searcher) chargeBudget() {
+	if s.o.Grading && !s.out.Search.Limited.Q1.Budget {
+		s.out.Search.Limited.Q2.Budget = true
+	}
 }
 
 // queryAs runs q, a run of query i (0: q1, 1: q2) or of one of its
@@ -472,7 +540,9 @@ func (s *searcher) query(ctx context.Context, q string) (*result.Set, error) {
 }
 
 // robust reports whether a difference is the queries' doing rather than
-// the engine's choice among rows that tie: when either query orders its
+// the engine's choice among rows that tie (asked only of a pair without a
+// proof: a proof claims its order keys determine the row, so on a proved
+// pair every difference, ties included, is a disagreement): when either query orders its
 // output or takes a LIMIT, which rows come first among ties (and so which
 // survive a LIMIT) follows the scan order, so the difference must also
 // show with every table's rows inserted in reverse order, and survive a

@@ -2,25 +2,25 @@ package equiv
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
 	"github.com/sqljudge/sqljudge/internal/catalog"
-	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/result"
-	"github.com/sqljudge/sqljudge/internal/sandbox"
-	"github.com/sqljudge/sqljudge/internal/status"
 )
 
 // differs loads db and reports whether the queries differ on it (as try
-// does, without counting it as a searched database).
+// does, without counting it as a searched database); while shrinking a
+// database on which the prediction fails (s.failure), whether it fails
+// there too.
 func (s *searcher) differs(ctx context.Context, db Data) ([2]*result.Set, bool) {
 	s.out.Search.ShrinkSteps++
 	if !s.schema.admits(db) {
 		return [2]*result.Set{}, false
 	}
 	r, ok := s.runBoth(ctx, db)
-	if !ok || s.cmp.equal(ctx, r[0], r[1]) || emptyArity(r) && !s.onlyEmptyArity || !s.robust(ctx, db, r) {
+	if s.failure != nil {
+		return r, !ok && s.predFails(ctx)
+	}
+	if !ok || s.cmp.equal(ctx, r[0], r[1]) || emptyArity(r) && !s.onlyEmptyArity || s.proof == nil && !s.robust(ctx, db, r) {
 		return r, false
 	}
 	return r, true
@@ -133,105 +133,4 @@ func (s *searcher) simplifyValues(ctx context.Context, db Data) Data {
 // are left (Options.MaxShrinkSteps) and the budget has not ended.
 func (s *searcher) canShrink(ctx context.Context) bool {
 	return s.out.Search.ShrinkSteps < s.o.MaxShrinkSteps && ctx.Err() == nil
-}
-
-// conclude shrinks the database found (under ctx, the budget),
-// re-verifies it from its SQL alone and sets the verdict: Inequivalent
-// with the witness, or Unknown when the difference does not reproduce
-// (which would be a bug of the search). The re-verification runs under
-// parent with time of its own (verifyTimeout), whatever the search and
-// the shrinking left of the budget: a witness found is never lost to the
-// clock.
-func (s *searcher) conclude(ctx, parent context.Context) error {
-	db := s.found
-	for round := 0; round < 3; round++ {
-		before := s.schema.Script(engine.SQLite, db)
-		db = s.simplifyValues(ctx, s.shrinkRows(ctx, db))
-		if s.schema.Script(engine.SQLite, db) == before {
-			break
-		}
-	}
-	if ctx.Err() != nil {
-		s.out.Search.BudgetExhausted = true
-	}
-	script := s.schema.Script(s.o.Sandbox.Dialect(), db)
-	verifyCtx, cancel := context.WithTimeout(parent, s.o.verifyTimeout())
-	defer cancel()
-	r, err := s.verify(verifyCtx, script)
-	var nd errNondeterministic
-	var setup *sandbox.SetupError
-	if errors.As(err, &setup) && verifyCtx.Err() == nil {
-		return err // the sandbox's failure, not the pair's
-	}
-	if errors.As(err, &nd) {
-		s.unknown("q%d is not deterministic: two runs on the same database differ", nd.q)
-		return nil
-	}
-	if err != nil {
-		if verifyCtx.Err() != nil {
-			s.unknown("the re-verification of the witness ran out of its time (%s): %v", s.o.verifyTimeout(), err)
-			return nil
-		}
-		if st := engine.Classify(err, status.InternalError); st != status.InternalError {
-			// A query too slow (or a result too large) on the fresh
-			// database: the engine's limit, not a witness that failed.
-			s.out.Search.BudgetExhausted = s.out.Search.BudgetExhausted || st == status.Timeout
-			s.unknown("the re-verification of the witness stopped at a query's limit (%s, query timeout %s): %v", st, s.o.QueryTimeout, err)
-			return nil
-		}
-		s.unknown("internal error: the witness does not reproduce: %v", err)
-		return nil
-	}
-	s.out.Verdict = Inequivalent
-	s.out.Witness = &Witness{SQL: script, Rows: db.Rows(), Q1: resultJSON(r[0]), Q2: resultJSON(r[1])}
-	s.out.Witness.RestsOn, s.out.Witness.RestsChecks = s.explain(verifyCtx, db, r)
-	return nil
-}
-
-// errNondeterministic is the error of verify when query q gives two
-// different results on the witness.
-type errNondeterministic struct{ q int }
-
-func (e errNondeterministic) Error() string { return fmt.Sprintf("q%d is not deterministic", e.q) }
-
-// verify builds a fresh scratch database from script alone, runs both
-// queries on it and returns their results; an error when a query fails or
-// the results do not differ.
-func (s *searcher) verify(ctx context.Context, script string) ([2]*result.Set, error) {
-	var r [2]*result.Set
-	sc, err := s.o.Sandbox.Open(ctx, nil)
-	if err != nil {
-		return r, err
-	}
-	defer sc.Close()
-	if err := sc.Exec(ctx, sandbox.SplitScript(script)); err != nil {
-		return r, fmt.Errorf("the witness SQL does not run: %w", err)
-	}
-	run := func(i int, q string) (*result.Set, error) {
-		qctx, cancel := context.WithTimeout(ctx, s.o.QueryTimeout)
-		defer cancel()
-		set, err := sc.Query(qctx, q)
-		if err != nil {
-			return nil, fmt.Errorf("q%d fails on the witness: %w", i+1, err)
-		}
-		return set, nil
-	}
-	for i, q := range []string{s.p.Q1, s.p.Q2} {
-		if r[i], err = run(i, q); err != nil {
-			return r, err
-		}
-		// A second run must give the same rows: a query whose result
-		// changes from run to run (random(), the clock) proves nothing.
-		again, err := run(i, q)
-		if err != nil {
-			return r, err
-		}
-		if !s.cmp.equal(ctx, r[i], again) && !sameBag(r[i], again) {
-			return r, errNondeterministic{i + 1}
-		}
-	}
-	if s.cmp.equal(ctx, r[0], r[1]) {
-		return r, fmt.Errorf("the queries return equal results on the witness")
-	}
-	return r, nil
 }

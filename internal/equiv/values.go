@@ -138,13 +138,24 @@ func numberOf(v result.Value) (float64, bool) {
 	return 0, false
 }
 
+// MaxPoolLiterals is the most literal values (with their variants) of
+// the pair's queries the search's value pools take: far more than a
+// database of the search holds rows, and a query padded with 300,000
+// values in an IN list does not put them all in every column's pool (18
+// million values, 1.1 GB, for one item).
+const MaxPoolLiterals = 1024
+
 // pools returns, for every column of s (by table and column index), the
 // values the search draws from, without repeats, in a fixed order: the
 // literals of the queries that name the column and their neighbouring
 // values (testsuite.LiteralVariants), the family's base values, every
 // other literal the column's family admits, and the column's Values (the
-// sample of the pair's database; none for DDL).
-func (s *schema) pools(queries []string) [][][]result.Value {
+// sample of the pair's database; none for DDL). Of the literals, the
+// first MaxPoolLiterals (variants included, in the queries' order) are
+// taken; then the values that meet the queries' linear conditions
+// (solved: x * 3 = 122883 gives 40961) count as literals too (after the
+// cap, so that a padded IN list cannot push them out).
+func (s *schema) pools(queries []string, solved []solved) [][][]result.Value {
 	words := map[string]bool{}
 	var lits []result.Value
 	for _, q := range queries {
@@ -157,6 +168,10 @@ func (s *schema) pools(queries []string) [][][]result.Value {
 		for _, v := range testsuite.QueryLiterals(q, func(n string) bool { return inScope[strings.ToLower(n)] }) {
 			lits = append(lits, testsuite.LiteralVariants(v)...)
 		}
+	}
+	lits = lits[:min(len(lits), MaxPoolLiterals)]
+	for _, sv := range solved {
+		lits = append(lits, testsuite.LiteralVariants(sv.v)...)
 	}
 	out := make([][][]result.Value, len(s.Tables))
 	for ti, t := range s.Tables {

@@ -7,7 +7,9 @@ import (
 	"sync"
 
 	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/membudget"
 	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/turn"
 )
 
 // CachePolicy says what a Cache keeps. The zero policy keeps every result
@@ -92,6 +94,11 @@ type cacheEntry struct {
 	err   error
 	size  int64
 	elem  *list.Element // nil until held
+	// charge is set's charge to the memory budget (membudget: serve's),
+	// nil when the query ran without a Ledger; let is the cache's hold
+	// on it, let go when the entry leaves.
+	charge *membudget.Charge
+	let    func()
 }
 
 // NewCache returns an empty cache keeping what p says.
@@ -114,18 +121,36 @@ func (c *Cache) Get(ctx context.Context, db, sql string, run func(context.Contex
 			c.m[k] = e
 			c.mu.Unlock()
 			set, err := run(ctx)
+			if l := membudget.From(ctx); l != nil && set != nil {
+				e.charge = l.ChargeOf(set)
+			}
 			return c.fill(e, set, err)
 		}
 		if e.elem != nil && c.p.LRU {
 			c.held.MoveToFront(e.elem)
 		}
 		c.mu.Unlock()
+		// Another caller computes it: wait, without holding a worker
+		// (turn.Idle) unless it is there already: that caller may need
+		// one.
 		select {
 		case <-e.ready:
-		case <-ctx.Done():
+		default:
+			_ = turn.Idle(ctx, func() error {
+				select {
+				case <-e.ready:
+				case <-ctx.Done():
+				}
+				return nil
+			})
+		}
+		if ctx.Err() != nil {
 			return nil, engine.TimeoutError(ctx, db)
 		}
 		if e.err == nil || c.keeps(e.err) || ctx.Err() != nil {
+			if l := membudget.From(ctx); l != nil && e.charge != nil {
+				l.Hold(e.charge) // the caller holds the result too
+			}
 			return e.set, e.err
 		}
 	}
@@ -157,15 +182,42 @@ func (c *Cache) fill(e *cacheEntry, set *result.Set, err error) (*result.Set, er
 	}
 	e.elem = c.held.PushFront(e)
 	c.bytes += e.size
+	if e.charge != nil {
+		e.let = e.charge.Keep()
+	}
 	for (c.p.MaxBytes > 0 && c.bytes > c.p.MaxBytes) || (c.p.MaxEntries > 0 && c.held.Len() > c.p.MaxEntries) {
-		old := c.held.Back().Value.(*cacheEntry)
-		c.held.Remove(old.elem)
-		if c.m[old.key] == old {
-			delete(c.m, old.key)
-		}
-		c.bytes -= old.size
+		c.evictOldest()
 	}
 	return set, err
+}
+
+// evictOldest lets the least recently used entry go. c.mu is held.
+func (c *Cache) evictOldest() {
+	old := c.held.Back().Value.(*cacheEntry)
+	c.held.Remove(old.elem)
+	if c.m[old.key] == old {
+		delete(c.m, old.key)
+	}
+	c.bytes -= old.size
+	if old.let != nil {
+		old.let()
+	}
+}
+
+// Evict lets the least recently used results go until the charges to the
+// memory budget they held come to need bytes, or none is left (the
+// evictor of serve's membudget.Budget: a charge that does not fit frees
+// what is only kept to save work first). A result an item still holds
+// stays counted for that item.
+func (c *Cache) Evict(need int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for freed := int64(0); freed < need && c.held.Len() > 0; {
+		if old := c.held.Back().Value.(*cacheEntry); old.charge != nil {
+			freed += old.charge.Bytes()
+		}
+		c.evictOldest()
+	}
 }
 
 // Len returns the number of results held and their bytes (counted only

@@ -35,6 +35,16 @@ type Refutation interface {
 	RestsOn() []string
 }
 
+// Disagreement is Details that can record a proof and a re-verified
+// witness (or the item's database) that disagree about the item: Disagrees
+// reports it (equiv and verdict, after equiv's ReasonDisagree). Such an
+// item is graded wrong, the witness deciding; the summary counts them
+// (report.Summary.Disagreements), a bug of the prover, the kernel or the
+// search to report.
+type Disagreement interface {
+	Disagrees() bool
+}
+
 // RawFields are the Details of a verdict read without knowing its metric
 // (Verdict.UnmarshalJSON), or of a metric without a type of its own (ex
 // and ex_bird write no details; keys a newer sqljudge wrote): each key's

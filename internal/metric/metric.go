@@ -25,6 +25,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sqllex"
 	"github.com/sqljudge/sqljudge/internal/status"
+	"github.com/sqljudge/sqljudge/internal/turn"
 )
 
 // Verdict is one metric's judgement of one item.
@@ -381,10 +382,12 @@ func (c *onceMap[K, V]) get(k K, f func() (V, error)) (V, error) {
 }
 
 // withTimeout returns ctx bounded by the per-query timeout, if there is
-// one, and the function that releases it.
+// one, and the function that releases it. Under serve's scheduler the
+// timeout counts the time the item holds a worker (turn.WithTimeout), so
+// a query paused for other requests does not time out for it.
 func (e *Env) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
 	if e.Timeout > 0 {
-		return context.WithTimeout(ctx, e.Timeout)
+		return turn.WithTimeout(ctx, e.Timeout)
 	}
 	return ctx, func() {}
 }

@@ -25,7 +25,7 @@ func (p *prover) normalForm() Attempt {
 		p.normalize(i)
 	}
 	a := p.pair()
-	if a.Proved() {
+	if a.Proved() || p.ctx.Err() != nil {
 		return a
 	}
 	// Subqueries as joins, then tables joined for nothing removed.
@@ -57,7 +57,7 @@ func (p *prover) normalForm() Attempt {
 		for i := range 2 {
 			p.normalize(i)
 		}
-		if b := p.pair(); b.Proved() {
+		if b := p.pair(); b.Proved() || p.ctx.Err() != nil {
 			return b
 		}
 	}
@@ -85,6 +85,9 @@ func (p *prover) normalize(i int) {
 // again until it applies nowhere.
 func (p *prover) applyAll(i int, rule string, sites func(*sqlast.Query) []int) {
 	for range 100 {
+		if p.ctx.Err() != nil {
+			return
+		}
 		q, err := sqlast.Parse(p.cur[i])
 		if err != nil {
 			return
@@ -95,7 +98,7 @@ func (p *prover) applyAll(i int, rule string, sites func(*sqlast.Query) []int) {
 			if err != nil {
 				continue
 			}
-			p.steps[i] = append(slices.Clone(p.steps[i]), check.Step{Rule: rule, At: at, Node: nodeText(q, at), Before: p.cur[i], After: after, Facts: facts})
+			p.steps[i] = append(slices.Clone(p.steps[i]), check.Step{Rule: rule, At: at, Node: check.NodeText(p.cur[i], at), Before: p.cur[i], After: after, Facts: facts})
 			p.cur[i] = after
 			applied = true
 			break
@@ -137,6 +140,9 @@ var prefixes = [2]string{"a", "b"}
 
 // pair tries the bijections of the normal forms.
 func (p *prover) pair() Attempt {
+	if err := p.ctx.Err(); err != nil {
+		return cancelled(err)
+	}
 	o1, err := check.Occurrences(p.cur[0], p.s, "a")
 	if err != nil {
 		return stop(err)
@@ -151,6 +157,9 @@ func (p *prover) pair() Attempt {
 	}
 	var last error
 	for _, bij := range bijs {
+		if err := p.ctx.Err(); err != nil {
+			return cancelled(err)
+		}
 		cols, err := p.columns(bij)
 		if err != nil {
 			return stop(err)

@@ -57,6 +57,18 @@ type Attempt struct {
 // Proved reports whether the attempt found a proof.
 func (a Attempt) Proved() bool { return a.Certificate != nil }
 
+// MaxQueryBytes is the longest query the prover tries, in bytes: 64 KiB,
+// seven times the longest gold of Spider and BIRD, so that a query padded
+// with a list of 300,000 values (2 MB), read again by every rewrite,
+// neither holds a worker for minutes nor takes a gigabyte.
+const MaxQueryBytes = 64 << 10
+
+// cancelled returns the Attempt of a proof stopped by the end of its
+// context (err).
+func cancelled(err error) Attempt {
+	return Attempt{Stopped: "cancelled", Detail: err.Error()}
+}
+
 // stop returns an Attempt stopped by err.
 func stop(err error) Attempt {
 	var r *check.Refusal
@@ -70,9 +82,23 @@ func stop(err error) Attempt {
 // database satisfying s, under o.Rule. It never errs: a pair it cannot
 // prove is an Attempt without a certificate. Every certificate it returns
 // has passed check.Check (the obligations' answers reused).
+//
+// It stops, without a proof, when ctx ends (Stopped "cancelled", checked
+// between the rewrites and the pairings, each of which reads the whole
+// query again), and does not try a query longer than MaxQueryBytes
+// (Stopped "query size").
 func Prove(ctx context.Context, q1, q2 string, s Schema, o Options) Attempt {
 	if o.MaxBijections <= 0 {
 		o.MaxBijections = 24
+	}
+	if o.Rule != "bag" && o.Rule != "spider" {
+		return Attempt{Stopped: "rule", Detail: fmt.Sprintf("unknown comparison rule %q (bag or spider)", o.Rule)}
+	}
+	if n := max(len(q1), len(q2)); n > MaxQueryBytes {
+		return Attempt{Stopped: "query size", Detail: fmt.Sprintf("a query of %d bytes, over the %d the prover reads (each rewrite reads the whole query again)", n, MaxQueryBytes)}
+	}
+	if err := ctx.Err(); err != nil {
+		return cancelled(err)
 	}
 	c1, err := check.Canonicalize(q1, s, "a")
 	if err != nil {

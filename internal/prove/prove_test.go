@@ -2,6 +2,7 @@ package prove
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/sqljudge/sqljudge/internal/prove/check"
@@ -100,5 +101,76 @@ func TestProvePostgresLikeIsCaseSensitive(t *testing.T) {
 	a := Prove(context.Background(), "SELECT name FROM singer WHERE name LIKE '%al%'", "SELECT name FROM singer WHERE name LIKE '%AL%'", s, Options{Rule: "bag", Solver: solver(t)})
 	if a.Proved() {
 		t.Fatal("proved on PostgreSQL")
+	}
+}
+
+// affinitySchema has a column of each family and affinity, and two that
+// the kernel reads as Other: an untyped one (BLOB affinity) and a text
+// column under NOCASE.
+func affinitySchema() *check.MapSchema {
+	return &check.MapSchema{D: check.SQLite, Tables: []*check.Table{
+		{Name: "t", Columns: []check.Column{
+			{Name: "i", Family: check.Int, NotNull: true, Affinity: check.AffinityInteger},
+			{Name: "x", Family: check.Text, NotNull: true, Affinity: check.AffinityText},
+			{Name: "r", Family: check.Real, NotNull: true, Affinity: check.AffinityReal},
+			{Name: "n", Family: check.Numeric, NotNull: true, Affinity: check.AffinityNumeric},
+			{Name: "v", Family: check.Text, NotNull: true, Affinity: check.AffinityBlob},
+			{Name: "c", Family: check.Text, NotNull: true, Affinity: check.AffinityText, Collation: "nocase"},
+		}},
+		{Name: "u", Columns: []check.Column{{Name: "y", Family: check.Text, NotNull: true, Affinity: check.AffinityText}}},
+	}}
+}
+
+// TestComparisonAffinity: comparisons are encoded as SQLite makes them
+// (datatype3.html, section 4.2; issue 37, R5-R9, R17): proved where the
+// conversions are those of a literal, never where the affinity or the
+// storage class of a column would decide.
+func TestComparisonAffinity(t *testing.T) {
+	z := solver(t)
+	s := affinitySchema()
+	const q = "SELECT i FROM t WHERE "
+	for _, c := range []struct {
+		w1, w2 string
+		proved bool
+	}{
+		{"i = '5'", "i = 5", true},     // INTEGER affinity turns '5' into 5
+		{"'5' IN (i)", "1 = 0", true},  // the list's value has no affinity: text is never an integer
+		{"'5' IN (i)", "i = 5", false}, // (R5)
+		{"i IN ('5')", "i = 5", true},  // x's affinity applies to the list
+		{"x = 5", "x = '5'", true},     // TEXT affinity turns 5 into '5'
+		{"5 = '5'", "1 = 0", true},     // no affinity: an integer is not a string
+		{"5 < 'a'", "1 = 1", true},     // numbers sort before strings
+		{"x IN (i)", "x = i", false},   // (R6)
+		{"r = n AND typeof(r) = 'real'", "r = n AND typeof(n) = 'real'", false},         // (R8)
+		{"r = 5", "n = 5 AND r = n", false},                                             // 5.0 and 5 are equal numbers of different classes
+		{"v = 5", "v = '5'", false},                                                     // BLOB affinity converts nothing (R9)
+		{"c = 'abc'", "c = 'ABC'", false},                                               // NOCASE is not modelled (R17)
+		{"i = 5 AND i IN (SELECT y FROM u)", "i = 5 AND 5 IN (SELECT y FROM u)", false}, // (R7)
+		{"i IN (SELECT y FROM u)", "i IN (SELECT +y FROM u)", false},
+	} {
+		a := Prove(context.Background(), q+c.w1, q+c.w2, s, Options{Rule: "bag", Solver: z})
+		if a.Proved() != c.proved {
+			t.Errorf("%s / %s: proved %v (%s: %s), want %v", c.w1, c.w2, a.Proved(), a.Stopped, a.Detail, c.proved)
+		}
+	}
+}
+
+// TestProveStopsWithItsContext (issue 41): the prover stops when its
+// context has ended, before any rewrite, and does not try a query past
+// MaxQueryBytes. Before, it checked its context only when it called the
+// solver: an equiv item whose prediction held an IN list of 300,000
+// values held its worker 151 s against serve's 60 s --max-item-time,
+// rewriting (and parsing again) 2 MB of SQL.
+func TestProveStopsWithItsContext(t *testing.T) {
+	s := testSchema()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	q1, q2 := "SELECT count(*) FROM concert WHERE Year = 2014 OR Year = 2015", "SELECT count(*) FROM concert WHERE Year IN (2015, 2014)"
+	if a := Prove(ctx, q1, q2, s, Options{Rule: "bag"}); a.Stopped != "cancelled" || a.Proved() {
+		t.Errorf("with its context ended: stopped by %q (%s), proved %v; want cancelled", a.Stopped, a.Detail, a.Proved())
+	}
+	long := "SELECT name FROM singer WHERE singer_id IN (" + strings.Repeat("1, ", MaxQueryBytes/3) + "1)"
+	if a := Prove(context.Background(), "SELECT name FROM singer", long, s, Options{Rule: "bag"}); a.Stopped != "query size" {
+		t.Errorf("a query of %d bytes: stopped by %q (%s); want query size", len(long), a.Stopped, a.Detail)
 	}
 }

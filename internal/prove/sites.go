@@ -74,23 +74,6 @@ func distinctSites(q *sqlast.Query) []int {
 	return out
 }
 
-// nodeText prints the node at offset at (for the step's Node).
-func nodeText(q *sqlast.Query, at int) string {
-	text := ""
-	sqlast.Walk(q.Stmt, func(n sqlast.Node) bool {
-		if text == "" && n.Pos() == at {
-			if _, isStmt := n.(*sqlast.SelectStmt); !isStmt {
-				text = sqlast.Format(n)
-			}
-		}
-		return text == ""
-	})
-	if r := []rune(text); len(r) > 200 {
-		text = string(r[:200]) + "…"
-	}
-	return text
-}
-
 func countDistinctSites(q *sqlast.Query) []int {
 	var out []int
 	sqlast.Walk(q.Stmt, func(n sqlast.Node) bool {

@@ -142,6 +142,40 @@ type Summary struct {
 	// 12, "value": 40}} (a witness resting on two kinds counts under
 	// both); absent without such a metric or without a witness.
 	RestsOn map[string]map[string]int `json:"rests_on,omitempty"`
+	// Disagreements maps a metric whose verdicts can hold a proof that a
+	// re-verified witness or the item's database contradicts
+	// (metric.Disagreement: equiv, verdict) to the number of such items,
+	// {"equiv": 0}; each is graded wrong, and is a bug to report. Absent
+	// without such a metric.
+	Disagreements map[string]int `json:"disagreements,omitempty"`
+}
+
+// disagreements fills Disagreements, and a note per metric with any:
+// "equiv: 2 items where a proof and a re-verified witness disagree
+// (graded wrong, the witness deciding): a bug of the prover, the kernel
+// or the search; please report them".
+func disagreements(s *Summary, recs []run.Record, metrics []string) {
+	for _, m := range metrics {
+		n, seen := 0, false
+		for _, rec := range recs {
+			if d, ok := rec.Verdicts[m].Details.(metric.Disagreement); ok {
+				seen = true
+				if d.Disagrees() {
+					n++
+				}
+			}
+		}
+		if !seen {
+			continue
+		}
+		if s.Disagreements == nil {
+			s.Disagreements = map[string]int{}
+		}
+		s.Disagreements[m] = n
+		if n > 0 {
+			s.Notes = append(s.Notes, fmt.Sprintf("%s: %d item(s) where a proof and a re-verified witness (or the item's database) disagree, graded wrong, the witness deciding: a bug of the prover, the kernel or the search; please report them", m, n))
+		}
+	}
 }
 
 // restsOnKinds is the order the note lists kinds in (equiv.RestsOnKinds;
@@ -286,6 +320,7 @@ func Summarize(recs []run.Record, metrics []string) *Summary {
 	equivRefutes(s, recs, metrics)
 	decidedBy(s, recs, metrics)
 	restsOn(s, recs, metrics)
+	disagreements(s, recs, metrics)
 	return s
 }
 

@@ -20,9 +20,23 @@ import (
 // made more than StaleAfter ago and no session is connected to it (a run
 // keeps a session on each of its scratch databases from creation to drop,
 // however long its pair takes); on PostgreSQL it must also belong to the
-// sandbox's role. Names of the older form sqljudge_equiv_<8 hex>_<n>
-// (before the time was in the name) are stale when no session is
-// connected.
+// sandbox's role. A name alone does not make a database a scratch
+// database: the sandbox marks each one it creates (Marker: PostgreSQL's
+// COMMENT ON DATABASE, MariaDB's CREATE DATABASE … COMMENT), and only a
+// database so marked is ever dropped by a sweep (a database someone else
+// made under a matching name is left alone, and so are the unmarked
+// scratch databases of versions before the marker, and MySQL's, which
+// keeps no comment on a database). Names of the older form
+// sqljudge_equiv_<8 hex>_<n> (before the time was in the name) are stale
+// when no session is connected.
+
+// Marker is the comment a server sandbox writes on the scratch database
+// name it creates, by which a sweep knows it made it: "sqljudge equiv
+// scratch database <name>".
+func Marker(name string) string { return MarkerPrefix + name }
+
+// MarkerPrefix starts every Marker.
+const MarkerPrefix = "sqljudge equiv scratch database "
 
 // StaleAfter is the age past which a scratch database with no session is
 // a leftover.

@@ -47,7 +47,7 @@ type bodyDecoder struct {
 }
 
 func (s *Server) newBodyDecoder(w http.ResponseWriter, r *http.Request) *bodyDecoder {
-	body := http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
+	body := http.MaxBytesReader(w, io.NopCloser(s.pace(w, r.Body)), s.cfg.MaxBody)
 	return &bodyDecoder{dec: strictjson.NewDecoder(body), maxBody: s.cfg.MaxBody, maxBatch: s.cfg.MaxBatch}
 }
 
@@ -55,10 +55,13 @@ func (s *Server) newBodyDecoder(w http.ResponseWriter, r *http.Request) *bodyDec
 func (d *bodyDecoder) fail(err error) *requestError {
 	var re *requestError
 	var tooBig *http.MaxBytesError
+	var slow *slowBodyError
 	err = strictjson.Describe(err)
 	switch {
 	case errors.As(err, &re):
 		return re
+	case errors.As(err, &slow):
+		return &requestError{http.StatusRequestTimeout, slow.Error()}
 	case errors.As(err, &tooBig):
 		return &requestError{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes (--max-body)", d.maxBody)}
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):

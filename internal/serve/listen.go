@@ -7,8 +7,6 @@ import (
 	"net"
 	"net/http"
 	"time"
-
-	"golang.org/x/net/netutil"
 )
 
 // Defaults of the connection bounds (Config).
@@ -39,6 +37,7 @@ func (s *Server) httpServer() *http.Server {
 		ReadTimeout:       s.cfg.ReadTimeout,
 		IdleTimeout:       s.cfg.IdleTimeout,
 		MaxHeaderBytes:    64 << 10,
+		ConnContext:       connContext,
 	}
 }
 
@@ -62,7 +61,9 @@ var ErrDrainCut = errors.New("serve: stopped with requests in flight (their unfi
 const cutGrace = 5 * time.Second
 
 // Serve answers HTTP on ln until ctx ends (the CLI ends it on SIGTERM or
-// SIGINT), accepting at most MaxConns connections at once, then stops
+// SIGINT), accepting at most MaxConns connections at once and at most
+// MaxConnsPerAddr from one address before they are trusted
+// (connListener), then stops
 // accepting connections and lets in-flight requests finish for at most
 // sd.Drain. Requests still running then are cancelled: each is answered
 // with its unfinished items as errors naming the drain (within cutGrace;
@@ -73,7 +74,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, sd Shutdown) error 
 	defer s.Close()
 	hs := s.httpServer()
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(netutil.LimitListener(ln, s.cfg.MaxConns)) }()
+	go func() { errc <- hs.Serve(newConnListener(ln, s.cfg.MaxConns, s.cfg.MaxConnsPerAddr)) }()
 	select {
 	case err := <-errc:
 		s.Close()

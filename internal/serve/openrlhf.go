@@ -43,11 +43,18 @@ type OpenRLHFResponse struct {
 }
 
 func (s *Server) handleOpenRLHF(w http.ResponseWriter, r *http.Request) {
+	led, rerr := s.reserveBody(r)
+	if rerr != nil {
+		writeError(w, rerr.code, rerr.msg)
+		return
+	}
+	defer led.Release()
 	req, rerr := s.decodeOpenRLHF(w, r)
 	if rerr != nil {
 		writeError(w, rerr.code, rerr.msg)
 		return
 	}
+	trust(r) // a complete request, past the token: its connection no longer counts against its address
 	if len(req.Query) == 0 {
 		writeError(w, http.StatusBadRequest, `no "query" to grade`)
 		return

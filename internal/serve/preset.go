@@ -120,15 +120,17 @@ var presets = []*Preset{
 		Name: "sql-r1",
 		Formula: "format + execution + result + length. Format: +1 if the response (after \"Assistant:\" or " +
 			"\"<|im_start|>assistant\") has exactly one <think>, </think>, <answer>, </answer> in that order and a ```sql block " +
-			"in the answer, else -1 and nothing more. Execution: -2 if the SQL fails or times out (result 0); 0 on a gold error " +
-			"(result 0); +2 if it runs. Result: +3 if correct, -3 if wrong. Length (correct only): 0.5*min(L,2048)/2048 + " +
+			"in the answer, else -1 and nothing more. Execution: -2 if the SQL fails or times out (result 0); +2 if it runs. " +
+			"Result: +3 if correct, -3 if wrong; an item that could not be graded (verdict error: a failing gold, --max-item-time) " +
+			"scores as a wrong answer (+2 -3). Length (correct only): 0.5*min(L,2048)/2048 + " +
 			"len(sql)/len(answer), L = len(think)+len(answer) in characters, the SQL's whitespace collapsed",
 		Source: "Ma et al., \"SQL-R1: Training Natural Language to SQL Reasoning Model By Reinforcement Learning\" (arXiv 2504.08600); " +
 			"constants from IDEA-FinAI/SQL-R1 verl/utils/reward_score/synsql.py compute_score (FORMAT_REWARD 1, EXEC_REWARD 2, " +
 			"RESULT_REWARD 3, LIMIT_LENGTH 2048, length reward v2: only on a match), which grades with exec_eval.eval_exec_match " +
 			"(ex here). Rewards equal compute_score's on 346 Spider dev completions (internal/serve/testdata). Known differences: " +
-			"its eval_exec_match answers Match when the gold fails (`pred_passes == 3` where `=` was meant), sqljudge gives that " +
-			"gold error its intended 0 + 0; it also collapses whitespace in the gold (sqljudge runs the gold as given) and does not " +
+			"its eval_exec_match answers Match when the gold fails (`pred_passes == 3` where `=` was meant), sqljudge scores " +
+			"an item it could not grade as a wrong answer, never above one (its intended 0 + 0 would give 1, more than a wrong " +
+			"answer's 0: a prediction that made the grader fail would gain by it); it also collapses whitespace in the gold (sqljudge runs the gold as given) and does not " +
 			"replace the word value by 1 in the prediction (ex does, as evaluation.py).",
 		Metric:  "ex",
 		Format:  true,
@@ -240,7 +242,10 @@ func sqlr1Reward(o Outcome) float64 {
 	switch o.Verdict {
 	case Invalid, Timeout:
 		r -= 2
-	case Wrong:
+	case Wrong, Error:
+		// An item that could not be graded (a failing gold, the
+		// item's time limit) scores as a wrong answer, never more:
+		// no prediction gains by making the grader fail.
 		r += 2 - 3
 	case Correct:
 		r += 2 + 3

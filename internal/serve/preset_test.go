@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
+	"github.com/sqljudge/sqljudge/internal/status"
 )
 
 func TestExtractSQL(t *testing.T) {
@@ -73,7 +75,7 @@ func TestSQLR1Reward(t *testing.T) {
 		v    Verdict
 		want float64
 	}{
-		{Correct, 1 + 2 + 3 + length}, {Wrong, 1 + 2 - 3}, {Invalid, 1 - 2}, {Timeout, 1 - 2}, {Error, 1},
+		{Correct, 1 + 2 + 3 + length}, {Wrong, 1 + 2 - 3}, {Invalid, 1 - 2}, {Timeout, 1 - 2}, {Error, 1 + 2 - 3},
 	} {
 		if got := sqlr1Reward(Outcome{Verdict: c.v, Parsed: p, FormatOK: true}); math.Abs(got-c.want) > 1e-12 {
 			t.Errorf("%s: reward %v, want %v", c.v, got, c.want)
@@ -155,6 +157,35 @@ func TestPresetsMatchOracles(t *testing.T) {
 		}
 		if len(want) != c.cases || len(rewards) < 3 {
 			t.Errorf("%s: %d cases, rounded rewards %v: the oracle should hold %d cases and several outcomes", c.preset, len(want), rewards, c.cases)
+		}
+	}
+}
+
+// TestNoPresetRewardsAWrongItemAboveWrong: under every preset, every
+// status a metric's verdict can carry, and every verdict of the service,
+// earns at most the reward of a wrong answer unless the item is correct
+// (issue 41: under sql-r1 an item past --max-item-time became error,
+// which scored +1 where a wrong answer scores 0), with the format kept or
+// broken; a correct item earns more than a wrong one.
+func TestNoPresetRewardsAWrongItemAboveWrong(t *testing.T) {
+	p := Parsed{SQL: "SELECT 1", Think: "x", Answer: "```sql SELECT 1```"}
+	var verdicts []Verdict
+	for _, st := range append(status.All(), "some_future_status") {
+		v, _ := classify(metric.Verdict{Status: st})
+		verdicts = append(verdicts, v)
+	}
+	verdicts = append(verdicts, Wrong, Invalid, Timeout, Error)
+	for _, pr := range Presets() {
+		wrong := pr.Reward(Outcome{Verdict: Wrong, Parsed: p, FormatOK: true})
+		if right := pr.Reward(Outcome{Verdict: Correct, Parsed: p, FormatOK: true}); right <= wrong {
+			t.Errorf("%s: correct %v, wrong %v", pr.Name, right, wrong)
+		}
+		for _, v := range verdicts {
+			for _, ok := range []bool{true, false} {
+				if got := pr.Reward(Outcome{Verdict: v, Parsed: p, FormatOK: ok}); got > wrong {
+					t.Errorf("%s: verdict %s (format ok %v) earns %v, more than a wrong answer's %v", pr.Name, v, ok, got, wrong)
+				}
+			}
 		}
 	}
 }

@@ -21,6 +21,7 @@ type gated struct {
 	t      *testing.T
 	s      *Server
 	eng    *countingEngine
+	clock  *fakeClock
 	starts []string // tags of the items whose first query started, in order
 	wg     sync.WaitGroup
 	mu     sync.Mutex
@@ -32,7 +33,8 @@ func newGated(t *testing.T, workers int) *gated {
 	eng.started, eng.finished = make(chan string, 256), make(chan string)
 	s := New(Config{Engine: eng, Workers: workers, Timeout: time.Minute, MetricOptions: metric.Options{
 		Equiv: metric.EquivOptions{Seed: 1, Budget: equiv.DefaultMetricBudget, MaxDatabases: 20}}})
-	g := &gated{t: t, s: s, eng: eng}
+	g := &gated{t: t, s: s, eng: eng, clock: newFakeClock()}
+	s.sched.now = g.clock.Now
 	t.Cleanup(func() {
 		// Let every query go, then stop the server.
 		done := make(chan struct{})
@@ -114,20 +116,44 @@ func (g *gated) waitUntil(n int) {
 }
 
 // finish lets n queries go, one at a time, each after the next one has
-// started (the next item's first query, or the running item's next).
+// started (the next item's first query, or the running item's next),
+// each having taken a second of the scheduler's (fake) clock.
 func (g *gated) finish(n int) {
 	for range n {
+		g.clock.Advance(time.Second)
 		<-g.eng.finished
 	}
 }
 
-// TestRequestsTakeTurns: with one worker held by request A (5 items), B
-// (1 item) and C (2 items) arrive; the requests with items waiting then
-// take turns, one item each. B's item runs after one more of A's, not
-// after all of them: before, workers went in arrival order (A's five
-// first), so a request waited for every item sent before it (issue 31:
-// a healthy ex request waited 20.2 s behind 8 slow equiv requests).
-func TestRequestsTakeTurns(t *testing.T) {
+// fakeClock is a clock that moves only when told: the scheduler's
+// service times, in tests that hold items at will.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newFakeClock() *fakeClock { return &fakeClock{t: time.Unix(1_000_000, 0)} }
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// TestRequestsShareWorkersFairly: with one worker held by request A (5
+// items), B (1 item) and C (2 items) arrive; each item's queries take a
+// second of the scheduler's clock. A free worker goes to the waiting
+// request whose items have held workers the least (A's first item ran 2
+// s: B, then C, then A and C tied at 2 s, A first as it came first), so
+// B's item runs after one of A's, not after all of them (issue 31: a
+// healthy ex request waited 20.2 s behind 8 slow equiv requests).
+func TestRequestsShareWorkersFairly(t *testing.T) {
 	g := newGated(t, 1)
 	g.send("A", 5, "ex")
 	g.waitUntil(5)
@@ -142,7 +168,7 @@ func TestRequestsTakeTurns(t *testing.T) {
 	for _, tag := range g.starts {
 		requests += tag[:1]
 	}
-	if want := "AABCACAA"; requests != want {
+	if want := "ABCACAAA"; requests != want {
 		t.Fatalf("items got the worker in the order %v (requests %s), want requests %s", g.starts, requests, want)
 	}
 	for _, res := range g.res {
@@ -180,5 +206,72 @@ func TestLengthyItemsLeaveAWorker(t *testing.T) {
 	g.waitUntil(4)
 	if want := []string{"L0", "H0"}; !slices.Equal(g.starts, want) {
 		t.Fatalf("started %v, want %v: the ex item waits behind lengthy items", g.starts, want)
+	}
+}
+
+// slowSQL is the k-th of a family of predictions that never end (a
+// recursive CTE counting without bound), each its own query.
+func slowSQL(k int) string {
+	return fmt.Sprintf("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c WHERE x <> -%d", k+1)
+}
+
+// TestSlowQueriesShareTheWorker (issue 41): with one worker, four
+// requests of two ex items whose predictions never end (a query
+// timeout of 30 s) all get the worker in turn, each query paused at
+// SQLite's progress handler after a quantum, and a healthy ex request
+// sent behind them is answered while every slow query still runs.
+// Before, turn-taking only ordered items waiting for a worker: the first
+// slow item held it until its query timed out, and a healthy request
+// waited for one slow item of each request ahead (112.7 s behind 8).
+func TestSlowQueriesShareTheWorker(t *testing.T) {
+	eng := newCountingEngine(t)
+	eng.started = make(chan string, 1024)
+	s := New(Config{Engine: eng, Workers: 1, Timeout: 30 * time.Second})
+	t.Cleanup(s.Close)
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	slow := map[string]bool{}
+	slowDone := make(chan []GradeResult, 4)
+	for r := range 4 {
+		var items []GradeItem
+		for k := range 2 {
+			sql := slowSQL(2*r + k)
+			slow[sql] = true
+			items = append(items, GradeItem{DBID: "concert_singer", Gold: Gold{"SELECT 1"}, Pred: ptr(sql)})
+		}
+		go func() { slowDone <- s.Grade(ctx, GradeRequest{Items: items}) }()
+	}
+	seen := map[string]bool{}
+	guard := time.After(hangGuard)
+	for len(seen) < len(slow) {
+		select {
+		case sql := <-eng.started:
+			if slow[sql] {
+				seen[sql] = true
+			}
+		case res := <-slowDone:
+			t.Fatalf("a slow request ended (%+v) before every slow query had the worker (%d of %d had it)", res, len(seen), len(slow))
+		case <-guard:
+			t.Fatalf("after %s, %d of %d slow queries had the worker", hangGuard, len(seen), len(slow))
+		}
+	}
+	healthy := make(chan []GradeResult, 1)
+	go func() {
+		healthy <- s.Grade(context.Background(), GradeRequest{Items: []GradeItem{{DBID: "concert_singer",
+			Gold: Gold{"SELECT count(*) FROM singer"}, Pred: ptr("SELECT count(*) FROM singer")}}})
+	}()
+	select {
+	case res := <-healthy:
+		if res[0].Verdict != Correct {
+			t.Errorf("healthy request: %+v", res[0])
+		}
+	case res := <-slowDone:
+		t.Fatalf("a slow request ended (%+v) before the healthy one", res)
+	case <-time.After(hangGuard):
+		t.Fatalf("the healthy request waited %s", hangGuard)
+	}
+	stop()
+	for range 4 {
+		<-slowDone
 	}
 }

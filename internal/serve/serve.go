@@ -16,6 +16,7 @@ package serve
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,8 +31,10 @@ import (
 	"github.com/sqljudge/sqljudge/internal/bench"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	_ "github.com/sqljudge/sqljudge/internal/equiv" // registers the equiv and verdict metrics, as eval does
+	"github.com/sqljudge/sqljudge/internal/membudget"
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/status"
+	"github.com/sqljudge/sqljudge/internal/turn"
 )
 
 // Config configures a Server.
@@ -45,15 +48,21 @@ type Config struct {
 	// (its prediction and every gold alternative, --max-item-time); 0
 	// means twice Timeout (none when Timeout is 0).
 	MaxItemTime time.Duration
-	// Workers is the number of items graded at once across all requests;
-	// 0 means the number of CPUs. Requests with items waiting take turns
-	// for them, one item each (scheduler).
+	// Workers is the number of items that run at once across all
+	// requests; 0 means the number of CPUs. Requests share them by time,
+	// fairly (scheduler): an item gives its worker up to a waiting one
+	// after Quantum.
 	Workers int
 	// LengthyWorkers bounds the workers that items of lengthy metrics
 	// (metric.Lengthy: equiv, verdict) hold at once (--lengthy-workers),
 	// so that the other metrics keep the rest; 0 means Workers - 1, at
 	// least 1 (with one worker nothing is kept back).
 	LengthyWorkers int
+	// Quantum is how long an item of a metric that is not lengthy holds a
+	// worker before it gives it up, at its next yield point (a SQLite
+	// query's progress handler), to an item waiting for one; 0 means
+	// DefaultQuantum. See scheduler.
+	Quantum time.Duration
 	// Metric is the metric of an item that names none and whose request
 	// and preset name none; "" means ex.
 	Metric string
@@ -76,6 +85,12 @@ type Config struct {
 	// (least recently used go first; see goldCache); 0 means
 	// DefaultGoldCache.
 	GoldCache int64
+	// MaxMemory is the process's memory budget, in bytes (--max-memory;
+	// 0 means DefaultMaxMemory): the results items hold (SQLite's, charged
+	// as they are read), the gold results kept across requests, request
+	// bodies in flight and what equiv derives from an item's text are
+	// charged to it; see memory.go.
+	MaxMemory int64
 	// ReadHeaderTimeout, ReadTimeout and IdleTimeout bound a connection
 	// that is slow to send its request's header, its whole request, or
 	// that stays idle between requests (http.Server's fields); 0 means
@@ -85,6 +100,15 @@ type Config struct {
 	// it, new connections wait in the listen queue; 0 means
 	// DefaultMaxConns.
 	MaxConns int
+	// MaxConnsPerAddr bounds the connections of one client address that
+	// have not sent a complete request with the token yet (any complete
+	// request, without a token): past it a new one is answered HTTP 429
+	// and closed (--max-conns-per-addr); 0 means DefaultMaxConnsPerAddr.
+	MaxConnsPerAddr int
+	// MinBodyRate is the slowest pace of a request body, in bytes per
+	// second, after a first ReadHeaderTimeout: a body that falls behind
+	// is HTTP 408 and its connection closed; 0 means DefaultMinBodyRate.
+	MinBodyRate int64
 	// Token, if set, is the bearer token every request but GET /healthz
 	// must send (Authorization: Bearer <token>, --token or
 	// SQLJUDGE_SERVE_TOKEN); "" lets anyone who can connect grade.
@@ -103,6 +127,7 @@ type Server struct {
 	cfg    Config
 	env    *metric.Env
 	golds  *metric.Cache
+	mem    *membudget.Budget
 	sched  *scheduler
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -142,16 +167,21 @@ func New(cfg Config) *Server {
 	cfg.ReadTimeout = cmp.Or(cfg.ReadTimeout, DefaultReadTimeout)
 	cfg.IdleTimeout = cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout)
 	cfg.MaxConns = cmp.Or(cfg.MaxConns, DefaultMaxConns)
+	cfg.MaxConnsPerAddr = cmp.Or(cfg.MaxConnsPerAddr, DefaultMaxConnsPerAddr)
+	cfg.MinBodyRate = cmp.Or(cfg.MinBodyRate, DefaultMinBodyRate)
 	if cfg.GoldCache <= 0 {
 		cfg.GoldCache = DefaultGoldCache
 	}
+	cfg.MaxMemory = cmp.Or(cfg.MaxMemory, DefaultMaxMemory)
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
 		cfg: cfg, golds: newGoldCache(cfg.GoldCache),
-		sched: newScheduler(cfg.Workers, cmp.Or(cfg.LengthyWorkers, cfg.Workers-1)), ctx: ctx, cancel: cancel,
+		sched: newScheduler(cfg.Workers, cmp.Or(cfg.LengthyWorkers, cfg.Workers-1), cfg.Quantum), ctx: ctx, cancel: cancel,
 		metrics: map[string]metric.Metric{},
 	}
 	s.env = &metric.Env{Engine: cfg.Engine, Timeout: cfg.Timeout, Golds: s.golds}
+	s.mem = membudget.New(cfg.MaxMemory)
+	s.mem.SetEvictor(s.golds.Evict)
 	return s
 }
 
@@ -277,11 +307,18 @@ type GradeResponse struct {
 
 func (s *Server) handleGrade(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
+	led, rerr := s.reserveBody(r)
+	if rerr != nil {
+		writeError(w, rerr.code, rerr.msg)
+		return
+	}
+	defer led.Release()
 	req, rerr := s.decodeGrade(w, r)
 	if rerr != nil {
 		writeError(w, rerr.code, rerr.msg)
 		return
 	}
+	trust(r) // a complete request, past the token: its connection no longer counts against its address
 	if len(req.Items) == 0 {
 		writeError(w, http.StatusBadRequest, `no "items" to grade`)
 		return
@@ -317,7 +354,7 @@ func (s *Server) Grade(ctx context.Context, req GradeRequest) []GradeResult {
 	defer context.AfterFunc(s.ctx, cancel)()
 	out := make([]GradeResult, len(req.Items))
 	same := make([]int, len(req.Items))
-	first := map[string]int{}
+	first := map[[sha256.Size]byte]int{}
 	b := &batch{req: req, queue: s.sched.queue(), share: responseShare(s.cfg.MaxResponse, len(req.Items))}
 	var wg sync.WaitGroup
 	for i := range req.Items {
@@ -342,11 +379,13 @@ func (s *Server) Grade(ctx context.Context, req GradeRequest) []GradeResult {
 	return out
 }
 
-// itemKey identifies what decides an item's result.
-func itemKey(req GradeRequest, it *GradeItem) string {
+// itemKey identifies what decides an item's result: the SHA-256 of its
+// fields (a map of a request's items keyed by their text would hold the
+// body again).
+func itemKey(req GradeRequest, it *GradeItem) [sha256.Size]byte {
 	b, _ := json.Marshal([]any{it.DBID, it.Gold, it.Pred, it.Completion,
 		cmp.Or(it.Metric, req.Metric), cmp.Or(it.Preset, req.Preset)})
-	return string(b)
+	return sha256.Sum256(b)
 }
 
 // batch is a request being graded: its items wait for workers in queue,
@@ -409,25 +448,57 @@ func (s *Server) unusable(it *GradeItem, metricErr error) string {
 	return ""
 }
 
-// run grades sql against the gold of item i of b with metric m on a
-// worker of b's queue, under ctx bounded by MaxItemTime from the moment it
-// has the worker; mv is the metric's own verdict (zero when it did not
-// grade).
+// run grades sql against the gold of item i of b with metric m (attempt).
+// An item that did not fit in the memory budget beside the others
+// (membudget.ErrFull) is graded again with the budget to itself
+// (membudget.Budget.Exclusive), so that whether it fits never depends on
+// its neighbours.
 func (s *Server) run(ctx context.Context, b *batch, i int, m metric.Metric, sql string) (v Verdict, detail string, mv metric.Verdict) {
+	led := s.mem.Ledger()
+	v, detail, mv = s.attempt(ctx, b, i, m, sql, led)
+	full := led.Full()
+	led.Release()
+	if !full || ctx.Err() != nil {
+		return v, detail, mv
+	}
+	release, err := s.mem.Exclusive(ctx, led)
+	if err != nil {
+		return Error, s.stopReason(), metric.Verdict{}
+	}
+	defer release()
+	defer led.Release()
+	return s.attempt(ctx, b, i, m, sql, led)
+}
+
+// attempt grades sql against the gold of item i of b with metric m on a
+// worker of b's queue (whose slot the work yields: turn), under ctx
+// bounded by MaxItemTime of the time it holds a worker, charging what it
+// holds to led; mv is the metric's own verdict (zero when it did not
+// grade).
+func (s *Server) attempt(ctx context.Context, b *batch, i int, m metric.Metric, sql string, led *membudget.Ledger) (v Verdict, detail string, mv metric.Verdict) {
 	it := &b.req.Items[i]
-	release, ok := b.queue.acquire(ctx, i, lengthy(m))
+	ctx = membudget.With(ctx, led)
+	if lengthy(m) {
+		if v, detail, ok := s.chargeText(led, it, sql); !ok {
+			return v, detail, mv
+		}
+	}
+	sl, ok := b.queue.acquire(ctx, i, lengthy(m))
 	if !ok {
 		return Error, s.stopReason(), mv
 	}
-	defer release()
+	defer sl.release()
 	defer func() {
 		if p := recover(); p != nil {
 			v, detail = Error, fmt.Sprintf("internal error: %v", p)
 		}
 	}()
+	ctx = turn.With(ctx, sl)
 	ictx, cancel := ctx, context.CancelFunc(func() {})
 	if s.cfg.MaxItemTime > 0 {
-		ictx, cancel = context.WithTimeout(ctx, s.cfg.MaxItemTime)
+		// The time the item holds a worker, not the time it waits for
+		// one: its verdict does not depend on its neighbours.
+		ictx, cancel = turn.WithTimeout(ctx, s.cfg.MaxItemTime)
 	}
 	defer cancel()
 	item := bench.Item{ID: string(it.ID), DBID: it.DBID, Gold: it.Gold, GoldText: strings.Join(it.Gold, ";\n"), Pred: sql}
@@ -550,7 +621,8 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(writeTimeout))
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
-	w.Write(append(b, '\n'))
+	w.Write(b) // not append(b, '\n'): a copy of a response of 100 MB
+	w.Write([]byte{'\n'})
 }
 
 func writeError(w http.ResponseWriter, code int, msg string) {

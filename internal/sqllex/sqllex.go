@@ -2,7 +2,9 @@
 // the official evaluators apply to SQL before running it (postprocess,
 // remove_distinct, replace_cur_year), statement splitting, and Defog
 // SQL-Eval's gold alternatives. It tokenises, it does not parse; the AST
-// lives in package sqlast.
+// lives in package sqlast. Tokenize reads quotes and comments as SQLite
+// does; NextMySQL as MySQL and MariaDB do (mysql.go), for the checks that
+// must see a query as those servers will.
 package sqllex
 
 import (
@@ -60,24 +62,12 @@ func Next(s string, i int) (Token, int) {
 func scan(s string, i int) (int, Kind) {
 	c := s[i]
 	switch {
-	case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
-		j := i + 1
-		for j < len(s) && strings.IndexByte(" \t\n\r\f\v", s[j]) >= 0 {
-			j++
-		}
-		return j, Space
+	case isSpace(c):
+		return spaceEnd(s, i), Space
 	case c == '-' && i+1 < len(s) && s[i+1] == '-':
-		j := strings.IndexByte(s[i:], '\n')
-		if j < 0 {
-			return len(s), Comment
-		}
-		return i + j, Comment
+		return lineEnd(s, i), Comment
 	case c == '/' && i+1 < len(s) && s[i+1] == '*':
-		j := strings.Index(s[i+2:], "*/")
-		if j < 0 {
-			return len(s), Comment
-		}
-		return i + 2 + j + 2, Comment
+		return blockCommentEnd(s, i), Comment
 	case c == '\'':
 		return quoted(s, i, '\''), String
 	case c == '"' || c == '`':
@@ -125,6 +115,38 @@ func scan(s string, i int) (int, Kind) {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// isSpace reports whether c is whitespace (space, tab, newline, carriage
+// return, form feed, vertical tab).
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+// spaceEnd returns the end of the run of whitespace starting at i.
+func spaceEnd(s string, i int) int {
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	return i
+}
+
+// lineEnd returns the offset of the first newline from i, or len(s): the
+// end of a comment to the end of the line.
+func lineEnd(s string, i int) int {
+	if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
+		return i + j
+	}
+	return len(s)
+}
+
+// blockCommentEnd returns the end of the /* comment starting at i: just
+// past the first */, or len(s).
+func blockCommentEnd(s string, i int) int {
+	if j := strings.Index(s[i+2:], "*/"); j >= 0 {
+		return i + 2 + j + 2
+	}
+	return len(s)
+}
 
 func isWordByte(s string, i int) bool {
 	c := s[i]

@@ -11,17 +11,20 @@ import (
 )
 
 // PostgresRole creates a login role (named by Name) with the given
-// attributes ("CREATEDB", "CREATEDB CREATEROLE", ...), dropped with the
-// databases it owns when the test ends, and returns the server DSN with
-// that role as user (the server must trust it, as the CI server trusts
-// loopback logins) and the role's name.
+// attributes ("CREATEDB", "CREATEDB CREATEROLE", ...) whose sessions do
+// not report their queries (track_activities off, as docs/equiv.md makes
+// equiv's role), dropped with the databases it owns when the test ends,
+// and returns the server DSN with that role as user (the server must
+// trust it, as the CI server trusts loopback logins) and the role's name.
 func PostgresRole(tb testing.TB, serverDSN, attrs string) (dsn, role string) {
 	tb.Helper()
 	ctx := context.Background()
 	admin := ConnectPostgres(tb, serverDSN, "")
 	role = strings.TrimSuffix(Name("sjv_"), "_")
-	if _, err := admin.Exec(ctx, "CREATE ROLE "+role+" LOGIN "+attrs); err != nil {
-		tb.Fatalf("testserver: create role: %v", err)
+	for _, q := range []string{"CREATE ROLE " + role + " LOGIN " + attrs, "ALTER ROLE " + role + " SET track_activities = off"} {
+		if _, err := admin.Exec(ctx, q); err != nil {
+			tb.Fatalf("testserver: %s: %v", q, err)
+		}
 	}
 	tb.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -126,4 +129,59 @@ func MySQLDatabases(tb testing.TB, serverDSN, prefix string) []string {
 		tb.Fatal(err)
 	}
 	return names
+}
+
+// MemberRole is a login role made by PostgresMemberRoles: what makes it
+// able to administer the server, its DSN and its name.
+type MemberRole struct {
+	Why, DSN, Role string
+}
+
+// PostgresMemberRoles creates, with the attributes attrs (as PostgresRole
+// does), one login role for each way a role reaches a server's
+// administration through what it is a member of (issue 41): a member of a
+// superuser through a NOINHERIT role between them, a NOINHERIT member of
+// pg_signal_backend, members of pg_monitor, pg_read_all_settings and
+// pg_read_all_stats, and a member of a role with REPLICATION. It returns
+// them, and the name of the superuser role (NOLOGIN) the first reaches;
+// every role is dropped when the test ends.
+func PostgresMemberRoles(tb testing.TB, serverDSN, attrs string) (roles []MemberRole, superuser string) {
+	tb.Helper()
+	ctx := context.Background()
+	admin := ConnectPostgres(tb, serverDSN, "")
+	superuser = strings.TrimSuffix(Name("sjv_su_"), "_")
+	middle := strings.TrimSuffix(Name("sjv_mid_"), "_")
+	repl := strings.TrimSuffix(Name("sjv_repl_"), "_")
+	for _, q := range []string{
+		"CREATE ROLE " + superuser + " NOLOGIN SUPERUSER",
+		"CREATE ROLE " + middle + " NOLOGIN NOINHERIT",
+		"GRANT " + superuser + " TO " + middle,
+		"CREATE ROLE " + repl + " NOLOGIN REPLICATION",
+	} {
+		if _, err := admin.Exec(ctx, q); err != nil {
+			tb.Fatalf("testserver: %s: %v", q, err)
+		}
+	}
+	tb.Cleanup(func() {
+		for _, r := range []string{middle, superuser, repl} {
+			if _, err := admin.Exec(context.Background(), "DROP ROLE "+r); err != nil {
+				tb.Errorf("testserver: drop role %s: %v", r, err)
+			}
+		}
+	})
+	for _, c := range []struct{ why, extra, grant string }{
+		{"a member of a superuser through a NOINHERIT role", "", middle},
+		{"a NOINHERIT member of pg_signal_backend", " NOINHERIT", "pg_signal_backend"},
+		{"a member of pg_monitor", "", "pg_monitor"},
+		{"a member of pg_read_all_settings", "", "pg_read_all_settings"},
+		{"a member of pg_read_all_stats", "", "pg_read_all_stats"},
+		{"a member of a role with REPLICATION", "", repl},
+	} {
+		dsn, role := PostgresRole(tb, serverDSN, attrs+c.extra)
+		if _, err := admin.Exec(ctx, "GRANT "+c.grant+" TO "+role); err != nil {
+			tb.Fatalf("testserver: grant %s: %v", c.grant, err)
+		}
+		roles = append(roles, MemberRole{Why: c.why, DSN: dsn, Role: role})
+	}
+	return roles, superuser
 }

@@ -225,3 +225,28 @@ func PostgresReader(tb testing.TB, serverDSN, db string) string {
 	u.User = url.User(role)
 	return u.String()
 }
+
+// MySQLSession opens a session of its own on the server of dsn (closed
+// when the test ends) and returns it with its CONNECTION_ID; AliveMySQL
+// tells whether it is still that session.
+func MySQLSession(tb testing.TB, dsn string) (*sql.Conn, int64) {
+	tb.Helper()
+	ctx := context.Background()
+	c, err := OpenMySQL(tb, dsn, "").Conn(ctx)
+	if err != nil {
+		tb.Fatalf("testserver: %v", err)
+	}
+	tb.Cleanup(func() { c.Close() })
+	var id int64
+	if err := c.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
+		tb.Fatalf("testserver: %v", err)
+	}
+	return c, id
+}
+
+// AliveMySQL reports whether session c, of CONNECTION_ID id, still
+// answers as itself (it was not killed).
+func AliveMySQL(c *sql.Conn, id int64) bool {
+	var got int64
+	return c.QueryRowContext(context.Background(), "SELECT CONNECTION_ID()").Scan(&got) == nil && got == id
+}

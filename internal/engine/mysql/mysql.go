@@ -5,10 +5,13 @@
 // address and parameters of the DSN given to New. Every query:
 //
 //   - must be one statement starting with SELECT, WITH, VALUES, TABLE or
-//     SHOW and without an INTO clause (SELECT ... INTO OUTFILE writes a
-//     file on the server, INTO @v changes the session); anything else is
-//     engine.ErrRejected before it is sent. The driver never enables
-//     multi-statements, so the server refuses a second statement too;
+//     SHOW, without an INTO clause (SELECT ... INTO OUTFILE writes a
+//     file on the server, INTO @v changes the session) and without a
+//     comment the server runs as code (/*! … */, /*M! … */, /*+ … */),
+//     read as the server reads it whatever its sql_mode (CheckQuery);
+//     anything else is engine.ErrRejected before it is sent. The driver
+//     never enables multi-statements, so the server refuses a second
+//     statement too;
 //   - runs on a session of its own, opened for it and closed after it, so
 //     nothing one query leaves in its session (a lock from GET_LOCK, a user
 //     variable) reaches the next or outlives it;
@@ -37,6 +40,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -98,7 +102,9 @@ var _ engine.Engine = (*Engine)(nil)
 // mysql://user:pass@host[:port]/[db][?param=value&...] (port 3306 by
 // default; user, password and database percent-decoded; parameters are
 // go-sql-driver's), or in go-sql-driver's own form
-// user:pass@tcp(host:port)/db?param=value.
+// user:pass@tcp(host:port)/db?param=value. A charset or collation of a
+// character set whose multi-byte characters may hold ASCII bytes (GBK,
+// Big5, Shift-JIS, CP932, GB18030: unsafeCharsets) is refused.
 func ParseDSN(dsn string) (*mysqldrv.Config, error) {
 	rest, isURL := strings.CutPrefix(dsn, "mysql://")
 	if !isURL {
@@ -106,7 +112,7 @@ func ParseDSN(dsn string) (*mysqldrv.Config, error) {
 		if err != nil {
 			return nil, fmt.Errorf("mysql: bad DSN: %w", err)
 		}
-		return cfg, nil
+		return cfg, checkCharset(cfg)
 	}
 	userinfo, hostpart := "", rest
 	if i := strings.LastIndex(rest, "@"); i >= 0 {
@@ -137,7 +143,28 @@ func ParseDSN(dsn string) (*mysqldrv.Config, error) {
 	if cfg.DBName, err = url.PathUnescape(db); err != nil {
 		return nil, fmt.Errorf("mysql: bad DSN: database: %w", err)
 	}
-	return cfg, nil
+	return cfg, checkCharset(cfg)
+}
+
+// unsafeCharsets are the client character sets whose multi-byte
+// characters may hold an ASCII byte (a backslash, a quote, a backtick) as
+// their second byte: under them the server would read a query's quotes
+// and comments otherwise than CheckQuery (sqllex.NextMySQL) does.
+var unsafeCharsets = []string{"big5", "cp932", "gb18030", "gbk", "sjis"}
+
+// checkCharset refuses a DSN whose charset or collation parameter names
+// one of unsafeCharsets.
+func checkCharset(cfg *mysqldrv.Config) error {
+	_, params, _ := strings.Cut(cfg.FormatDSN(), "?")
+	vals, _ := url.ParseQuery(params)
+	names := strings.Split(vals.Get("charset"), ",")
+	names = append(names, strings.SplitN(cfg.Collation, "_", 2)[0])
+	for _, n := range names {
+		if slices.Contains(unsafeCharsets, strings.ToLower(strings.TrimSpace(n))) {
+			return fmt.Errorf("mysql: bad DSN: character set %s: sqljudge reads queries as the server does only under a character set whose multi-byte characters hold no ASCII byte (utf8mb4, the default, utf8, latin1, ...)", n)
+		}
+	}
+	return nil
 }
 
 // New returns an engine for the server of dsn (see ParseDSN). The
@@ -254,18 +281,6 @@ func (e *Engine) Check(ctx context.Context, db string) error {
 	return nil
 }
 
-// hasInto reports whether q has an INTO keyword outside strings, quoted
-// identifiers and comments: in a query it is SELECT ... INTO OUTFILE,
-// DUMPFILE or @variable.
-func hasInto(q string) bool {
-	for _, t := range sqllex.Tokenize(q) {
-		if t.Kind == sqllex.Word && strings.EqualFold(t.Text, "INTO") {
-			return true
-		}
-	}
-	return false
-}
-
 // Query runs one read-only query on database db. See the package comment
 // and engine.Engine.
 func (e *Engine) Query(ctx context.Context, db, q string) (*result.Set, error) {
@@ -293,22 +308,86 @@ func (e *Engine) Query(ctx context.Context, db, q string) (*result.Set, error) {
 	return set, nil
 }
 
-// CheckQuery vets a query before it is sent, as Query does: one
-// statement starting with one of engine.QueryKeywords
-// (engine.CheckStatement), without an INTO keyword (SELECT ... INTO
-// OUTFILE writes a file on the server, INTO @v a variable of the
-// session). blank is true for a text of only blanks and comments, which
+// CheckQuery vets a query before it is sent, as Query does: no NUL
+// character (as engine.CheckStatement), then the rules every engine
+// shares as MySQL and MariaDB read the text (sqllex.NextMySQL: backslash
+// escapes in strings, # and "-- " comments, no [identifiers]; SQLite's
+// reading, which engine.CheckStatement uses, hid /*! … */ behind a
+// quote escaped by a backslash, or behind 1--1), under every reading the
+// session's sql_mode could give it (sqllex.MySQLModes: backslash escapes
+// on or off, "…" a string or a name), each of which must pass:
+//
+//   - no comment the server runs as code (sqllex.MySQLCodeComment:
+//     /*! … */, /*M! … */, /*+ … */): MariaDB runs the inside of
+//     /*!SET SESSION tx_read_only = */ (SELECT 0) as a SET statement;
+//   - no INTO keyword (SELECT ... INTO OUTFILE writes a file on the
+//     server, INTO @v a variable of the session);
+//   - one statement, whose first keyword (after opening parentheses) is
+//     one of engine.QueryKeywords.
+//
+// blank is true for a text of only blanks, comments and semicolons, which
 // has the empty result; the error is an *engine.QueryError wrapping
 // engine.ErrRejected.
 func CheckQuery(db, q string) (blank bool, err error) {
-	blank, err = engine.CheckStatement(db, q, engine.QueryKeywords)
-	if err != nil || blank {
-		return blank, err
+	if strings.ContainsRune(q, 0) {
+		return false, &engine.QueryError{DB: db, Err: fmt.Errorf("%w: the query contains a null character", engine.ErrRejected)}
 	}
-	if hasInto(q) {
-		return false, &engine.QueryError{DB: db, Err: fmt.Errorf("%w: SELECT ... INTO writes a file or a variable", engine.ErrRejected)}
+	blank = true
+	for _, m := range sqllex.MySQLModes(q) {
+		mysqlBlank, why := readQuery(q, m)
+		if why != "" {
+			return false, &engine.QueryError{DB: db, Err: fmt.Errorf("%w: %s", engine.ErrRejected, why)}
+		}
+		blank = blank && mysqlBlank
 	}
-	return false, nil
+	return blank, nil
+}
+
+// abbrev cuts a comment to 40 bytes for a message.
+func abbrev(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
+
+// readQuery reads q as MySQL does under mode m: whether it is blank, and
+// why it is refused ("" when it is not).
+func readQuery(q string, m sqllex.MySQLMode) (blank bool, why string) {
+	first, ended := "", false
+	for i := 0; i < len(q); {
+		t, next := sqllex.NextMySQL(q, i, m)
+		i = next
+		switch {
+		case t.Kind == sqllex.Space:
+			continue
+		case t.Kind == sqllex.Comment:
+			if sqllex.MySQLCodeComment(t.Text) {
+				return false, fmt.Sprintf("MariaDB and MySQL run the inside of a comment %s as part of the statement (/*! … */, /*M! … */, /*+ … */ are code)", abbrev(t.Text))
+			}
+			continue
+		case t.Kind == sqllex.Punct && t.Text == ";":
+			ended = first != ""
+			continue
+		case ended:
+			return false, "you can only execute one statement at a time"
+		case t.Kind == sqllex.Word && strings.EqualFold(t.Text, "INTO"):
+			return false, "SELECT ... INTO writes a file or a variable"
+		}
+		if first == "" {
+			if t.Kind == sqllex.Punct && t.Text == "(" {
+				continue
+			}
+			first = "something else"
+			if t.Kind == sqllex.Word {
+				first = strings.ToUpper(t.Text)
+			}
+			if !slices.Contains(engine.QueryKeywords, first) {
+				return false, fmt.Sprintf("only queries run here (%s), not %s", strings.Join(engine.QueryKeywords, ", "), first)
+			}
+		}
+	}
+	return first == "", ""
 }
 
 // Failure is the error Query returns for err, an error of a query on

@@ -3,11 +3,11 @@
 // A db_id names a database on the server (Defog SQL-Eval keeps one database
 // per db_name), reached with the credentials, host and options of the DSN
 // given to New. The DSN's role must not be able to administer the server
-// (superuser, or a member of pg_read_server_files, pg_write_server_files,
-// pg_execute_server_program, pg_signal_backend): such a DSN is refused
-// with engine.ErrPrivileged unless Options.AllowSuperuser, so that calls
-// like pg_read_file or pg_terminate_backend in a prediction fail as
-// pred_error. Every query:
+// (a superuser, CREATEROLE or REPLICATION, or a member at any depth of a
+// role that is one or has one, or of one of AdminRoles: VetRole): such a
+// DSN is refused with engine.ErrPrivileged unless Options.AllowSuperuser,
+// so that calls like pg_read_file or pg_terminate_backend in a prediction
+// fail as pred_error. Every query:
 //
 //   - must be one statement starting with SELECT, WITH, VALUES, TABLE or SHOW
 //     (anything else is engine.ErrRejected before it is sent), and is sent
@@ -36,9 +36,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -193,18 +195,66 @@ func (e *Engine) acquire(ctx context.Context, db string) (*pgxpool.Conn, error) 
 	return c, nil
 }
 
-// privilegeQuery lists what makes a role able to administer the server
-// from a SELECT: superuser, or membership in the predefined roles that
-// read or write server files, run server programs, or signal backends.
-const privilegeQuery = `SELECT current_user, r.rolsuper,
-	coalesce(string_agg(p.rolname, ', ' ORDER BY p.rolname) FILTER (WHERE pg_has_role(current_user, p.oid, 'USAGE')), '')
-FROM pg_roles r, pg_roles p
-WHERE r.rolname = current_user
-  AND p.rolname IN ('pg_read_server_files', 'pg_write_server_files', 'pg_execute_server_program', 'pg_signal_backend')
-GROUP BY current_user, r.rolsuper`
+// AdminRoles are the predefined roles whose members (at any depth, and
+// whether or not they inherit: a member may SET ROLE to it, from inside a
+// query too, with set_config('role', …)) may reach beyond the databases
+// they are given: read or write the server's files, run programs on it,
+// read every setting, other sessions' queries and statistics, or signal
+// other backends (cancel a superuser's query).
+var AdminRoles = []string{
+	"pg_execute_server_program", "pg_monitor", "pg_read_all_settings", "pg_read_all_stats",
+	"pg_read_server_files", "pg_signal_backend", "pg_stat_scan_tables", "pg_write_server_files",
+}
 
-// vet refuses, once per engine, a role that may administer the server,
-// unless Options.AllowSuperuser.
+// privilegeQuery reads what VetRole judges of role $2 (NULL: the current
+// role): its name,
+// whether it is a superuser, has CREATEROLE or REPLICATION, and the roles
+// it is a MEMBER of (pg_has_role's MEMBER: at any depth, through roles
+// that do not inherit too) that are among $1 (AdminRoles) or are
+// superusers or have CREATEROLE or REPLICATION, each with why.
+const privilegeQuery = `SELECT r.rolname, r.rolsuper, r.rolcreaterole, r.rolreplication,
+	coalesce((SELECT string_agg(p.rolname || CASE WHEN p.rolsuper THEN ' (a superuser)'
+			WHEN p.rolcreaterole THEN ' (with CREATEROLE)' WHEN p.rolreplication THEN ' (with REPLICATION)' ELSE '' END,
+			', ' ORDER BY p.rolname)
+		FROM pg_roles p
+		WHERE p.oid <> r.oid AND pg_has_role(r.oid, p.oid, 'MEMBER')
+		  AND (p.rolname = ANY($1) OR p.rolsuper OR p.rolcreaterole OR p.rolreplication)), '')
+FROM pg_roles r WHERE r.rolname = coalesce($2, current_user)`
+
+// RowQuerier is what VetRole reads through: a pgx connection or a pooled
+// one.
+type RowQuerier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// VetRole judges the role of the session c: a *PrivilegeError when it may
+// administer the server (a superuser, CREATEROLE or REPLICATION, or a
+// MEMBER, at any depth, of a role that is one or has one, or of one of
+// AdminRoles), nil when it may not, or the error of reading it.
+func VetRole(ctx context.Context, c RowQuerier) (*PrivilegeError, error) {
+	return vetRole(ctx, c, nil)
+}
+
+// VetNamedRole is VetRole for the existing role named role, read on c
+// (db load vets the reader role it is told to make).
+func VetNamedRole(ctx context.Context, c RowQuerier, role string) (*PrivilegeError, error) {
+	return vetRole(ctx, c, &role)
+}
+
+// vetRole runs privilegeQuery for role (nil: the current role).
+func vetRole(ctx context.Context, c RowQuerier, role *string) (*PrivilegeError, error) {
+	var pe PrivilegeError
+	if err := c.QueryRow(ctx, privilegeQuery, AdminRoles, role).Scan(&pe.Role, &pe.Superuser, &pe.CreateRole, &pe.Replication, &pe.Members); err != nil {
+		return nil, err
+	}
+	if pe.Superuser || pe.CreateRole || pe.Replication || pe.Members != "" {
+		return &pe, nil
+	}
+	return nil, nil
+}
+
+// vet refuses, once per engine, a role that may administer the server
+// (VetRole), unless Options.AllowSuperuser.
 func (e *Engine) vet(ctx context.Context, c *pgxpool.Conn) error {
 	if e.opts.AllowSuperuser {
 		return nil
@@ -215,13 +265,12 @@ func (e *Engine) vet(ctx context.Context, c *pgxpool.Conn) error {
 	if done {
 		return verdict
 	}
-	var user, members string
-	var super bool
-	if err := c.QueryRow(ctx, privilegeQuery).Scan(&user, &super, &members); err != nil {
+	pe, err := VetRole(ctx, c)
+	if err != nil {
 		return fmt.Errorf("postgres: cannot read the role's privileges: %w", err)
 	}
-	if super || members != "" {
-		verdict = &PrivilegeError{Role: user, Superuser: super, Members: members}
+	if pe != nil {
+		verdict = pe
 	}
 	e.mu.Lock()
 	e.vetOK, e.vetted = true, verdict
@@ -230,15 +279,19 @@ func (e *Engine) vet(ctx context.Context, c *pgxpool.Conn) error {
 }
 
 // PrivilegeError is the refusal of a role that may administer the
-// server: Role is its name, Superuser whether it is one, Members the
-// roles it belongs to among pg_read_server_files, pg_signal_backend and
-// the like ("" for none). errors.Is(err, engine.ErrPrivileged) holds. Its
-// message advises eval's remedy, a role that may only read; a caller
-// needing other rights (equiv creates databases) words its own from Risk.
+// server: Role is its name, Superuser, CreateRole and Replication its
+// attributes, Members the roles it is a member of (at any depth) that
+// administer (AdminRoles, and superusers and roles with CREATEROLE or
+// REPLICATION, marked so), "" for none. errors.Is(err,
+// engine.ErrPrivileged) holds. Its message advises eval's remedy, a role
+// that may only read; a caller needing other rights (equiv creates
+// databases) words its own from Risk.
 type PrivilegeError struct {
-	Role      string
-	Superuser bool
-	Members   string
+	Role        string
+	Superuser   bool
+	CreateRole  bool
+	Replication bool
+	Members     string
 }
 
 // Risk says what the role allows, for a statement written by who ("a
@@ -248,7 +301,17 @@ func (e *PrivilegeError) Risk(who string) string {
 	if e.Superuser {
 		return fmt.Sprintf("role %q is a superuser, so %s could call pg_read_file, pg_terminate_backend or pg_reload_conf", e.Role, who)
 	}
-	return fmt.Sprintf("role %q is a member of %s, so %s could read server files or end other sessions", e.Role, e.Members, who)
+	var why []string
+	if e.CreateRole {
+		why = append(why, "has CREATEROLE (it may grant itself pg_execute_server_program)")
+	}
+	if e.Replication {
+		why = append(why, "has REPLICATION (it may create replication slots)")
+	}
+	if e.Members != "" {
+		why = append(why, "is a member of "+e.Members+" (a member may take a role's rights with set_config('role', …) inside a query, whether or not it inherits them)")
+	}
+	return fmt.Sprintf("role %q %s, so %s could read server files or settings, read or end other sessions' queries, or act as a superuser", e.Role, strings.Join(why, " and "), who)
 }
 
 // Error returns eval's refusal.

@@ -179,3 +179,33 @@ func TestAdminFunctionsAreRefused(t *testing.T) {
 		t.Errorf("AllowSuperuser: %v", err)
 	}
 }
+
+// TestRefusesMembersOfAdminRoles (issue 41): a role that may take an
+// administering role's rights is refused, whether it inherits them or
+// not: pg_has_role(…, 'USAGE') let through a member of a superuser by way
+// of a NOINHERIT role, whose prediction then ran set_config('role', …)
+// inside query_to_xml and read /etc/hostname as the superuser; members of
+// pg_monitor, pg_read_all_settings and pg_read_all_stats (other users'
+// query texts, every setting) and a NOINHERIT member of pg_signal_backend
+// were let through too.
+func TestRefusesMembersOfAdminRoles(t *testing.T) {
+	server := testserver.Postgres(t)
+	ctx := context.Background()
+	roles, superuser := testserver.PostgresMemberRoles(t, server, "")
+	for _, r := range roles {
+		e, err := postgres.New(r.DSN, postgres.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = e.Check(ctx, "postgres")
+		if !errors.Is(err, engine.ErrPrivileged) {
+			// What such a role's prediction could do (issue 41's attack).
+			attack := fmt.Sprintf("SELECT query_to_xml('SELECT set_config(''role'', ''%s'', true)', false, false, '')::text || query_to_xml('SELECT pg_read_file(''/etc/hostname'')', false, false, '')::text", superuser)
+			set, qerr := e.Query(ctx, "postgres", attack)
+			t.Errorf("%s (%s): Check = %v, want ErrPrivileged; as the superuser, its query read /etc/hostname: %v (%v)", r.Why, r.Role, err, set, qerr)
+		} else if !strings.Contains(err.Error(), r.Role) {
+			t.Errorf("%s: %v does not name the role", r.Why, err)
+		}
+		e.Close()
+	}
+}

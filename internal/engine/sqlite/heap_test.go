@@ -29,7 +29,7 @@ func TestHeapCapIsTheRuns(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	_, err := e.Query(ctx, "concert_singer", heapBomb)
-	if !errors.Is(err, engine.ErrTooLarge) || !strings.Contains(err.Error(), "the cap of all the queries running at once") {
+	if !errors.Is(err, engine.ErrTooLarge) || !strings.Contains(err.Error(), "the cap of all queries; it ran alone") {
 		t.Fatalf("got %v, want too large: the heap cap shared by the run's queries", err)
 	}
 }

@@ -3,7 +3,8 @@
 // Every database is opened read-only and immutable (mode=ro&immutable=1),
 // with PRAGMA query_only on, ATTACH disabled (SQLITE_LIMIT_ATTACHED = 0) and
 // an authorizer that refuses ATTACH, DETACH and every pragma but the
-// read-only introspection ones; a statement that sqlite3_stmt_readonly calls
+// read-only introspection ones (not database_list, which shows the file's
+// path); a statement that sqlite3_stmt_readonly calls
 // a writer is refused before it runs. Values come back as SQLite's storage
 // classes, never converted by declared column type (the driver would turn a
 // DATE column into time.Time; the official evaluators see the stored text).
@@ -39,7 +40,9 @@ import (
 	sqlite3 "github.com/mattn/go-sqlite3"
 
 	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/membudget"
 	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/turn"
 )
 
 const driverName = "sqljudge-sqlite3-ro"
@@ -49,11 +52,14 @@ func init() {
 }
 
 // readPragmas are the pragmas a query may use: they only read the schema.
+// database_list is not one of them: it shows the file's path, which tells
+// a grader's scratch copies from the benchmark's database and the
+// server's folders to whoever sends a query.
 var readPragmas = map[string]bool{
 	"table_info": true, "table_xinfo": true, "table_list": true, "index_list": true,
 	"index_info": true, "index_xinfo": true, "foreign_key_list": true,
 	"collation_list": true, "function_list": true, "pragma_list": true,
-	"module_list": true, "database_list": true, "compile_options": true,
+	"module_list": true, "compile_options": true,
 }
 
 // HeapLimit is the most memory SQLite may allocate in the whole process,
@@ -65,13 +71,16 @@ var readPragmas = map[string]bool{
 // heap keeps a run under 1 GiB.
 const HeapLimit = 384 << 20
 
+// heapLimit is the cap Pragmas sets: HeapLimit, but for tests.
+var heapLimit int64 = HeapLimit
+
 // Pragmas are the statements every connection runs when it opens: SQLite's
 // heap capped at HeapLimit (a soft limit at half of it) and temporary
 // tables and sorts kept in memory, under that cap.
 func Pragmas() []string {
 	return []string{
-		fmt.Sprintf("PRAGMA hard_heap_limit = %d", HeapLimit),
-		fmt.Sprintf("PRAGMA soft_heap_limit = %d", HeapLimit/2),
+		fmt.Sprintf("PRAGMA hard_heap_limit = %d", heapLimit),
+		fmt.Sprintf("PRAGMA soft_heap_limit = %d", heapLimit/2),
 		"PRAGMA temp_store = MEMORY",
 	}
 }
@@ -107,8 +116,8 @@ type Options struct {
 	// of it is the largest string or blob a query may build; 0 means
 	// engine.DefaultMaxBytes.
 	MaxBytes int64
-	// MaxConns is the number of connections kept open per database; 0
-	// means 4.
+	// MaxConns is the number of idle connections kept open per database
+	// (more are opened while more queries run at once); 0 means 4.
 	MaxConns int
 	// MaxPools is the number of databases kept open at once; past it the
 	// least recently used one that no query is using is closed (and opened
@@ -241,7 +250,11 @@ func (e *Engine) pool(path string) (*sql.DB, func(), error) {
 		if err != nil {
 			return nil, err
 		}
-		p.SetMaxOpenConns(e.conns)
+		// No bound on the connections open: the callers bound the
+		// queries running at once (eval's workers), and under serve's
+		// scheduler a query paused for other requests keeps its
+		// connection, which another query on the same database must not
+		// wait for while it holds a worker.
 		p.SetMaxIdleConns(e.conns)
 		p.SetConnMaxIdleTime(connMaxIdle)
 		return p, nil
@@ -271,10 +284,35 @@ func (e *Engine) QueryFile(ctx context.Context, path, q string) (*result.Set, er
 		return nil, &engine.QueryError{DB: path, Err: err}
 	}
 	defer release()
+	in, err := heap.enter(ctx)
+	if err != nil {
+		return nil, engine.QueryFailure(ctx, path, err, nil)
+	}
+	set, err := e.rawQuery(ctx, p, path, q)
+	crowded := heap.crowded(in)
+	heap.exit()
+	if !errors.Is(err, errHeapFull) || !crowded {
+		return set, err
+	}
+	// The heap cap is every query's: run it again alone, so that whether
+	// it fits does not depend on what else ran.
+	if err := heap.enterAlone(ctx); err != nil {
+		return nil, engine.QueryFailure(ctx, path, err, nil)
+	}
+	defer heap.exitAlone()
+	return e.rawQuery(ctx, p, path, q)
+}
+
+// rawQuery runs q on a connection of pool p, to the file at path.
+func (e *Engine) rawQuery(ctx context.Context, p *sql.DB, path, q string) (*result.Set, error) {
 	return engine.RawQuery(ctx, p, path, func(c *sqlite3.SQLiteConn) (*result.Set, error) {
 		return e.run(ctx, c, q)
 	})
 }
+
+// errHeapFull marks the error of a query stopped by SQLite's heap cap
+// (SQLITE_NOMEM).
+var errHeapFull = errors.New("SQLite's heap is full")
 
 // lengthLimit is the SQLITE_LIMIT_LENGTH of a byte cap: a quarter of it
 // (64 MiB by default; no benchmark value comes near), so that a function
@@ -294,6 +332,11 @@ func lengthLimit(maxBytes int64) int {
 
 func (e *Engine) run(ctx context.Context, c *sqlite3.SQLiteConn, q string) (*result.Set, error) {
 	c.SetLimit(sqlite3.SQLITE_LIMIT_LENGTH, lengthLimit(e.lim.MaxBytes))
+	if turn.From(ctx) != nil {
+		// Under serve's scheduler: the query yields its worker every so
+		// often (turn.Yield).
+		defer setProgress(c, &progress{ctx: ctx})()
+	}
 	set, err := e.query(ctx, c, q)
 	var se sqlite3.Error
 	isSQLite := err != nil && errors.As(err, &se)
@@ -305,7 +348,11 @@ func (e *Engine) run(ctx context.Context, c *sqlite3.SQLiteConn, q string) (*res
 		case sqlite3.ErrTooBig:
 			return nil, &engine.QueryError{Err: fmt.Errorf("%w: a value of more than %d bytes (a quarter of --max-bytes): %v", engine.ErrTooLarge, lengthLimit(e.lim.MaxBytes), err)}
 		case sqlite3.ErrNomem:
-			return nil, &engine.QueryError{Err: fmt.Errorf("%w: SQLite's heap is full: its %d bytes are the cap of all the queries running at once, not of this one: %v", engine.ErrTooLarge, HeapLimit, err)}
+			return nil, &engine.QueryError{Err: fmt.Errorf("%w: %w: the query needs more than its %d bytes (the cap of all queries; it ran alone, or it ran where no other query held any): %v", engine.ErrTooLarge, errHeapFull, heapLimit, err)}
+		case sqlite3.ErrAuth:
+			// Refused by the authorizer while running (a pragma's
+			// table-valued function, pragma_database_list).
+			return nil, &engine.QueryError{Err: fmt.Errorf("%w: %v", engine.ErrRejected, err)}
 		}
 	}
 	return set, err
@@ -356,7 +403,9 @@ func (e *Engine) query(ctx context.Context, c *sqlite3.SQLiteConn, q string) (*r
 	for i := range dt {
 		dt[i] = ""
 	}
-	return readRows(rows, e.lim)
+	lim := e.lim
+	lim.Ledger = membudget.From(ctx) // serve's memory budget, nil elsewhere
+	return readRows(rows, lim)
 }
 
 // readRows reads the rows of a query under lim, as engine.ReadRows does
@@ -373,9 +422,11 @@ func readRows(rows *sqlite3.SQLiteRows, lim engine.Limits) (*result.Set, error) 
 			if err == io.EOF {
 				return c.Set, nil
 			}
+			c.Drop()
 			return nil, err
 		}
 		if c.Full() {
+			c.Drop()
 			return nil, engine.TooLarge("", lim.MaxRows)
 		}
 		row := slab.Next(len(dest))
@@ -383,6 +434,7 @@ func readRows(rows *sqlite3.SQLiteRows, lim engine.Limits) (*result.Set, error) 
 			row[i] = value(c, v)
 		}
 		if err := c.Add(row); err != nil {
+			c.Drop()
 			return nil, err
 		}
 	}

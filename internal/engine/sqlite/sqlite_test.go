@@ -478,3 +478,33 @@ func TestFilePathEngineForgetsReleasedFiles(t *testing.T) {
 		t.Fatalf("put back: %v, %v", set, err)
 	}
 }
+
+// TestNoQueryReadsTheFilePath: a query cannot learn where the database
+// lies (issue 41: the path in pragma_database_list told equiv's scratch
+// files from the item's database, and showed the server's folders in a
+// witness or an error message). PRAGMA database_list, in both spellings,
+// is refused; the schema's introspection pragmas still run.
+func TestNoQueryReadsTheFilePath(t *testing.T) {
+	dir := copyDB(t, "concert_singer")
+	e := sqlite.New(dir, sqlite.Options{})
+	defer e.Close()
+	for _, q := range []string{
+		"PRAGMA database_list",
+		"SELECT file FROM pragma_database_list",
+		"SELECT * FROM pragma_database_list()",
+		"SELECT (SELECT file FROM pragma_database_list WHERE name = 'main') AS f",
+	} {
+		set, err := e.Query(context.Background(), "concert_singer", q)
+		if err == nil {
+			t.Errorf("%q ran: %v", q, set)
+			continue
+		}
+		if !errors.Is(err, engine.ErrRejected) || strings.Contains(err.Error(), dir) {
+			t.Errorf("%q: want a refusal that names no path, got %v", q, err)
+		}
+	}
+	set, err := e.Query(context.Background(), "concert_singer", "SELECT name FROM pragma_table_info('singer') ORDER BY cid LIMIT 1")
+	if err != nil || len(set.Rows) != 1 || set.Rows[0][0].S != "Singer_ID" {
+		t.Fatalf("pragma_table_info: %v %v", set, err)
+	}
+}

@@ -63,6 +63,9 @@ type compiler struct {
 // compile reads the canonical form c as blocks; a construct the normal
 // form does not cover is a *Refusal.
 func compile(c *Canon) (*block, map[*sqlast.SelectStmt]*block, error) {
+	if err := c.outerAggregate(); err != nil {
+		return nil, nil, err
+	}
 	cp := &compiler{c: c, blocks: map[*sqlast.SelectStmt]*block{}}
 	b, err := cp.stmt(c.Stmt, nil)
 	return b, cp.blocks, err
@@ -156,13 +159,15 @@ func (cp *compiler) core(b *block, sq *sqlast.SelectQuery) error {
 	return cp.checkCalls(all)
 }
 
-// checkCalls refuses the aggregates the normal form does not compare.
+// checkCalls refuses the aggregates the normal form does not compare:
+// those whose value depends on the order the engine meets the group's
+// rows in (orderFree), which two queries need not share.
 func (cp *compiler) checkCalls(es []sqlast.Expr) error {
 	for _, e := range es {
 		var err error
 		walkExpr(e, func(x sqlast.Expr) bool {
-			if f, ok := x.(*sqlast.FuncCall); ok && lowerASCII(f.Name.Name) == "group_concat" {
-				err = refuse("group_concat", "its order is the scan order")
+			if f, ok := x.(*sqlast.FuncCall); ok && isAggregateCall(f) {
+				err = cp.c.orderFree(f)
 			}
 			return err == nil
 		})
@@ -171,6 +176,103 @@ func (cp *compiler) checkCalls(es []sqlast.Expr) error {
 		}
 	}
 	return nil
+}
+
+// orderFree refuses an aggregate call whose value depends on the order
+// of the rows it reads: group_concat (it concatenates in that order);
+// SUM, AVG or TOTAL of values that may be floating point (SQLite adds
+// them in that order, and 1e308 + 1e308 - 1e308 is not -1e308 + 1e308 +
+// 1e308); AVG or TOTAL of integers, which go on in floating point past an
+// integer overflow, unless of a column whose sums stay in range
+// (sumFact, a fact the comparison lists); MIN or MAX of values the engine
+// may take for equal while they differ (5 and 5.0 in an untyped column:
+// it returns the first it meets). COUNT is free of the order, and so is
+// the SUM of integers (an overflow is an error: no result to compare).
+func (c *Canon) orderFree(f *sqlast.FuncCall) error {
+	name := lowerASCII(f.Name.Name)
+	var arg sqlast.Expr
+	if len(f.Args) == 1 {
+		arg = f.Args[0]
+	}
+	switch {
+	case name == "count":
+		return nil
+	case name == "group_concat":
+		return refuse("group_concat", "its order is the scan order")
+	case name == "sum" && arg != nil && c.integerExpr(arg):
+		return nil
+	case (name == "avg" || name == "total") && c.sumFact(arg) != nil:
+		return nil
+	case (name == "min" || name == "max") && arg != nil && (c.integerExpr(arg) || c.tieSafe(arg, false)):
+		return nil
+	}
+	return refuse("aggregate order", "%s depends on the order the engine reads the group's rows in (floating point sums, ties of different values)", sqlast.Format(f))
+}
+
+// sumFact is the fact AVG or TOTAL of arg needs to be free of the order:
+// arg is a column of family Int whose values' magnitudes sum below 2^63
+// (FactSumInRange), so that no partial sum overflows and SQLite adds
+// them as integers, exactly, in any order. nil for any other argument.
+func (c *Canon) sumFact(arg sqlast.Expr) *Fact {
+	o, i, ok := c.colOf(arg)
+	if !ok || c.fam(o, i) != Int {
+		return nil
+	}
+	return &Fact{Fact: FactSumInRange, Table: o.table.Name, Column: o.table.Columns[i].Name}
+}
+
+// orderFacts lists the facts that make the aggregates of c free of the
+// order of their rows (sumFact of every AVG and TOTAL).
+func (c *Canon) orderFacts() []Fact {
+	var fs factSet
+	sqlast.Walk(c.Stmt, func(n sqlast.Node) bool {
+		if f, ok := n.(*sqlast.FuncCall); ok && isAggregateCall(f) && len(f.Args) == 1 {
+			if name := lowerASCII(f.Name.Name); name == "avg" || name == "total" {
+				if fact := c.sumFact(f.Args[0]); fact != nil {
+					fs.add(*fact)
+				}
+			}
+		}
+		return true
+	})
+	return fs.list
+}
+
+// integerExpr reports whether e's values are integers (or NULL): an
+// integer literal (signed or not), a column of family Int, and CASE,
+// abs, coalesce and ifnull of such. Arithmetic is not: SQLite turns an
+// integer overflow of +, -, *, / into a floating point value.
+func (c *Canon) integerExpr(e sqlast.Expr) bool {
+	switch t := e.(type) {
+	case *sqlast.ParenExpr:
+		return c.integerExpr(t.X)
+	case *sqlast.Literal:
+		return t.Kind == sqlast.LitInteger || t.Kind == sqlast.LitNull
+	case *sqlast.QualifiedRef:
+		o, i, ok := c.colOf(t)
+		return ok && c.fam(o, i) == Int
+	case *sqlast.UnaryExpr:
+		l, ok := stripParens(t.X).(*sqlast.Literal)
+		return ok && l.Kind == sqlast.LitInteger && (t.Op == sqlast.OpMinus || t.Op == sqlast.OpPlus)
+	case *sqlast.CaseExpr:
+		for _, w := range t.Whens {
+			if !c.integerExpr(w.Then) {
+				return false
+			}
+		}
+		return t.Else == nil || c.integerExpr(t.Else)
+	case *sqlast.FuncCall:
+		switch lowerASCII(t.Name.Name) {
+		case "abs", "coalesce", "ifnull":
+			for _, a := range t.Args {
+				if !c.integerExpr(a) {
+					return false
+				}
+			}
+			return len(t.Args) > 0
+		}
+	}
+	return false
 }
 
 // subqueries compiles the subqueries of e (not those nested in them) as

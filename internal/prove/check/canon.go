@@ -81,21 +81,30 @@ type scope struct {
 	parent *scope
 	occs   []*occurrence
 	core   *sqlast.SelectQuery
+	// outputs are the SELECT's output columns, resolved; aliases says
+	// whether a name read now may name one of them (SQLite: once the
+	// result list is resolved, in ON, WHERE, GROUP BY, HAVING and ORDER
+	// BY, and in the subqueries there; PostgreSQL: never in an
+	// expression).
+	outputs []*sqlast.ResultColumn
+	aliases bool
 }
 
 // Canon is a query in the kernel's canonical form: every table of every
 // FROM has an alias made of a prefix and a counter (a1, a2, ... in the
-// order the tables are written, subqueries included), every column is
-// qualified by its table's alias and spelled as the schema declares it (in
-// lower case), names and function names are in lower case, a
-// double-quoted token that names no column is the string it spells
-// (SQLite's rule), output aliases are gone (a reference to one in ORDER BY,
-// GROUP BY or HAVING is replaced by the expression it names, and ORDER BY
-// or GROUP BY by position by the expression at that position), and ASC is
-// implicit. Two queries whose canonical forms print the same are the
+// order the canonicalizer reads them: a SELECT's FROM items, then the
+// subqueries of its result list, ON clauses, WHERE, GROUP BY, HAVING and
+// ORDER BY), every column is qualified by its table's alias and spelled
+// as the schema declares it (in lower case), names and function names are
+// in lower case, a double-quoted token that names nothing is the string
+// it spells (SQLite's rule), output aliases are gone (a reference to one
+// is replaced by the expression it names, and ORDER BY or GROUP BY by
+// position by the expression at that position), and ASC is implicit. Two queries whose canonical forms print the same are the
 // same query up to renaming: the engine runs them alike.
 type Canon struct {
 	Stmt *sqlast.SelectStmt
+	// d is the dialect whose rules the names were resolved by.
+	d Dialect
 	// Occs are the occurrences in the order their aliases number them.
 	Occs []*occurrence
 	// byAlias finds an occurrence by its canonical alias.
@@ -123,8 +132,22 @@ func Canonicalize(sql string, s Schema, prefix string) (*Canon, error) {
 	return canonicalizeStmt(st, s, prefix)
 }
 
+// Rename is the kernel's renaming step alone: the canonical form of sql
+// over s (aliases prefix1, prefix2, ...), every name resolved as
+// Canonicalize resolves it, printed. A check that does not trust the
+// kernel's reading of SQL (the engine's own name resolution, say) can
+// compare what the engine reads of sql and of this text. The error is a
+// *Refusal or a parse error.
+func Rename(sql string, s Schema, prefix string) (string, error) {
+	c, err := Canonicalize(sql, s, prefix)
+	if err != nil {
+		return "", err
+	}
+	return c.SQL(), nil
+}
+
 func canonicalizeStmt(st *sqlast.SelectStmt, s Schema, prefix string) (*Canon, error) {
-	cz := &canonicalizer{schema: s, prefix: prefix, c: &Canon{Stmt: st, byAlias: map[string]*occurrence{}, scopes: map[*sqlast.SelectQuery]*scope{}}}
+	cz := &canonicalizer{schema: s, prefix: prefix, c: &Canon{Stmt: st, d: s.Dialect(), byAlias: map[string]*occurrence{}, scopes: map[*sqlast.SelectQuery]*scope{}}}
 	if err := cz.stmt(st, nil, false); err != nil {
 		return nil, err
 	}
@@ -141,7 +164,7 @@ func canonicalizeStmt(st *sqlast.SelectStmt, s Schema, prefix string) (*Canon, e
 // relink maps the occurrences of c onto the re-parsed tree st (same
 // shape, same order of FROM items).
 func relink(st *sqlast.SelectStmt, c *Canon) (*Canon, error) {
-	out := &Canon{Stmt: st, byAlias: map[string]*occurrence{}, scopes: map[*sqlast.SelectQuery]*scope{}}
+	out := &Canon{Stmt: st, d: c.d, byAlias: map[string]*occurrence{}, scopes: map[*sqlast.SelectQuery]*scope{}}
 	var cores []*sqlast.SelectQuery
 	var derived []*sqlast.SelectStmt
 	sqlast.Walk(st, func(n sqlast.Node) bool {
@@ -326,7 +349,11 @@ func outputByName(cols []*sqlast.ResultColumn, name string) int {
 }
 
 // core canonicalizes one SELECT. own: its ORDER BY and LIMIT are its own
-// (not a compound's).
+// (not a compound's). The clauses are read in SQLite's order
+// (resolveSelectStep): the FROM items (a subquery there sees the outer
+// scopes only), the result list, then, with the output aliases visible,
+// the ON clauses (SQLite reads them as part of WHERE), WHERE, GROUP BY,
+// HAVING and ORDER BY.
 func (cz *canonicalizer) core(sq *sqlast.SelectQuery, parent *scope, derived, own bool) error {
 	sc := &scope{parent: parent, core: sq}
 	cz.c.scopes[sq] = sc
@@ -340,16 +367,7 @@ func (cz *canonicalizer) core(sq *sqlast.SelectQuery, parent *scope, derived, ow
 		if err := cz.fromItem(t, sc); err != nil {
 			return err
 		}
-		if t.On != nil {
-			on, err := cz.expr(t.On, sc, ctxPlain, nil)
-			if err != nil {
-				return err
-			}
-			t.On = stripParens(on)
-		}
 	}
-	// The output columns are resolved first: their aliases are what
-	// ORDER BY, GROUP BY and HAVING may name.
 	outputs := make([]*sqlast.ResultColumn, len(sq.Columns))
 	for i, c := range sq.Columns {
 		if err := cz.resultColumn(c, sc); err != nil {
@@ -357,41 +375,9 @@ func (cz *canonicalizer) core(sq *sqlast.SelectQuery, parent *scope, derived, ow
 		}
 		outputs[i] = c
 	}
-	var err error
-	if sq.Where != nil {
-		if sq.Where, err = cz.expr(sq.Where, sc, ctxAlias, outputs); err != nil {
-			return err
-		}
-		sq.Where = stripParens(sq.Where)
-	}
-	for i, g := range sq.GroupBy {
-		if sq.GroupBy[i], err = cz.positional(g, sc, ctxAlias, outputs); err != nil {
-			return err
-		}
-	}
-	if sq.Having != nil {
-		if sq.Having, err = cz.expr(sq.Having, sc, ctxAlias, outputs); err != nil {
-			return err
-		}
-		sq.Having = stripParens(sq.Having)
-	}
-	if own {
-		for _, o := range sq.OrderBy {
-			if o.Nulls != 0 {
-				return refuse("NULLS FIRST/LAST", "")
-			}
-			if o.Order == sqlast.SortAsc {
-				o.Order = sqlast.SortDefault
-			}
-			if o.Expr, err = cz.positional(o.Expr, sc, ctxOrder, outputs); err != nil {
-				return err
-			}
-		}
-		if sq.Limit != nil {
-			if err := cz.limit(sq.Limit); err != nil {
-				return err
-			}
-		}
+	sc.outputs, sc.aliases = outputs, cz.schema.Dialect() == SQLite
+	if err := cz.clauses(sq, sc, own); err != nil {
+		return err
 	}
 	if derived {
 		if cz.origNames == nil {
@@ -411,6 +397,76 @@ func (cz *canonicalizer) core(sq *sqlast.SelectQuery, parent *scope, derived, ow
 	return nil
 }
 
+// clauses canonicalizes the ON clauses, WHERE, GROUP BY, HAVING and (own)
+// ORDER BY and LIMIT of a SELECT whose FROM and result list are read.
+func (cz *canonicalizer) clauses(sq *sqlast.SelectQuery, sc *scope, own bool) error {
+	var err error
+	for k, t := range sq.From {
+		if t.On == nil {
+			continue
+		}
+		if t.On, err = cz.expr(t.On, sc); err != nil {
+			return err
+		}
+		t.On = stripParens(t.On)
+		if err := onReadsLeft(t.On, sc, k); err != nil {
+			return err
+		}
+	}
+	if sq.Where != nil {
+		if sq.Where, err = cz.expr(sq.Where, sc); err != nil {
+			return err
+		}
+		sq.Where = stripParens(sq.Where)
+	}
+	for i, g := range sq.GroupBy {
+		if sq.GroupBy[i], err = cz.groupTerm(g, sc); err != nil {
+			return err
+		}
+	}
+	if sq.Having != nil {
+		if sq.Having, err = cz.expr(sq.Having, sc); err != nil {
+			return err
+		}
+		sq.Having = stripParens(sq.Having)
+	}
+	if !own {
+		return nil
+	}
+	for _, o := range sq.OrderBy {
+		if o.Nulls != 0 {
+			return refuse("NULLS FIRST/LAST", "")
+		}
+		if o.Order == sqlast.SortAsc {
+			o.Order = sqlast.SortDefault
+		}
+		if o.Expr, err = cz.orderTerm(o.Expr, sc); err != nil {
+			return err
+		}
+	}
+	if sq.Limit != nil {
+		return cz.limit(sq.Limit)
+	}
+	return nil
+}
+
+// onReadsLeft refuses an ON clause of FROM item k that reads a later
+// item of its FROM (SQLite: "ON clause references tables to its right").
+func onReadsLeft(on sqlast.Expr, sc *scope, k int) error {
+	var err error
+	sqlast.Walk(on, func(n sqlast.Node) bool {
+		if r, ok := n.(*sqlast.QualifiedRef); ok && len(r.Parts) == 2 {
+			for j := k + 1; j < len(sc.occs); j++ {
+				if equalFold(r.Parts[0].Name, sc.occs[j].alias) {
+					err = refuse("ON", "an ON clause reads a table to its right")
+				}
+			}
+		}
+		return err == nil
+	})
+	return err
+}
+
 // limit checks that LIMIT and OFFSET are integer literals.
 func (cz *canonicalizer) limit(l *sqlast.Limit) error {
 	for _, e := range []sqlast.Expr{l.Count, l.Offset} {
@@ -427,20 +483,163 @@ func (cz *canonicalizer) limit(l *sqlast.Limit) error {
 	return nil
 }
 
-// positional resolves a GROUP BY or ORDER BY term: an integer literal k
-// is the k-th output column (SQLite's rule), anything else an expression.
-func (cz *canonicalizer) positional(e sqlast.Expr, sc *scope, ctx exprCtx, outputs []*sqlast.ResultColumn) (sqlast.Expr, error) {
-	if lit, ok := stripParens(e).(*sqlast.Literal); ok && lit.Kind == sqlast.LitInteger {
+// orderTerm resolves an ORDER BY term as SQLite's resolveOrderGroupBy
+// does: a bare name (through parentheses and COLLATE) that is an output
+// alias is that output column (its COLLATE kept); an integer k is the
+// k-th output column; anything else is an expression, whose names are
+// input columns first. On PostgreSQL a bare name is an output column's
+// name before an input column's (an output's implicit name, such as a
+// function's, is refused), and an expression reads input columns only.
+func (cz *canonicalizer) orderTerm(e sqlast.Expr, sc *scope) (sqlast.Expr, error) {
+	base, coll, err := skipCollate(e)
+	if err != nil {
+		return nil, err
+	}
+	if id, ok := base.(*sqlast.Ident); ok {
+		x, err := cz.outputNamed(sc, id)
+		if err != nil {
+			return nil, err
+		}
+		if x != nil {
+			return withCollate(x, coll), nil
+		}
+	}
+	return cz.positionalOr(e, sc)
+}
+
+// groupTerm resolves a GROUP BY term: an integer k is the k-th output
+// column; anything else an expression (SQLite: a name is an input column
+// of the scope, then its output alias, then an outer column). On
+// PostgreSQL a bare name that no input column of the scope has may name
+// an output column.
+func (cz *canonicalizer) groupTerm(e sqlast.Expr, sc *scope) (sqlast.Expr, error) {
+	if id, ok := stripParens(e).(*sqlast.Ident); ok && cz.schema.Dialect() == Postgres {
+		col, err := cz.columnIn(sc, id)
+		if err != nil {
+			return nil, err
+		}
+		if col != nil {
+			return col, nil
+		}
+		x, err := cz.outputNamed(sc, id)
+		if err != nil || x != nil {
+			return x, err
+		}
+	}
+	return cz.positionalOr(e, sc)
+}
+
+// outputNamed returns the output column a bare ORDER BY (or, on
+// PostgreSQL, GROUP BY) name names: an alias (SQLite's resolveAsName; on
+// PostgreSQL the name folded), nil when none. On PostgreSQL a name that
+// is the implicit name of an output that is no plain column (count,
+// max, ...) is refused, and so is an alias matched only without regard
+// to case.
+func (cz *canonicalizer) outputNamed(sc *scope, id *sqlast.Ident) (sqlast.Expr, error) {
+	if cz.schema.Dialect() == SQLite {
+		return aliasNamed(sc.outputs, id)
+	}
+	var found sqlast.Expr
+	for _, o := range sc.outputs {
+		switch {
+		case o.Alias != nil && pgFold(o.Alias) == pgFold(id):
+			if found != nil {
+				return nil, refuse("unresolved", "two output columns are called %s", id.Name)
+			}
+			found = o.Expr
+		case o.Alias != nil && equalFold(o.Alias.Name, id.Name):
+			return nil, refuse("name case", "%s names output %s only without regard to case", id.Raw, o.Alias.Raw)
+		case o.Alias == nil && implicitName(o.Expr) != "" && equalFold(implicitName(o.Expr), id.Name):
+			return nil, refuse("unresolved", "%s is the implicit name of an output column on PostgreSQL", id.Name)
+		}
+	}
+	return aliasCopy(found, id)
+}
+
+// implicitName is the name PostgreSQL gives an output column that is
+// neither aliased nor a plain column (FigureColname): a function's name,
+// "case", a cast's argument's; "" for a plain column or none.
+func implicitName(e sqlast.Expr) string {
+	switch t := e.(type) {
+	case *sqlast.ParenExpr:
+		return implicitName(t.X)
+	case *sqlast.FuncCall:
+		return lowerASCII(t.Name.Name)
+	case *sqlast.CaseExpr:
+		return "case"
+	case *sqlast.CastExpr:
+		if n := implicitName(t.X); n != "" {
+			return n
+		}
+		if r, ok := t.X.(*sqlast.QualifiedRef); ok {
+			return r.Parts[len(r.Parts)-1].Name
+		}
+		return "?"
+	}
+	return ""
+}
+
+// skipCollate returns e without its parentheses and COLLATE layers, and
+// its COLLATE (nil when none; two are refused).
+func skipCollate(e sqlast.Expr) (sqlast.Expr, *sqlast.CollateExpr, error) {
+	var coll *sqlast.CollateExpr
+	for {
+		switch t := e.(type) {
+		case *sqlast.ParenExpr:
+			e = t.X
+		case *sqlast.CollateExpr:
+			if coll != nil {
+				return nil, nil, refuse("COLLATE", "two COLLATE clauses on one term")
+			}
+			coll, e = t, t.X
+		default:
+			return e, coll, nil
+		}
+	}
+}
+
+// withCollate puts x under the collation of coll (nil: x as it is).
+func withCollate(x sqlast.Expr, coll *sqlast.CollateExpr) sqlast.Expr {
+	if coll == nil {
+		return x
+	}
+	if !atomic(x) {
+		x = &sqlast.ParenExpr{X: x}
+	}
+	return &sqlast.CollateExpr{X: x, Name: sqlast.Name(lowerASCII(coll.Name.Name))}
+}
+
+// positionalOr resolves an ORDER BY or GROUP BY term that names no output
+// by name: an integer literal k is the k-th output column (SQLite's rule);
+// a signed integer, or an integer under COLLATE (both positions on
+// SQLite), is refused; anything else is an expression.
+func (cz *canonicalizer) positionalOr(e sqlast.Expr, sc *scope) (sqlast.Expr, error) {
+	base, coll, err := skipCollate(e)
+	if err != nil {
+		return nil, err
+	}
+	if u, ok := base.(*sqlast.UnaryExpr); ok && (u.Op == sqlast.OpPlus || u.Op == sqlast.OpMinus) {
+		if l, ok := stripParens(u.X).(*sqlast.Literal); ok && l.Kind == sqlast.LitInteger {
+			return nil, refuse("positional", "ORDER BY or GROUP BY a signed integer")
+		}
+	}
+	if lit, ok := base.(*sqlast.Literal); ok && lit.Kind == sqlast.LitInteger {
+		if coll != nil {
+			return nil, refuse("positional", "a position under COLLATE")
+		}
 		k, err := strconv.Atoi(lit.Value)
-		if err != nil || k < 1 || k > len(outputs) {
+		if err != nil || k < 1 || k > len(sc.outputs) {
 			return nil, refuse("positional", "GROUP BY or ORDER BY %s: no such output column", lit.Raw)
 		}
-		if _, star := outputs[k-1].Expr.(*sqlast.Star); star {
+		if _, star := sc.outputs[k-1].Expr.(*sqlast.Star); star {
 			return nil, refuse("positional", "a position that names a *")
 		}
-		return cloneExpr(outputs[k-1].Expr), nil
+		if holdsSubquery(sc.outputs[k-1].Expr) {
+			return nil, refuse("positional", "a position that names an output holding a subquery")
+		}
+		return cloneExpr(sc.outputs[k-1].Expr), nil
 	}
-	out, err := cz.expr(e, sc, ctx, outputs)
+	out, err := cz.expr(e, sc)
 	if err != nil {
 		return nil, err
 	}
@@ -498,6 +697,9 @@ func (cz *canonicalizer) fromItem(t *sqlast.TableRef, sc *scope) error {
 		o.table = cz.schema.Table(t.Name.Name.Name)
 		if o.table == nil {
 			return refuse("unknown table", "no table %s in the schema", t.Name.Name.Name)
+		}
+		if cz.schema.Dialect() == Postgres && pgFold(t.Name.Name) != o.table.Name {
+			return refuse("name case", "%s names table %s only without regard to case (PostgreSQL compares names exactly)", t.Name.Name.Raw, o.table.Name)
 		}
 		if o.ref == "" {
 			o.ref = lowerASCII(t.Name.Name.Name)

@@ -65,3 +65,66 @@ func TestCanonicalizeDoubleQuotesPostgres(t *testing.T) {
 		t.Fatal("PostgreSQL: a double-quoted string resolved")
 	}
 }
+
+// namesSchema is t(a, b), s(c), all integers.
+func namesSchema(d Dialect) *MapSchema {
+	return &MapSchema{D: d, Tables: []*Table{
+		{Name: "t", Columns: []Column{{Name: "a", Family: Int}, {Name: "b", Family: Int}}},
+		{Name: "s", Columns: []Column{{Name: "c", Family: Int}}},
+	}}
+}
+
+// TestCanonicalNames: names resolve as SQLite's lookupName and
+// resolveOrderGroupBy resolve them (issue 37, R1-R4): a bare ORDER BY
+// name is an output alias, a name inside an ORDER BY expression the
+// input column; ON, WHERE, GROUP BY and HAVING read an input column
+// first, then an output alias, and so do the subqueries there (but not
+// those of the result list); a rowid name is refused. On PostgreSQL only
+// a bare ORDER BY or GROUP BY name may be an output column.
+func TestCanonicalNames(t *testing.T) {
+	cases := []struct {
+		d       Dialect
+		q, want string // want "" for a refusal
+	}{
+		{SQLite, "SELECT b AS a FROM t ORDER BY a * 3 = 122883, a", "SELECT a1.b FROM t AS a1 ORDER BY a1.a * 3 = 122883, a1.b"},
+		{SQLite, "SELECT b AS a FROM t ORDER BY abs(a)", "SELECT a1.b FROM t AS a1 ORDER BY abs(a1.a)"},
+		{SQLite, `SELECT b AS "a" FROM t ORDER BY ("a") COLLATE NOCASE DESC`, "SELECT a1.b FROM t AS a1 ORDER BY a1.b COLLATE nocase DESC"},
+		{SQLite, `SELECT t.a AS z FROM t JOIN s ON "z" = s.c`, "SELECT a1.a FROM t AS a1 JOIN s AS a2 ON a1.a = a2.c"},
+		{SQLite, "SELECT t.b FROM t WHERE EXISTS (SELECT s.c AS a FROM s JOIN s AS u ON a = u.c)", "SELECT a1.b FROM t AS a1 WHERE EXISTS (SELECT a2.c FROM s AS a2 JOIN s AS a3 ON a2.c = a3.c)"},
+		{SQLite, "SELECT t.b FROM t WHERE EXISTS (SELECT s.c AS a FROM s JOIN t AS u ON a = u.b)", "SELECT a1.b FROM t AS a1 WHERE EXISTS (SELECT a2.c FROM s AS a2 JOIN t AS a3 ON a3.a = a3.b)"},
+		{SQLite, `SELECT t.a AS z FROM t WHERE EXISTS (SELECT s.c FROM s WHERE s.c = "z")`, "SELECT a1.a FROM t AS a1 WHERE EXISTS (SELECT a2.c FROM s AS a2 WHERE a2.c = a1.a)"},
+		{SQLite, `SELECT t.a AS z, (SELECT count(*) FROM s WHERE s.c = "z") FROM t`, "SELECT a1.a, (SELECT count(*) FROM s AS a2 WHERE a2.c = 'z') FROM t AS a1"},
+		{SQLite, "SELECT b AS a FROM t GROUP BY a", "SELECT a1.b FROM t AS a1 GROUP BY a1.a"},
+		{SQLite, "SELECT b AS x FROM t WHERE x > 1 GROUP BY x HAVING x < 9", "SELECT a1.b FROM t AS a1 WHERE a1.b > 1 GROUP BY a1.b HAVING a1.b < 9"},
+		{SQLite, `SELECT "rowid", a FROM t`, ""},
+		{SQLite, "SELECT a FROM t WHERE oid = 1", ""},
+		{SQLite, "SELECT t._rowid_ FROM t", ""},
+		{SQLite, "SELECT a FROM t ORDER BY +1", ""},
+		{SQLite, "SELECT a FROM t GROUP BY 1 COLLATE nocase", ""},
+		{SQLite, "SELECT a FROM t AS x, s AS x", "SELECT a1.a FROM t AS a1, s AS a2"},
+		{SQLite, "SELECT x.a FROM t AS x, s AS x", ""},
+		{SQLite, "SELECT t.a FROM t JOIN s ON s.c = u.b JOIN t AS u", ""},
+		{SQLite, `SELECT 'x' FROM t WHERE "q" = 'q'`, "SELECT 'x' FROM t AS a1 WHERE 'q' = 'q'"},
+		{Postgres, "SELECT b AS x FROM t WHERE x > 1", ""},
+		{Postgres, "SELECT b AS x FROM t ORDER BY x", "SELECT a1.b FROM t AS a1 ORDER BY a1.b"},
+		{Postgres, "SELECT b AS a FROM t ORDER BY a * 3", "SELECT a1.b FROM t AS a1 ORDER BY a1.a * 3"},
+		{Postgres, "SELECT b AS x FROM t GROUP BY x", "SELECT a1.b FROM t AS a1 GROUP BY a1.b"},
+		{Postgres, "SELECT b AS a FROM t GROUP BY a", "SELECT a1.b FROM t AS a1 GROUP BY a1.a"},
+		{Postgres, "SELECT count(*) FROM t ORDER BY count", ""},
+		{Postgres, `SELECT b AS "X" FROM t ORDER BY x`, ""},
+		{Postgres, `SELECT "A" FROM t`, ""},
+		{Postgres, `SELECT A FROM T`, "SELECT a1.a FROM t AS a1"},
+	}
+	for _, c := range cases {
+		got, err := Canonicalize(c.q, namesSchema(c.d), "a")
+		switch {
+		case c.want == "" && err == nil:
+			t.Errorf("%s %s: canonicalized as %s, want a refusal", c.d, c.q, got.SQL())
+		case c.want == "":
+		case err != nil:
+			t.Errorf("%s %s: %v", c.d, c.q, err)
+		case got.SQL() != c.want:
+			t.Errorf("%s %s:\n got %s\nwant %s", c.d, c.q, got.SQL(), c.want)
+		}
+	}
+}

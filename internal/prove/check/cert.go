@@ -28,8 +28,11 @@ type Certificate struct {
 }
 
 // KernelVersion names the rules and the encoding a certificate follows;
-// Check refuses another.
-const KernelVersion = "sqljudge-prove/1"
+// Check refuses another. Version 2 (issue 37) resolves names as SQLite
+// does, models affinities, storage classes and collations, refuses outer
+// aggregates and reads dependencies through subqueries: a certificate of
+// version 1 may rest on what it got wrong.
+const KernelVersion = "sqljudge-prove/2"
 
 // The methods of a certificate.
 const (

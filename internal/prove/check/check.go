@@ -59,6 +59,9 @@ func Check(ctx context.Context, in Input, c *Certificate) error {
 	if c.Kernel != KernelVersion {
 		return fail("kernel", "certificate of kernel %q, want %q", c.Kernel, KernelVersion)
 	}
+	if in.Rule != "bag" && in.Rule != "spider" {
+		return fail("rule", "unknown comparison rule %q (bag or spider)", in.Rule)
+	}
 	if err := checkSteps("q1", in.Q1, c.Q1Steps, c.NormalForms.Q1, in.Schema); err != nil {
 		return err
 	}
@@ -94,19 +97,26 @@ func checkSteps(name, q string, steps []Step, nf string, s Schema) error {
 }
 
 // CheckStep validates one step: its rule applied again gives its After,
-// relying on exactly its Facts, each of which holds in s.
+// relying on exactly its Facts, each of which holds in s, and its Node is
+// the SQL of the node at At (NodeText); a renaming names no node (At -1).
 func CheckStep(st Step, s Schema) error {
+	if st.Rule == RuleRename && (st.At != -1 || st.Node != "") {
+		return fmt.Errorf("a renaming names no node (at -1, no node), not %d %q", st.At, st.Node)
+	}
+	if st.Rule != RuleRename && st.Node != NodeText(st.Before, st.At) {
+		return fmt.Errorf("its node %q is not the node at %d: %q", st.Node, st.At, NodeText(st.Before, st.At))
+	}
 	if st.Rule == RuleRename {
-		a, err := Canonicalize(st.Before, s, "x")
+		a, err := Rename(st.Before, s, "x")
 		if err != nil {
 			return err
 		}
-		b, err := Canonicalize(st.After, s, "x")
+		b, err := Rename(st.After, s, "x")
 		if err != nil {
 			return err
 		}
-		if a.SQL() != b.SQL() {
-			return fmt.Errorf("not a renaming: the canonical forms differ:\n%s\n%s", a.SQL(), b.SQL())
+		if a != b {
+			return fmt.Errorf("not a renaming: the canonical forms differ:\n%s\n%s", a, b)
 		}
 		if len(st.Facts) > 0 {
 			return fmt.Errorf("a renaming relies on no fact")
@@ -178,10 +188,27 @@ func checkIdentical(in Input, c *Certificate) error {
 	if len(c.Bijection) != len(c1.Occs) {
 		return fail("bijection", "%d pairs for %d occurrences", len(c.Bijection), len(c1.Occs))
 	}
+	want := c1.Matches()
 	for i, m := range c.Bijection {
-		if m.Q1 != c1.Occs[i].alias || m.Q2 != m.Q1 {
-			return fail("bijection", "method identical pairs each occurrence with itself: %s -> %s", m.Q1, m.Q2)
+		if m != want[i] {
+			return fail("bijection", "method identical pairs each occurrence with itself, of its table: %s -> %s (%s), want %s -> %s (%s)", m.Q1, m.Q2, m.Table, want[i].Q1, want[i].Q2, want[i].Table)
 		}
+	}
+	if len(c.Columns) > 0 {
+		return fail("columns", "method identical maps no column")
+	}
+	return nil
+}
+
+// matchTables checks that a pairing names the table of both its
+// occurrences.
+func matchTables(c1, c2 *Canon, m Match) error {
+	o1, o2 := c1.byAlias[m.Q1], c2.byAlias[m.Q2]
+	if o1 == nil || o2 == nil || o1.table == nil || o2.table == nil {
+		return fail("bijection", "%s -> %s pairs no two occurrences of a table", m.Q1, m.Q2)
+	}
+	if m.Table != o1.table.Name || m.Table != o2.table.Name {
+		return fail("bijection", "%s -> %s is said to pair occurrences of %s, not of %s and %s", m.Q1, m.Q2, m.Table, o1.table.Name, o2.table.Name)
 	}
 	return nil
 }
@@ -200,7 +227,13 @@ func checkNormalForm(ctx context.Context, in Input, c *Certificate) error {
 		if _, dup := bij[m.Q1]; dup {
 			return fail("bijection", "%s is paired twice", m.Q1)
 		}
+		if err := matchTables(c1, c2, m); err != nil {
+			return err
+		}
 		bij[m.Q1] = m.Q2
+	}
+	if in.Rule == "bag" && !slices.Equal(c.Columns, identity(len(c.Columns))) {
+		return fail("columns", "under the bag rule columns pair by position: the column map %v is not the identity", c.Columns)
 	}
 	obls, facts, err := compareForms(in.Schema.Dialect(), c1, c2, Pairing{Bijection: bij, Columns: c.Columns}, Ordered(in.Rule, in.Q1, in.Q2))
 	if err != nil {

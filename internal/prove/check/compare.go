@@ -40,6 +40,32 @@ type kernel struct {
 	facts  factSet
 }
 
+// kernelEnv is the encoding's view of one side of the comparison: its
+// columns named in the first query's aliases, its aggregates by their
+// text with each column replaced by its class's representative (deps),
+// its subqueries by the symbols of the pairs the comparison proved.
+type kernelEnv struct {
+	k    *kernel
+	sd   side
+	deps *deps
+}
+
+func (v kernelEnv) column(r *sqlast.QualifiedRef) (string, string, Column, error) {
+	o, i, ok := v.sd.c.colOf(r)
+	if !ok {
+		return "", "", Column{}, refuse("column", "%s is not a column of a table", sqlast.Format(r))
+	}
+	return v.sd.alias(o.alias) + "." + o.colName(i), o.table.Name, o.table.Columns[i], nil
+}
+
+func (v kernelEnv) aggregateKey(f *sqlast.FuncCall) string { return v.k.mappedText(f, v.sd, v.deps) }
+
+// subquery returns the symbol of a subquery and the first query's side,
+// in whose names its outer columns are recorded.
+func (v kernelEnv) subquery(st *sqlast.SelectStmt) (*subSym, encodeEnv) {
+	return v.k.subs[st], kernelEnv{k: v.k, sd: side{c: v.k.c1}}
+}
+
 // compareForms checks that the canonical forms c1 and c2 return the same
 // result on every database under the pairing: ordered says whether rows
 // must come in the same order. It returns the obligations (unproved: the
@@ -76,6 +102,8 @@ func compareForms(d Dialect, c1, c2 *Canon, p Pairing, ordered bool) ([]Obligati
 	if err := k.compare(b1, b2, mode{top: true, ordered: ordered, perm: perm}); err != nil {
 		return nil, nil, err
 	}
+	k.facts.addAll(c1.orderFacts())
+	k.facts.addAll(c2.orderFacts())
 	return k.obls, sortedFacts(k.facts.list), nil
 }
 
@@ -136,6 +164,14 @@ func (k *kernel) compare(b1, b2 *block, m mode) error {
 	if b1.distinct != b2.distinct {
 		return refuse("DISTINCT", "DISTINCT on one side only (%s)", where)
 	}
+	if b1.distinct && !(m.sub && m.kind == subExists) {
+		if err := k.distinctOutputs(k.c1, b1, m.top, where); err != nil {
+			return err
+		}
+		if err := k.distinctOutputs(k.c2, b2, m.top, where); err != nil {
+			return err
+		}
+	}
 	if b1.aggregate != b2.aggregate {
 		return refuse("aggregate", "an aggregate query against a plain one (%s)", where)
 	}
@@ -192,6 +228,11 @@ func (k *kernel) subqueries(b1, b2 *block) error {
 		}
 		if err := k.compare(s1.block, s2.block, mode{sub: true, kind: s1.kind, perm: identity(outputCount(s1.block))}); err != nil {
 			return err
+		}
+		if s1.kind != subExists {
+			if err := k.sameKinds(s1.block, s2.block); err != nil {
+				return err
+			}
 		}
 		sym := &subSym{name: "sub " + f1.alias, cols: map[colKey]*sqlast.QualifiedRef{}}
 		k.freeVars(s1.block, k.side(0), sym)
@@ -267,7 +308,7 @@ func (k *kernel) conditions(b1, b2 *block, d *deps, where string) error {
 
 // encodeAll encodes the conjunction of conds.
 func (k *kernel) encodeAll(s *script, conds []sqlast.Expr, sd side, agg bool, d *deps) (pred, error) {
-	e := &encoder{s: s, sd: sd, k: k, subs: k.subs, agg: agg, deps: d, grouped: d != nil && len(d.b.groupBy) > 0}
+	e := &encoder{s: s, env: kernelEnv{k: k, sd: sd, deps: d}, agg: agg, grouped: d != nil && len(d.b.groupBy) > 0}
 	p := pred{"true", "false"}
 	for i, c := range conds {
 		q, err := e.cond(c)
@@ -381,23 +422,34 @@ func (k *kernel) grouping(b1, b2 *block, d *deps, where string) error {
 	return nil
 }
 
-// determinedBy reports whether the columns es read (of sd's block,
-// outside aggregates) are determined by the columns of keys, both read
-// through sd and renamed into the first query.
+// determinedBy reports whether the values es read (of sd's block,
+// outside aggregates) are determined by identity by the keys, both read
+// through sd and renamed into the first query: every column of the block
+// they read, those a subquery in them reads included (a correlated
+// subquery is a function of them), is in the identity closure of the
+// plain-column keys, or is read inside an expression that is itself a
+// key whose equal values are the same (tieSafeKey).
 func (k *kernel) determinedBy(d *deps, sd side, keys, es []sqlast.Expr) bool {
 	var start []colKey
+	var grouped []string
 	for _, g := range keys {
 		if o, i, ok := sd.c.colOf(g); ok {
 			if o1 := k.c1.byAlias[sd.alias(o.alias)]; o1 != nil {
 				start = append(start, keyOf(o1, i))
 			}
+		} else if tieSafeKey(g) {
+			grouped = append(grouped, k.mappedText(g, sd, nil))
 		}
 	}
-	in := d.closure(start)
-	// Columns of a GROUP BY expression that is not a plain column count
-	// as determined only when the expression itself is a key: compare
-	// texts.
-	grouped := setOf(k.texts(keys, sd, nil))
+	_, in := d.closures(start)
+	local := func(r *sqlast.QualifiedRef) bool {
+		o, i, found := sd.c.colOf(r)
+		if !found {
+			return false
+		}
+		o1 := k.c1.byAlias[sd.alias(o.alias)]
+		return o1 == nil || !d.local(o1) || in[keyOf(o1, i)]
+	}
 	ok := true
 	for _, e := range es {
 		walkExpr(e, func(x sqlast.Expr) bool {
@@ -410,21 +462,81 @@ func (k *kernel) determinedBy(d *deps, sd side, keys, es []sqlast.Expr) bool {
 			if slices.Contains(grouped, k.mappedText(x, sd, nil)) {
 				return false
 			}
-			if r, isRef := x.(*sqlast.QualifiedRef); isRef {
-				o, i, found := sd.c.colOf(r)
-				if !found {
-					ok = false
-					return false
-				}
-				o1 := k.c1.byAlias[sd.alias(o.alias)]
-				if o1 != nil && d.local(o1) && !in[keyOf(o1, i)] {
-					ok = false
-				}
+			switch t := x.(type) {
+			case *sqlast.QualifiedRef:
+				ok = local(t)
+			case *sqlast.SubqueryExpr, *sqlast.ExistsExpr, *sqlast.InExpr:
+				sqlast.Walk(t, func(n sqlast.Node) bool {
+					if r, isRef := n.(*sqlast.QualifiedRef); isRef && ok {
+						ok = local(r)
+					}
+					return ok
+				})
+				return false
 			}
 			return ok
 		})
 	}
 	return ok
+}
+
+// textFuncs are functions whose result is a string or NULL, without a
+// collation of its own: two equal results are the same value.
+var textFuncs = map[string]bool{
+	"lower": true, "upper": true, "substr": true, "substring": true, "trim": true, "ltrim": true, "rtrim": true,
+	"replace": true, "strftime": true, "date": true, "time": true, "datetime": true, "typeof": true, "hex": true, "quote": true,
+}
+
+// tieSafeKey reports whether a GROUP BY or ORDER BY key that is no plain
+// column has equal values only when they are the same: a call of a
+// function of textFuncs without COLLATE or a subquery in it.
+func tieSafeKey(e sqlast.Expr) bool {
+	f, ok := stripParens(e).(*sqlast.FuncCall)
+	if !ok || !textFuncs[lowerASCII(f.Name.Name)] || holdsSubquery(f) {
+		return false
+	}
+	return !holdsCollate(f)
+}
+
+// tieSafe reports whether two values of output e that the engine takes
+// for equal (DISTINCT, a set operation) are indistinguishable where the
+// output goes: at the top level on SQLite, where the result is compared
+// with 1 equal to 1.0, any output without a collation of its own; else
+// a tie-safe column (Column.tieSafe), a literal, COUNT, or MIN or MAX of
+// a tie-safe column.
+func (c *Canon) tieSafe(e sqlast.Expr, top bool) bool {
+	if top && c.d == SQLite {
+		_, coll, ok := c.exprKind(e)
+		return ok && coll == "" && !holdsSubquery(e) && !holdsCollate(e)
+	}
+	switch t := stripParens(e).(type) {
+	case *sqlast.QualifiedRef:
+		o, i, ok := c.colOf(t)
+		return ok && o.table.Columns[i].tieSafe(c.d)
+	case *sqlast.Literal:
+		return true
+	case *sqlast.FuncCall:
+		switch lowerASCII(t.Name.Name) {
+		case "count":
+			return true
+		case "min", "max":
+			return len(t.Args) == 1 && c.tieSafe(t.Args[0], false)
+		}
+	}
+	return false
+}
+
+// distinctOutputs refuses a block that removes duplicates (DISTINCT, or
+// a set operation without ALL) while an output is not tie-safe: the
+// engine keeps one of the rows it takes for equal, whichever it meets
+// first.
+func (k *kernel) distinctOutputs(c *Canon, b *block, top bool, where string) error {
+	for _, e := range b.outputs {
+		if !c.tieSafe(e, top) {
+			return refuse("DISTINCT", "duplicates removed on %s, whose values the engine may take for equal while they differ: it keeps the first it meets (%s)", sqlast.Format(e), where)
+		}
+	}
+	return nil
 }
 
 // assumeGroup asserts what holds of a group's representative row: the
@@ -454,7 +566,7 @@ func (k *kernel) outputs(b1, b2 *block, d *deps, m mode, where string) error {
 		}
 		s := newScript(k.d)
 		enc := func(sd side, e sqlast.Expr) (term, bool, error) {
-			en := &encoder{s: s, sd: sd, k: k, subs: k.subs, agg: b1.aggregate, deps: d, grouped: len(b1.groupBy) > 0}
+			en := &encoder{s: s, env: kernelEnv{k: k, sd: sd, deps: d}, agg: b1.aggregate, grouped: len(b1.groupBy) > 0}
 			return en.scalar(e)
 		}
 		t1, ok1, err := enc(k.side(0), e1)
@@ -554,8 +666,20 @@ func (k *kernel) compound(b1, b2 *block, m mode) error {
 		return refuse("compound order", "ORDER BY or LIMIT on a compound query")
 	}
 	commutative := same && b1.ops[0].Op != "EXCEPT"
+	setOp := false
+	for _, op := range b1.ops {
+		setOp = setOp || !op.All
+	}
 	used := map[int]bool{}
 	for i, br1 := range b1.branches {
+		if setOp && !(m.sub && m.kind == subExists) {
+			if err := k.distinctOutputs(k.c1, br1, m.top, "compound"); err != nil {
+				return err
+			}
+			if err := k.distinctOutputs(k.c2, b2.branches[i], m.top, "compound"); err != nil {
+				return err
+			}
+		}
 		j := -1
 		for jj, br2 := range b2.branches {
 			if f1 := br1.firstOcc(); f1 != nil && br2.owns(k.c2.byAlias[k.bij[f1.alias]]) {

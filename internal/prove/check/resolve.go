@@ -6,24 +6,18 @@ import (
 	"github.com/sqljudge/sqljudge/internal/sqlast"
 )
 
-// exprCtx is the clause an expression is read in, which decides whether a
-// name may be an output alias.
-type exprCtx uint8
-
-const (
-	ctxPlain exprCtx = iota // ON, the SELECT list: input columns only
-	ctxAlias                // WHERE, GROUP BY, HAVING: an input column, else an alias
-	ctxOrder                // ORDER BY: an alias first (SQLite's rule)
-)
-
-// resultColumn canonicalizes an output column.
+// resultColumn canonicalizes an output column (its scope's aliases are
+// not visible yet: SQLite resolves the result list before it adds them).
 func (cz *canonicalizer) resultColumn(c *sqlast.ResultColumn, sc *scope) error {
 	if st, ok := c.Expr.(*sqlast.Star); ok {
 		if len(sc.occs) == 0 {
 			return refuse("SELECT *", "* without a FROM clause")
 		}
 		if st.Table != nil {
-			o := lookupRef(sc, st.Table.Name)
+			o, err := lookupRef(sc, st.Table.Name)
+			if err != nil {
+				return err
+			}
 			if o == nil {
 				return refuse("unresolved", "no table %s for %s.*", st.Table.Name, st.Table.Name)
 			}
@@ -31,7 +25,7 @@ func (cz *canonicalizer) resultColumn(c *sqlast.ResultColumn, sc *scope) error {
 		}
 		return nil
 	}
-	e, err := cz.expr(c.Expr, sc, ctxPlain, nil)
+	e, err := cz.expr(c.Expr, sc)
 	if err != nil {
 		return err
 	}
@@ -40,14 +34,19 @@ func (cz *canonicalizer) resultColumn(c *sqlast.ResultColumn, sc *scope) error {
 }
 
 // lookupRef finds the occurrence of scope sc (not its parents) that a
-// query names ref (its alias, or the table's name when it has none).
-func lookupRef(sc *scope, ref string) *occurrence {
+// query names ref (its alias, or the table's name when it has none); two
+// of them is SQLite's "ambiguous column name".
+func lookupRef(sc *scope, ref string) (*occurrence, error) {
+	var found *occurrence
 	for _, o := range sc.occs {
 		if o.ref != "" && equalFold(o.ref, ref) {
-			return o
+			if found != nil {
+				return nil, refuse("unresolved", "two tables of one FROM are called %s", ref)
+			}
+			found = o
 		}
 	}
-	return nil
+	return found, nil
 }
 
 // qualified returns the canonical reference to column i of o.
@@ -55,55 +54,81 @@ func qualified(o *occurrence, i int) *sqlast.QualifiedRef {
 	return &sqlast.QualifiedRef{Parts: []*sqlast.Ident{sqlast.Name(o.alias), sqlast.Name(o.colName(i))}}
 }
 
-// resolveColumn finds an unqualified column name in sc and its parents:
-// the reference, nil when no FROM in scope has it, or a refusal when two
-// tables of one FROM do (SQLite's "ambiguous column name").
-func resolveColumn(sc *scope, name string) (*sqlast.QualifiedRef, error) {
-	for s := sc; s != nil; s = s.parent {
-		var found *sqlast.QualifiedRef
-		for _, o := range s.occs {
-			i := o.column(name)
-			if i == -2 || i >= 0 && found != nil {
-				return nil, refuse("unresolved", "ambiguous column name %s", name)
-			}
-			if i >= 0 {
-				found = qualified(o, i)
-			}
+// rowidNames are the names SQLite gives a table's rowid when no column
+// has them (https://sqlite.org/lang_createtable.html#rowid).
+var rowidNames = map[string]bool{"rowid": true, "oid": true, "_rowid_": true}
+
+// columnIn finds a bare column name among the FROM items of scope sc
+// alone: the reference, nil when none has it, or a refusal when two
+// have it (SQLite's "ambiguous column name") or when, on PostgreSQL, the
+// name matches a column only without regard to case (PostgreSQL folds
+// an unquoted name to lower case and compares names exactly).
+func (cz *canonicalizer) columnIn(sc *scope, id *sqlast.Ident) (*sqlast.QualifiedRef, error) {
+	var found *sqlast.QualifiedRef
+	for _, o := range sc.occs {
+		i := o.column(id.Name)
+		if i == -2 || i >= 0 && found != nil {
+			return nil, refuse("unresolved", "ambiguous column name %s", id.Name)
 		}
-		if found != nil {
-			return found, nil
+		if i >= 0 {
+			if err := cz.exactName(o, i, id); err != nil {
+				return nil, err
+			}
+			found = qualified(o, i)
 		}
 	}
-	return nil, nil
+	return found, nil
 }
 
-// ident resolves a bare name.
-func (cz *canonicalizer) ident(id *sqlast.Ident, sc *scope, ctx exprCtx, outputs []*sqlast.ResultColumn) (sqlast.Expr, error) {
-	col, err := resolveColumn(sc, id.Name)
-	if err != nil {
-		return nil, err
+// exactName refuses, on PostgreSQL, a name that matches column i of o
+// only without regard to case.
+func (cz *canonicalizer) exactName(o *occurrence, i int, id *sqlast.Ident) error {
+	if cz.schema.Dialect() != Postgres || o.table == nil {
+		return nil
 	}
-	var alias sqlast.Expr
-	if ctx != ctxPlain {
-		for _, o := range outputs {
-			if o.Alias != nil && equalFold(o.Alias.Name, id.Name) {
-				if alias != nil {
-					return nil, refuse("unresolved", "two output columns are called %s", id.Name)
-				}
-				alias = o.Expr
+	if pgFold(id) != o.table.Columns[i].Name {
+		return refuse("name case", "%s names column %s only without regard to case (PostgreSQL compares names exactly)", id.Raw, o.table.Columns[i].Name)
+	}
+	return nil
+}
+
+// pgFold is the name PostgreSQL reads: an unquoted name in lower case, a
+// quoted one as written.
+func pgFold(id *sqlast.Ident) string {
+	if id.Quote == sqlast.QuoteNone {
+		return strings.ToLower(id.Name)
+	}
+	return id.Name
+}
+
+// ident resolves a bare name as SQLite's lookupName does (resolve.c):
+// scope by scope from the innermost, a column of the scope's FROM items,
+// then (when the scope has reached the clauses that may name them) an
+// output alias of the scope's SELECT; after every scope, a double-quoted
+// name is the string it spells and TRUE and FALSE are 1 and 0. A rowid
+// name (rowid, oid, _rowid_) that no column has is refused: the kernel
+// does not model the rowid. On PostgreSQL no scope's aliases are visible
+// in an expression, and a name that resolves nowhere is an error.
+func (cz *canonicalizer) ident(id *sqlast.Ident, sc *scope) (sqlast.Expr, error) {
+	for s := sc; s != nil; s = s.parent {
+		col, err := cz.columnIn(s, id)
+		if err != nil {
+			return nil, err
+		}
+		if col != nil {
+			return col, nil
+		}
+		if rowidNames[lowerASCII(id.Name)] && len(s.occs) > 0 {
+			return nil, refuse("rowid", "%s names a table's rowid, which the kernel does not model", id.Raw)
+		}
+		if s.aliases {
+			e, err := aliasNamed(s.outputs, id)
+			if err != nil || e != nil {
+				return e, err
 			}
 		}
 	}
 	switch {
-	case alias != nil && col != nil && sqlast.Format(alias) != sqlast.Format(col):
-		if ctx == ctxOrder {
-			return cloneExpr(alias), nil
-		}
-		return nil, refuse("ambiguous alias", "%s names both an output column and an input column", id.Name)
-	case alias != nil:
-		return cloneExpr(alias), nil
-	case col != nil:
-		return col, nil
 	case id.Quote == sqlast.QuoteDouble && cz.schema.Dialect() == SQLite:
 		// SQLite: a double-quoted token that names no column is a string
 		// (PostgreSQL: an error).
@@ -119,31 +144,96 @@ func (cz *canonicalizer) ident(id *sqlast.Ident, sc *scope, ctx exprCtx, outputs
 	return nil, refuse("unresolved", "no such column: %s", id.Name)
 }
 
-// qualifiedRef resolves q.c.
+// aliasNamed returns a copy of the expression of the output column
+// aliased as id names it (SQLite: case-insensitively), nil when none is.
+// Two outputs of the name, or an alias of an expression holding a
+// subquery (whose copy would repeat its table occurrences), are refused.
+func aliasNamed(outputs []*sqlast.ResultColumn, id *sqlast.Ident) (sqlast.Expr, error) {
+	var found sqlast.Expr
+	for _, o := range outputs {
+		if o.Alias == nil || !equalFold(o.Alias.Name, id.Name) {
+			continue
+		}
+		if found != nil {
+			return nil, refuse("unresolved", "two output columns are called %s", id.Name)
+		}
+		found = o.Expr
+	}
+	return aliasCopy(found, id)
+}
+
+// aliasCopy returns a copy of the expression an alias (named by id)
+// stands for, nil for none; one that holds a subquery is refused (its
+// copy would repeat the subquery's table occurrences).
+func aliasCopy(found sqlast.Expr, id *sqlast.Ident) (sqlast.Expr, error) {
+	if found == nil {
+		return nil, nil
+	}
+	if holdsSubquery(found) {
+		return nil, refuse("alias", "%s names an output column that holds a subquery", id.Name)
+	}
+	return cloneExpr(found), nil
+}
+
+// holds reports whether e has a node (itself included) for which is
+// says true.
+func holds(e sqlast.Expr, is func(sqlast.Node) bool) bool {
+	found := false
+	sqlast.Walk(e, func(n sqlast.Node) bool {
+		found = found || is(n)
+		return !found
+	})
+	return found
+}
+
+// holdsSubquery reports whether e holds a subquery.
+func holdsSubquery(e sqlast.Expr) bool {
+	return holds(e, func(n sqlast.Node) bool { _, ok := n.(*sqlast.SelectStmt); return ok })
+}
+
+// holdsCollate reports whether e holds a COLLATE.
+func holdsCollate(e sqlast.Expr) bool {
+	return holds(e, func(n sqlast.Node) bool { _, ok := n.(*sqlast.CollateExpr); return ok })
+}
+
+// qualifiedRef resolves q.c: the occurrence named q in the innermost
+// scope that has one; a column it lacks is refused (SQLite would look
+// further out), as is a rowid name.
 func (cz *canonicalizer) qualifiedRef(r *sqlast.QualifiedRef, sc *scope) (sqlast.Expr, error) {
 	if len(r.Parts) != 2 {
 		return nil, refuse("schema-qualified column", "%s", sqlast.Format(r))
 	}
 	for s := sc; s != nil; s = s.parent {
-		if o := lookupRef(s, r.Parts[0].Name); o != nil {
-			i := o.column(r.Parts[1].Name)
-			if i < 0 {
-				return nil, refuse("unresolved", "no such column: %s", sqlast.Format(r))
-			}
-			return qualified(o, i), nil
+		o, err := lookupRef(s, r.Parts[0].Name)
+		if err != nil {
+			return nil, err
 		}
+		if o == nil {
+			continue
+		}
+		i := o.column(r.Parts[1].Name)
+		switch {
+		case i < 0 && rowidNames[lowerASCII(r.Parts[1].Name)]:
+			return nil, refuse("rowid", "%s names a table's rowid, which the kernel does not model", sqlast.Format(r))
+		case i < 0:
+			return nil, refuse("unresolved", "no such column: %s", sqlast.Format(r))
+		}
+		if err := cz.exactName(o, i, r.Parts[1]); err != nil {
+			return nil, err
+		}
+		return qualified(o, i), nil
 	}
 	return nil, refuse("unresolved", "no such table: %s", r.Parts[0].Name)
 }
 
-// expr canonicalizes an expression read in scope sc; outputs are the
-// output columns an alias may name (ORDER BY, GROUP BY, HAVING, WHERE).
-func (cz *canonicalizer) expr(e sqlast.Expr, sc *scope, ctx exprCtx, outputs []*sqlast.ResultColumn) (sqlast.Expr, error) {
+// expr canonicalizes an expression read in scope sc (whose aliases, and
+// its parents', are visible as each scope says).
+func (cz *canonicalizer) expr(e sqlast.Expr, sc *scope) (sqlast.Expr, error) {
 	sub := func(x sqlast.Expr) (sqlast.Expr, error) {
 		if x == nil {
 			return nil, nil
 		}
-		return cz.expr(x, sc, ctx, outputs)
+		return cz.expr(x, sc)
 	}
 	list := func(xs []sqlast.Expr) error {
 		for i, x := range xs {
@@ -158,7 +248,7 @@ func (cz *canonicalizer) expr(e sqlast.Expr, sc *scope, ctx exprCtx, outputs []*
 	var err error
 	switch t := e.(type) {
 	case *sqlast.Ident:
-		return cz.ident(t, sc, ctx, outputs)
+		return cz.ident(t, sc)
 	case *sqlast.QualifiedRef:
 		return cz.qualifiedRef(t, sc)
 	case *sqlast.Literal:

@@ -64,6 +64,30 @@ func canonicalInput(sql string, s Schema) (*Canon, error) {
 	return c, nil
 }
 
+// NodeText is the SQL of the node of sql that starts at byte offset at
+// (the node a step rewrites, in its certificate's "node"), cut to 200
+// characters with "…"; "" when there is none (a SELECT statement's start
+// names no node: its first SELECT does).
+func NodeText(sql string, at int) string {
+	q, err := sqlast.Parse(sql)
+	if err != nil {
+		return ""
+	}
+	text := ""
+	sqlast.Walk(q.Stmt, func(n sqlast.Node) bool {
+		if text == "" && n.Pos() == at {
+			if _, isStmt := n.(*sqlast.SelectStmt); !isStmt {
+				text = sqlast.Format(n)
+			}
+		}
+		return text == ""
+	})
+	if r := []rune(text); len(r) > 200 {
+		text = string(r[:200]) + "…"
+	}
+	return text
+}
+
 // nodeAt returns the node of the tree of c of type T that starts at byte
 // offset at.
 func nodeAt[T sqlast.Node](c *Canon, at int) (T, bool) {
@@ -97,6 +121,9 @@ func Apply(rule, before string, at int, s Schema) (string, []Fact, error) {
 	}
 	c, err := canonicalInput(before, s)
 	if err != nil {
+		return "", nil, err
+	}
+	if err := c.outerAggregate(); err != nil {
 		return "", nil, err
 	}
 	var facts factSet

@@ -9,8 +9,9 @@ import (
 // The rules beside rename, each with its side condition.
 const (
 	// RuleCountStar: COUNT(x) is COUNT(*) when x is a column that is NOT
-	// NULL and not on the NULL-extended side of an outer join. At: the
-	// COUNT call.
+	// NULL in the rows of its SELECT (declared so, or by a top-level
+	// conjunct never TRUE on NULL) and not on the NULL-extended side of an
+	// outer join. At: the COUNT call.
 	RuleCountStar = "count_star"
 	// RuleInDistinct: DISTINCT inside x [NOT] IN (SELECT DISTINCT ...)
 	// or EXISTS (SELECT DISTINCT ...) changes nothing: IN reads the
@@ -63,22 +64,43 @@ func countStar(c *Canon, at int, facts *factSet) error {
 	switch {
 	case !ok:
 		return refuse("rule", "COUNT of %s, not of a column", sqlast.Format(f.Args[0]))
-	case !o.table.Columns[i].NotNull:
-		return refuse("rule", "%s may be NULL", sqlast.Format(f.Args[0]))
 	case o.join == joinLeft:
 		return refuse("rule", "%s is on the NULL-extended side of an outer join", sqlast.Format(f.Args[0]))
 	}
-	facts.add(notNullFact(o, i))
+	nn, err := notNullIn(c, o, i)
+	if err != nil {
+		return err
+	}
+	facts.addAll(nn)
 	f.Star, f.Args = true, nil
 	return nil
 }
 
+// notNullIn returns what keeps column i of o from NULL in the rows of its
+// SELECT: a NOT NULL declaration (the fact), or a top-level conjunct that
+// is never TRUE on NULL (no fact: the query says it); a refusal when
+// neither does.
+func notNullIn(c *Canon, o *occurrence, i int) ([]Fact, error) {
+	if o.table.Columns[i].NotNull {
+		return []Fact{notNullFact(o, i)}, nil
+	}
+	b, err := blockOfCore(c, o.core)
+	if err != nil {
+		return nil, err
+	}
+	if !newDeps(c, b).nonNull[keyOf(o, i)] {
+		return nil, refuse("rule", "%s.%s may be NULL", o.alias, o.colName(i))
+	}
+	return nil, nil
+}
+
 func inDistinct(c *Canon, at int, _ *factSet) error {
 	var st *sqlast.SelectStmt
-	if in, ok := nodeAt[*sqlast.InExpr](c, at); ok && in.Select != nil {
+	in, isIn := nodeAt[*sqlast.InExpr](c, at)
+	if isIn && in.Select != nil {
 		st = in.Select
 	} else if ex, ok := nodeAt[*sqlast.ExistsExpr](c, at); ok {
-		st = ex.Select
+		st, isIn = ex.Select, false
 	}
 	if st == nil || len(st.Cores) != 1 {
 		return refuse("rule", "no IN or EXISTS subquery of one SELECT at %d", at)
@@ -86,6 +108,19 @@ func inDistinct(c *Canon, at int, _ *factSet) error {
 	sq := st.Cores[0].(*sqlast.SelectQuery)
 	if sq.Distinct != sqlast.DistinctDistinct || sq.Limit != nil {
 		return refuse("rule", "the subquery has no DISTINCT, or has a LIMIT")
+	}
+	if isIn {
+		// x IN (SELECT DISTINCT y): which of the y the engine takes for
+		// equal DISTINCT keeps may decide the comparison with x.
+		b, err := blockOfCore(c, sq)
+		if err != nil {
+			return err
+		}
+		for _, e := range b.outputs {
+			if !c.tieSafe(e, false) {
+				return refuse("rule", "DISTINCT on %s, whose values the engine may take for equal while they differ", sqlast.Format(e))
+			}
+		}
 	}
 	sq.Distinct = sqlast.DistinctNone
 	return nil
@@ -259,11 +294,14 @@ func inToJoin(c *Canon, at int, facts *factSet) error {
 	if !xok || !yok || !slices.Contains(sb.occs, yo) {
 		return refuse("rule", "x and y must be columns, y of the subquery")
 	}
-	fx, fy := xo.table.Columns[xi].Family, yo.table.Columns[yi].Family
+	fx, fy := c.fam(xo, xi), c.fam(yo, yi)
 	if fx != fy || (fx != Int && fx != Text) {
 		return refuse("rule", "x and y are not both Int or both Text")
 	}
 	d := newDeps(c, sb)
+	// x IN (SELECT y ...) holds only through a row whose y equals x: y is
+	// not NULL there, and neither in the join's rows (x = y).
+	d.nonNull[keyOf(yo, yi)] = true
 	cl := d.closure([]colKey{keyOf(yo, yi)})
 	for _, o := range sb.occs {
 		if !d.keyed(o, cl) {
@@ -272,8 +310,8 @@ func inToJoin(c *Canon, at int, facts *factSet) error {
 	}
 	_ = ob
 	facts.addAll(d.facts.list)
-	facts.add(Fact{Fact: FactFamily, Table: xo.table.Name, Column: xo.table.Columns[xi].Name, Family: fx.String()})
-	facts.add(Fact{Fact: FactFamily, Table: yo.table.Name, Column: yo.table.Columns[yi].Name, Family: fy.String()})
+	facts.add(c.familyFact(xo, xi))
+	facts.add(c.familyFact(yo, yi))
 	// The subquery's FROM joins the outer one.
 	for k, t := range sub.From {
 		if k == 0 {
@@ -321,7 +359,7 @@ func joinElim(c *Canon, at int, facts *factSet) error {
 		for _, pair := range [][2]sqlast.Expr{{be.X, be.Y}, {be.Y, be.X}} {
 			co, ci, ok1 := c.colOf(pair[0])
 			po, pi, ok2 := c.colOf(pair[1])
-			if ok1 && ok2 && po == p && co != p && slices.Contains(b.occs, co) && child == nil && fkJoins(co, ci, po, pi) {
+			if ok1 && ok2 && po == p && co != p && slices.Contains(b.occs, co) && child == nil && fkJoins(c, co, ci, po, pi) {
 				child, f, key, eq = co, ci, pi, x
 			}
 		}
@@ -353,8 +391,8 @@ func joinElim(c *Canon, at int, facts *factSet) error {
 	facts.add(Fact{Fact: FactKey, Table: p.table.Name, Columns: []string{p.table.Columns[key].Name}})
 	facts.add(notNullFact(p, key))
 	facts.add(notNullFact(child, f))
-	facts.add(Fact{Fact: FactFamily, Table: child.table.Name, Column: child.table.Columns[f].Name, Family: "int"})
-	facts.add(Fact{Fact: FactFamily, Table: p.table.Name, Column: p.table.Columns[key].Name, Family: "int"})
+	facts.add(c.familyFact(child, f))
+	facts.add(c.familyFact(p, key))
 	// FROM as comma joins without p, every ON moved to WHERE, the
 	// joining conjunct dropped (it reads c.f = c.f now).
 	sq := p.core
@@ -405,8 +443,8 @@ func bareStar(sq *sqlast.SelectQuery) bool {
 // fkJoins reports whether column ci of co references column pi of po by
 // a one-column foreign key, pi is a NOT NULL key of po's table, ci is
 // NOT NULL and both are Int.
-func fkJoins(co *occurrence, ci int, po *occurrence, pi int) bool {
-	if !co.table.Columns[ci].NotNull || !po.table.Columns[pi].NotNull || co.table.Columns[ci].Family != Int || po.table.Columns[pi].Family != Int {
+func fkJoins(c *Canon, co *occurrence, ci int, po *occurrence, pi int) bool {
+	if !co.table.Columns[ci].NotNull || !po.table.Columns[pi].NotNull || c.fam(co, ci) != Int || c.fam(po, pi) != Int {
 		return false
 	}
 	isKey := false

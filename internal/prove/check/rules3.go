@@ -7,8 +7,9 @@ import (
 )
 
 const (
-	// RuleCountDistinctKey: COUNT(DISTINCT x) is COUNT(*) when x is a NOT
-	// NULL column (not on an outer join's NULL-extended side) that,
+	// RuleCountDistinctKey: COUNT(DISTINCT x) is COUNT(*) when x is a
+	// column NOT NULL in its SELECT's rows (declared so, or by a
+	// conjunct; not on an outer join's NULL-extended side) that,
 	// together with the GROUP BY terms, determines a NOT NULL key of
 	// every table of the FROM: the rows of a group then differ in x. At:
 	// the COUNT call.
@@ -43,10 +44,12 @@ func countDistinctKey(c *Canon, at int, facts *factSet) error {
 	switch {
 	case !ok:
 		return refuse("rule", "COUNT(DISTINCT %s), not of a column", sqlast.Format(f.Args[0]))
-	case !o.table.Columns[i].NotNull:
-		return refuse("rule", "%s may be NULL", sqlast.Format(f.Args[0]))
 	case o.join == joinLeft:
 		return refuse("rule", "%s is on the NULL-extended side of an outer join", sqlast.Format(f.Args[0]))
+	}
+	nn, err := notNullIn(c, o, i)
+	if err != nil {
+		return err
 	}
 	b, err := blockOfCore(c, o.core)
 	if err != nil {
@@ -67,7 +70,7 @@ func countDistinctKey(c *Canon, at int, facts *factSet) error {
 		}
 	}
 	facts.addAll(d.facts.list)
-	facts.add(notNullFact(o, i))
+	facts.addAll(nn)
 	f.Distinct, f.Star, f.Args = false, true, nil
 	return nil
 }
@@ -148,13 +151,13 @@ func exceptToNotIn(c *Canon, at int, facts *factSet) error {
 		}
 		cols[k].o, cols[k].i, cols[k].e = o, i, blk.outputs[0]
 	}
-	fa, fb := cols[0].o.table.Columns[cols[0].i].Family, cols[1].o.table.Columns[cols[1].i].Family
+	fa, fb := c.fam(cols[0].o, cols[0].i), c.fam(cols[1].o, cols[1].i)
 	if fa != fb || (fa != Int && fa != Text) {
 		return refuse("rule", "the two columns are not both Int or both Text")
 	}
 	for _, x := range cols {
 		facts.add(notNullFact(x.o, x.i))
-		facts.add(Fact{Fact: FactFamily, Table: x.o.table.Name, Column: x.o.table.Columns[x.i].Name, Family: fa.String()})
+		facts.add(c.familyFact(x.o, x.i))
 	}
 	sub := &sqlast.SelectStmt{Cores: []sqlast.SelectCore{b}}
 	notIn := &sqlast.InExpr{Not: true, X: cols[0].e, Parens: true, Select: sub}
@@ -206,7 +209,7 @@ func inToExists(c *Canon, at int, facts *factSet) error {
 	if !xok || !yok || !slices.Contains(sb.occs, yo) {
 		return refuse("rule", "x and y must be NOT NULL columns, y of the subquery")
 	}
-	fx, fy := xo.table.Columns[xi].Family, yo.table.Columns[yi].Family
+	fx, fy := c.fam(xo, xi), c.fam(yo, yi)
 	if fx != fy || (fx != Int && fx != Text) {
 		return refuse("rule", "x and y are not both Int or both Text")
 	}
@@ -215,7 +218,7 @@ func inToExists(c *Canon, at int, facts *factSet) error {
 		i int
 	}{{xo, xi}, {yo, yi}} {
 		facts.add(notNullFact(x.o, x.i))
-		facts.add(Fact{Fact: FactFamily, Table: x.o.table.Name, Column: x.o.table.Columns[x.i].Name, Family: fx.String()})
+		facts.add(c.familyFact(x.o, x.i))
 	}
 	var conds []sqlast.Expr
 	if sub.Where != nil {

@@ -6,7 +6,7 @@ import (
 
 // RuleDerivedMerge: a FROM subquery (SELECT e1 AS c1, ... FROM F WHERE p)
 // AS d, joined by inner joins, that neither groups, aggregates, removes
-// duplicates nor limits, is merged into the query: F joins the FROM, p the
+// duplicates, orders nor limits, is merged into the query: F joins the FROM, p the
 // WHERE, and every d.ci becomes ei (the ON conditions move to WHERE). A
 // select-project-join over a select-project-join is one (view merging):
 // each row of the outer FROM with d is a row of it with F's rows. At: d's
@@ -37,6 +37,10 @@ func derivedMerge(c *Canon, at int, _ *factSet) error {
 	switch {
 	case sub.Distinct == sqlast.DistinctDistinct || len(sub.GroupBy) > 0 || sub.Having != nil || sub.Limit != nil || len(sub.Windows) > 0 || len(sub.From) == 0:
 		return refuse("rule", "the subquery removes duplicates, groups, limits or reads no table")
+	case len(sub.OrderBy) > 0:
+		// The order the outer query reads the subquery's rows in: SQLite
+		// sums floating point values, and meets ties, in that order.
+		return refuse("rule", "the subquery has an ORDER BY")
 	}
 	for _, col := range sub.Columns {
 		if containsAggregate(col.Expr) {
@@ -277,7 +281,7 @@ func groupSemijoin(c *Canon, at int, facts *factSet) error {
 	if !ok || yo.core != sub || sqlast.Format(sub.GroupBy[0]) != sqlast.Format(sub.Columns[0].Expr) {
 		return refuse("rule", "the subquery does not return the column it groups by")
 	}
-	fa, fy := a.table.Columns[k].Family, yo.table.Columns[yi].Family
+	fa, fy := c.fam(a, k), c.fam(yo, yi)
 	if fa != fy || (fa != Int && fa != Text) {
 		return refuse("rule", "the two columns are not both Int or both Text")
 	}
@@ -289,8 +293,8 @@ func groupSemijoin(c *Canon, at int, facts *factSet) error {
 	}
 	facts.add(Fact{Fact: FactKey, Table: a.table.Name, Columns: []string{a.table.Columns[k].Name}})
 	facts.add(notNullFact(a, k))
-	facts.add(Fact{Fact: FactFamily, Table: a.table.Name, Column: a.table.Columns[k].Name, Family: fa.String()})
-	facts.add(Fact{Fact: FactFamily, Table: yo.table.Name, Column: yo.table.Columns[yi].Name, Family: fy.String()})
+	facts.add(c.familyFact(a, k))
+	facts.add(c.familyFact(yo, yi))
 	for j, t := range sub.From {
 		if j == 0 {
 			t.Join = &sqlast.JoinOperator{Type: sqlast.JoinInner | sqlast.JoinComma}

@@ -67,6 +67,10 @@ func TestRules(t *testing.T) {
 			"SELECT a1.name FROM singer AS a1, member AS a2 WHERE a1.singer_id = a2.singer_id GROUP BY a1.singer_id HAVING count(*) > 1", []string{"key(singer(Singer_ID))"}},
 		{RuleDerivedMerge, "SELECT * FROM (SELECT * FROM singer WHERE age > 3) AS t", "(SELECT",
 			"SELECT a1.singer_id, a1.name, a1.country, a1.age FROM singer AS a1 WHERE a1.age > 3", nil},
+		// A nullable key or column kept from NULL by a conjunct.
+		{RuleCountStar, "SELECT count(id) FROM u WHERE id > 3", "count(", "SELECT count(*) FROM u AS a1 WHERE a1.id > 3", nil},
+		{RuleDistinctKey, "SELECT DISTINCT id, name FROM u WHERE id IN (1, 2)", "SELECT", "SELECT a1.id, a1.name FROM u AS a1 WHERE a1.id IN (1, 2)", []string{"key(u(id))"}},
+		{RuleInToJoin, "SELECT name FROM singer WHERE age IN (SELECT id FROM u)", "a1.age IN", "SELECT a1.name FROM singer AS a1, u AS a2 WHERE a1.age = a2.id", []string{"key(u(id))"}},
 	}
 	for _, c := range cases {
 		if c.rule == RuleGroupByFD {
@@ -130,6 +134,11 @@ func TestRulesRefuse(t *testing.T) {
 		{"DISTINCT", RuleDerivedMerge, "SELECT t.n FROM (SELECT DISTINCT name AS n FROM singer) AS t", "(SELECT"},
 		{"LIMIT", RuleDerivedMerge, "SELECT t.n FROM (SELECT name AS n FROM singer ORDER BY age LIMIT 2) AS t", "(SELECT"},
 		{"an outer join", RuleDerivedMerge, "SELECT t.n FROM concert c LEFT JOIN (SELECT name AS n, age FROM singer) AS t ON t.age = c.year", "(SELECT"},
+		{"ORDER BY", RuleDerivedMerge, "SELECT t.n FROM (SELECT name AS n FROM singer ORDER BY age) AS t", "(SELECT"},
+		{"a conjunct under OR", RuleCountStar, "SELECT count(id) FROM u WHERE id > 3 OR name = 'x'", "count("},
+		{"NOT IN keeps NULL", RuleCountStar, "SELECT count(id) FROM u WHERE id NOT IN (SELECT a FROM log WHERE a = 1)", "count("},
+		{"a nullable key without a conjunct", RuleDistinctKey, "SELECT DISTINCT id, name FROM u WHERE name = 'x'", "SELECT"},
+		{"DISTINCT of an untied column under IN", RuleInDistinct, "SELECT name FROM singer WHERE name IN (SELECT DISTINCT u.name COLLATE nocase FROM u)", "a1.name IN"},
 	}
 	for _, c := range cases {
 		if got, _, err := applyAt(t, s, c.rule, c.q, c.marker); err == nil {

@@ -7,27 +7,39 @@ import (
 )
 
 // Family is the value domain of a column as the kernel models it: the
-// values a column of that family holds and how the engine compares them.
-// Only Int, Real and Text are modelled (numbers, and strings compared byte
-// by byte); every comparison involving Other is an uninterpreted
-// predicate of its arguments (sound, and never used to prove more than
-// "the same expression on the same values gives the same answer").
+// storage classes its values have and how the engine compares them.
+// Int, Real, Numeric and Text are modelled; every comparison involving
+// Other is an uninterpreted predicate of its arguments (sound, and never
+// used to prove more than "the same expression on the same values, of
+// columns of the same affinity and collation, gives the same answer").
+// A family is a fact about the values a database holds (SQLite stores
+// what it is given in a column of any affinity when it cannot convert
+// it), listed in every certificate that relies on it.
 type Family uint8
 
 // The families.
 const (
 	// Other: a column whose values the kernel does not model (a date,
-	// a boolean, a NUMERIC or BLOB affinity column on SQLite, ...).
+	// a boolean, a column without a declared type or of BLOB affinity on
+	// SQLite, which keeps whatever storage class it is given, a text
+	// column with a collation other than BINARY, PostgreSQL's CHAR(n),
+	// numeric and floating types, ...).
 	Other Family = iota
-	// Int: whole numbers (SQLite INTEGER affinity; PostgreSQL integer
-	// types), compared as integers.
+	// Int: whole numbers, stored as integers (SQLite: INTEGER affinity;
+	// PostgreSQL: an integer type), compared as integers.
 	Int
-	// Real: numbers with a fractional part (SQLite REAL affinity; a
-	// floating or decimal type), compared as real numbers.
+	// Real: numbers stored as floating point values (SQLite: REAL
+	// affinity, which stores 5 as 5.0), compared as numbers.
 	Real
-	// Text: strings compared byte by byte (SQLite TEXT or no affinity with
-	// the BINARY collation).
+	// Text: strings compared byte by byte (SQLite: TEXT affinity and the
+	// BINARY collation; PostgreSQL: text or varchar under a
+	// deterministic collation).
 	Text
+	// Numeric: numbers in a column of SQLite's NUMERIC affinity, which
+	// stores one that is a whole number as an integer (5) and any other
+	// as a floating point value (5.5): its value decides its storage
+	// class. Compared as numbers.
+	Numeric
 )
 
 // String names the family as certificates spell it.
@@ -39,8 +51,58 @@ func (f Family) String() string {
 		return "real"
 	case Text:
 		return "text"
+	case Numeric:
+		return "numeric"
 	}
 	return "other"
+}
+
+// numeric reports whether the family's values are numbers.
+func (f Family) numeric() bool { return f == Int || f == Real || f == Numeric }
+
+// Affinity is SQLite's type affinity (https://sqlite.org/datatype3.html,
+// sections 3 and 4.2): a column's comes from its declared type; an
+// expression has one only when it is a column, a CAST, or a scalar
+// subquery of one (a literal, +x, a function's or an aggregate's result
+// have none). It decides the conversions before a comparison.
+type Affinity uint8
+
+// The affinities, in SQLite's order (sqlite3CompareAffinity compares
+// them: NONE < BLOB < TEXT < NUMERIC < INTEGER < REAL).
+const (
+	AffinityNone Affinity = iota
+	AffinityBlob
+	AffinityText
+	AffinityNumeric
+	AffinityInteger
+	AffinityReal
+)
+
+// String names the affinity as SQLite's documentation does.
+func (a Affinity) String() string {
+	return [...]string{"none", "blob", "text", "numeric", "integer", "real"}[a]
+}
+
+// numeric reports whether a is NUMERIC, INTEGER or REAL.
+func (a Affinity) numeric() bool { return a >= AffinityNumeric }
+
+// AffinityOf returns the affinity SQLite gives a declared type, by the
+// rules of datatype3.html section 3.1 in order: INT gives INTEGER; CHAR,
+// CLOB or TEXT give TEXT; BLOB or no type give BLOB; REAL, FLOA or DOUB
+// give REAL; anything else NUMERIC.
+func AffinityOf(decl string) Affinity {
+	t := strings.ToUpper(decl)
+	switch {
+	case strings.Contains(t, "INT"):
+		return AffinityInteger
+	case strings.Contains(t, "CHAR") || strings.Contains(t, "CLOB") || strings.Contains(t, "TEXT"):
+		return AffinityText
+	case strings.TrimSpace(t) == "" || strings.Contains(t, "BLOB"):
+		return AffinityBlob
+	case strings.Contains(t, "REAL") || strings.Contains(t, "FLOA") || strings.Contains(t, "DOUB"):
+		return AffinityReal
+	}
+	return AffinityNumeric
 }
 
 // Dialect is the engine whose semantics a proof is about.
@@ -54,13 +116,74 @@ const (
 
 // Column is a column of a Table.
 type Column struct {
-	// Name as declared (compared case-insensitively, as SQL does).
+	// Name as the engine stores it (SQLite compares names
+	// case-insensitively; PostgreSQL exactly, after folding an unquoted
+	// name to lower case).
 	Name string
 	// Family of its values.
 	Family Family
 	// NotNull: the column never holds NULL in a database satisfying the
 	// schema.
 	NotNull bool
+	// Affinity is SQLite's affinity of its declared type (AffinityOf);
+	// AffinityNone leaves it to the family (Int: INTEGER, Real: REAL,
+	// Numeric: NUMERIC, Text: TEXT, Other: BLOB). Not read on PostgreSQL.
+	Affinity Affinity
+	// Collation is the collation its declaration names, in lower case
+	// ("nocase", "rtrim", "c"); "" for none (SQLite: BINARY; PostgreSQL:
+	// the database's default, taken as deterministic).
+	Collation string
+}
+
+// family is the column's family as the kernel reads it on dialect d: its
+// Family when its affinity and collation are those the family says
+// (Int: INTEGER affinity, Real: REAL, Numeric: NUMERIC, Text: TEXT, each
+// with the BINARY collation on SQLite; on PostgreSQL Int and Text without
+// a collation of their own), else Other.
+func (c Column) family(d Dialect) Family {
+	if !c.binary(d) {
+		return Other
+	}
+	if d != SQLite {
+		if c.Family == Int || c.Family == Text {
+			return c.Family
+		}
+		return Other
+	}
+	if c.Family != Other && familyAffinity[c.Family] == c.affinity() {
+		return c.Family
+	}
+	return Other
+}
+
+// familyAffinity is the affinity of each family's columns on SQLite.
+var familyAffinity = map[Family]Affinity{Int: AffinityInteger, Real: AffinityReal, Numeric: AffinityNumeric, Text: AffinityText, Other: AffinityBlob}
+
+// affinity is the column's affinity on SQLite: Affinity, or its family's
+// when none is given.
+func (c Column) affinity() Affinity {
+	if c.Affinity != AffinityNone {
+		return c.Affinity
+	}
+	return familyAffinity[c.Family]
+}
+
+// tieSafe reports whether two values of the column that the engine takes
+// for equal (in GROUP BY, DISTINCT, a set operation, ORDER BY ties or a
+// UNIQUE constraint) are the same value: on SQLite, a column of any
+// affinity but BLOB (which keeps both 5 and 5.0) under the BINARY
+// collation; on PostgreSQL, a column of family Int or Text.
+func (c Column) tieSafe(d Dialect) bool {
+	if d == SQLite {
+		return c.affinity() != AffinityBlob && c.binary(d)
+	}
+	return c.family(d) != Other
+}
+
+// binary reports whether the column compares under the engine's default
+// collation: none declared, or BINARY on SQLite.
+func (c Column) binary(d Dialect) bool {
+	return c.Collation == "" || d == SQLite && equalFold(c.Collation, "binary")
 }
 
 // Key is a set of columns (by index) no two rows of a table share: a
@@ -154,7 +277,13 @@ const (
 	FactNotNull    = "not_null"    // {table, column}: the column is NOT NULL
 	FactKey        = "key"         // {table, columns}: a PRIMARY KEY or UNIQUE set
 	FactForeignKey = "foreign_key" // {table, columns, ref_table, ref_columns}
-	FactFamily     = "family"      // {table, column, family}: the column's value family
+	FactFamily     = "family"      // {table, column, family}: the column's value family (Family), which on SQLite includes its affinity and the BINARY collation
+	// FactSumInRange {table, column}: the magnitudes of the column's
+	// values (integers) sum below 2^63, so that SQLite's AVG and TOTAL add
+	// them as integers, exactly, in any order. A fact about the rows,
+	// which no declaration states: the schema holds it of every column of
+	// family Int; a database's rows may break it (sum(abs(x)) overflows).
+	FactSumInRange = "sum_in_range"
 )
 
 // Fact is a schema fact a proof relies on.
@@ -179,6 +308,8 @@ func (f Fact) String() string {
 		return fmt.Sprintf("foreign_key(%s(%s) -> %s(%s))", f.Table, strings.Join(f.Columns, ", "), f.RefTable, strings.Join(f.RefColumns, ", "))
 	case FactFamily:
 		return fmt.Sprintf("family(%s.%s = %s)", f.Table, f.Column, f.Family)
+	case FactSumInRange:
+		return fmt.Sprintf("sum_in_range(%s.%s)", f.Table, f.Column)
 	}
 	return fmt.Sprintf("%s(%s)", f.Fact, f.Table)
 }
@@ -204,15 +335,17 @@ func (f Fact) Holds(s Schema) error {
 		return out, nil
 	}
 	switch f.Fact {
-	case FactNotNull, FactFamily:
+	case FactNotNull, FactFamily, FactSumInRange:
 		i := t.Col(f.Column)
 		switch {
 		case i < 0:
 			return fmt.Errorf("%s: no column %s in %s", f, f.Column, t.Name)
+		case f.Fact == FactSumInRange && t.Columns[i].family(s.Dialect()) != Int:
+			return fmt.Errorf("%s does not hold: the column is %s, not int", f, t.Columns[i].family(s.Dialect()))
 		case f.Fact == FactNotNull && !t.Columns[i].NotNull:
 			return fmt.Errorf("%s does not hold: %s.%s may be NULL", f, t.Name, t.Columns[i].Name)
-		case f.Fact == FactFamily && t.Columns[i].Family.String() != f.Family:
-			return fmt.Errorf("%s does not hold: the column is %s", f, t.Columns[i].Family)
+		case f.Fact == FactFamily && t.Columns[i].family(s.Dialect()).String() != f.Family:
+			return fmt.Errorf("%s does not hold: the column is %s", f, t.Columns[i].family(s.Dialect()))
 		}
 		return nil
 	case FactKey:

@@ -120,6 +120,11 @@ func TestTamperedCertificates(t *testing.T) {
 		{"method identical", "normal forms", func(c map[string]any) { c["method"] = "identical" }},
 		{"an unknown rule", "q1 step 2", func(c map[string]any) { step(c, "q1", 1)["rule"] = "trust_me" }},
 		{"a comparison fact dropped", "comparison", func(c map[string]any) { c["facts"] = []any{} }},
+		{"a step's node changed", "q1 step 2 (count_star)", func(c map[string]any) { step(c, "q1", 1)["node"] = "count(a1.age)" }},
+		{"a renaming given a node", "q1 step 1 (rename)", func(c map[string]any) { step(c, "q1", 0)["node"] = "s.singer_id" }},
+		{"a bijection's table changed", "bijection", func(c map[string]any) {
+			c["bijection"].([]any)[0].(map[string]any)["table"] = "concert"
+		}},
 	}
 	for _, tc := range cases {
 		err := checkJSON(t, alwaysUnsat{}, q1, q2, tamper(tc.edit))
@@ -130,6 +135,58 @@ func TestTamperedCertificates(t *testing.T) {
 		var ce *check.CheckError
 		if tc.where != "" && (!errorsAs(err, &ce) || !strings.HasPrefix(ce.Where, tc.where)) {
 			t.Errorf("%s: error %q does not name %q", tc.name, err, tc.where)
+		}
+	}
+}
+
+// TestTamperedColumnMap: under the bag rule, columns pair by position: a
+// certificate whose column map swaps two outputs fails (issue 37), even
+// when the swapped outputs compare equal; under the spider rule the same
+// map checks.
+func TestTamperedColumnMap(t *testing.T) {
+	z := z3(t)
+	const q1, q2 = "SELECT age, age FROM singer WHERE age > 20", "SELECT age, age FROM singer WHERE 20 < age"
+	good := certificate(t, z, q1, q2)
+	var c check.Certificate
+	if err := json.Unmarshal(good, &c); err != nil {
+		t.Fatal(err)
+	}
+	c.Columns = []int{1, 0}
+	for _, rule := range []string{"bag", "spider"} {
+		err := check.Check(context.Background(), check.Input{Q1: q1, Q2: q2, Schema: schema(), Rule: rule, Solver: z}, &c)
+		var ce *check.CheckError
+		switch {
+		case rule == "spider" && err != nil:
+			t.Errorf("spider: a column permutation of equal outputs does not check: %v", err)
+		case rule == "bag" && (err == nil || !errorsAs(err, &ce) || ce.Where != "columns"):
+			t.Errorf("bag: a swapped column map: %v, want a failure of the columns", err)
+		}
+	}
+	if err := check.Check(context.Background(), check.Input{Q1: q1, Q2: q2, Schema: schema(), Rule: "set", Solver: z}, &c); err == nil {
+		t.Error("an unknown rule checks")
+	}
+}
+
+// TestTamperedIdentical: a certificate of method identical whose
+// bijection names another table, or that maps columns, fails.
+func TestTamperedIdentical(t *testing.T) {
+	z := z3(t)
+	const q1, q2 = "SELECT name FROM singer", "select NAME from SINGER"
+	good := certificate(t, z, q1, q2)
+	for name, edit := range map[string]func(c *check.Certificate){
+		"table":   func(c *check.Certificate) { c.Bijection[0].Table = "concert" },
+		"columns": func(c *check.Certificate) { c.Columns = []int{0} },
+	} {
+		var c check.Certificate
+		if err := json.Unmarshal(good, &c); err != nil {
+			t.Fatal(err)
+		}
+		if c.Method != check.MethodIdentical {
+			t.Fatalf("method %s", c.Method)
+		}
+		edit(&c)
+		if err := check.Check(context.Background(), check.Input{Q1: q1, Q2: q2, Schema: schema(), Rule: "bag", Solver: z}, &c); err == nil {
+			t.Errorf("%s: the tampered certificate checks", name)
 		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -56,10 +58,14 @@ import (
 //
 // An account with more (any privilege on *.* but USAGE, anything but
 // those six on the scratch databases, anything but SELECT and SHOW VIEW
-// elsewhere, EXECUTE on a routine, PROXY, WITH GRANT OPTION, or a role
-// that has any of these) is refused with engine.ErrPrivileged unless
-// allowSuperuser (vetAccount); one that cannot create, fill and drop a
-// scratch database is refused with sandbox.ErrSetup before the first pair.
+// elsewhere, anything on mysql, performance_schema or sys, EXECUTE on a
+// routine, PROXY, WITH GRANT OPTION, or a role that has any of these), or
+// on a server whose grants to PUBLIC give more than SELECT and SHOW VIEW
+// outside those, is refused with engine.ErrPrivileged unless
+// allowSuperuser (vetAccount); one whose privileges cannot be read, or
+// that cannot create, fill and drop a scratch database, is refused with
+// sandbox.ErrSetup before the first pair. Each scratch database carries
+// sandbox.Marker in its comment (MariaDB), by which a sweep knows it.
 //
 // What a pair's query can read (MySQL lets a query name another database):
 // every database the account may SELECT, which with the grant above is
@@ -153,7 +159,7 @@ func (s *Sandbox) setup(ctx context.Context, dsn string, allowSuperuser bool) er
 	if err := s.probe(ctx); err != nil {
 		return err
 	}
-	s.swept, err = sweep(ctx, s.admin, sandbox.StaleAfter)
+	s.swept, err = sweep(ctx, s.admin, s.mariadb, sandbox.StaleAfter)
 	return err
 }
 
@@ -203,7 +209,11 @@ func (s *Sandbox) Close() error {
 // tried).
 func (s *Sandbox) Open(ctx context.Context, ddl []string) (sandbox.Scratch, error) {
 	name := fmt.Sprintf("%s_%d", s.prefix, s.n.Add(1))
-	if _, err := s.admin.ExecContext(ctx, "CREATE DATABASE "+engine.MySQL.QuoteIdent(name)+" CHARACTER SET utf8mb4"); err != nil {
+	create := "CREATE DATABASE " + engine.MySQL.QuoteIdent(name) + " CHARACTER SET utf8mb4"
+	if s.mariadb {
+		create += " COMMENT '" + sandbox.Marker(name) + "'" // the name holds no quote
+	}
+	if _, err := s.admin.ExecContext(ctx, create); err != nil {
 		return nil, &sandbox.SetupError{Err: err}
 	}
 	sc := &mysqlScratch{sb: s, name: name}
@@ -266,6 +276,8 @@ type mysqlScratch struct {
 	rc     *sql.Conn // the reader's session; nil once discarded
 	rid    uint64    // rc's CONNECTION_ID, for KILL QUERY
 	rlimit time.Duration
+	// rsettings are rc's mysqlReaderSettings when it opened (MariaDB).
+	rsettings []sql.NullString
 }
 
 type insertKey struct {
@@ -519,10 +531,51 @@ const mysqlReaderSetup = "SET SESSION TRANSACTION ISOLATION LEVEL READ UNCOMMITT
 // mysqlReaderReset ends each query on the reader: it frees the named
 // locks the query took (GET_LOCK) and reads whether it left anything else
 // in the session (a user variable, @v := …; LAST_INSERT_ID(n)), in which
-// case the session is discarded.
+// case the session is discarded. On MariaDB it also reads the session's
+// max_statement_time and mysqlReaderSettings back (mariadbReaderReset).
 const mysqlReaderReset = "SELECT RELEASE_ALL_LOCKS(), LAST_INSERT_ID(), (SELECT COUNT(*) FROM information_schema.USER_VARIABLES)"
 
-// reader returns the reader's session, opening one when there is none.
+// mysqlReaderSettings are the session settings of a reader that no query
+// may change, read when the session opens and after each query on
+// MariaDB: a session whose settings differ from those it opened with is
+// discarded. They are what keeps the session read-only and bounded
+// (tx_read_only, tx_isolation, autocommit, in_transaction, the lock
+// waits), how the server reads the next query's text (sql_mode, the
+// character sets), and what a query returns (time zone, collation,
+// sql_select_limit, the sizes and formats of results). No statement a
+// query may be changes them; the check is for a way through that
+// mysql.CheckQuery does not know of (MariaDB ran /*!SET SESSION
+// tx_read_only = */ (SELECT 0) before comments that are code were
+// refused). max_statement_time is read too, and must be the limit Query
+// set.
+var mysqlReaderSettings = []string{
+	"tx_read_only", "tx_isolation", "autocommit", "in_transaction", "sql_mode",
+	"character_set_client", "character_set_connection", "character_set_results", "collation_connection",
+	"time_zone", "sql_select_limit", "max_join_size", "div_precision_increment", "group_concat_max_len",
+	"lc_time_names", "default_week_format", "sql_auto_is_null", "max_recursive_iterations",
+	"innodb_lock_wait_timeout", "lock_wait_timeout",
+}
+
+// sessionSelect lists mysqlReaderSettings for a SELECT: @@SESSION.a, ….
+func sessionSelect() string {
+	vars := make([]string, len(mysqlReaderSettings))
+	for i, v := range mysqlReaderSettings {
+		vars[i] = "@@SESSION." + v
+	}
+	return strings.Join(vars, ", ")
+}
+
+// mariadbReaderOpen and mariadbReaderReset are the statements that read
+// a MariaDB reader's id and settings when it opens, and end each query
+// (mysqlReaderReset, then max_statement_time and mysqlReaderSettings).
+var (
+	mariadbReaderOpen  = "SELECT CONNECTION_ID(), " + sessionSelect()
+	mariadbReaderReset = mysqlReaderReset + ", @@SESSION.max_statement_time, " + sessionSelect()
+)
+
+// reader returns the reader's session, opening one when there is none:
+// read-only for good (mysqlReaderSetup), its id and, on MariaDB, its
+// settings read (mysqlReaderSettings).
 func (sc *mysqlScratch) reader(ctx context.Context) (*sql.Conn, error) {
 	if sc.rc != nil {
 		return sc.rc, nil
@@ -532,15 +585,25 @@ func (sc *mysqlScratch) reader(ctx context.Context) (*sql.Conn, error) {
 		return nil, err
 	}
 	var id uint64
-	if err := c.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err == nil {
-		_, err = c.ExecContext(ctx, mysqlReaderSetup)
+	var settings []sql.NullString
+	if _, err = c.ExecContext(ctx, mysqlReaderSetup); err == nil {
+		if sc.sb.mariadb {
+			settings = make([]sql.NullString, len(mysqlReaderSettings))
+			dest := []any{&id}
+			for i := range settings {
+				dest = append(dest, &settings[i])
+			}
+			err = c.QueryRowContext(ctx, mariadbReaderOpen).Scan(dest...)
+		} else {
+			err = c.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id)
+		}
 	}
 	if err != nil {
 		_ = c.Raw(func(any) error { return driver.ErrBadConn })
 		c.Close()
 		return nil, err
 	}
-	sc.rc, sc.rid, sc.rlimit = c, id, -1
+	sc.rc, sc.rid, sc.rlimit, sc.rsettings = c, id, -1, settings
 	return c, nil
 }
 
@@ -571,10 +634,12 @@ const mysqlLimitStep = 100 * time.Millisecond
 // max_execution_time) set to the time left (at most mysqlSessionLimit),
 // rounded down to 0.1s, and set again only when that changes (one round
 // trip for the query, one for the reset). After the query, mysqlReaderReset frees
-// its named locks; a session the query left a variable or an insert id
-// in, or one that a context ended, a cap, a timeout or a failure of the
-// connection stopped, is discarded, and the next query opens a new one
-// (the rows stay: they are the writer's).
+// its named locks and reads the session back; a session the query left a
+// variable or an insert id in, or whose time limit or settings
+// (mysqlReaderSettings) differ from those it opened with, or one that a
+// context ended, a cap, a timeout or a failure of the connection
+// stopped, is discarded, and the next query opens a new one (the rows
+// stay: they are the writer's).
 func (sc *mysqlScratch) Query(ctx context.Context, q string) (*result.Set, error) {
 	blank, err := mysql.CheckQuery(sc.name, q)
 	if err != nil {
@@ -583,6 +648,12 @@ func (sc *mysqlScratch) Query(ctx context.Context, q string) (*result.Set, error
 	if blank {
 		return &result.Set{}, nil
 	}
+	return sc.run(ctx, q)
+}
+
+// run is Query after the check: it runs q on the reader session and
+// resets it (tests call it to run what the check would refuse).
+func (sc *mysqlScratch) run(ctx context.Context, q string) (*result.Set, error) {
 	eng := sc.sb.eng
 	c, err := sc.reader(ctx)
 	if err != nil {
@@ -620,14 +691,30 @@ func serverError(err error) bool {
 	return errors.As(err, &me) && !errors.Is(err, engine.ErrTimeout) && !errors.Is(err, engine.ErrTooLarge)
 }
 
-// resetReader runs mysqlReaderReset on c: false when the session must be
-// discarded.
+// resetReader runs mysqlReaderReset on c (mariadbReaderReset on
+// MariaDB): false when the session must be discarded, because the query
+// left a variable or an insert id in it, or changed its time limit or one
+// of mysqlReaderSettings, or the reset failed (on MySQL, which has no
+// information_schema.USER_VARIABLES, it always does).
 func (sc *mysqlScratch) resetReader(ctx context.Context, c *sql.Conn) bool {
 	var locks, insertID, vars sql.NullInt64
-	if err := c.QueryRowContext(ctx, mysqlReaderReset).Scan(&locks, &insertID, &vars); err != nil {
+	if !sc.sb.mariadb {
+		err := c.QueryRowContext(ctx, mysqlReaderReset).Scan(&locks, &insertID, &vars)
+		return err == nil && insertID.Int64 == 0 && vars.Int64 == 0
+	}
+	var limit sql.NullFloat64
+	settings := make([]sql.NullString, len(mysqlReaderSettings))
+	dest := []any{&locks, &insertID, &vars, &limit}
+	for i := range settings {
+		dest = append(dest, &settings[i])
+	}
+	if err := c.QueryRowContext(ctx, mariadbReaderReset).Scan(dest...); err != nil {
 		return false
 	}
-	return insertID.Int64 == 0 && vars.Int64 == 0
+	if insertID.Int64 != 0 || vars.Int64 != 0 || math.Abs(limit.Float64-sc.rlimit.Seconds()) > 0.0005 {
+		return false
+	}
+	return slices.Equal(settings, sc.rsettings)
 }
 
 // Close drops the scratch database (with a context of its own, so that a
@@ -657,19 +744,25 @@ func (sc *mysqlScratch) Close() error {
 	return err
 }
 
-// mysqlIdleScratchQuery lists the scratch databases the account sees and
-// that no session of the account is connected to (without PROCESS,
-// PROCESSLIST shows the account's own sessions, which is every run of
-// it).
-const mysqlIdleScratchQuery = `SELECT s.SCHEMA_NAME FROM information_schema.SCHEMATA s
+// mariadbIdleScratchQuery lists the scratch databases the account sees,
+// marked as the sandbox marks them (sandbox.Marker, in the database's
+// comment), that no session of the account is connected to (without
+// PROCESS, PROCESSLIST shows the account's own sessions, which is every
+// run of it).
+const mariadbIdleScratchQuery = `SELECT s.SCHEMA_NAME FROM information_schema.SCHEMATA s
 WHERE s.SCHEMA_NAME LIKE 'sqljudge\\_equiv\\_%'
+  AND s.SCHEMA_COMMENT = CONCAT(?, s.SCHEMA_NAME)
   AND NOT EXISTS (SELECT 1 FROM information_schema.PROCESSLIST p WHERE p.DB = s.SCHEMA_NAME)
 ORDER BY s.SCHEMA_NAME`
 
 // sweep drops the stale scratch databases (see sandbox's scratch.go) and
-// returns their names.
-func sweep(ctx context.Context, admin *sql.DB, age time.Duration) ([]string, error) {
-	rows, err := admin.QueryContext(ctx, mysqlIdleScratchQuery)
+// returns their names. On MySQL, which keeps no comment on a database,
+// no scratch database is marked, and none is dropped.
+func sweep(ctx context.Context, admin *sql.DB, mariadb bool, age time.Duration) ([]string, error) {
+	if !mariadb {
+		return nil, nil
+	}
+	rows, err := admin.QueryContext(ctx, mariadbIdleScratchQuery, sandbox.MarkerPrefix)
 	if err != nil {
 		return nil, fmt.Errorf("--db: cannot list scratch databases: %w", err)
 	}

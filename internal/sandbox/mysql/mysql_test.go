@@ -80,6 +80,32 @@ func TestExcessGrant(t *testing.T) {
 		"GRANT BINLOG MONITOR ON *.* TO `u`@`h`":                                                                {"BINLOG MONITOR ON *.*", ""},
 		"SET DEFAULT ROLE `r` FOR `u`@`h`":                                                                      {"", ""},
 		"REVOKE SELECT ON `db`.* FROM `u`@`h`":                                                                  {"an unknown grant (REVOKE SELECT ON `db`.* FROM `u`@`h`)", ""},
+		// The server's own databases: password hashes, other sessions'
+		// statements (issue 41).
+		"GRANT SELECT ON `mysql`.* TO `u`@`h`":                   {"SELECT ON `mysql`.*", ""},
+		"GRANT SELECT ON `mysql`.`user` TO `u`@`h`":              {"SELECT ON `mysql`.`user`", ""},
+		"GRANT SELECT (`Password`) ON `mysql`.`user` TO `u`@`h`": {"SELECT ON `mysql`.`user`", ""},
+		"GRANT SELECT ON `MySQL`.`global_priv` TO `u`@`h`":       {"SELECT ON `MySQL`.`global_priv`", ""},
+		"GRANT SELECT ON `performance_schema`.* TO `u`@`h`":      {"SELECT ON `performance_schema`.*", ""},
+		"GRANT SELECT, SHOW VIEW ON `sys`.* TO `u`@`h`":          {"SELECT, SHOW VIEW ON `sys`.*", ""},
+		"GRANT SELECT ON `%`.* TO `u`@`h`":                       {"SELECT ON `%`.*", ""},
+		"GRANT SELECT ON `m_sql`.* TO `u`@`h`":                   {"SELECT ON `m_sql`.*", ""},
+		"GRANT SELECT ON `performance\\_schema`.* TO `u`@`h`":    {"SELECT ON `performance\\_schema`.*", ""},
+		"GRANT SELECT ON `m\\_sql`.* TO `u`@`h`":                 {"", ""},
+		"GRANT SELECT ON `mysql_extra`.* TO `u`@`h`":             {"", ""},
+		"GRANT SELECT ON `mysqlx`.`t` TO `u`@`h`":                {"", ""},
+		"GRANT USAGE ON `mysql`.* TO `u`@`h`":                    {"", ""},
+		// Grants to PUBLIC: every account holds them.
+		"GRANT SELECT ON `spider_dev`.* TO PUBLIC":                             {"", ""},
+		"GRANT INSERT ON `spider_dev`.* TO PUBLIC":                             {"INSERT ON `spider_dev`.* TO PUBLIC", ""},
+		"GRANT SELECT ON `mysql`.`user` TO PUBLIC":                             {"SELECT ON `mysql`.`user` TO PUBLIC", ""},
+		"GRANT SELECT ON `sqljudge\\_equiv\\_%`.* TO PUBLIC":                   {"SELECT ON `sqljudge\\_equiv\\_%`.* TO PUBLIC", ""},
+		"GRANT SELECT ON `sqljudge%`.* TO PUBLIC":                              {"SELECT ON `sqljudge%`.* TO PUBLIC", ""},
+		"GRANT SELECT ON `sqljudge\\_equiv\\_sjv\\_%`.* TO PUBLIC":             {"SELECT ON `sqljudge\\_equiv\\_sjv\\_%`.* TO PUBLIC", ""},
+		"GRANT SELECT ON `sqljudge_equiv_1700000000_deadbeef_1`.`t` TO PUBLIC": {"SELECT ON `sqljudge_equiv_1700000000_deadbeef_1`.`t` TO PUBLIC", ""},
+		"GRANT SELECT ON `sqljudge\\_other`.* TO PUBLIC":                       {"", ""},
+		"GRANT CREATE, DROP ON `sqljudge\\_equiv\\_%`.* TO PUBLIC":             {"CREATE ON `sqljudge\\_equiv\\_%`.* TO PUBLIC", ""},
+		"GRANT SELECT ON `db`.* TO `to`@`h`":                                   {"", ""},
 	}
 	for g, want := range cases {
 		excess, role := excessGrant(g)
@@ -117,22 +143,30 @@ func TestMySQLAccountVetting(t *testing.T) {
 	sb.Close()
 }
 
-// TestMySQLSweep: a new sandbox drops the scratch databases that are old
-// and that no session of the account is connected to, and no other.
+// TestMySQLSweep: a new sandbox drops the scratch databases that are old,
+// marked as a sandbox marks them (sandbox.Marker) and that no session of
+// the account is connected to, and no other: not a database someone else
+// made under a stale scratch name (issue 41: --cleanup dropped one root
+// had made).
 func TestMySQLSweep(t *testing.T) {
 	server := testserver.MySQL(t)
 	ctx := context.Background()
 	dsn := testserver.MySQLAccount(t, server, map[string][]string{scratchPattern: documentedGrant})
 	old := time.Now().Add(-time.Hour)
 	stale, fresh, busy, other := staleName(old, "deadbee4", 1), staleName(time.Now(), "deadbee4", 2), staleName(old, "deadbee4", 3), "sjv_not_scratch"
+	unmarked := staleName(old, "deadbee4", 4)
 	admin := testserver.OpenMySQL(t, server, "")
-	for _, n := range []string{stale, fresh, busy, other} {
-		if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+n); err != nil {
+	for _, n := range []string{stale, fresh, busy, other, unmarked} {
+		create := "CREATE DATABASE " + n
+		if n != other && n != unmarked {
+			create += " COMMENT '" + sandbox.Marker(n) + "'"
+		}
+		if _, err := admin.ExecContext(ctx, create); err != nil {
 			t.Fatal(err)
 		}
 	}
 	t.Cleanup(func() {
-		for _, n := range []string{stale, fresh, busy, other} {
+		for _, n := range []string{stale, fresh, busy, other, unmarked} {
 			_, _ = admin.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+n)
 		}
 	})
@@ -163,7 +197,7 @@ func TestMySQLSweep(t *testing.T) {
 	if err := admin.QueryRowContext(ctx, "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?", stale).Scan(&gone); err == nil {
 		t.Errorf("the stale %s was left", stale)
 	}
-	for _, n := range []string{fresh, busy, other} {
+	for _, n := range []string{fresh, busy, other, unmarked} {
 		var got string
 		if err := admin.QueryRowContext(ctx, "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?", n).Scan(&got); err != nil {
 			t.Errorf("%s: %v", n, err)

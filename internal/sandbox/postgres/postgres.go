@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -28,8 +27,9 @@ import (
 // Sandbox makes scratch databases on a PostgreSQL server: each
 // Open runs CREATE DATABASE under a new name (sandbox.ScratchPrefix: the time of the
 // run, a random part and a counter), takes CONNECT away from PUBLIC,
-// creates the tables, and the scratch's Close drops it (DROP DATABASE …
-// WITH (FORCE)). It never opens or changes another database.
+// marks it (sandbox.Marker), creates the tables, and the scratch's Close
+// drops it (DROP DATABASE … WITH (FORCE)). It never opens or changes
+// another database.
 //
 // Every statement it sends is its own rendering (see sandbox.Sandbox), one per
 // message of the extended protocol, on sessions whose settings are pinned
@@ -43,14 +43,18 @@ import (
 // next Load rolls it back. Each scratch database has one session of its
 // own, closed by the scratch's Close.
 //
-// New refuses (engine.ErrPrivileged, unless
-// allowSuperuser) a role that is a superuser, has CREATEROLE or
-// REPLICATION, is a member of pg_execute_server_program,
-// pg_read_server_files, pg_write_server_files or pg_signal_backend, or
-// may run pg_terminate_backend or pg_cancel_backend in a new database (a
-// pair's query could end the other sessions of the role); and refuses
-// (a usage error) a role that cannot create, fill and drop a scratch
-// database: it tries one before the first pair.
+// New refuses (engine.ErrPrivileged, unless allowSuperuser) a role that
+// may administer the server (postgres.VetRole: a superuser, CREATEROLE,
+// REPLICATION, or a member at any depth of a role that is or has one, or
+// of one of postgres.AdminRoles), whose sessions report their queries to
+// its other sessions (track_activities on: a pair's query could read what
+// this run's other workers run), or that may run pg_terminate_backend or
+// pg_cancel_backend in a new database (a pair's query could end the other
+// sessions of the role); and refuses (a usage error, sandbox.ErrSetup) a
+// role whose privileges it cannot read, or that cannot create, fill and
+// drop a scratch database: it tries one before the first pair. A pair's
+// queries are never prepared under a name, so neither finds the other's
+// text in pg_prepared_statements.
 type Sandbox struct {
 	cfg    *pgx.ConnConfig
 	eng    *postgres.Engine
@@ -227,8 +231,8 @@ func (s *Sandbox) admin(ctx context.Context, stmts ...string) error {
 	return nil
 }
 
-// Open creates a scratch database, lets no other role connect to it, and
-// runs ddl in it.
+// Open creates a scratch database, lets no other role connect to it,
+// marks it (sandbox.Marker, its COMMENT ON DATABASE) and runs ddl in it.
 func (s *Sandbox) Open(ctx context.Context, ddl []string) (sandbox.Scratch, error) {
 	name := fmt.Sprintf("%s_%d", s.prefix, s.n.Add(1))
 	q := engine.Postgres.QuoteIdent(name)
@@ -236,7 +240,10 @@ func (s *Sandbox) Open(ctx context.Context, ddl []string) (sandbox.Scratch, erro
 		return nil, &sandbox.SetupError{Err: err}
 	}
 	sc := &pgScratch{sb: s, name: name}
-	if err := s.admin(ctx, "REVOKE ALL ON DATABASE "+q+" FROM PUBLIC"); err != nil {
+	// The marker by which a sweep knows the database is a scratch one
+	// (the name holds no quote).
+	mark := "COMMENT ON DATABASE " + q + " IS '" + sandbox.Marker(name) + "'"
+	if err := s.admin(ctx, "REVOKE ALL ON DATABASE "+q+" FROM PUBLIC", mark); err != nil {
 		sc.Close()
 		return nil, &sandbox.SetupError{Err: err}
 	}
@@ -268,18 +275,11 @@ type pgScratch struct {
 	// them back on the new session first.
 	rows  []sandbox.TableRows
 	execs [][]string
-	// prepared names the statements prepared on conn, by query text: a
-	// query that ran once is prepared after it, and runs prepared from
-	// then on (parsed and planned once per pair, not per database).
-	prepared map[string]string
 	// inserts names the INSERTs of Load prepared on conn, by text (one
 	// per table and number of rows): prepared after a Load that ran them,
 	// run prepared from then on.
 	inserts map[string]string
 }
-
-// pgMaxPrepared bounds the statements prepared on a scratch's session.
-const pgMaxPrepared = 512
 
 // pgMaxInserts bounds the INSERTs prepared on a scratch's session (as
 // mysqlMaxPrepared does on MySQL).
@@ -322,7 +322,7 @@ func (sc *pgScratch) discard() {
 		_ = sc.conn.Close(ctx)
 		cancel()
 	}
-	sc.conn, sc.open, sc.prepared, sc.inserts = nil, false, nil, nil
+	sc.conn, sc.open, sc.inserts = nil, false, nil
 }
 
 // rollback ends the open transaction (to "": all of it) after a failed
@@ -608,12 +608,11 @@ func (sc *pgScratch) query(ctx context.Context, pc *pgconn.PgConn, q string) (se
 	p.SendQueryParams(pgQuerySteps.savepoint, nil, nil, nil, nil)
 	p.SendQueryParams(pgQuerySteps.readOnly, nil, nil, nil, nil)
 	p.SendQueryParams(fmt.Sprintf("SET LOCAL statement_timeout = %d", sc.sb.eng.StatementTimeout(ctx).Milliseconds()), nil, nil, nil, nil)
-	name, prepared := sc.prepared[q]
-	if prepared {
-		p.SendQueryPrepared(name, nil, nil, nil) // no result formats: all text
-	} else {
-		p.SendQueryParams(q, nil, nil, nil, nil)
-	}
+	// The query is never prepared under a name: pg_prepared_statements
+	// would show its text to the pair's other query (which could read
+	// it, or run it through query_to_xml, and be "equivalent" without
+	// reading a table). It is parsed and planned on each run.
+	p.SendQueryParams(q, nil, nil, nil, nil) // no result formats: all text
 	p.SendPipelineSync()
 	p.SendQueryParams(pgQuerySteps.rollbackTo, nil, nil, nil, nil)
 	p.SendPipelineSync()
@@ -621,10 +620,6 @@ func (sc *pgScratch) query(ctx context.Context, pc *pgconn.PgConn, q string) (se
 	p.SendPipelineSync()
 	p.SendQueryParams(pgQuerySteps.unlock, nil, nil, nil, nil)
 	p.SendPipelineSync()
-	// Prepared only after a run that succeeded (an error of Parse in the
-	// same segment as the query would skip requests the pipeline reader
-	// then waits for); a Parse runs nothing.
-	prepare := !prepared && len(sc.prepared) < pgMaxPrepared
 	if err := p.Flush(); err != nil {
 		return nil, true, err
 	}
@@ -673,28 +668,6 @@ func (sc *pgScratch) query(ctx context.Context, pc *pgconn.PgConn, q string) (se
 		if err := pgSync(p); err != nil {
 			return nil, true, err
 		}
-	}
-	if prepare && qErr == nil {
-		name = fmt.Sprintf("sqljudge_p%d", len(sc.prepared)+1)
-		p.SendPrepare(name, q, nil)
-		p.SendPipelineSync()
-		if err := p.Flush(); err != nil {
-			return nil, true, err
-		}
-		r, err := p.GetResults()
-		if err != nil {
-			return nil, true, err
-		}
-		if _, ok := r.(*pgconn.StatementDescription); !ok {
-			return nil, true, fmt.Errorf("postgres: pipeline: %T where a statement description was expected", r)
-		}
-		if err := pgSync(p); err != nil {
-			return nil, true, err
-		}
-		if sc.prepared == nil {
-			sc.prepared = map[string]string{}
-		}
-		sc.prepared[q] = name
 	}
 	if err := p.Close(); err != nil {
 		return nil, true, err
@@ -780,49 +753,36 @@ func (s *Sandbox) drop(ctx context.Context, name string) error {
 	return err
 }
 
-// pgRoleQuery reads what vet judges of the current role: its name, its
-// attributes, and the predefined roles it is a member of among those
-// that reach the server's files, programs or other sessions.
-const pgRoleQuery = `SELECT r.rolname, r.rolsuper, r.rolcreaterole, r.rolreplication, r.rolcreatedb,
-	coalesce((SELECT string_agg(p.rolname, ', ' ORDER BY p.rolname) FROM pg_roles p
-		WHERE p.rolname IN ('pg_read_server_files', 'pg_write_server_files', 'pg_execute_server_program', 'pg_signal_backend')
-		AND pg_has_role(r.oid, p.oid, 'USAGE')), '')
-FROM pg_roles r WHERE r.rolname = current_user`
+// pgNewDatabaseQuery reads what the role may do in a new database: the
+// functions that signal other backends of the role it may run, and
+// whether its sessions report their queries (track_activities), which
+// pg_stat_activity shows to its other sessions.
+const pgNewDatabaseQuery = `SELECT coalesce((SELECT string_agg(DISTINCT p.proname, ', ') FROM pg_proc p
+	WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.proname IN ('pg_terminate_backend', 'pg_cancel_backend')
+	  AND has_function_privilege(p.oid, 'EXECUTE')), ''),
+	current_setting('track_activities')::bool`
 
-// pgSignalQuery tells whether the session's role may run a function that
-// signals other backends of the role.
-const pgSignalQuery = `SELECT coalesce(string_agg(DISTINCT p.proname, ', '), '') FROM pg_proc p
-WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.proname IN ('pg_terminate_backend', 'pg_cancel_backend')
-  AND has_function_privilege(p.oid, 'EXECUTE')`
-
-// vet judges the role (see Sandbox) and tries a scratch database.
+// vet judges the role (see Sandbox: postgres.VetRole, CREATEDB) and tries
+// a scratch database. A role whose privileges cannot be read is refused
+// as a setup error (sandbox.ErrSetup).
 func (s *Sandbox) vet(ctx context.Context, allowSuperuser bool) error {
 	c, err := connectPostgres(ctx, s.cfg, "")
 	if err != nil {
 		return fmt.Errorf("--db: cannot connect: %w", err)
 	}
 	defer c.Close(context.WithoutCancel(ctx))
-	var user, members string
-	var super, createRole, replication, createDB bool
-	if err := c.QueryRow(ctx, pgRoleQuery, pgx.QueryExecModeExec).Scan(&user, &super, &createRole, &replication, &createDB, &members); err != nil {
-		return fmt.Errorf("--db: cannot read the role's privileges: %w", err)
+	var user string
+	var super, createDB bool
+	if err := c.QueryRow(ctx, "SELECT rolname, rolsuper, rolcreatedb FROM pg_roles WHERE rolname = current_user", pgx.QueryExecModeExec).Scan(&user, &super, &createDB); err != nil {
+		return fmt.Errorf("%w: cannot read the role's privileges, so they cannot be checked: %v", sandbox.ErrSetup, err)
 	}
 	if !allowSuperuser {
-		var why []string
-		if super {
-			why = append(why, "is a superuser")
+		pe, err := postgres.VetRole(ctx, c)
+		if err != nil {
+			return fmt.Errorf("%w: cannot read the privileges of role %q, so they cannot be checked: %v", sandbox.ErrSetup, user, err)
 		}
-		if createRole {
-			why = append(why, "has CREATEROLE (it may grant itself pg_execute_server_program)")
-		}
-		if replication {
-			why = append(why, "has REPLICATION")
-		}
-		if members != "" {
-			why = append(why, "is a member of "+members)
-		}
-		if len(why) > 0 {
-			return fmt.Errorf("%w: role %q %s, so a pair's query could reach the server's files, programs or other sessions; %s, or pass --allow-superuser", engine.ErrPrivileged, user, strings.Join(why, " and "), pgGrantAdvice)
+		if pe != nil {
+			return fmt.Errorf("%w: %s; %s, or pass --allow-superuser", engine.ErrPrivileged, pe.Risk("a pair's query"), pgGrantAdvice)
 		}
 	}
 	if !super && !createDB {
@@ -832,35 +792,44 @@ func (s *Sandbox) vet(ctx context.Context, allowSuperuser bool) error {
 }
 
 // pgGrantAdvice says how to make a role fit for equiv.
-const pgGrantAdvice = "use a role made for equiv (CREATE ROLE equiv LOGIN CREATEDB; and, as a superuser, in template1: REVOKE EXECUTE ON FUNCTION pg_terminate_backend(integer, bigint), pg_cancel_backend(integer) FROM PUBLIC; docs/equiv.md, \"Engines\")"
+const pgGrantAdvice = "use a role made for equiv (as a superuser: CREATE ROLE equiv LOGIN CREATEDB; ALTER ROLE equiv SET track_activities = off; and in template1: REVOKE EXECUTE ON FUNCTION pg_terminate_backend(integer, bigint), pg_cancel_backend(integer) FROM PUBLIC; docs/equiv.md, \"The account\")"
 
 // probe creates, fills and drops a scratch database (sandbox.Probe), and
-// refuses a role that may signal its other sessions from it.
+// refuses a role that may signal its other sessions from it, or whose
+// sessions there report their queries to the role's other sessions
+// (track_activities on: a pair's query could read, in pg_stat_activity,
+// the queries this run's other workers and other runs are running, and
+// its result would depend on them).
 func (s *Sandbox) probe(ctx context.Context, user string, allowSuperuser bool) error {
 	var signals string
-	var sigErr error
+	var tracks bool
+	var readErr error
 	err := sandbox.Probe(ctx, s, func(sc sandbox.Scratch) error {
-		signals, sigErr = pgSignals(ctx, sc.(*pgScratch).conn)
+		signals, tracks, readErr = pgNewDatabase(ctx, sc.(*pgScratch).conn)
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("%w: role %q %v", sandbox.ErrSetup, user, err)
 	}
-	if sigErr != nil {
-		return fmt.Errorf("--db: cannot read the role's function privileges: %w", sigErr)
+	if readErr != nil {
+		return fmt.Errorf("%w: cannot read the role's function privileges and settings, so they cannot be checked: %v", sandbox.ErrSetup, readErr)
 	}
-	if signals != "" && !allowSuperuser {
+	switch {
+	case allowSuperuser:
+	case signals != "":
 		return fmt.Errorf("%w: role %q may run %s in a new database, so a pair's query could end the other sessions of the role (this run's other workers, other runs); %s, or pass --allow-superuser", engine.ErrPrivileged, user, signals, pgGrantAdvice)
+	case tracks:
+		return fmt.Errorf("%w: role %q reports its queries (track_activities is on), so a pair's query could read in pg_stat_activity the queries the role's other sessions run (this run's other workers, other runs); %s, or pass --allow-superuser", engine.ErrPrivileged, user, pgGrantAdvice)
 	}
 	return nil
 }
 
-// pgSignals names the functions that signal other backends which the
-// session's role may run in the session's database ("" for none).
-func pgSignals(ctx context.Context, c *pgx.Conn) (string, error) {
-	var signals string
-	err := c.QueryRow(ctx, pgSignalQuery, pgx.QueryExecModeExec).Scan(&signals)
-	return signals, err
+// pgNewDatabase reads pgNewDatabaseQuery on c: the functions that signal
+// other backends the session's role may run in its database ("" for
+// none), and whether the session reports its queries.
+func pgNewDatabase(ctx context.Context, c *pgx.Conn) (signals string, tracks bool, err error) {
+	err = c.QueryRow(ctx, pgNewDatabaseQuery, pgx.QueryExecModeExec).Scan(&signals, &tracks)
+	return signals, tracks, err
 }
 
 // ReadDB reads database dbID of the server through the sandbox's engine
@@ -874,10 +843,12 @@ func (s *Sandbox) ReadDB(ctx context.Context, dbID string, o catalog.Options) (*
 	return catalog.Read(ctx, s.eng, dbID, o)
 }
 
-// pgIdleScratchQuery lists the scratch databases of the current role with
-// no session connected.
+// pgIdleScratchQuery lists the scratch databases of the current role,
+// marked as the sandbox marks them (sandbox.Marker, its COMMENT ON
+// DATABASE: $1 is sandbox.MarkerPrefix), with no session connected.
 const pgIdleScratchQuery = `SELECT d.datname FROM pg_database d
 WHERE d.datname LIKE 'sqljudge\_equiv\_%' AND d.datdba = (SELECT oid FROM pg_roles WHERE rolname = current_user)
+  AND shobj_description(d.oid, 'pg_database') = $1 || d.datname
   AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.datname = d.datname)
 ORDER BY d.datname`
 
@@ -890,7 +861,7 @@ func sweep(ctx context.Context, cfg *pgx.ConnConfig, age time.Duration) ([]strin
 		return nil, fmt.Errorf("--db: cannot connect: %w", err)
 	}
 	defer c.Close(context.WithoutCancel(ctx))
-	rows, err := c.Query(ctx, pgIdleScratchQuery, pgx.QueryExecModeExec)
+	rows, err := c.Query(ctx, pgIdleScratchQuery, pgx.QueryExecModeExec, sandbox.MarkerPrefix)
 	if err != nil {
 		return nil, fmt.Errorf("--db: cannot list scratch databases: %w", err)
 	}

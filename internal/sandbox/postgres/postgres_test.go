@@ -69,8 +69,45 @@ func TestPostgresRoleVetting(t *testing.T) {
 	}
 	u, _ := url.Parse(fit)
 	rc := testserver.ConnectPostgres(t, u.String(), name)
-	if got, err := pgSignals(ctx, rc); err != nil || got != "pg_terminate_backend" {
+	if got, _, err := pgNewDatabase(ctx, rc); err != nil || got != "pg_terminate_backend" {
 		t.Errorf("role %s in a database granting pg_terminate_backend: %q, %v", role, got, err)
+	}
+}
+
+// TestPostgresMemberRolesRefused (issue 41): a role that may take an
+// administering role's rights, whether it inherits them or not, is
+// refused (exit 2): a member of a superuser by way of a NOINHERIT role
+// passed the vetting (it checked USAGE, not MEMBER), and its pairs
+// ran set_config('role', …) inside query_to_xml, read /etc/hostname,
+// cancelled a superuser's query and left a replication slot; members of
+// pg_monitor and the like read other users' query texts. A role whose
+// sessions report their queries (track_activities on) is refused too:
+// pg_stat_activity showed the texts of its other sessions (this run's
+// other workers) to a pair's query, and they reached witnesses.
+func TestPostgresMemberRolesRefused(t *testing.T) {
+	server := testserver.Postgres(t)
+	ctx := context.Background()
+	roles, _ := testserver.PostgresMemberRoles(t, server, "CREATEDB")
+	for _, r := range roles {
+		sb, err := New(ctx, r.DSN, false)
+		if !errors.Is(err, engine.ErrPrivileged) || !strings.Contains(err.Error(), r.Role) {
+			t.Errorf("%s: New = %v, want ErrPrivileged naming %s", r.Why, err, r.Role)
+		}
+		if err == nil {
+			sb.Close()
+		}
+	}
+	tracked, role := testserver.PostgresRole(t, server, "CREATEDB")
+	admin := testserver.ConnectPostgres(t, server, "")
+	if _, err := admin.Exec(ctx, "ALTER ROLE "+role+" SET track_activities = on"); err != nil {
+		t.Fatal(err)
+	}
+	sb, err := New(ctx, tracked, false)
+	if !errors.Is(err, engine.ErrPrivileged) || !strings.Contains(err.Error(), "track_activities") {
+		t.Errorf("a role whose sessions report their queries: New = %v, want ErrPrivileged naming track_activities", err)
+	}
+	if err == nil {
+		sb.Close()
 	}
 }
 
@@ -80,18 +117,27 @@ func staleName(at time.Time, r string, n int) string {
 }
 
 // TestPostgresSweep: a new sandbox drops the role's scratch databases that
-// are old and idle, and no other: not a fresh one, not one a session is
-// connected to, not another role's, not another name.
+// are old, idle and marked as a sandbox marks them (sandbox.Marker), and
+// no other: not a fresh one, not one a session is connected to, not
+// another role's, not one the role made under a stale scratch name
+// without the marker (issue 41: --cleanup dropped a database it had not
+// made).
 func TestPostgresSweep(t *testing.T) {
 	server := testserver.Postgres(t)
 	ctx := context.Background()
 	dsn, _ := testserver.PostgresRole(t, server, "CREATEDB")
 	old := time.Now().Add(-time.Hour)
 	stale, fresh, busy := staleName(old, "deadbee1", 1), staleName(time.Now(), "deadbee1", 2), staleName(old, "deadbee1", 3)
-	legacy, other := "sqljudge_equiv_deadbee2_1", staleName(old, "deadbee3", 1)
+	legacy, other, unmarked := "sqljudge_equiv_deadbee2_1", staleName(old, "deadbee3", 1), staleName(old, "deadbee1", 4)
 	mine := testserver.ConnectPostgres(t, dsn, "postgres")
-	for _, n := range []string{stale, fresh, busy, legacy} {
+	for _, n := range []string{stale, fresh, busy, legacy, unmarked} {
 		if _, err := mine.Exec(ctx, "CREATE DATABASE "+n); err != nil {
+			t.Fatal(err)
+		}
+		if n == unmarked {
+			continue
+		}
+		if _, err := mine.Exec(ctx, "COMMENT ON DATABASE "+n+" IS '"+sandbox.Marker(n)+"'"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -116,7 +162,7 @@ func TestPostgresSweep(t *testing.T) {
 		left = append(left, n)
 	}
 	rows.Close()
-	for _, n := range []string{fresh, busy, other} {
+	for _, n := range []string{fresh, busy, other, unmarked} {
 		if !slices.Contains(left, n) {
 			t.Errorf("%s was dropped", n)
 		}
@@ -350,13 +396,18 @@ func TestScratchCloseDropsLater(t *testing.T) {
 	}
 }
 
-// TestScratchPreparedReused: a query is prepared after its first run and
-// run prepared from then on, reading each Load's rows; a query that
-// fails is not prepared, and a discarded session forgets them.
-func TestScratchPreparedReused(t *testing.T) {
+// TestScratchQueriesUnseen (issue 41): the two queries of a pair never see
+// each other's text. q2 read q1's text from pg_prepared_statements (q1
+// was prepared after its first run) and ran it through query_to_xml, and
+// came out equivalent without reading the table; now q1 is never
+// prepared under a name, and q2 finds nothing to run. Each query still
+// reads each Load's rows, a failed query leaves the next one running, and
+// a discarded session starts again.
+func TestScratchQueriesUnseen(t *testing.T) {
 	ctx := context.Background()
 	server := testserver.Postgres(t)
-	sb, err := New(ctx, server, true)
+	dsn, _ := testserver.PostgresRole(t, server, "CREATEDB")
+	sb, err := New(ctx, dsn, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,7 +418,11 @@ func TestScratchPreparedReused(t *testing.T) {
 	}
 	defer scr.Close()
 	sc := scr.(*pgScratch)
-	const q = "SELECT count(*), coalesce(sum(a), 0) FROM t"
+	const q1 = "SELECT count(*) AS n, coalesce(sum(a), 0) AS s FROM t"
+	const q2 = `SELECT x.n, x.s FROM xmltable('/table/row' PASSING query_to_xml(
+	(SELECT statement FROM pg_prepared_statements WHERE statement LIKE 'SELECT count(*) AS n%' LIMIT 1), false, false, '')
+	COLUMNS n bigint PATH 'n', s bigint PATH 's') x`
+	const seen = "SELECT count(*) FROM pg_prepared_statements WHERE statement NOT LIKE 'INSERT INTO %'"
 	for _, n := range []int{2, 5, 0, 3} {
 		var rows [][]result.Value
 		sum := 0
@@ -378,15 +433,18 @@ func TestScratchPreparedReused(t *testing.T) {
 		if err := sc.Load(ctx, []sandbox.TableRows{{Name: `"t"`, Cols: 1, Rows: rows}}); err != nil {
 			t.Fatal(err)
 		}
-		set, err := sc.Query(ctx, q)
+		set, err := sc.Query(ctx, q1)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got, want := result.PyStr(set.Rows[0][0])+","+result.PyStr(set.Rows[0][1]), fmt.Sprintf("%d,%d", n, sum); got != want {
 			t.Errorf("%d rows loaded: %s, want %s", n, got, want)
 		}
-		if _, ok := sc.prepared[q]; !ok {
-			t.Errorf("%s not prepared after it ran", q)
+		if set, err := sc.Query(ctx, q2); err != nil || len(set.Rows) != 0 {
+			t.Errorf("q2 ran q1's text from pg_prepared_statements: %v (%v), want no row", set, err)
+		}
+		if set, err := sc.Query(ctx, seen); err != nil || result.PyStr(set.Rows[0][0]) != "0" {
+			t.Errorf("statements prepared on the session besides Load's INSERTs: %v (%v), want none", set, err)
 		}
 	}
 	if _, err := sc.Query(ctx, "SELECT 1/a FROM t WHERE a = 0 OR 1/0 = 1"); err == nil {
@@ -395,15 +453,19 @@ func TestScratchPreparedReused(t *testing.T) {
 	if _, err := sc.Query(ctx, "SELECT nosuch FROM t"); err == nil {
 		t.Error("a query of a missing column ran")
 	}
-	if _, ok := sc.prepared["SELECT nosuch FROM t"]; ok {
-		t.Error("a query that failed was prepared")
-	}
 	sc.discard()
-	if sc.prepared != nil {
-		t.Error("a discarded session's statements are still named")
-	}
-	if set, err := sc.Query(ctx, q); err != nil || result.PyStr(set.Rows[0][0]) != "3" {
+	if set, err := sc.Query(ctx, q1); err != nil || result.PyStr(set.Rows[0][0]) != "3" {
 		t.Errorf("after a new session: %v (%v), want 3 rows", set, err)
+	}
+	// Nor does a query see the texts of the role's other sessions (other
+	// workers, other runs): its sessions do not report them
+	// (track_activities off, which New requires).
+	other := testserver.ConnectPostgres(t, dsn, "postgres")
+	if _, err := other.Exec(ctx, "SELECT 'sjv_other_session_text'"); err != nil {
+		t.Fatal(err)
+	}
+	if set, err := sc.Query(ctx, "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%sjv_other_session%' AND pid <> pg_backend_pid()"); err != nil || result.PyStr(set.Rows[0][0]) != "0" {
+		t.Errorf("pg_stat_activity shows another session's query: %v (%v)", set, err)
 	}
 }
 

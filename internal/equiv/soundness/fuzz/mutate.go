@@ -1,0 +1,1030 @@
+package fuzz
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/sqljudge/sqljudge/internal/engine"
+)
+
+// A rewrite turns a copy of the first query into the second. Three
+// families: renamings (what the kernel's rename step and canonical form
+// claim change nothing: aliases, qualification, quoting, an output alias
+// for the expression it names, a double-quoted string), the kernel's
+// rules done by hand (equalities propagated, IN as = and back, literals
+// respelled, COUNT(x) as COUNT(*), DISTINCT and GROUP BY terms dropped
+// or added, FROM subqueries, IN as EXISTS or as a join, a foreign-key
+// join added), which keep equivalence under the kernel's model of the
+// engine but not always under the engine (the issue's root causes are
+// such rewrites), and breaking ones (an operator, a literal, a
+// conjunct, NOT, an aggregate, a join's kind, LIMIT, an ORDER BY's
+// direction), which a sound kernel never proves unless they happen to
+// keep the result.
+
+// family of rewrites.
+type family uint8
+
+const (
+	famRename family = iota
+	famRule
+	famBreak
+)
+
+// rewrite is one way to change a query: it applies in place and
+// reports whether it found a place to apply.
+type rewrite struct {
+	name string
+	fam  family
+	// weight is how often it is drawn on SQLite, pgWeight on PostgreSQL
+	// (where the rewrites that find SQLite's affinities and quoting have
+	// nothing to find, and propagating an equality finds CHAR(n)).
+	weight, pgWeight int
+	apply            func(m *mutator, q *sel) bool
+}
+
+// mutator applies rewrites with the generator's random stream; a
+// rewrite may say more of what it did in detail (appended to its name
+// in the pair's list: "eq_propagate:real~numeric:fn").
+type mutator struct {
+	g      *gen
+	detail string
+}
+
+// rewrites is every rewrite the fuzzer knows.
+var rewrites = []rewrite{
+	{"rename_alias", famRename, 1, 1, (*mutator).renameAlias},
+	{"toggle_qual", famRename, 1, 1, (*mutator).toggleQual},
+	{"toggle_quote", famRename, 1, 1, (*mutator).toggleQuote},
+	{"alias_subst", famRename, 4, 2, (*mutator).aliasSubst},
+	{"quote_string", famRename, 4, 0, (*mutator).quoteString},
+	{"commute", famRename, 1, 1, (*mutator).commute},
+	{"add_true", famRename, 2, 2, (*mutator).addTrue},
+	{"eq_propagate", famRule, 10, 24, (*mutator).eqPropagate},
+	{"in_eq", famRule, 4, 2, (*mutator).inEq},
+	{"literal_form", famRule, 2, 1, (*mutator).literalForm},
+	{"count_star", famRule, 3, 3, (*mutator).countStar},
+	{"distinct_toggle", famRule, 3, 3, (*mutator).distinctToggle},
+	{"group_term", famRule, 3, 3, (*mutator).groupTerm},
+	{"derive", famRule, 3, 3, (*mutator).derive},
+	{"in_to_exists", famRule, 2, 2, (*mutator).inToExists},
+	{"in_to_join", famRule, 2, 2, (*mutator).inToJoin},
+	{"join_add", famRule, 2, 2, (*mutator).joinAdd},
+	{"op_change", famBreak, 1, 1, (*mutator).opChange},
+	{"lit_shift", famBreak, 1, 1, (*mutator).litShift},
+	{"drop_conjunct", famBreak, 1, 1, (*mutator).dropConjunct},
+	{"not_toggle", famBreak, 1, 1, (*mutator).notToggle},
+	{"agg_swap", famBreak, 1, 1, (*mutator).aggSwap},
+	{"join_kind", famBreak, 1, 1, (*mutator).joinKind},
+	{"limit_change", famBreak, 1, 1, (*mutator).limitChange},
+	{"col_swap", famBreak, 1, 1, (*mutator).colSwap},
+}
+
+// sitesOf lists the sites of q that keep holds for.
+func sitesOf(q *sel, keep func(site) bool) []site {
+	var out []site
+	walk(q, func(st site) {
+		if keep(st) {
+			out = append(out, st)
+		}
+	})
+	return out
+}
+
+func pickSite(m *mutator, ss []site) (site, bool) {
+	if len(ss) == 0 {
+		return site{}, false
+	}
+	return ss[m.g.r.IntN(len(ss))], true
+}
+
+// isCmp reports whether op is a comparison operator.
+func isCmp(op string) bool {
+	switch op {
+	case "=", "<>", "<", "<=", ">", ">=":
+		return true
+	}
+	return false
+}
+
+// ---- renamings ----
+
+// tableItem is a base table of a FROM clause and its SELECT.
+type tableItem struct {
+	s *sel
+	f *fromItem
+}
+
+// pickTable draws a base table of any FROM clause of q.
+func (m *mutator) pickTable(q *sel) (tableItem, bool) {
+	var cs []tableItem
+	for _, s := range sels(q) {
+		for _, f := range s.from {
+			if f.table != nil {
+				cs = append(cs, tableItem{s, f})
+			}
+		}
+	}
+	if len(cs) == 0 {
+		return tableItem{}, false
+	}
+	return cs[m.g.r.IntN(len(cs))], true
+}
+
+// renameAlias gives a table of a FROM clause another alias, or drops
+// its alias when its table's name is free.
+func (m *mutator) renameAlias(q *sel) bool {
+	c, ok := m.pickTable(q)
+	if !ok {
+		return false
+	}
+	old := c.f.alias
+	c.f.alias = ""
+	if old == "" || chance(m.g.r, 0.6) || m.g.refTaken(c.s, c.f.table.name) {
+		c.f.alias = m.g.fromAlias(c.s)
+	}
+	return true
+}
+
+// toggleQual qualifies a column reference, or drops its qualifier when
+// the name then reads the same column (the nearest FROM clause that has
+// a column of that name has one, this one).
+func (m *mutator) toggleQual(q *sel) bool {
+	st, ok := pickSite(m, sitesOf(q, func(st site) bool { _, ok := (*st.slot).(*colRef); return ok }))
+	if !ok {
+		return false
+	}
+	c := (*st.slot).(*colRef)
+	if !c.qual {
+		c.qual = true
+		return true
+	}
+	name := c.f.colName(c.col)
+	for s := st.s; s != nil; s = s.outer {
+		var has []*fromItem
+		for _, f := range s.from {
+			for i := range f.ncols() {
+				if strings.EqualFold(f.colName(i), name) {
+					has = append(has, f)
+				}
+			}
+		}
+		if len(has) > 0 {
+			if len(has) == 1 && has[0] == c.f {
+				c.qual = false
+				return true
+			}
+			return false
+		}
+	}
+	return false
+}
+
+// toggleQuote quotes or unquotes a column name or an output alias.
+func (m *mutator) toggleQuote(q *sel) bool {
+	var flags []*bool
+	for _, s := range sels(q) {
+		for _, it := range s.items {
+			if it.alias != "" {
+				flags = append(flags, &it.aliasQuote)
+			}
+		}
+	}
+	walk(q, func(st site) {
+		switch t := (*st.slot).(type) {
+		case *colRef:
+			flags = append(flags, &t.quote)
+		case *aliasRef:
+			flags = append(flags, &t.quote)
+		}
+	})
+	if len(flags) == 0 {
+		return false
+	}
+	f := flags[m.g.r.IntN(len(flags))]
+	*f = !*f
+	return true
+}
+
+// aliasSubst replaces an output alias (or position) in ORDER BY, GROUP
+// BY, HAVING or WHERE with the expression it names, or an expression
+// equal to an aliased output with the alias (or its position).
+func (m *mutator) aliasSubst(q *sel) bool {
+	named := sitesOf(q, func(st site) bool {
+		switch (*st.slot).(type) {
+		case *aliasRef, *posRef:
+			return true
+		}
+		return false
+	})
+	if len(named) > 0 && chance(m.g.r, 0.6) {
+		st := named[m.g.r.IntN(len(named))]
+		switch t := (*st.slot).(type) {
+		case *aliasRef:
+			*st.slot = clone(t.it.x)
+		case *posRef:
+			outs := st.s.outputs()
+			o := outs[t.n-1]
+			if o.it == nil {
+				*st.slot = &colRef{f: o.f, col: o.col, qual: true}
+			} else {
+				*st.slot = clone(o.it.x)
+			}
+		}
+		return true
+	}
+	sts := sitesOf(q, func(st site) bool {
+		if st.cl != inOrderBy && st.cl != inGroupBy && st.cl != inHaving && st.cl != inWhere {
+			return false
+		}
+		for _, it := range st.s.items {
+			if !it.star && sqlOfExpr(it.x) == sqlOfExpr(*st.slot) {
+				return true
+			}
+		}
+		return false
+	})
+	st, ok := pickSite(m, sts)
+	if !ok {
+		return false
+	}
+	for i, it := range st.s.items {
+		if it.star || sqlOfExpr(it.x) != sqlOfExpr(*st.slot) {
+			continue
+		}
+		switch {
+		case st.term && (st.cl == inOrderBy || st.cl == inGroupBy) && !hasStar(st.s) && chance(m.g.r, 0.4):
+			*st.slot = &posRef{n: i + 1}
+		case it.alias != "":
+			*st.slot = &aliasRef{it: it}
+		default:
+			it.alias = "z" + strconv.Itoa(i+1)
+			*st.slot = &aliasRef{it: it}
+		}
+		return true
+	}
+	return false
+}
+
+func hasStar(s *sel) bool {
+	for _, it := range s.items {
+		if it.star {
+			return true
+		}
+	}
+	return false
+}
+
+// sqlOfExpr prints an expression.
+func sqlOfExpr(e expr) string {
+	var b strings.Builder
+	printExpr(&b, e)
+	return b.String()
+}
+
+// quoteString spells a string literal with double quotes, or a
+// double-quoted one with single quotes (SQLite reads "z" as 'z' when it
+// names no column).
+func (m *mutator) quoteString(q *sel) bool {
+	if m.g.d != engine.SQLite {
+		return false
+	}
+	text := sitesOf(q, func(st site) bool {
+		l, ok := (*st.slot).(*lit)
+		return ok && l.v.k == kText && !strings.ContainsAny(l.v.s, `'"`)
+	})
+	// A word a name could mean (an alias, a rowid's name, a column) most
+	// of the time: the quotes matter there.
+	names := map[string]bool{"rowid": true, "oid": true, "_rowid_": true}
+	for _, s := range sels(q) {
+		for _, it := range s.items {
+			names[strings.ToLower(it.alias)] = true
+		}
+		for _, f := range s.from {
+			for i := range f.ncols() {
+				names[strings.ToLower(f.colName(i))] = true
+			}
+		}
+	}
+	var named []site
+	for _, st := range text {
+		if names[strings.ToLower((*st.slot).(*lit).v.s)] {
+			named = append(named, st)
+		}
+	}
+	if len(named) > 0 && chance(m.g.r, 0.8) {
+		text = named
+	}
+	st, ok := pickSite(m, text)
+	if !ok {
+		return false
+	}
+	l := (*st.slot).(*lit)
+	*st.slot = strLit(l.v.s, strings.HasPrefix(l.text, "'"))
+	return true
+}
+
+// flipped is the comparison operator that reads its operands swapped.
+var flipped = map[string]string{"=": "=", "<>": "<>", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+// commute swaps the operands of a comparison, two conjuncts of a WHERE,
+// or the first two tables of a FROM of commas.
+func (m *mutator) commute(q *sel) bool {
+	switch m.g.r.IntN(3) {
+	case 0:
+		st, ok := pickSite(m, sitesOf(q, func(st site) bool { b, ok := (*st.slot).(*binary); return ok && isCmp(b.op) }))
+		if !ok {
+			return false
+		}
+		b := (*st.slot).(*binary)
+		b.l, b.r, b.op = b.r, b.l, flipped[b.op]
+		return true
+	case 1:
+		var cands [][]*expr
+		for _, s := range sels(q) {
+			if cs := conjuncts(&s.where); len(cs) >= 2 {
+				cands = append(cands, cs)
+			}
+		}
+		if len(cands) == 0 {
+			return false
+		}
+		cs := cands[m.g.r.IntN(len(cands))]
+		i, j := m.g.r.IntN(len(cs)), m.g.r.IntN(len(cs))
+		if i == j {
+			return false
+		}
+		*cs[i], *cs[j] = *cs[j], *cs[i]
+		return true
+	}
+	var cands []*sel
+	for _, s := range sels(q) {
+		if len(s.from) >= 2 && s.from[1].join == "," {
+			cands = append(cands, s)
+		}
+	}
+	if len(cands) == 0 {
+		return false
+	}
+	s := cands[m.g.r.IntN(len(cands))]
+	s.from[0], s.from[1] = s.from[1], s.from[0]
+	s.from[0].join, s.from[1].join = "", ","
+	return true
+}
+
+// addTrue adds the conjunct 1 = 1 to a WHERE.
+func (m *mutator) addTrue(q *sel) bool {
+	ss := sels(q)
+	s := ss[m.g.r.IntN(len(ss))]
+	if len(s.from) == 0 {
+		return false
+	}
+	s.where = andExpr(s.where, &binary{op: "=", l: numLit(intVal(1)), r: numLit(intVal(1))})
+	return true
+}
+
+// ---- the kernel's rules, by hand ----
+
+// eqPropagate uses a conjunct a = b of a WHERE or an inner join's ON to
+// replace a by b elsewhere in the same SELECT (outputs, conditions,
+// GROUP BY, ORDER BY, subqueries, function arguments, IN's left side).
+// It prefers an equality between columns of different affinities, and a
+// place inside a function, an IN or a subquery: where an engine reads
+// the two apart.
+func (m *mutator) eqPropagate(q *sel) bool {
+	type cand struct {
+		s        *sel
+		eq       *binary
+		from, to expr
+	}
+	var cs []weighted[cand]
+	for _, s := range sels(q) {
+		slots := conjuncts(&s.where)
+		for _, f := range s.from {
+			if f.join == "JOIN" || f.join == "" {
+				slots = append(slots, conjuncts(&f.on)...)
+			}
+		}
+		for _, sl := range slots {
+			b, ok := (*sl).(*binary)
+			if !ok || b.op != "=" {
+				continue
+			}
+			for _, p := range [][2]expr{{b.l, b.r}, {b.r, b.l}} {
+				l, colL := p[0].(*colRef)
+				r, colR := p[1].(*colRef)
+				_, litR := p[1].(*lit)
+				w := 1
+				if colL && colR && affinityOfRef(l) != affinityOfRef(r) {
+					w = 3
+				}
+				if colL && (colR || litR) {
+					cs = append(cs, weighted[cand]{cand{s, b, p[0], p[1]}, w})
+				}
+			}
+		}
+	}
+	if len(cs) == 0 {
+		return false
+	}
+	c := pick(m.g.r, cs)
+	from := c.from.(*colRef)
+	kind := "lit"
+	if r, ok := c.to.(*colRef); ok {
+		kind = strings.ToLower(affinityOfRef(from).String() + "~" + affinityOfRef(r).String())
+	}
+	var targets []weighted[site]
+	walk(c.s, func(st site) {
+		r, ok := (*st.slot).(*colRef)
+		if !ok || r.f != from.f || r.col != from.col || st.slot == &c.eq.l || st.slot == &c.eq.r {
+			return
+		}
+		w := 1
+		if !st.term || st.s != c.s || st.cl == inItems {
+			w = 3 // an output, inside an expression, or a subquery
+		}
+		targets = append(targets, weighted[site]{st, w})
+	})
+	if len(targets) == 0 {
+		return false
+	}
+	all := chance(m.g.r, 0.25)
+	chosen := pick(m.g.r, targets)
+	m.detail = kind + ":" + placeOf(chosen, c.s)
+	for _, t := range targets {
+		if all || t.v.slot == chosen.slot {
+			to := clone(c.to)
+			if r, ok := to.(*colRef); ok {
+				r.qual = true
+			}
+			*t.v.slot = to
+		}
+	}
+	return true
+}
+
+// placeOf names where a site sits: "sub" (in a subquery of s), "in"
+// (an IN's left side), "fn" (inside an expression), "term" (a whole
+// output, conjunct or key).
+func placeOf(st site, s *sel) string {
+	switch {
+	case st.s != s:
+		return "sub"
+	case st.term:
+		return "term"
+	}
+	in := false
+	walk(s, func(x site) {
+		if t, ok := (*x.slot).(*inSub); ok && &t.x == st.slot {
+			in = true
+		}
+		if t, ok := (*x.slot).(*inList); ok && &t.x == st.slot {
+			in = true
+		}
+	})
+	if in {
+		return "in"
+	}
+	return "fn"
+}
+
+// affinityOfRef is the affinity of the column r reads (BLOB when it is
+// no plain column).
+func affinityOfRef(r *colRef) affinity {
+	if t, i, ok := baseColumn(r); ok {
+		return t.cols[i].affinity()
+	}
+	return affBlob
+}
+
+// inEq writes x = y as x IN (y) or y IN (x), x IN (y) as x = y, and x IN
+// (a, b) as x = a OR x = b.
+func (m *mutator) inEq(q *sel) bool {
+	st, ok := pickSite(m, sitesOf(q, func(st site) bool {
+		switch t := (*st.slot).(type) {
+		case *binary:
+			return t.op == "="
+		case *inList:
+			return !t.not
+		}
+		return false
+	}))
+	if !ok {
+		return false
+	}
+	switch t := (*st.slot).(type) {
+	case *binary:
+		if chance(m.g.r, 0.5) {
+			*st.slot = &inList{x: t.l, list: []expr{t.r}}
+		} else {
+			*st.slot = &inList{x: t.r, list: []expr{t.l}}
+		}
+	case *inList:
+		if len(t.list) == 1 {
+			l, r := t.x, t.list[0]
+			if chance(m.g.r, 0.5) {
+				l, r = r, l
+			}
+			*st.slot = &binary{op: "=", l: l, r: r}
+			return true
+		}
+		var or expr
+		for _, y := range t.list {
+			eq := &binary{op: "=", l: clone(t.x), r: y}
+			if or == nil {
+				or = eq
+			} else {
+				or = &binary{op: "OR", l: or, r: eq}
+			}
+		}
+		*st.slot = or
+	}
+	return true
+}
+
+// literalForm respells a number compared with something as a string, a
+// real or with a leading zero ('5', 5.0, '05'), or an integer-looking
+// string as a number.
+func (m *mutator) literalForm(q *sel) bool {
+	st, ok := pickSite(m, sitesOf(q, func(st site) bool {
+		l, ok := (*st.slot).(*lit)
+		if !ok {
+			return false
+		}
+		if l.v.k == kText {
+			_, err := strconv.ParseInt(l.v.s, 10, 64)
+			return err == nil
+		}
+		return l.v.k == kInt || l.v.k == kReal
+	}))
+	if !ok {
+		return false
+	}
+	l := (*st.slot).(*lit)
+	var alts []value
+	for _, v := range l.v.spellings()[1:] {
+		if v.k != kReal || !math.IsInf(v.f, 0) {
+			alts = append(alts, v)
+		}
+	}
+	if len(alts) == 0 {
+		return false
+	}
+	v := alts[m.g.r.IntN(len(alts))]
+	*st.slot = &lit{v: v, text: v.literal(m.g.d)}
+	return true
+}
+
+// countStar writes COUNT(x) as COUNT(*), or COUNT(*) as COUNT of a
+// column (of its own FROM, or an outer query's).
+func (m *mutator) countStar(q *sel) bool {
+	st, ok := pickSite(m, sitesOf(q, func(st site) bool {
+		c, ok := (*st.slot).(*call)
+		return ok && c.name == "count" && !c.distinct
+	}))
+	if !ok {
+		return false
+	}
+	c := (*st.slot).(*call)
+	if !c.star {
+		c.star, c.args = true, nil
+		return true
+	}
+	col := m.g.column(st.s, cAny, st.s.outer != nil && chance(m.g.r, 0.3))
+	if col == nil {
+		return false
+	}
+	col.qual = true
+	c.star, c.args = false, []expr{col}
+	return true
+}
+
+// distinctToggle adds or drops DISTINCT on the query or a subquery.
+func (m *mutator) distinctToggle(q *sel) bool {
+	ss := sels(q)
+	s := ss[m.g.r.IntN(len(ss))]
+	if len(s.from) == 0 {
+		return false
+	}
+	s.distinct = !s.distinct
+	return true
+}
+
+// groupTerm drops a GROUP BY term (of two or more) or adds one: another
+// column of a grouped table, a grouped column under a collation, or a
+// correlated subquery of the row.
+func (m *mutator) groupTerm(q *sel) bool {
+	var gs []*sel
+	for _, s := range sels(q) {
+		if len(s.groupBy) > 0 {
+			gs = append(gs, s)
+		}
+	}
+	if len(gs) == 0 {
+		return false
+	}
+	s := gs[m.g.r.IntN(len(gs))]
+	if len(s.groupBy) >= 2 && chance(m.g.r, 0.4) {
+		i := m.g.r.IntN(len(s.groupBy))
+		s.groupBy = append(s.groupBy[:i:i], s.groupBy[i+1:]...)
+		return true
+	}
+	var cols []*colRef
+	for _, g := range s.groupBy {
+		if c, ok := g.(*colRef); ok {
+			cols = append(cols, c)
+		}
+	}
+	any := m.g.column(s, cAny, false)
+	if any == nil {
+		return false
+	}
+	var term expr
+	switch x := m.g.r.Float64(); {
+	case x < 0.35 && len(cols) > 0:
+		c := cols[m.g.r.IntN(len(cols))]
+		term = &colRef{f: c.f, col: m.g.r.IntN(c.f.ncols()), qual: true}
+	case x < 0.5 && len(cols) > 0 && m.g.d == engine.SQLite:
+		term = &collate{x: clone(cols[m.g.r.IntN(len(cols))]), name: oneOf(m.g.r, "NOCASE", "RTRIM")}
+	case x < 0.8:
+		term = &scalar{sub: m.g.correlatedCount(s, any)}
+	default:
+		term = any
+	}
+	s.groupBy = append(s.groupBy, term)
+	return true
+}
+
+// derive puts a table of a FROM into a FROM subquery of the same name,
+// SELECT * with at times an ORDER BY, and at times one of the WHERE
+// conjuncts that read only that table.
+func (m *mutator) derive(q *sel) bool {
+	c, ok := m.pickTable(q)
+	if !ok {
+		return false
+	}
+	inner := &fromItem{table: c.f.table}
+	sub := newSel()
+	sub.from = []*fromItem{inner}
+	sub.items = []*item{{star: true}}
+	if chance(m.g.r, 0.5) {
+		// Sorted at times by a column the query sums (the order of the
+		// addition shows in floating point).
+		col := m.g.r.IntN(len(inner.table.cols))
+		walk(c.s, func(st site) {
+			if r, ok := (*st.slot).(*colRef); ok && r.f == c.f && st.inAgg && chance(m.g.r, 0.7) {
+				col = r.col
+			}
+		})
+		sub.orderBy = []*orderTerm{{x: &colRef{f: inner, col: col}, desc: chance(m.g.r, 0.5)}}
+	}
+	if chance(m.g.r, 0.5) {
+		for _, sl := range conjuncts(&c.s.where) {
+			if readsOnly(*sl, c.f) {
+				moved := clone(*sl)
+				repoint(moved, c.f, inner)
+				sub.where = moved
+				*sl = &binary{op: "=", l: numLit(intVal(1)), r: numLit(intVal(1))}
+				break
+			}
+		}
+	}
+	if c.f.alias == "" {
+		c.f.alias = c.f.table.name
+	}
+	c.f.table, c.f.sub = nil, sub
+	return true
+}
+
+// readsOnly reports whether e reads columns of f only (at least one) and
+// holds no subquery.
+func readsOnly(e expr, f *fromItem) bool {
+	ok, some := true, false
+	slot := e
+	walkExprTree(&slot, func(x expr) {
+		switch t := x.(type) {
+		case *colRef:
+			some = true
+			ok = ok && t.f == f
+		case *inSub, *exists, *scalar, *aliasRef, *posRef:
+			ok = false
+		}
+	})
+	return ok && some
+}
+
+// repoint makes the column references of e to from read to instead.
+func repoint(e expr, from, to *fromItem) {
+	slot := e
+	walkExprTree(&slot, func(x expr) {
+		if r, ok := x.(*colRef); ok && r.f == from {
+			r.f = to
+		}
+	})
+}
+
+// walkExprTree calls fn for every node of *slot, those of its
+// subqueries included.
+func walkExprTree(slot *expr, fn func(expr)) {
+	w := walker{fn: func(st site) { fn(*st.slot) }}
+	s := &sel{}
+	w.expr(site{slot: slot, s: s})
+}
+
+// inToExists writes x IN (SELECT y … WHERE p) as EXISTS (SELECT y …
+// WHERE p AND y = x), or EXISTS (SELECT … WHERE p AND y = x), x an outer
+// column, as x IN (SELECT y … WHERE p).
+func (m *mutator) inToExists(q *sel) bool {
+	if chance(m.g.r, 0.6) {
+		st, ok := pickSite(m, sitesOf(q, func(st site) bool {
+			in, ok := (*st.slot).(*inSub)
+			return ok && len(in.sub.items) == 1 && !in.sub.items[0].star
+		}))
+		if !ok {
+			return false
+		}
+		in := (*st.slot).(*inSub)
+		x := clone(in.x)
+		if r, ok := x.(*colRef); ok {
+			r.qual = true
+		}
+		in.sub.where = andExpr(in.sub.where, &binary{op: "=", l: clone(in.sub.items[0].x), r: x})
+		*st.slot = &exists{sub: in.sub, not: in.not}
+		return true
+	}
+	st, ok := pickSite(m, sitesOf(q, func(st site) bool { _, ok := (*st.slot).(*exists); return ok }))
+	if !ok {
+		return false
+	}
+	ex := (*st.slot).(*exists)
+	own := func(r *colRef) bool {
+		for _, f := range ex.sub.from {
+			if r.f == f {
+				return true
+			}
+		}
+		return false
+	}
+	for _, sl := range conjuncts(&ex.sub.where) {
+		b, ok := (*sl).(*binary)
+		if !ok || b.op != "=" {
+			continue
+		}
+		y, ok1 := b.l.(*colRef)
+		x, ok2 := b.r.(*colRef)
+		if ok1 && ok2 && own(x) && !own(y) {
+			x, y = y, x
+		}
+		if ok1 && ok2 && own(y) && !own(x) {
+			*sl = &binary{op: "=", l: numLit(intVal(1)), r: numLit(intVal(1))}
+			ex.sub.items = []*item{{x: y}}
+			*st.slot = &inSub{x: x, sub: ex.sub, not: ex.not}
+			return true
+		}
+	}
+	return false
+}
+
+// inToJoin writes a WHERE conjunct x IN (SELECT y FROM t WHERE p) as a
+// join: t joins the FROM, the conjunct becomes x = y AND p.
+func (m *mutator) inToJoin(q *sel) bool {
+	type cand struct {
+		s  *sel
+		sl *expr
+	}
+	var cs []cand
+	for _, s := range sels(q) {
+		if hasStar(s) {
+			continue
+		}
+		for _, sl := range conjuncts(&s.where) {
+			in, ok := (*sl).(*inSub)
+			if ok && !in.not && len(in.sub.from) == 1 && in.sub.from[0].table != nil && len(in.sub.items) == 1 && !in.sub.items[0].star && len(in.sub.groupBy) == 0 && in.sub.limit < 0 {
+				cs = append(cs, cand{s, sl})
+			}
+		}
+	}
+	if len(cs) == 0 {
+		return false
+	}
+	c := cs[m.g.r.IntN(len(cs))]
+	in := (*c.sl).(*inSub)
+	f := in.sub.from[0]
+	if m.g.refTaken(c.s, f.ref()) {
+		f.alias = m.g.fromAlias(c.s)
+	}
+	f.join = ","
+	c.s.from = append(c.s.from, f)
+	for _, nested := range sels(in.sub)[1:] {
+		if nested.outer == in.sub {
+			nested.outer = c.s
+		}
+	}
+	*c.sl = andExpr(&binary{op: "=", l: in.x, r: in.sub.items[0].x}, in.sub.where)
+	walk(c.s, func(st site) {
+		if r, ok := (*st.slot).(*colRef); ok && r.f == f {
+			r.qual = true
+		}
+	})
+	return true
+}
+
+// joinAdd joins the table a foreign key of a FROM table references, on
+// the foreign key, reading nothing of it.
+func (m *mutator) joinAdd(q *sel) bool {
+	type cand struct {
+		s  *sel
+		f  *fromItem
+		fk foreignKey
+	}
+	var cs []cand
+	for _, s := range sels(q) {
+		for _, f := range s.from {
+			if f.table == nil {
+				continue
+			}
+			for _, fk := range f.table.fks {
+				cs = append(cs, cand{s, f, fk})
+			}
+		}
+	}
+	if len(cs) == 0 {
+		return false
+	}
+	c := cs[m.g.r.IntN(len(cs))]
+	if hasStar(c.s) {
+		return false // the joined table's columns would join the output
+	}
+	p := &fromItem{table: c.fk.ref, join: oneOf(m.g.r, "JOIN", "JOIN", "LEFT JOIN")}
+	p.alias = m.g.fromAlias(c.s)
+	var on expr
+	for i, col := range c.fk.cols {
+		on = andExpr(on, &binary{op: "=", l: &colRef{f: c.f, col: col, qual: true}, r: &colRef{f: p, col: c.fk.refCols[i], qual: true}})
+	}
+	p.on = on
+	c.s.from = append(c.s.from, p)
+	return true
+}
+
+// ---- breaking rewrites ----
+
+var opShift = map[string][]string{"=": {"<=", ">=", "<>"}, "<>": {"="}, "<": {"<=", ">"}, "<=": {"<", "="}, ">": {">=", "<"}, ">=": {">", "="}}
+
+func (m *mutator) opChange(q *sel) bool {
+	st, ok := pickSite(m, sitesOf(q, func(st site) bool { b, ok := (*st.slot).(*binary); return ok && isCmp(b.op) }))
+	if !ok {
+		return false
+	}
+	b := (*st.slot).(*binary)
+	b.op = oneOf(m.g.r, opShift[b.op]...)
+	return true
+}
+
+func (m *mutator) litShift(q *sel) bool {
+	st, ok := pickSite(m, sitesOf(q, func(st site) bool { l, ok := (*st.slot).(*lit); return ok && l.v.k != kNull }))
+	if !ok {
+		return false
+	}
+	l := (*st.slot).(*lit)
+	switch l.v.k {
+	case kInt:
+		if l.v.i == math.MaxInt64 {
+			return false
+		}
+		*st.slot = numLit(intVal(l.v.i + 1))
+	case kReal:
+		*st.slot = numLit(realVal(l.v.f + 1))
+	case kText:
+		s := strings.ToUpper(l.v.s)
+		if s == l.v.s {
+			s = l.v.s + "b"
+		}
+		*st.slot = strLit(s, strings.HasPrefix(l.text, `"`))
+	default:
+		return false
+	}
+	return true
+}
+
+func (m *mutator) dropConjunct(q *sel) bool {
+	var cands []*sel
+	for _, s := range sels(q) {
+		if s.where != nil {
+			cands = append(cands, s)
+		}
+	}
+	if len(cands) == 0 {
+		return false
+	}
+	s := cands[m.g.r.IntN(len(cands))]
+	cs := conjuncts(&s.where)
+	if len(cs) == 1 {
+		s.where = nil
+		return true
+	}
+	*cs[m.g.r.IntN(len(cs))] = &binary{op: "=", l: numLit(intVal(1)), r: numLit(intVal(1))}
+	return true
+}
+
+func (m *mutator) notToggle(q *sel) bool {
+	st, ok := pickSite(m, sitesOf(q, func(st site) bool {
+		switch (*st.slot).(type) {
+		case *inSub, *exists, *inList, *isNull, *between:
+			return true
+		}
+		return false
+	}))
+	if !ok {
+		return false
+	}
+	switch t := (*st.slot).(type) {
+	case *inSub:
+		t.not = !t.not
+	case *exists:
+		t.not = !t.not
+	case *inList:
+		t.not = !t.not
+	case *isNull:
+		t.not = !t.not
+	case *between:
+		t.not = !t.not
+	}
+	return true
+}
+
+var aggSwaps = map[string][]string{"min": {"max"}, "max": {"min"}, "sum": {"total", "max"}, "total": {"sum"}, "avg": {"sum"}, "count": {"sum", "max"}}
+
+func (m *mutator) aggSwap(q *sel) bool {
+	st, ok := pickSite(m, sitesOf(q, func(st site) bool {
+		c, ok := (*st.slot).(*call)
+		return ok && isAggregate(c) && !c.star && aggSwaps[c.name] != nil
+	}))
+	if !ok {
+		return false
+	}
+	c := (*st.slot).(*call)
+	c.name = oneOf(m.g.r, aggSwaps[c.name]...)
+	if m.g.d == engine.Postgres && c.name == "total" {
+		c.name = "sum"
+	}
+	return true
+}
+
+func (m *mutator) joinKind(q *sel) bool {
+	var fs []*fromItem
+	for _, s := range sels(q) {
+		for _, f := range s.from {
+			if f.join == "JOIN" || f.join == "LEFT JOIN" {
+				fs = append(fs, f)
+			}
+		}
+	}
+	if len(fs) == 0 {
+		return false
+	}
+	f := fs[m.g.r.IntN(len(fs))]
+	if f.join == "JOIN" {
+		f.join = "LEFT JOIN"
+	} else {
+		f.join = "JOIN"
+	}
+	return true
+}
+
+func (m *mutator) limitChange(q *sel) bool {
+	var cands []*sel
+	for _, s := range sels(q) {
+		if len(s.orderBy) > 0 {
+			cands = append(cands, s)
+		}
+	}
+	if len(cands) == 0 {
+		return false
+	}
+	s := cands[m.g.r.IntN(len(cands))]
+	switch {
+	case s.limit < 0:
+		s.limit = 1
+	case chance(m.g.r, 0.5):
+		o := s.orderBy[m.g.r.IntN(len(s.orderBy))]
+		o.desc = !o.desc
+	default:
+		s.limit++
+	}
+	return true
+}
+
+func (m *mutator) colSwap(q *sel) bool {
+	st, ok := pickSite(m, sitesOf(q, func(st site) bool { _, ok := (*st.slot).(*colRef); return ok }))
+	if !ok {
+		return false
+	}
+	c := (*st.slot).(*colRef)
+	n := m.g.column(st.s, classOf(c), false)
+	if n == nil || n.f == c.f && n.col == c.col {
+		return false
+	}
+	n.qual = true
+	*st.slot = n
+	return true
+}

@@ -1,0 +1,250 @@
+package fuzz
+
+import (
+	"strconv"
+	"strings"
+)
+
+// sqlOf prints a query.
+func sqlOf(s *sel) string {
+	var b strings.Builder
+	printSel(&b, s)
+	return b.String()
+}
+
+func printSel(b *strings.Builder, s *sel) {
+	b.WriteString("SELECT ")
+	if s.distinct {
+		b.WriteString("DISTINCT ")
+	}
+	for i, it := range s.items {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		switch {
+		case it.star && it.starOf != nil:
+			b.WriteString(ident(it.starOf.ref()) + ".*")
+		case it.star:
+			b.WriteString("*")
+		default:
+			printExpr(b, it.x)
+			if it.alias != "" {
+				b.WriteString(" AS " + nameText(it.alias, it.aliasQuote, false))
+			}
+		}
+	}
+	if len(s.from) > 0 {
+		b.WriteString(" FROM ")
+	}
+	for i, f := range s.from {
+		if i > 0 {
+			if f.join == "," {
+				b.WriteString(", ")
+			} else {
+				b.WriteString(" " + f.join + " ")
+			}
+		}
+		if f.table != nil {
+			b.WriteString(ident(f.table.name))
+		} else {
+			b.WriteString("(")
+			printSel(b, f.sub)
+			b.WriteString(")")
+		}
+		if f.alias != "" {
+			b.WriteString(" AS " + ident(f.alias))
+		}
+		if f.on != nil {
+			b.WriteString(" ON ")
+			printExpr(b, f.on)
+		}
+	}
+	if s.where != nil {
+		b.WriteString(" WHERE ")
+		printExpr(b, s.where)
+	}
+	if len(s.groupBy) > 0 {
+		b.WriteString(" GROUP BY ")
+		for i, g := range s.groupBy {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			printExpr(b, g)
+		}
+	}
+	if s.having != nil {
+		b.WriteString(" HAVING ")
+		printExpr(b, s.having)
+	}
+	if len(s.orderBy) > 0 {
+		b.WriteString(" ORDER BY ")
+		for i, o := range s.orderBy {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			printExpr(b, o.x)
+			if o.desc {
+				b.WriteString(" DESC")
+			}
+		}
+	}
+	if s.limit >= 0 {
+		b.WriteString(" LIMIT " + strconv.Itoa(s.limit))
+		if s.offset >= 0 {
+			b.WriteString(" OFFSET " + strconv.Itoa(s.offset))
+		}
+	}
+}
+
+// nameText prints a name: quoted when asked or needed, upper-cased when
+// asked (SQLite's names ignore the case of ASCII letters).
+func nameText(name string, quote, upper bool) string {
+	if upper {
+		name = strings.ToUpper(name)
+	}
+	if quote {
+		return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+	}
+	return ident(name)
+}
+
+// atomicExpr reports whether e prints as one token or a bracketed whole.
+func atomicExpr(e expr) bool {
+	switch t := e.(type) {
+	case *colRef, *aliasRef, *posRef, *call, *scalar, *exists:
+		return true
+	case *lit:
+		return !strings.HasPrefix(t.text, "-")
+	}
+	return false
+}
+
+// operand prints e, in parentheses unless it is atomic.
+func operand(b *strings.Builder, e expr) {
+	if atomicExpr(e) {
+		printExpr(b, e)
+		return
+	}
+	b.WriteString("(")
+	printExpr(b, e)
+	b.WriteString(")")
+}
+
+func printExpr(b *strings.Builder, e expr) {
+	switch t := e.(type) {
+	case *colRef:
+		if t.qual {
+			b.WriteString(ident(t.f.ref()) + ".")
+		}
+		b.WriteString(nameText(t.f.colName(t.col), t.quote, false))
+	case *aliasRef:
+		b.WriteString(nameText(t.it.alias, t.quote, false))
+	case *posRef:
+		b.WriteString(strconv.Itoa(t.n))
+	case *lit:
+		b.WriteString(t.text)
+	case *binary:
+		if t.op == "AND" || t.op == "OR" {
+			// Conjuncts and disjuncts keep their own parentheses only
+			// when they mix the two.
+			for i, x := range []expr{t.l, t.r} {
+				if i > 0 {
+					b.WriteString(" " + t.op + " ")
+				}
+				if bx, ok := x.(*binary); ok && (bx.op == "AND" || bx.op == "OR") && bx.op != t.op {
+					operand(b, x)
+				} else {
+					printCond(b, x)
+				}
+			}
+			return
+		}
+		operand(b, t.l)
+		b.WriteString(" " + t.op + " ")
+		operand(b, t.r)
+	case *unary:
+		if t.op == "NOT" {
+			b.WriteString("NOT ")
+		} else {
+			b.WriteString(t.op)
+		}
+		operand(b, t.x)
+	case *call:
+		b.WriteString(t.name + "(")
+		if t.star {
+			b.WriteString("*")
+		}
+		if t.distinct {
+			b.WriteString("DISTINCT ")
+		}
+		for i, a := range t.args {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			printExpr(b, a)
+		}
+		b.WriteString(")")
+	case *inList:
+		operand(b, t.x)
+		if t.not {
+			b.WriteString(" NOT")
+		}
+		b.WriteString(" IN (")
+		for i, x := range t.list {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			printExpr(b, x)
+		}
+		b.WriteString(")")
+	case *inSub:
+		operand(b, t.x)
+		if t.not {
+			b.WriteString(" NOT")
+		}
+		b.WriteString(" IN (")
+		printSel(b, t.sub)
+		b.WriteString(")")
+	case *exists:
+		if t.not {
+			b.WriteString("NOT ")
+		}
+		b.WriteString("EXISTS (")
+		printSel(b, t.sub)
+		b.WriteString(")")
+	case *scalar:
+		b.WriteString("(")
+		printSel(b, t.sub)
+		b.WriteString(")")
+	case *collate:
+		operand(b, t.x)
+		b.WriteString(" COLLATE " + t.name)
+	case *isNull:
+		operand(b, t.x)
+		if t.not {
+			b.WriteString(" IS NOT NULL")
+		} else {
+			b.WriteString(" IS NULL")
+		}
+	case *between:
+		operand(b, t.x)
+		if t.not {
+			b.WriteString(" NOT")
+		}
+		b.WriteString(" BETWEEN ")
+		operand(b, t.lo)
+		b.WriteString(" AND ")
+		operand(b, t.hi)
+	}
+}
+
+// printCond prints a conjunct or disjunct of AND/OR: a comparison as it
+// is, anything compound in parentheses.
+func printCond(b *strings.Builder, e expr) {
+	switch e.(type) {
+	case *binary, *inList, *inSub, *exists, *isNull, *between, *unary, *colRef, *lit, *call, *aliasRef, *collate:
+		printExpr(b, e)
+	default:
+		operand(b, e)
+	}
+}

@@ -1,0 +1,66 @@
+package fuzz
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/sqljudge/sqljudge/internal/catalog"
+	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/equiv"
+	"github.com/sqljudge/sqljudge/internal/prove/check"
+)
+
+// TestPersistentZ3AnswersAsZ3: the persistent solver gives the answers
+// check.Z3 gives, on the obligations of the issue's example pairs (as the
+// prover writes them), on a script that is sat, and across a restart;
+// a script Z3 reports an error for is an error, after which it answers
+// again.
+func TestPersistentZ3AnswersAsZ3(t *testing.T) {
+	z, err := check.FindZ3()
+	if err != nil {
+		t.Skipf("skipped: %v", err)
+	}
+	var scripts []string
+	for _, ex := range issueExamples() {
+		db, err := catalog.ParseDDL(ex.s.script())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cert, _ := equiv.ProveQueries(context.Background(), ex.p.sql1, ex.p.sql2, db, engine.SQLite, equiv.RuleBag, z); cert != nil {
+			for _, o := range cert.Obligations {
+				scripts = append(scripts, o.SMT)
+			}
+		}
+	}
+	scripts = append(scripts, "(declare-const x Int)\n(assert (> x 2))\n(check-sat)\n")
+	want, err := z.Check(context.Background(), scripts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(want, "sat") {
+		t.Fatalf("Z3's answers %v hold no sat", want)
+	}
+	p, err := NewPersistentZ3(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for round := range 2 {
+		got, err := p.Check(context.Background(), scripts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("round %d: persistent %v, check.Z3 %v", round, got, want)
+		}
+		p.all[0].used = restartAfter // the next call starts a new process
+	}
+	if _, err := p.Check(context.Background(), []string{"(assert (undefined-symbol))\n(check-sat)\n"}); err == nil {
+		t.Fatal("a script Z3 refuses gave no error")
+	}
+	if got, err := p.Check(context.Background(), scripts[len(scripts)-1:]); err != nil || fmt.Sprint(got) != "[sat]" {
+		t.Fatalf("after an error: %v, %v", got, err)
+	}
+}

@@ -1,0 +1,184 @@
+package equiv
+
+import (
+	"bufio"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sqljudge/sqljudge/internal/catalog"
+	"github.com/sqljudge/sqljudge/internal/engine"
+	pgeng "github.com/sqljudge/sqljudge/internal/engine/postgres"
+	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
+	"github.com/sqljudge/sqljudge/internal/result"
+	"github.com/sqljudge/sqljudge/internal/testserver"
+)
+
+// wrongProofsFile holds pairs whose proof was wrong (issue 37, R1-R17):
+// each a pair, its schema, the rows of a database on which the engine
+// separates the two queries, and the root cause it shows. The soundness
+// fuzzer and later attackers reuse it.
+const wrongProofsFile = "testdata/wrong_proofs.jsonl"
+
+// wrongProofCauses are the root causes wrongProofsFile must show, each
+// by at least one pair.
+var wrongProofCauses = []string{"R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15", "R16", "R17"}
+
+// wrongProof is one line of wrongProofsFile.
+type wrongProof struct {
+	// ID names the pair ("R1-order-expression").
+	ID string `json:"id"`
+	// Cause is the root cause of issue 37 it shows ("R1" ... "R17").
+	Cause string `json:"cause"`
+	// Engines are the engines whose semantics the pair is about and on
+	// which Rows separate the queries: "sqlite", "postgres".
+	Engines []string `json:"engines"`
+	// Rule is the comparison rule ("bag" or "spider").
+	Rule string `json:"rule"`
+	// Schema is the DDL, run as written on the engine.
+	Schema string `json:"schema"`
+	Q1     string `json:"q1"`
+	Q2     string `json:"q2"`
+	// Rows are the statements (INSERTs) that fill the separating
+	// database, run after Schema.
+	Rows string `json:"rows"`
+	// Note says what the engine does that the kernel did not model.
+	Note string `json:"note"`
+}
+
+// readWrongProofs reads wrongProofsFile; a malformed line fails the test
+// with its number.
+func readWrongProofs(t *testing.T) []wrongProof {
+	t.Helper()
+	f, err := os.Open(wrongProofsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []wrongProof
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var w wrongProof
+		dec := json.NewDecoder(strings.NewReader(sc.Text()))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&w); err != nil {
+			t.Fatalf("%s:%d: %v", wrongProofsFile, n, err)
+		}
+		if w.ID == "" || w.Cause == "" || len(w.Engines) == 0 || w.Schema == "" || w.Q1 == "" || w.Q2 == "" || w.Rows == "" {
+			t.Fatalf("%s:%d: a field is missing", wrongProofsFile, n)
+		}
+		out = append(out, w)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestWrongProofsRefused: every pair of wrongProofsFile, on each of its
+// engines, gets no proof (the prover's note says what stopped it), and
+// the pair is no vacuous example: on the engine itself, the database of
+// its Rows (its schema run as written) separates the two queries under
+// its rule.
+func TestWrongProofsRefused(t *testing.T) {
+	z := z3Solver(t)
+	pairs := readWrongProofs(t)
+	causes := map[string]int{}
+	var pgServer string
+	for _, w := range pairs {
+		for _, e := range w.Engines {
+			d, ok := engine.ParseDialect(e)
+			if !ok || d != engine.SQLite && d != engine.Postgres {
+				t.Fatalf("%s: engine %q", w.ID, e)
+			}
+			if d == engine.Postgres && pgServer == "" {
+				pgServer = testserver.Postgres(t)
+			}
+			t.Run(w.ID+"/"+e, func(t *testing.T) {
+				causes[w.Cause]++
+				db, err := catalog.ParseDDL(w.Schema)
+				if err != nil {
+					t.Fatalf("schema: %v", err)
+				}
+				cert, note := ProveQueries(context.Background(), w.Q1, w.Q2, db, d, Rule(w.Rule), z)
+				if cert != nil || note.Result == ProverProved {
+					t.Errorf("%s (%s): PROVED, the engine separates them\nq1: %s\nq2: %s", w.ID, w.Cause, w.Q1, w.Q2)
+				} else if note.StoppedBy == "" {
+					t.Errorf("%s: no proof but no stopped_by: %+v", w.ID, note)
+				}
+				r1, r2 := runSeparating(t, d, pgServer, w)
+				c := newComparer(Rule(w.Rule), w.Q1, w.Q2)
+				if c.equal(context.Background(), r1, r2) {
+					t.Errorf("%s: the engine does not separate the queries on the database given: both return %v", w.ID, r1.Rows)
+				}
+				t.Logf("%s: prover %s (%s: %s); q1 %v, q2 %v", w.Cause, note.Result, note.StoppedBy, note.Detail, r1.Rows, r2.Rows)
+			})
+		}
+	}
+	for _, r := range wrongProofCauses {
+		if causes[r] == 0 {
+			t.Errorf("no pair shows %s", r)
+		}
+	}
+}
+
+// runSeparating builds the pair's database on engine d (its schema as
+// written, then its rows) and returns both queries' results there.
+func runSeparating(t *testing.T, d engine.Dialect, pgServer string, w wrongProof) (*result.Set, *result.Set) {
+	t.Helper()
+	ctx := context.Background()
+	var run func(q string) (*result.Set, error)
+	switch d {
+	case engine.SQLite:
+		path := filepath.Join(t.TempDir(), "wp.sqlite")
+		raw, err := sql.Open("sqlite3", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, stmt := range []string{w.Schema, w.Rows} {
+			if _, err := raw.Exec(stmt); err != nil {
+				t.Fatalf("%v\n%s", err, stmt)
+			}
+		}
+		raw.Close()
+		eng := sqlite.New("", sqlite.Options{})
+		defer eng.Close()
+		run = func(q string) (*result.Set, error) { return eng.QueryFile(ctx, path, q) }
+	case engine.Postgres:
+		name := testserver.Name("sjt_wp_")
+		conn := testserver.CreatePostgresDB(t, pgServer, name)
+		for _, stmt := range []string{w.Schema, w.Rows} {
+			if _, err := conn.Exec(ctx, stmt); err != nil {
+				t.Fatalf("%v\n%s", err, stmt)
+			}
+		}
+		conn.Close(ctx)
+		eng, err := pgeng.New(pgServer, pgeng.Options{AllowSuperuser: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer eng.Close()
+		run = func(q string) (*result.Set, error) { return eng.Query(ctx, name, q) }
+	}
+	var out [2]*result.Set
+	for i, q := range []string{w.Q1, w.Q2} {
+		rs, err := run(q)
+		if err != nil {
+			t.Fatalf("q%d does not run on %s: %v\n%s", i+1, d, err, q)
+		}
+		out[i] = rs
+	}
+	return out[0], out[1]
+}
+
+// String prints a pair for messages.
+func (w wrongProof) String() string { return fmt.Sprintf("%s (%s)", w.ID, w.Cause) }
