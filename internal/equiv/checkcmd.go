@@ -112,7 +112,9 @@ func checkRecord(ctx context.Context, r Record, pairs map[string]PairLine, dbDir
 	var err error
 	switch {
 	case p.Schema != "":
-		db, err = catalog.ParseDDL(p.Schema)
+		if db, err = catalog.ParseDDL(p.Schema); err == nil {
+			err = refuseGenerated(db)
+		}
 	case dbDir == "":
 		return fmt.Errorf("db_id %q: pass --db, the folder of SQLite databases the run read", p.DBID)
 	default:

@@ -199,6 +199,9 @@ func (s *searcher) loadSchema(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		if err := refuseGenerated(db); err != nil {
+			return err
+		}
 		s.schema = newSchema(db)
 		return nil
 	}
@@ -211,6 +214,19 @@ func (s *searcher) loadSchema(ctx context.Context) error {
 	var err error
 	s.schema, err = readSQLiteDB(ctx, s.p.DB)
 	return err
+}
+
+// refuseGenerated refuses a schema with a generated column: ParseDDL
+// leaves it out of the table, as PRAGMA table_info does, and a search or a
+// proof on the table without it would be one on another table (SELECT *
+// returns it).
+func refuseGenerated(db *catalog.Database) error {
+	for _, t := range db.Tables {
+		if len(t.Generated) > 0 {
+			return fmt.Errorf("table %s: the generated column %s is not modelled", t.Name, t.Generated[0])
+		}
+	}
+	return nil
 }
 
 // decideBounded sets the verdict when no database told the queries
