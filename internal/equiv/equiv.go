@@ -171,11 +171,11 @@ type Witness struct {
 	// every check made, with what it changed and whether the difference
 	// disappeared. Both are absent on a witness not made by the search
 	// (cut from an item's own database).
-	RestsOn     []RestsOn    `json:"rests_on,omitempty"`
+	RestsOn []RestsOn `json:"rests_on,omitempty"`
 	// Phase is the phase of the search that found the database the
 	// witness was shrunk from (PhaseSuite ... PhaseRandom); absent on a
 	// witness not made by the search.
-	Phase string `json:"phase,omitempty"`
+	Phase       string       `json:"phase,omitempty"`
 	RestsChecks []RestsCheck `json:"rests_on_checks,omitempty"`
 	// Q2Fails, under Options.Grading, says how q2 fails on this database
 	// while q1 runs (Q2 is then empty for an error, the first of two
