@@ -39,16 +39,21 @@ const coverRLimit = 2_000_000
 // (both queries together), and so its databases.
 const maxSolverScripts = 24
 
-// defaultModeler is Z3's executable on PATH with coverRLimit, nil when
-// there is none (the phase is then skipped).
+// defaultModeler is a pool of Z3 processes (Z3's executable on PATH,
+// coverRLimit), shared by every search of the process: nil when there is
+// none (the phase is then skipped). Its processes end with the program.
 var defaultModeler = sync.OnceValue(func() check.Modeler {
 	z, err := check.FindZ3()
 	if err != nil {
 		return nil
 	}
 	z.RLimit = coverRLimit
-	return z
+	return check.NewZ3Pool(z, modelerProcs)
 })
+
+// modelerProcs bounds the Z3 processes of defaultModeler: searches that
+// run at once beyond it wait for one.
+const modelerProcs = 4
 
 // modeler is the solver of the phase: Options.Modeler, else Z3 on PATH;
 // nil under Options.NoSolve.
@@ -116,7 +121,8 @@ func (s *searcher) solverDatabases(ctx context.Context) []Data {
 }
 
 // fromModel makes the database of one goal's model: a row per symbolic
-// row of the goal (one for copies the model makes the same row), parents for its foreign keys,
+// row of the goal (one for copies of a table with a key that the model
+// makes the same row; a table without one may hold a row twice), parents for its foreign keys,
 // repaired; nil when the repair leaves no row.
 func (s *searcher) fromModel(g *generator, cv *check.Cover, goal check.CoverGoal, m check.Model) Data {
 	db := make(Data, len(s.schema.Tables))
@@ -131,7 +137,7 @@ func (s *searcher) fromModel(g *generator, cv *check.Cover, goal check.CoverGoal
 			continue
 		}
 		k := r.Table + "\x00" + modelRowKey(r, m)
-		if seen[k] {
+		if seen[k] && len(s.schema.Tables[ti].Keys()) > 0 {
 			continue // the model's same row, met again in another copy
 		}
 		seen[k] = true

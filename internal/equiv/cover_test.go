@@ -2,6 +2,7 @@ package equiv
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 )
@@ -53,6 +54,29 @@ func TestSolverPhaseRefutes(t *testing.T) {
 				t.Errorf("no solver call counted: %+v", out.Search)
 			}
 			reverifySQLite(t, out.Witness, c.q1, c.q2)
+			if again := decideSolve(t, p, false); again.Witness == nil || again.Witness.SQL != out.Witness.SQL || again.Search.SolverCalls != out.Search.SolverCalls {
+				t.Errorf("a second run differs: %+v", again.Witness)
+			}
 		})
+	}
+}
+
+// TestSummaryCountsWitnessPhases: summary.json and the console count the
+// witnesses by the phase that found them, in the search's order.
+func TestSummaryCountsWitnessPhases(t *testing.T) {
+	recs := []Record{
+		{ID: "a", Outcome: Outcome{Verdict: Inequivalent, Witness: &Witness{Rows: 1, Phase: PhaseSolver}}},
+		{ID: "b", Outcome: Outcome{Verdict: Inequivalent, Witness: &Witness{Rows: 2, Phase: PhaseSmall}}},
+		{ID: "c", Outcome: Outcome{Verdict: Inequivalent, Witness: &Witness{Rows: 2, Phase: PhaseSolver}}},
+		{ID: "d", Outcome: Outcome{Verdict: EquivalentBounded}},
+	}
+	sum := summarize(CommandOptions{MaxDatabases: 600}, "sqlite", recs, nil, 0, 0)
+	if sum.WitnessPhases[PhaseSolver] != 2 || sum.WitnessPhases[PhaseSmall] != 1 || len(sum.WitnessPhases) != 2 {
+		t.Fatalf("witness_phases %v", sum.WitnessPhases)
+	}
+	var b strings.Builder
+	sum.print(&b)
+	if !strings.Contains(b.String(), "witnesses found by phase: small 1, solver 2\n") {
+		t.Fatalf("console:\n%s", b.String())
 	}
 }

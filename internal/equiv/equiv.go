@@ -313,6 +313,9 @@ const (
 	PhaseRandom     = "random"     // the test-suite fuzzer's databases, up to 80 rows a table
 )
 
+// PhaseNames are the phases of the search in the order they run.
+var PhaseNames = []string{PhaseSuite, PhaseEmpty, PhaseConditions, PhaseSmall, PhaseSolver, PhaseDirected, PhaseNeighbour, PhaseRandom}
+
 // Search is what the search tried: Databases compared (both queries ran),
 // Skipped (the engine refused the database, or a query failed on it),
 // LargestTable rows in a table, Values in the pools of all columns, the

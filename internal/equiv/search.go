@@ -328,7 +328,10 @@ func (s *searcher) phases(ctx context.Context, conds []solved) bool {
 	if run(phase{PhaseSmall, func() (Data, bool) { return s.gen.small(1 + s.gen.rng.IntN(3)), true }, capFor(0.4)}) {
 		return true
 	}
-	if s.total() < s.o.MaxDatabases && ctx.Err() == nil && !s.hopeless() {
+	// The solver phase is skipped on a proved pair (its tripwire of
+	// TripwireDatabases stays as it was): most pairs of a benchmark are
+	// proved, and Z3's models cost more than the tripwire's databases.
+	if s.proof == nil && s.total() < s.o.MaxDatabases && ctx.Err() == nil && !s.hopeless() {
 		if dbs := s.solverDatabases(ctx); len(dbs) > 0 && run(phase{PhaseSolver, func() (Data, bool) {
 			if len(dbs) == 0 {
 				return nil, false

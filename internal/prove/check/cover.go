@@ -190,6 +190,7 @@ func limitOf(st *sqlast.SelectStmt) int {
 // conditions of each copy, encoded.
 type coverScript struct {
 	s     *script
+	occs  []*occurrence
 	rows  []int         // the rows of each (copy, occurrence): copy*len(occs)+i
 	preds [][]pred      // per copy, per encoded condition
 	cols  [][]colConsts // per row, per column
@@ -263,7 +264,7 @@ func (cv *Cover) goals(c *Canon, cc coverCore, o CoverOptions, limit int) {
 // the tables' keys across the rows, and encodes each condition in each
 // copy (a condition the encoder refuses in copy 1 is left out).
 func (cv *Cover) encode(c *Canon, cc coverCore, n int) *coverScript {
-	cs := &coverScript{s: newScript(c.d)}
+	cs := &coverScript{s: newScript(c.d), occs: cc.occs}
 	for k := range n {
 		e := &encoder{s: cs.s, env: coverEnv{c: c, copy: k + 1}}
 		for _, oc := range cc.occs {
@@ -352,8 +353,13 @@ func (cs *coverScript) keys(occs []*occurrence, n int) {
 	}
 }
 
-// sameRow is the formula: occurrence i has the same row in copies a and b.
+// sameRow is the formula: occurrence i has the same row in copies a and
+// b. Two copies of a row of a table without a key are two rows, equal
+// or not (a bag may hold a row twice): never the same.
 func (cs *coverScript) sameRow(i, a, b, nOcc int) string {
+	if len(cs.occs[i].table.Keys) == 0 {
+		return "false"
+	}
 	return sameConsts(cs.cols[a*nOcc+i], cs.cols[b*nOcc+i])
 }
 
@@ -375,7 +381,7 @@ func sameConsts(a, b []colConsts) string {
 // the goal's formulas, check-sat and get-value of the rows' constants.
 func (cv *Cover) add(name string, cs *coverScript, goal []string, rows []int) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "; condition coverage: %s\n(set-logic ALL)\n", name)
+	fmt.Fprintf(&b, "; condition coverage: %s\n", name)
 	for _, n := range cs.s.notes {
 		fmt.Fprintf(&b, "; %s\n", oneLine(n))
 	}

@@ -1,9 +1,11 @@
 package check
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"math/big"
 	"os/exec"
 	"strconv"
@@ -27,7 +29,7 @@ type Modeler interface {
 	Models(ctx context.Context, scripts []string) ([]Model, error)
 }
 
-// Models runs the scripts in one Z3 process (each check-sat under
+// Models runs the scripts in one Z3 process (modelBatch; each check-sat under
 // z.RLimit, Z3's deterministic unit of work) and returns a model for each
 // that is sat, nil for one that is unsat or unknown. The error is a
 // failure of the solver (it could not run, or ran past Timeout).
@@ -44,13 +46,8 @@ func (z *Z3) Models(ctx context.Context, scripts []string) ([]Model, error) {
 	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	var in bytes.Buffer
-	for _, s := range scripts {
-		in.WriteString(s)
-		in.WriteString("\n(echo \"@end\")\n(reset)\n")
-	}
 	cmd := exec.CommandContext(cctx, z.Path, "-in", "-smt2", fmt.Sprintf("rlimit=%d", rlimit))
-	cmd.Stdin = &in
+	cmd.Stdin = strings.NewReader(modelBatch(scripts))
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	_ = cmd.Run() // an error line answers an unsat script's get-value
@@ -58,6 +55,21 @@ func (z *Z3) Models(ctx context.Context, scripts []string) ([]Model, error) {
 		return nil, fmt.Errorf("z3: no answer within %v", timeout)
 	}
 	return parseModels(out.String(), len(scripts))
+}
+
+// modelBatch is the text Z3 reads for one call: each script between
+// (push) and (pop), its answers ended by "@end", and (reset) after the
+// last, so that the next call starts from a fresh solver, as a new
+// process would (a script of ConditionCover declares what it uses and
+// sets no logic). A script costs Z3 far less within push and pop than
+// after a reset, and the whole call is one deterministic sequence.
+func modelBatch(scripts []string) string {
+	var b strings.Builder
+	for _, s := range scripts {
+		b.WriteString("(push)\n" + s + "\n(echo \"@end\")\n(pop)\n")
+	}
+	b.WriteString("(reset)\n")
+	return b.String()
 }
 
 // parseModels reads one section per script, each ending in "@end": its
@@ -277,4 +289,133 @@ func ModelString(v string) (string, bool) {
 		i = next
 	}
 	return b.String(), true
+}
+
+// Z3Pool is a Modeler that keeps up to n Z3 processes running (the same
+// executable, options and rlimit as z) and feeds each call's scripts to
+// one of them, each script followed by (echo "@end") and (reset) as
+// Z3.Models does in a process of its own: starting Z3 costs more than
+// the small goals of the search's solver phase (ConditionCover). A
+// process that fails or runs past z.Timeout is stopped and replaced on
+// the next call. Safe for concurrent use.
+type Z3Pool struct {
+	z     Z3
+	procs chan *z3proc
+}
+
+// z3proc is one running Z3 process of a pool (cmd nil until started).
+type z3proc struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+// NewZ3Pool returns a pool of at most n processes of z's executable.
+func NewZ3Pool(z *Z3, n int) *Z3Pool {
+	p := &Z3Pool{z: *z, procs: make(chan *z3proc, max(n, 1))}
+	for range max(n, 1) {
+		p.procs <- &z3proc{}
+	}
+	return p
+}
+
+// Models answers the scripts as Z3.Models does, in one exchange with
+// one process: every script written, every answer read.
+func (p *Z3Pool) Models(ctx context.Context, scripts []string) ([]Model, error) {
+	if len(scripts) == 0 {
+		return nil, nil
+	}
+	zp := <-p.procs
+	defer func() { p.procs <- zp }()
+	text, err := p.exchange(ctx, zp, scripts)
+	if err != nil {
+		zp.stop()
+		return nil, err
+	}
+	return parseModels(text, len(scripts))
+}
+
+// exchange writes the scripts to zp (starting it when needed) and returns
+// what Z3 printed up to the last script's "@end".
+func (p *Z3Pool) exchange(ctx context.Context, zp *z3proc, scripts []string) (string, error) {
+	if zp.cmd == nil {
+		if err := zp.start(p.z); err != nil {
+			return "", err
+		}
+	}
+	type reply struct {
+		text string
+		err  error
+	}
+	ch := make(chan reply, 1)
+	go func() {
+		var b strings.Builder
+		for ends := 0; ends < len(scripts); {
+			line, err := zp.out.ReadString('\n')
+			if err != nil {
+				ch <- reply{err: fmt.Errorf("z3: %v", err)}
+				return
+			}
+			b.WriteString(line)
+			if strings.TrimSpace(line) == "@end" {
+				ends++
+			}
+		}
+		ch <- reply{text: b.String()}
+	}()
+	if _, err := io.WriteString(zp.in, modelBatch(scripts)); err != nil {
+		zp.stop() // ends the reader too
+		<-ch
+		return "", fmt.Errorf("z3: %v", err)
+	}
+	timeout := p.z.Timeout
+	if timeout <= 0 {
+		timeout = 20 * time.Second
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case r := <-ch:
+		return r.text, r.err
+	case <-ctx.Done():
+		zp.stop()
+		<-ch
+		return "", ctx.Err()
+	case <-timer.C:
+		zp.stop()
+		<-ch
+		return "", fmt.Errorf("z3: no answer within %v", timeout)
+	}
+}
+
+func (zp *z3proc) start(z Z3) error {
+	rlimit := z.RLimit
+	if rlimit <= 0 {
+		rlimit = DefaultRLimit
+	}
+	cmd := exec.Command(z.Path, "-in", "-smt2", fmt.Sprintf("rlimit=%d", rlimit))
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("z3: %v", err)
+	}
+	zp.cmd, zp.in, zp.out = cmd, in, bufio.NewReader(out)
+	return nil
+}
+
+// stop ends the process (a later call starts a fresh one).
+func (zp *z3proc) stop() {
+	if zp.cmd == nil {
+		return
+	}
+	zp.in.Close()
+	_ = zp.cmd.Process.Kill()
+	_ = zp.cmd.Wait()
+	zp.cmd = nil
 }
