@@ -94,6 +94,11 @@ type Table struct {
 	// again for each dialect (Check.SQL); a reader fills them only when
 	// asked (Options.Checks).
 	Checks []Check
+	// Generated names the columns SQLite computes (GENERATED ALWAYS AS),
+	// which ParseDDL leaves out of Columns as PRAGMA table_info does; a
+	// consumer that must know every column (equiv: SELECT *) refuses a
+	// table that has one.
+	Generated []string
 }
 
 // Column is a column of a Table.

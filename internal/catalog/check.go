@@ -710,6 +710,10 @@ func (p *checkParser) column() (*cnode, error) {
 	name := p.toks[p.i].text
 	p.i++
 	if p.punct(".") {
+		if (strings.EqualFold(name, "main") || strings.EqualFold(name, "temp")) && p.i+1 < len(p.toks) && p.toks[p.i+1].kind == 'p' && p.toks[p.i+1].text == "." {
+			name = p.toks[p.i].text // SQLite's schema.table.column
+			p.i += 2
+		}
 		if p.t != nil && !strings.EqualFold(name, p.t.Name) {
 			return nil, p.errorf("a column of another table (%s)", name)
 		}

@@ -2,44 +2,94 @@ package catalog
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/sqllex"
 )
 
-// ParseDDL reads the CREATE TABLE statements of ddl into a Database (its
-// Dialect "", its tables ordered by OrderByReferences), in SQLite, PostgreSQL
-// or MySQL spelling: identifiers bare or in "…", `…` or […]; column types
-// with arguments (VARCHAR(20), DECIMAL(10,2)) and modifiers (UNSIGNED,
-// AUTO_INCREMENT, SERIAL, CHARACTER SET x, COLLATE x); column constraints
-// NOT NULL, NULL, PRIMARY KEY, UNIQUE, REFERENCES t [(c)], DEFAULT, CHECK;
-// table constraints [CONSTRAINT n] PRIMARY KEY (…), UNIQUE [KEY] (…),
-// FOREIGN KEY (…) REFERENCES t [(…)], CHECK (…), MySQL KEY/INDEX (…); and
-// CREATE UNIQUE INDEX … ON t (…). A column's COLLATE is kept
-// (Column.Collation), and so is PRIMARY KEY DESC (Table.PKDesc); a
-// unique index that is partial (… WHERE …) or over an expression is no
-// key and is skipped, and so is a key or unique index under a collation
-// other than its column's own when that one is not the default.
-// CREATE INDEX, DROP, SET and comments are
-// skipped. Any other statement, or a statement that does not parse, is an
-// error naming the statement and what was expected. CHECK constraints are
-// parsed (ParseCheck: a small grammar, a few functions; anything else is
-// an error) and printed again for the engine to enforce (Table.Checks),
-// never copied as written: the search does not model them, and skips a
-// database the engine refuses. A column type's arguments must be one or two
-// integers.
+// ParseDDL reads the CREATE TABLE and CREATE UNIQUE INDEX statements of
+// ddl into a Database (its Dialect "", its tables ordered by
+// OrderByReferences).
+//
+// SQLite's CREATE TABLE grammar is read as SQLite reads it
+// (https://sqlite.org/lang_createtable.html; src/parse.y): names bare,
+// quoted ("…", `…`, […]) or as strings, qualified by a schema; type names
+// of any number of words (a keyword SQLite lets fall back to a name, such
+// as KEY or ASC, is a word of the type, as in SQLite) with one or two
+// signed numbers; column constraints in any order, each with its optional
+// CONSTRAINT name: NOT NULL and NULL with ON CONFLICT, PRIMARY KEY [ASC|DESC]
+// [ON CONFLICT …] [AUTOINCREMENT], UNIQUE, CHECK, DEFAULT (a literal, a
+// signed number, a name, CURRENT_TIMESTAMP or an expression in
+// parentheses), COLLATE, REFERENCES with ON DELETE/UPDATE/INSERT, MATCH
+// and [NOT] DEFERRABLE [INITIALLY …], GENERATED ALWAYS AS (…) [STORED|
+// VIRTUAL]; table constraints PRIMARY KEY, UNIQUE, CHECK and FOREIGN KEY,
+// with or without commas between them; the table options WITHOUT ROWID
+// and STRICT; IF NOT EXISTS (a second table of the same name is then
+// skipped) and TEMP. A statement SQLite refuses is refused with SQLite's
+// own message ("near "b": syntax error", "duplicate column name: a",
+// "table "t" has more than one primary key", ...), measured against
+// SQLite itself by TestParseDDLAsSQLite.
+//
+// It is read as SQLite's PRAGMAs report it: a column's Type is its
+// declared type (upper-cased, arguments as "(n, m)"), NotNull from NOT
+// NULL or the primary key (KeyNotNull when only the key gives it, but in
+// a WITHOUT ROWID table, where SQLite enforces it), the primary key in key
+// order, UNIQUE sets from UNIQUE constraints and unique indexes over plain
+// columns (an index over an expression or a partial one, … WHERE …, is
+// left out, as the SQLite reader leaves it out: it is no key of the
+// table), and the foreign keys whose table and columns exist (as
+// the SQLite reader keeps them: SQLite accepts a reference to a missing
+// table and checks it only when rows are written). A generated column is
+// left out of Columns, as PRAGMA table_info leaves it out, and named in
+// Table.Generated. A column's COLLATE is kept (Column.Collation, as
+// written, unquoted), and so is a column constraint PRIMARY KEY DESC
+// (Table.PKDesc: SQLite's INTEGER PRIMARY KEY DESC is no alias of the
+// rowid). A key or unique set that names a collation other than its
+// column's own, when that one is not the default, is no key by the
+// column's comparison and is left out (keyByCollation). Tables named
+// sqlite_… (a copy of sqlite_master holds sqlite_sequence) are SQLite's
+// own and skipped.
+//
+// MySQL and PostgreSQL spellings are read too where SQLite would stop:
+// AUTO_INCREMENT, UNSIGNED, COMMENT '…', CHARACTER SET x, ON UPDATE … after
+// other constraints; ENUM(…) and SET(…) types (read as text);
+// TIMESTAMP(6) WITH TIME ZONE; DEFAULT now(), DEFAULT 'x'::text; a COLLATE
+// SQLite does not know; GENERATED … AS IDENTITY (NOT NULL); KEY/INDEX
+// (…), UNIQUE KEY k (…), FOREIGN KEY k (…); columns after table
+// constraints; schema-qualified index tables; ENGINE=… and the other
+// table options of MySQL and PostgreSQL. A statement that needs them and
+// still fails is refused with SQLite's message first.
+//
+// CREATE INDEX, DROP, SET and comments are skipped; a NUL byte ends the
+// text, as it ends SQLite's. Refused although
+// SQLite accepts them (the error says so): CREATE TABLE … AS SELECT, and
+// a type with brackets (INT[]), which SQLite reads as a type name and
+// PostgreSQL as an array. CHECK constraints are parsed (ParseCheck: a
+// small grammar, a few functions; anything else is a *CheckError) and
+// printed again for the engine to enforce (Table.Checks), never copied as
+// written: the search does not model them, and skips a database the
+// engine refuses. The error names the statement.
 func ParseDDL(ddl string) (*Database, error) {
+	if i := strings.IndexByte(ddl, 0); i >= 0 {
+		ddl = ddl[:i] // SQLite reads a statement's text up to a NUL byte
+	}
 	s := &Database{}
 	var pending []pendingFK
+	indexes := map[string]bool{}
 	for i, stmt := range splitStatements(ddl) {
-		p := &ddlParser{toks: stmt, src: ddl}
+		p := &ddlParser{toks: stmt.toks, src: ddl, terminated: stmt.terminated}
 		t, fks, err := p.statement()
-		if err != nil {
-			return nil, fmt.Errorf("statement %d (%s): %w", i+1, abbreviate(stmt), err)
+		if err == nil && t != nil {
+			err = s.addTable(t, p.ifNotExists)
 		}
-		if t != nil {
-			s.Tables = append(s.Tables, t)
+		if err == nil && p.index != "" {
+			p.skip, err = addIndex(indexes, p.index, p.ifNotExists)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("statement %d (%s): %w", i+1, abbreviate(stmt.toks), err)
+		}
+		if p.skip {
+			continue
 		}
 		pending = append(pending, fks...)
 	}
@@ -55,6 +105,37 @@ func ParseDDL(ddl string) (*Database, error) {
 	return s, nil
 }
 
+// addTable adds t to s, unless t is one of SQLite's own tables (skipped)
+// or a table of that name exists: SQLite's "table t already exists", or
+// nothing with IF NOT EXISTS.
+func (s *Database) addTable(t *Table, ifNotExists bool) error {
+	if SQLiteInternal(t.Name) {
+		return nil
+	}
+	if tableNamed(s, t.Name) != nil {
+		if ifNotExists {
+			return nil
+		}
+		return fmt.Errorf("table %s already exists", t.Name)
+	}
+	s.Tables = append(s.Tables, t)
+	return nil
+}
+
+// addIndex records the unique index named name: a second one is SQLite's
+// "index i already exists", or skipped with IF NOT EXISTS.
+func addIndex(seen map[string]bool, name string, ifNotExists bool) (skip bool, err error) {
+	k := strings.ToLower(name)
+	if seen[k] {
+		if ifNotExists {
+			return true, nil
+		}
+		return false, fmt.Errorf("index %s already exists", name)
+	}
+	seen[k] = true
+	return false, nil
+}
+
 // pendingFK is a foreign key or a unique index by column names, resolved
 // once every table is read.
 type pendingFK struct {
@@ -63,58 +144,110 @@ type pendingFK struct {
 	refTable string
 	refCols  []string // nil: the referenced table's primary key
 	unique   bool     // a CREATE UNIQUE INDEX, not a foreign key
-	idxCols  []indexedColumn
+	// colls are the collations a unique index names for its columns,
+	// "" where it names none.
+	colls []string
 }
 
+// resolve adds the unique index or the foreign key to its table. A unique
+// index on a table no statement creates is SQLite's "no such table"; a
+// foreign key whose table or columns are missing, or whose columns do not
+// match the referenced key in number, is left out (SQLite accepts it, and
+// the SQLite reader leaves it out).
 func (p pendingFK) resolve(s *Database) error {
-	t := s.Table(p.table)
+	t := tableNamed(s, p.table)
 	if t == nil {
-		return fmt.Errorf("index on unknown table %s", p.table)
-	}
-	if p.unique {
-		cols, err := keyColumns(t, p.idxCols)
-		if err != nil || cols == nil {
-			return err
+		if p.unique && !SQLiteInternal(p.table) {
+			return fmt.Errorf("no such table: main.%s", p.table)
 		}
-		t.Uniques = append(t.Uniques, cols)
 		return nil
 	}
 	cols, err := indexes(t, p.cols)
 	if err != nil {
 		return err
 	}
-	ref := s.Table(p.refTable)
+	if p.unique {
+		if !keyByCollation(t, cols, p.colls) {
+			return nil // no key by its columns' own comparison
+		}
+		if !t.IsKey(cols) && !containsSet(t.Uniques, cols) {
+			t.Uniques = append(t.Uniques, cols)
+		}
+		return nil
+	}
+	ref := tableNamed(s, p.refTable)
 	if ref == nil {
-		return fmt.Errorf("table %s: foreign key references unknown table %s", t.Name, p.refTable)
+		return nil
 	}
 	refCols := ref.PK
 	if p.refCols != nil {
 		if refCols, err = indexes(ref, p.refCols); err != nil {
-			return err
+			return nil
 		}
 	}
 	if len(refCols) != len(cols) {
-		return fmt.Errorf("table %s: foreign key (%s) references %d columns of %s", t.Name, strings.Join(p.cols, ", "), len(refCols), ref.Name)
+		return nil
 	}
 	t.FKs = append(t.FKs, ForeignKey{Cols: cols, RefTable: ref.Name, RefCols: refCols, Implicit: p.refCols == nil})
 	return nil
 }
 
-// indexes returns the indexes of the named columns of t.
+// containsSet reports whether sets holds cols.
+func containsSet(sets [][]int, cols []int) bool {
+	for _, s := range sets {
+		if len(s) == len(cols) {
+			same := true
+			for i := range s {
+				same = same && s[i] == cols[i]
+			}
+			if same {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// keyByCollation reports whether a key or unique set over t's columns
+// cols, under the collations colls ("" where it names none: the
+// column's own), is a key by each column's own comparison: every named
+// collation is the column's own, or the column's own is the default
+// (BINARY on SQLite). A key under BINARY of a NOCASE column is not: it
+// keeps 'A' and 'a' apart where the column's comparison ties them. The
+// names compare as SQLite compares collation names (asciiFold).
+func keyByCollation(t *Table, cols []int, colls []string) bool {
+	for i, k := range cols {
+		own := t.Columns[k].Collation
+		if i < len(colls) && colls[i] != "" && own != "" && !asciiFold(colls[i], own) {
+			return false
+		}
+	}
+	return true
+}
+
+// indexes returns the indexes of the named columns of t; a missing one is
+// SQLite's "no such column".
 func indexes(t *Table, names []string) ([]int, error) {
 	out := make([]int, len(names))
 	for i, n := range names {
-		if out[i] = t.Col(n); out[i] < 0 {
-			return nil, fmt.Errorf("table %s has no column %s", t.Name, n)
+		if out[i] = colIndex(t, n); out[i] < 0 {
+			return nil, fmt.Errorf("no such column: %s", n)
 		}
 	}
 	return out, nil
 }
 
+// statementToks are the tokens of one statement, and whether a semicolon
+// ended it (SQLite then says near ";" where the text ends too early).
+type statementToks struct {
+	toks       []tok
+	terminated bool
+}
+
 // splitStatements tokenizes ddl, drops blanks and comments, and splits it
 // at top-level semicolons; empty statements are dropped.
-func splitStatements(ddl string) [][]tok {
-	var out [][]tok
+func splitStatements(ddl string) []statementToks {
+	var out []statementToks
 	var cur []tok
 	pos := 0
 	for _, lt := range sqllex.Tokenize(ddl) {
@@ -124,17 +257,30 @@ func splitStatements(ddl string) [][]tok {
 		case t.Kind == sqllex.Space || t.Kind == sqllex.Comment:
 		case t.Kind == sqllex.Punct && t.Text == ";":
 			if len(cur) > 0 {
-				out = append(out, cur)
+				out = append(out, statementToks{cur, true})
 			}
 			cur = nil
+		case (idByte(t) || t.Kind == sqllex.Number && !strings.Contains(t.Text, ".")) && len(cur) > 0 && idByte(cur[len(cur)-1]) && cur[len(cur)-1].pos+len(cur[len(cur)-1].Text) == t.pos:
+			cur[len(cur)-1].Text += t.Text // SQLite: every byte past 0x7f is part of a name
+			cur[len(cur)-1].Kind = sqllex.Word
 		default:
+			if idByte(t) {
+				t.Kind = sqllex.Word
+			}
 			cur = append(cur, t)
 		}
 	}
 	if len(cur) > 0 {
-		out = append(out, cur)
+		out = append(out, statementToks{cur, false})
 	}
 	return out
+}
+
+// idByte reports whether t is a word or a character past ASCII, which
+// SQLite's tokenizer reads as part of a name (sqllex keeps only letters
+// and digits there).
+func idByte(t tok) bool {
+	return t.Kind == sqllex.Word || t.Kind == sqllex.Punct && t.Text[0] >= 0x80
 }
 
 // tok is a token and its byte offset in the DDL text.
@@ -162,14 +308,44 @@ type ddlParser struct {
 	toks []tok
 	src  string
 	i    int
+	// terminated is true when a semicolon ended the statement.
+	terminated bool
 	// quoted says whether the last name read was quoted.
 	quoted bool
 	// checks are the texts of the table's CHECKs, parsed once every
 	// column is read.
 	checks []string
-	// skipChecks leaves the CHECKs unparsed (a reader that wants the
-	// columns' declarations only).
+	// inConstraints is true once a table constraint has been read.
+	inConstraints bool
+	// sqliteErr is what SQLite would have said where the statement left
+	// its grammar (leave), "" while it has not.
+	sqliteErr string
+	// ifNotExists is true for CREATE … IF NOT EXISTS.
+	ifNotExists bool
+	// index names the unique index the statement creates.
+	index string
+	// skip is true for a statement whose object is not created (IF NOT
+	// EXISTS of an existing one).
+	skip bool
+	// columnLevel is true while a column's REFERENCES is read.
+	columnLevel bool
+	// skipChecks leaves the CHECKs unresolved and unparsed (a reader that
+	// wants the columns' declarations only: SQLite's reader, of a
+	// statement SQLite has already accepted).
 	skipChecks bool
+	// hasPK is true once a PRIMARY KEY is read, whether or not it is kept
+	// as the table's key (keyByCollation).
+	hasPK bool
+	// pkAutoinc and pkDesc report an AUTOINCREMENT and a DESC in the
+	// last key column list read (keyColumns).
+	pkAutoinc, pkDesc bool
+	// generated names the table's generated columns, genExprs holds
+	// their expressions.
+	generated, genExprs []string
+	// typeText holds each column's type as written.
+	typeText map[string]string
+	// hasDefault names the columns given a DEFAULT.
+	hasDefault map[string]bool
 }
 
 // parenText reads a balanced ( … ) group and returns its text as written,
@@ -184,6 +360,15 @@ func (p *ddlParser) parenText() string {
 	return p.src[p.toks[start].pos : last.pos+len(last.Text)]
 }
 
+// span returns the text of tokens [from, to) as written.
+func (p *ddlParser) span(from, to int) string {
+	if from >= to {
+		return ""
+	}
+	last := p.toks[to-1]
+	return p.src[p.toks[from].pos : last.pos+len(last.Text)]
+}
+
 func (p *ddlParser) peek() string {
 	if p.i < len(p.toks) {
 		return p.toks[p.i].Text
@@ -191,11 +376,19 @@ func (p *ddlParser) peek() string {
 	return ""
 }
 
-// is reports whether the next tokens are the given words
+// at returns the token k places ahead, or a zero token past the end.
+func (p *ddlParser) at(k int) tok {
+	if p.i+k < len(p.toks) {
+		return p.toks[p.i+k]
+	}
+	return tok{}
+}
+
+// is reports whether the next tokens are the given words or punctuation
 // (case-insensitive), without consuming them.
 func (p *ddlParser) is(words ...string) bool {
 	for k, w := range words {
-		if p.i+k >= len(p.toks) || !strings.EqualFold(p.toks[p.i+k].Text, w) {
+		if p.i+k >= len(p.toks) || !asciiFold(p.toks[p.i+k].Text, w) || p.toks[p.i+k].Kind == sqllex.Quoted || p.toks[p.i+k].Kind == sqllex.String {
 			return false
 		}
 	}
@@ -211,38 +404,25 @@ func (p *ddlParser) accept(words ...string) bool {
 	return false
 }
 
+// expect consumes the words, or returns SQLite's syntax error.
 func (p *ddlParser) expect(words ...string) error {
-	if !p.accept(words...) {
-		return p.errorf("expected %s", strings.Join(words, " "))
+	for _, w := range words {
+		if !p.accept(w) {
+			return p.syntax()
+		}
 	}
 	return nil
 }
 
-func (p *ddlParser) errorf(format string, args ...any) error {
-	at := "end of statement"
-	if p.i < len(p.toks) {
-		at = fmt.Sprintf("%q", p.toks[p.i].Text)
-	}
-	return fmt.Errorf(format+" at %s", append(args, at)...)
-}
-
-// name reads an identifier, possibly qualified (schema.table: the last
-// part is kept), and unquotes it.
+// name reads a name (nm) and unquotes it.
 func (p *ddlParser) name() (string, error) {
-	if p.i >= len(p.toks) {
-		return "", p.errorf("expected a name")
+	if p.i >= len(p.toks) || !isName(p.toks[p.i]) {
+		return "", p.syntax()
 	}
 	t := p.toks[p.i]
-	if t.Kind != sqllex.Word && t.Kind != sqllex.Quoted && t.Kind != sqllex.String {
-		return "", p.errorf("expected a name")
-	}
 	p.i++
 	n := UnquoteIdent(t.Text)
 	p.quoted = n != t.Text
-	if p.peek() == "." {
-		p.i++
-		return p.name()
-	}
 	return n, nil
 }
 
@@ -264,120 +444,6 @@ func UnquoteIdent(s string) string {
 	return s
 }
 
-// nameList reads ( name [ASC|DESC] [, …] ).
-func (p *ddlParser) nameList() ([]string, error) {
-	cols, err := p.indexedColumns(false)
-	var out []string
-	for _, c := range cols {
-		out = append(out, c.name)
-	}
-	return out, err
-}
-
-// indexedColumn is one column of a key or an index: its name and the
-// collation it names ("" for none).
-type indexedColumn struct {
-	name, coll string
-}
-
-// indexedColumns reads ( name [COLLATE c] [ASC|DESC] [, …] ). With
-// exprOK (CREATE UNIQUE INDEX), an element that is an expression makes
-// the result nil without an error (an index over an expression is no
-// key of plain columns).
-func (p *ddlParser) indexedColumns(exprOK bool) ([]indexedColumn, error) {
-	if err := p.expect("("); err != nil {
-		return nil, err
-	}
-	var out []indexedColumn
-	expr := false
-	for {
-		start := p.i
-		n, err := p.name()
-		switch {
-		case err == nil && p.peek() == "(" && exprOK && !isDigits(p.peekAt(1)):
-			expr = true // a function call: lower(name)
-		case err == nil && p.peek() == "(": // MySQL index prefix length: name(10)
-			p.skipParens()
-		case err != nil && exprOK:
-			expr = true
-		case err != nil:
-			return nil, err
-		}
-		if expr {
-			p.i = start
-			p.skipElement()
-		}
-		c := indexedColumn{name: n}
-		if p.accept("COLLATE") {
-			if c.coll, err = p.name(); err != nil {
-				return nil, err
-			}
-		}
-		p.accept("ASC")
-		p.accept("DESC")
-		out = append(out, c)
-		if p.accept(")") {
-			if expr {
-				return nil, nil
-			}
-			return out, nil
-		}
-		if err := p.expect(","); err != nil {
-			if exprOK {
-				p.skipElement()
-				expr = true
-				if p.accept(")") {
-					return nil, nil
-				}
-				continue
-			}
-			return nil, err
-		}
-	}
-}
-
-// peekAt returns the text of the token k places ahead, "" past the end.
-func (p *ddlParser) peekAt(k int) string {
-	if p.i+k < len(p.toks) {
-		return p.toks[p.i+k].Text
-	}
-	return ""
-}
-
-// skipElement skips to the next top-level "," or ")" of a list.
-func (p *ddlParser) skipElement() {
-	for p.i < len(p.toks) && p.peek() != "," && p.peek() != ")" {
-		if p.peek() == "(" {
-			p.skipParens()
-			continue
-		}
-		p.i++
-	}
-}
-
-// keyColumns returns the columns of t a key or unique index names, or nil
-// when it is no key the kernel may use: a column under a collation other
-// than its own, unless its own is the default (a key under NOCASE of a
-// NOCASE column, or under any collation of a BINARY one, holds no two
-// rows equal by the column's own comparison).
-func keyColumns(t *Table, cols []indexedColumn) ([]int, error) {
-	var names []string
-	for _, c := range cols {
-		names = append(names, c.name)
-	}
-	idx, err := indexes(t, names)
-	if err != nil {
-		return nil, err
-	}
-	for i, c := range cols {
-		own := t.Columns[idx[i]].Collation
-		if c.coll != "" && own != "" && !strings.EqualFold(c.coll, own) {
-			return nil, nil
-		}
-	}
-	return idx, nil
-}
-
 // skipParens skips a balanced ( … ) group starting at the current token.
 func (p *ddlParser) skipParens() {
 	depth := 0
@@ -392,389 +458,5 @@ func (p *ddlParser) skipParens() {
 				return
 			}
 		}
-	}
-}
-
-// statement reads one statement: a CREATE TABLE (returned), a CREATE
-// UNIQUE INDEX (returned as a pending unique set), or a statement that
-// is skipped.
-func (p *ddlParser) statement() (*Table, []pendingFK, error) {
-	switch {
-	case p.is("CREATE", "UNIQUE", "INDEX"):
-		p.i += 3
-		fks, err := p.uniqueIndex()
-		return nil, fks, err
-	case p.is("CREATE", "INDEX"), p.is("DROP"), p.is("SET"), p.is("CREATE", "SCHEMA"), p.is("CREATE", "DATABASE"), p.is("USE"), p.is("BEGIN"), p.is("COMMIT"), p.is("PRAGMA"):
-		return nil, nil, nil
-	case p.accept("CREATE"):
-		p.accept("TEMP")
-		p.accept("TEMPORARY")
-		p.accept("UNLOGGED")
-		if err := p.expect("TABLE"); err != nil {
-			return nil, nil, err
-		}
-		return p.createTable()
-	}
-	return nil, nil, p.errorf("expected CREATE TABLE")
-}
-
-// uniqueIndex reads [IF NOT EXISTS] name ON table (cols) of CREATE UNIQUE
-// INDEX.
-func (p *ddlParser) uniqueIndex() ([]pendingFK, error) {
-	p.accept("IF", "NOT", "EXISTS")
-	if !p.is("ON") {
-		if _, err := p.name(); err != nil {
-			return nil, err
-		}
-	}
-	if err := p.expect("ON"); err != nil {
-		return nil, err
-	}
-	t, err := p.name()
-	if err != nil {
-		return nil, err
-	}
-	if p.accept("USING") {
-		p.i++
-	}
-	cols, err := p.indexedColumns(true)
-	if err != nil {
-		return nil, err
-	}
-	if cols == nil || p.is("WHERE") {
-		// An index over an expression, or a partial one (its WHERE keeps
-		// only some rows): no key of the table.
-		return nil, nil
-	}
-	return []pendingFK{{table: t, idxCols: cols, unique: true}}, nil
-}
-
-// createTable reads [IF NOT EXISTS] name ( element, … ) [options].
-func (p *ddlParser) createTable() (*Table, []pendingFK, error) {
-	p.accept("IF", "NOT", "EXISTS")
-	n, err := p.name()
-	if err != nil {
-		return nil, nil, err
-	}
-	if p.is("AS") {
-		return nil, nil, p.errorf("CREATE TABLE … AS SELECT is not supported")
-	}
-	t := &Table{Name: n, Unquoted: !p.quoted}
-	if err := p.expect("("); err != nil {
-		return nil, nil, err
-	}
-	var fks []pendingFK
-	for {
-		more, err := p.element(t)
-		if err != nil {
-			return nil, nil, err
-		}
-		fks = append(fks, more...)
-		if p.accept(")") {
-			break
-		}
-		if err := p.expect(","); err != nil {
-			return nil, nil, err
-		}
-	}
-	for i := range fks {
-		fks[i].table = t.Name
-	}
-	for _, k := range t.PK {
-		if !t.Columns[k].NotNull {
-			t.Columns[k].KeyNotNull = true
-		}
-		t.Columns[k].NotNull = true
-	}
-	if p.skipChecks {
-		return t, fks, nil
-	}
-	if err := t.addChecks(p.checks); err != nil {
-		return nil, nil, err
-	}
-	return t, fks, nil // table options (ENGINE=…, WITHOUT ROWID) are ignored
-}
-
-// element reads a column definition or a table constraint.
-func (p *ddlParser) element(t *Table) ([]pendingFK, error) {
-	if p.accept("CONSTRAINT") {
-		if _, err := p.name(); err != nil {
-			return nil, err
-		}
-	}
-	switch {
-	case p.accept("PRIMARY", "KEY"):
-		cols, err := p.indexedColumns(false)
-		if err != nil {
-			return nil, err
-		}
-		if t.PK, err = keyColumns(t, cols); err != nil {
-			return nil, err
-		}
-		p.conflictClause()
-		return nil, nil
-	case p.accept("UNIQUE"):
-		if !p.accept("KEY") {
-			p.accept("INDEX")
-		}
-		if p.peek() != "(" {
-			if _, err := p.name(); err != nil {
-				return nil, err
-			}
-		}
-		cols, err := p.indexedColumns(false)
-		if err != nil {
-			return nil, err
-		}
-		idx, err := keyColumns(t, cols)
-		if err != nil {
-			return nil, err
-		}
-		if idx != nil {
-			t.Uniques = append(t.Uniques, idx)
-		}
-		p.conflictClause()
-		return nil, nil
-	case p.accept("FOREIGN", "KEY"):
-		if p.peek() != "(" {
-			if _, err := p.name(); err != nil {
-				return nil, err
-			}
-		}
-		cols, err := p.nameList()
-		if err != nil {
-			return nil, err
-		}
-		fk, err := p.references()
-		fk.cols = cols
-		return []pendingFK{fk}, err
-	case p.accept("CHECK"):
-		p.checks = append(p.checks, p.parenText())
-		return nil, nil
-	case p.is("KEY"), p.is("INDEX"), p.is("FULLTEXT"), p.is("SPATIAL"):
-		for p.i < len(p.toks) && p.peek() != "(" {
-			p.i++
-		}
-		_, err := p.nameList()
-		return nil, err
-	}
-	return p.column(t)
-}
-
-// conflictClause skips SQLite's ON CONFLICT … of a key.
-func (p *ddlParser) conflictClause() {
-	if p.accept("ON", "CONFLICT") {
-		p.i++
-	}
-}
-
-// references reads REFERENCES table [(cols)] [ON DELETE …] [MATCH …]
-// [DEFERRABLE …].
-func (p *ddlParser) references() (pendingFK, error) {
-	var fk pendingFK
-	if err := p.expect("REFERENCES"); err != nil {
-		return fk, err
-	}
-	var err error
-	if fk.refTable, err = p.name(); err != nil {
-		return fk, err
-	}
-	if p.peek() == "(" {
-		if fk.refCols, err = p.nameList(); err != nil {
-			return fk, err
-		}
-	}
-	for {
-		switch {
-		case p.accept("ON", "DELETE"), p.accept("ON", "UPDATE"):
-			switch {
-			case p.accept("SET", "NULL"), p.accept("SET", "DEFAULT"), p.accept("NO", "ACTION"):
-			default:
-				p.i++ // CASCADE, RESTRICT
-			}
-		case p.accept("MATCH"):
-			p.i++
-		case p.accept("NOT", "DEFERRABLE"), p.accept("DEFERRABLE"):
-			if p.accept("INITIALLY") {
-				p.i++
-			}
-		default:
-			return fk, nil
-		}
-	}
-}
-
-// typeStop are the words that end a column's type.
-var typeStop = map[string]bool{
-	"NOT": true, "NULL": true, "PRIMARY": true, "UNIQUE": true, "REFERENCES": true,
-	"DEFAULT": true, "CHECK": true, "CONSTRAINT": true, "AUTO_INCREMENT": true,
-	"AUTOINCREMENT": true, "COLLATE": true, "COMMENT": true, "GENERATED": true,
-	"ON": true, "KEY": true, "UNSIGNED": true, "SIGNED": true, "ZEROFILL": true,
-	"CHARSET": true, "IDENTITY": true, "AS": true,
-}
-
-// column reads name type [constraints].
-func (p *ddlParser) column(t *Table) ([]pendingFK, error) {
-	n, err := p.name()
-	if err != nil {
-		return nil, err
-	}
-	c := Column{Name: n, Unquoted: !p.quoted}
-	var typ []string
-	for p.i < len(p.toks) && p.peek() != "," && p.peek() != ")" {
-		w := strings.ToUpper(p.peek())
-		if typeStop[w] || p.is("CHARACTER", "SET") {
-			break
-		}
-		if p.toks[p.i].Kind == sqllex.Quoted && strings.HasPrefix(w, "[") {
-			return nil, p.errorf("array types are not supported")
-		}
-		if w == "(" {
-			if len(typ) == 0 {
-				return nil, p.errorf("expected a type name before (")
-			}
-			if last := typ[len(typ)-1]; last == "ENUM" || last == "SET" {
-				p.skipParens() // MySQL's value list: the column is read as text
-				continue
-			}
-			args, n, err := p.typeArgs()
-			if err != nil {
-				return nil, err
-			}
-			c.Len = max(n, 0)
-			typ[len(typ)-1] += args
-			continue
-		}
-		typ = append(typ, w)
-		p.i++
-	}
-	c.Type = strings.Join(typ, " ")
-	c.TypeName = c.Type
-	c.Family = FamilyOf(c.Type)
-	if c.Family != Text {
-		c.Len = 0
-	}
-	if len(typ) > 0 && (typ[0] == "SERIAL" || typ[0] == "BIGSERIAL" || typ[0] == "SMALLSERIAL") {
-		c.NotNull = true
-	}
-	t.Columns = append(t.Columns, c)
-	return p.columnConstraints(t, len(t.Columns)-1)
-}
-
-// typeArgs reads a type's arguments, ( n ) or ( n , m ) with n and m
-// unsigned integers, and returns them as "(n)" or "(n, m)" with n.
-// Anything else (MySQL's ENUM('a', 'b'), a string, an expression) is an
-// error: a declared type is printed again, and only from integers.
-func (p *ddlParser) typeArgs() (string, int, error) {
-	start := p.i
-	p.skipParens()
-	ts := p.toks[start:p.i]
-	var nums []string
-	for k, t := range ts {
-		switch {
-		case k == 0 || k == len(ts)-1:
-			continue // the parentheses
-		case k%2 == 1 && t.Kind == sqllex.Number && isDigits(t.Text):
-			nums = append(nums, t.Text)
-		case k%2 == 0 && t.Text == ",":
-		default:
-			p.i = start
-			return "", 0, p.errorf("expected a type's arguments, one or two integers")
-		}
-	}
-	if len(nums) == 0 || len(nums) > 2 || len(ts) != 2*len(nums)+1 {
-		p.i = start
-		return "", 0, p.errorf("expected a type's arguments, one or two integers")
-	}
-	n, err := strconv.Atoi(nums[0])
-	if err != nil {
-		p.i = start
-		return "", 0, p.errorf("a type's argument out of range")
-	}
-	return "(" + strings.Join(nums, ", ") + ")", n, nil
-}
-
-func isDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != "" && len(s) <= 9
-}
-
-// columnConstraints reads the constraints after a column's type.
-func (p *ddlParser) columnConstraints(t *Table, k int) ([]pendingFK, error) {
-	c := &t.Columns[k]
-	var fks []pendingFK
-	for p.i < len(p.toks) && p.peek() != "," && p.peek() != ")" {
-		switch {
-		case p.accept("CONSTRAINT"):
-			if _, err := p.name(); err != nil {
-				return nil, err
-			}
-		case p.accept("NOT", "NULL"):
-			c.NotNull, c.KeyNotNull = true, false
-		case p.accept("NULL"), p.accept("UNSIGNED"), p.accept("SIGNED"), p.accept("ZEROFILL"),
-			p.accept("AUTO_INCREMENT"), p.accept("AUTOINCREMENT"), p.accept("ASC"), p.accept("DESC"):
-		case p.accept("PRIMARY", "KEY"):
-			t.PK = []int{k}
-			c.KeyNotNull = c.KeyNotNull || !c.NotNull
-			c.NotNull = true
-			p.accept("ASC")
-			t.PKDesc = p.accept("DESC")
-			p.conflictClause()
-		case p.accept("COLLATE"):
-			name, err := p.name()
-			if err != nil {
-				return nil, err
-			}
-			c.Collation = name
-		case p.accept("UNIQUE"):
-			p.accept("KEY")
-			t.Uniques = append(t.Uniques, []int{k})
-			p.conflictClause()
-		case p.accept("KEY"): // MySQL: a column KEY is its primary key
-			t.PK = []int{k}
-			c.KeyNotNull = c.KeyNotNull || !c.NotNull
-			c.NotNull = true
-		case p.is("REFERENCES"):
-			fk, err := p.references()
-			if err != nil {
-				return nil, err
-			}
-			fk.cols = []string{c.Name}
-			fks = append(fks, fk)
-		case p.accept("DEFAULT"), p.accept("COMMENT"), p.accept("CHARSET"), p.accept("CHARACTER", "SET"):
-			p.skipExpr()
-		case p.accept("CHECK"):
-			p.checks = append(p.checks, p.parenText())
-		case p.accept("ON", "UPDATE"):
-			p.skipExpr()
-		case p.accept("GENERATED"), p.accept("AS"):
-			return nil, p.errorf("generated columns are not supported")
-		default:
-			return nil, p.errorf("unexpected word in the definition of column %s", c.Name)
-		}
-	}
-	return fks, nil
-}
-
-// skipExpr skips one term: a parenthesised group, or a token with an
-// optional call's arguments and a ::cast.
-func (p *ddlParser) skipExpr() {
-	if p.peek() == "(" {
-		p.skipParens()
-		return
-	}
-	if p.peek() == "-" || p.peek() == "+" {
-		p.i++
-	}
-	p.i++
-	if p.peek() == "(" {
-		p.skipParens()
-	}
-	for p.peek() == ":" && p.i+1 < len(p.toks) && p.toks[p.i+1].Text == ":" {
-		p.i += 3
 	}
 }

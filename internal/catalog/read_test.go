@@ -196,9 +196,12 @@ CREATE TABLE e (id INT, k TEXT NOT NULL, x INT, PRIMARY KEY (id, k));`
 // the plain case (issue 37, R13, R14, R17): a column collation in every
 // spelling, PRIMARY KEY DESC on an INTEGER column (no rowid alias), a
 // partial unique index, one over an expression, one under the column's
-// own collation and one under another.
+// own collation and one under another, and a primary key under another
+// collation than its NOCASE column's own (no key) beside a UNIQUE under
+// NOCASE of a BINARY column (a key).
 const keysDDL = `CREATE TABLE k (id INTEGER PRIMARY KEY DESC, name TEXT COLLATE NOCASE NOT NULL, code TEXT COLLATE "rtrim", tag TEXT, v);
 CREATE TABLE j (id INTEGER, x INT, PRIMARY KEY (id DESC));
+CREATE TABLE m (a TEXT COLLATE NOCASE, b TEXT, PRIMARY KEY (a COLLATE BINARY), UNIQUE (b COLLATE NOCASE));
 CREATE UNIQUE INDEX k_tag ON k (tag) WHERE tag IS NOT NULL;
 CREATE UNIQUE INDEX k_lower ON k (lower(tag));
 CREATE UNIQUE INDEX k_name ON k (name COLLATE NOCASE, v);
@@ -208,7 +211,8 @@ CREATE UNIQUE INDEX k_code ON k (code COLLATE BINARY);`
 // the collations as declared, PKDesc only for the column constraint, no
 // key from the partial index, the expression index or the index under a
 // collation other than its NOCASE or RTRIM column's own, a key from the
-// one under the column's own.
+// one under the column's own; m's primary key under BINARY is no key
+// (the reader's PRAGMA table_info names it), its UNIQUE under NOCASE is.
 func TestCollationsAndKeys(t *testing.T) {
 	parsed, err := catalog.ParseDDL(keysDDL)
 	if err != nil {
@@ -216,7 +220,10 @@ func TestCollationsAndKeys(t *testing.T) {
 	}
 	read := readSQLite(t, writeDB(t, keysDDL), catalog.Options{})
 	for _, db := range []*catalog.Database{parsed, read} {
-		k, j := db.Table("k"), db.Table("j")
+		k, j, m := db.Table("k"), db.Table("j"), db.Table("m")
+		if len(m.PK) != 0 || !slices.EqualFunc(m.Uniques, [][]int{{1}}, slices.Equal) {
+			t.Errorf("dialect %q: m's key %v, uniques %v; want no key, uniques [[1]]", db.Dialect, m.PK, m.Uniques)
+		}
 		var colls []string
 		for _, c := range k.Columns {
 			colls = append(colls, strings.ToUpper(c.Collation))
@@ -259,16 +266,23 @@ func TestRenderSQLiteColumns(t *testing.T) {
 }
 
 // TestReadSQLiteUndeclared: a table whose CREATE statement ParseDDL's
-// grammar does not read (a generated column) is Undeclared: its
-// collations unknown, it gets no unique key from its indexes.
+// grammar does not read (a type with brackets, which SQLite reads as a
+// name and ParseDDL refuses) is Undeclared: its collations unknown, it
+// gets no unique key from its indexes. A generated column is in the
+// grammar: g's collation is read, and its key under its own NOCASE kept.
+// A CHECK outside ParseCheck's grammar does not make h Undeclared.
 func TestReadSQLiteUndeclared(t *testing.T) {
 	db := readSQLite(t, writeDB(t, `CREATE TABLE g (a TEXT COLLATE NOCASE UNIQUE, b INT GENERATED ALWAYS AS (length(a)));
-CREATE TABLE h (a TEXT UNIQUE CHECK (a <> 'x'));`), catalog.Options{})
-	g, h := db.Table("g"), db.Table("h")
-	if !g.Undeclared || len(g.Uniques) != 0 {
-		t.Errorf("g: Undeclared %v, uniques %v; want Undeclared without keys", g.Undeclared, g.Uniques)
+CREATE TABLE h (a TEXT UNIQUE CHECK (hex(a) <> 'x'));
+CREATE TABLE u (a TEXT COLLATE NOCASE UNIQUE, b INT[]);`), catalog.Options{})
+	g, h, u := db.Table("g"), db.Table("h"), db.Table("u")
+	if g.Undeclared || g.Columns[0].Collation != "NOCASE" || len(g.Uniques) != 1 {
+		t.Errorf("g (a generated column): Undeclared %v, collation %q, uniques %v", g.Undeclared, g.Columns[0].Collation, g.Uniques)
 	}
 	if h.Undeclared || len(h.Uniques) != 1 {
 		t.Errorf("h (a CHECK the reader need not parse): Undeclared %v, uniques %v", h.Undeclared, h.Uniques)
+	}
+	if !u.Undeclared || len(u.Uniques) != 0 {
+		t.Errorf("u: Undeclared %v, uniques %v; want Undeclared without keys", u.Undeclared, u.Uniques)
 	}
 }

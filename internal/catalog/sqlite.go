@@ -116,15 +116,18 @@ func sqliteTable(q func(string) (*result.Set, error), t *Table, create string) (
 
 // sqliteDeclared reads from t's CREATE statement (ParseDDL's grammar)
 // its columns' collations and whether its primary key is declared
-// PRIMARY KEY DESC; a statement the grammar does not read marks t
-// Undeclared.
+// PRIMARY KEY DESC, and drops the primary key PRAGMA table_info names
+// when the statement declares it under a collation other than a
+// column's own (PRIMARY KEY (a COLLATE BINARY) of a NOCASE column: no
+// key by the column's comparison, keyByCollation); a statement the
+// grammar does not read marks t Undeclared.
 func sqliteDeclared(t *Table, create string) {
 	stmts := splitStatements(create)
 	if len(stmts) != 1 {
 		t.Undeclared = true
 		return
 	}
-	p := &ddlParser{toks: stmts[0], src: create, skipChecks: true}
+	p := &ddlParser{toks: stmts[0].toks, src: create, terminated: stmts[0].terminated, skipChecks: true}
 	parsed, _, err := p.statement()
 	if err != nil || parsed == nil || len(parsed.Columns) != len(t.Columns) {
 		t.Undeclared = true
@@ -138,6 +141,9 @@ func sqliteDeclared(t *Table, create string) {
 		t.Columns[i].Collation = parsed.Columns[i].Collation
 	}
 	t.PKDesc = parsed.PKDesc
+	if p.hasPK && len(parsed.PK) == 0 {
+		t.PK = nil
+	}
 }
 
 // sqliteUniques reads t's UNIQUE sets from PRAGMA index_list (seq, name,
@@ -259,8 +265,8 @@ func sqliteChecks(db *Database) error {
 		if obj.Type != "table" || SQLiteInternal(obj.Name) {
 			continue
 		}
-		for _, toks := range splitStatements(obj.SQL) {
-			p := &ddlParser{toks: toks, src: obj.SQL}
+		for _, st := range splitStatements(obj.SQL) {
+			p := &ddlParser{toks: st.toks, src: obj.SQL, terminated: st.terminated}
 			parsed, _, err := p.statement()
 			var ce *CheckError
 			if errors.As(err, &ce) {

@@ -40,7 +40,9 @@ var ErrCheckFailed = errors.New("proofs do not check")
 // database under o.DB), each step's rule applied again (its node and the
 // bijection's tables read again), each fact looked up in the schema, each
 // obligation run on Z3, under the run's rule (under bag the column map
-// must be the identity); and a record whose verdict is equivalent_proved
+// must be the identity), and on a SQLite run each renaming step compiled
+// by SQLite, whose programs of the query and of its renaming must be the
+// same (engineReading); and a record whose verdict is equivalent_proved
 // must carry a proof (one deleted, or a verdict forged to
 // equivalent_proved, fails). It prints one line per record that fails
 // (the pair and the part: "q1 step 2 (count_star): ...") and a count; the
@@ -125,7 +127,9 @@ func checkRecord(ctx context.Context, r Record, pairs map[string]PairLine, dbDir
 	var err error
 	switch {
 	case p.Schema != "":
-		db, err = catalog.ParseDDL(p.Schema)
+		if db, err = catalog.ParseDDL(p.Schema); err == nil {
+			err = refuseGenerated(db)
+		}
 	case dbDir == "":
 		return fmt.Errorf("db_id %q: pass --db, the folder of SQLite databases the run read", p.DBID)
 	default:
@@ -144,8 +148,15 @@ func checkRecord(ctx context.Context, r Record, pairs map[string]PairLine, dbDir
 	if ps == nil {
 		return fmt.Errorf("the run's engine %q is not one the kernel models", d)
 	}
-	return check.Check(ctx, check.Input{Q1: p.Q1, Q2: p.Q2, Schema: ps, Rule: rule, Solver: solver}, r.Proof)
+	if err := kernelCheck(ctx, check.Input{Q1: p.Q1, Q2: p.Q2, Schema: ps, Rule: rule, Solver: solver}, r.Proof); err != nil {
+		return err
+	}
+	return engineReading(ctx, db, d, r.Proof)
 }
+
+// kernelCheck is the kernel's check RunCheck runs (a test swaps in one
+// that accepts a wrong renaming, to show engineReading catches it).
+var kernelCheck = check.Check
 
 // readFingerprint reads dir's fingerprint.json (outdir.ReadFingerprint),
 // which must be an equiv run's; an error is a usage.Error naming the file.

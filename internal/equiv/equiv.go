@@ -69,6 +69,12 @@ type Options struct {
 	// equal up to renaming, forms equal without a condition to compare),
 	// and each record says so (prover.solver "none").
 	Solver check.Solver
+	// Modeler answers the solver phase's goals (PhaseSolver, cover.go);
+	// nil uses Z3's executable on PATH (the phase is skipped without
+	// one).
+	Modeler check.Modeler
+	// NoSolve skips the solver phase: the search as it was before it.
+	NoSolve bool
 	// Grading reads q1 as the gold and q2 as a prediction (the equiv and
 	// verdict metrics), whose own behaviour is held against it: a
 	// database on which q1 runs and q2 fails (an error of the engine
@@ -165,7 +171,11 @@ type Witness struct {
 	// every check made, with what it changed and whether the difference
 	// disappeared. Both are absent on a witness not made by the search
 	// (cut from an item's own database).
-	RestsOn     []RestsOn    `json:"rests_on,omitempty"`
+	RestsOn []RestsOn `json:"rests_on,omitempty"`
+	// Phase is the phase of the search that found the database the
+	// witness was shrunk from (PhaseSuite ... PhaseRandom); absent on a
+	// witness not made by the search.
+	Phase       string       `json:"phase,omitempty"`
 	RestsChecks []RestsCheck `json:"rests_on_checks,omitempty"`
 	// Q2Fails, under Options.Grading, says how q2 fails on this database
 	// while q1 runs (Q2 is then empty for an error, the first of two
@@ -297,10 +307,14 @@ const (
 	PhaseEmpty      = "empty"      // every table empty
 	PhaseConditions = "conditions" // a value the queries' linear conditions need in one row (solve.go)
 	PhaseSmall      = "small"      // tables of 0 to 3 rows from the value pools
+	PhaseSolver     = "solver"     // models of the queries' conditions from Z3 (cover.go)
 	PhaseDirected   = "directed"   // groups built on the queries' conditions (directed.go)
 	PhaseNeighbour  = "neighbour"  // mutations kept while they tell a query from a neighbour
 	PhaseRandom     = "random"     // the test-suite fuzzer's databases, up to 80 rows a table
 )
+
+// PhaseNames are the phases of the search in the order they run.
+var PhaseNames = []string{PhaseSuite, PhaseEmpty, PhaseConditions, PhaseSmall, PhaseSolver, PhaseDirected, PhaseNeighbour, PhaseRandom}
 
 // Search is what the search tried: Databases compared (both queries ran),
 // Skipped (the engine refused the database, or a query failed on it),
@@ -324,6 +338,7 @@ type Search struct {
 	Neighbours          int           `json:"neighbours"`
 	NeighboursSeparated int           `json:"neighbours_separated"`
 	ShrinkSteps         int           `json:"shrink_steps,omitempty"`
+	SolverCalls         int           `json:"solver_calls,omitempty"`
 	Seed                int64         `json:"seed"`
 	Budget              string        `json:"budget"`
 	MaxDatabases        int           `json:"max_databases"`

@@ -10,6 +10,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/prove"
 	"github.com/sqljudge/sqljudge/internal/prove/check"
+	"github.com/sqljudge/sqljudge/internal/prove/explain"
 )
 
 // proveSchema adapts db to the prover's schema model on dialect d
@@ -93,13 +94,42 @@ func (s *searcher) checkData(ctx context.Context) {
 	s.out.Prover.Detail = fmt.Sprintf("a proof was found, but it rests on %s, which a row of the database breaks: %s", b.Holds, row)
 }
 
+// proveFunc is the prover ProveQueries runs (a test swaps in one whose
+// renaming is wrong, to show engineReading catches it).
+var proveFunc = prove.Prove
+
+// StoppedByEngineReading is ProverNote.StoppedBy when a proof was found
+// but SQLite reads one of its renaming steps otherwise than the kernel
+// (engineReading): the kernel's name resolution is not trusted.
+const StoppedByEngineReading = "engine reading"
+
+// engineReading validates the renaming steps of cert against SQLite's
+// own name resolution (explain.Validate) on a scratch database holding
+// db's tables (catalog's CreateStatements, as the sandbox creates them);
+// on dialect d other than SQLite it checks nothing (see docs/equiv.md,
+// Limits). The error says which step SQLite reads otherwise, or why the
+// scratch database could not be made.
+func engineReading(ctx context.Context, db *catalog.Database, d engine.Dialect, cert *check.Certificate) error {
+	if d != engine.SQLite {
+		return nil
+	}
+	sc, err := explain.NewScratch(ctx, db.CreateStatements(engine.SQLite))
+	if err != nil {
+		return fmt.Errorf("its renaming could not be compared with SQLite's reading: %w", err)
+	}
+	defer sc.Close()
+	return explain.Validate(ctx, sc, cert)
+}
+
 // ProveQueries runs the prover alone on q1 and q2 over schema db (as
 // ReadSchema or catalog.ParseDDL return it), under rule, on dialect d's
 // semantics (SQLite or PostgreSQL; any other is skipped), with solver
 // discharging the obligations (nil: only proofs that need none): the
 // certificate, or nil, and the note saying what the prover did. Each
 // column's family, affinity and collation are read from the catalog
-// (proveColumn).
+// (proveColumn). On SQLite a proof whose renaming SQLite reads otherwise
+// (engineReading) is dropped: no proof, stopped by
+// StoppedByEngineReading.
 func ProveQueries(ctx context.Context, q1, q2 string, db *catalog.Database, d engine.Dialect, rule Rule, solver check.Solver) (*check.Certificate, *ProverNote) {
 	note := &ProverNote{Solver: "none"}
 	if solver != nil {
@@ -113,10 +143,15 @@ func ProveQueries(ctx context.Context, q1, q2 string, db *catalog.Database, d en
 	if rule == "" {
 		rule = RuleBag
 	}
-	a := prove.Prove(ctx, q1, q2, ps, prove.Options{Rule: string(rule), Solver: solver})
+	a := proveFunc(ctx, q1, q2, ps, prove.Options{Rule: string(rule), Solver: solver})
 	note.Obligations = a.SolverCalls
 	if !a.Proved() {
 		note.Result, note.StoppedBy, note.Detail = ProverNoProof, a.Stopped, a.Detail
+		return nil, note
+	}
+	if err := engineReading(ctx, db, d, a.Certificate); err != nil {
+		note.Result, note.StoppedBy = ProverNoProof, StoppedByEngineReading
+		note.Detail = "a proof was found, but " + err.Error()
 		return nil, note
 	}
 	if b, err := json.Marshal(a.Certificate); err != nil || len(b) > MaxProofBytes {

@@ -85,6 +85,9 @@ type searcher struct {
 	// loadErr is the engine's first refusal of a database.
 	loadErr string
 	found   Data
+	// foundBy is the phase that found s.found; phase the one running;
+	// arityPhase the one that found arityEmpty.
+	foundBy, phase, arityPhase string
 	// arityEmpty is the first database on which the queries returned
 	// different numbers of columns and no row.
 	arityEmpty Data
@@ -158,7 +161,7 @@ func (s *searcher) run(ctx, parent context.Context) error {
 		return s.conclude(ctx, parent)
 	}
 	if s.arityEmpty != nil && ctx.Err() == nil {
-		s.found, s.onlyEmptyArity = s.arityEmpty, true
+		s.found, s.onlyEmptyArity, s.foundBy = s.arityEmpty, true, s.arityPhase
 		return s.conclude(ctx, parent)
 	}
 	if ctx.Err() != nil && s.total() < s.o.MaxDatabases {
@@ -199,6 +202,9 @@ func (s *searcher) loadSchema(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		if err := refuseGenerated(db); err != nil {
+			return err
+		}
 		s.schema = newSchema(db)
 		return nil
 	}
@@ -211,6 +217,19 @@ func (s *searcher) loadSchema(ctx context.Context) error {
 	var err error
 	s.schema, err = readSQLiteDB(ctx, s.p.DB)
 	return err
+}
+
+// refuseGenerated refuses a schema with a generated column: ParseDDL
+// leaves it out of the table, as PRAGMA table_info does, and a search or a
+// proof on the table without it would be one on another table (SELECT *
+// returns it).
+func refuseGenerated(db *catalog.Database) error {
+	for _, t := range db.Tables {
+		if len(t.Generated) > 0 {
+			return fmt.Errorf("table %s: the generated column %s is not modelled", t.Name, t.Generated[0])
+		}
+	}
+	return nil
 }
 
 // decideBounded sets the verdict when no database told the queries
@@ -272,6 +291,7 @@ func (s *searcher) phases(ctx context.Context, conds []solved) bool {
 			return false
 		}
 		n := 0
+		s.phase = ph.name
 		defer func() { s.out.Search.Phases = append(s.out.Search.Phases, Phase{ph.name, n}) }()
 		for s.total() < min(ph.cap, s.o.MaxDatabases) && ctx.Err() == nil {
 			db, ok := ph.next()
@@ -280,6 +300,7 @@ func (s *searcher) phases(ctx context.Context, conds []solved) bool {
 			}
 			n++
 			if s.try(ctx, db, ph.name == PhaseNeighbour) {
+				s.foundBy = ph.name
 				return true
 			}
 			if s.hopeless() {
@@ -322,6 +343,21 @@ func (s *searcher) phases(ctx context.Context, conds []solved) bool {
 	}
 	if run(phase{PhaseSmall, func() (Data, bool) { return s.gen.small(1 + s.gen.rng.IntN(3)), true }, capFor(0.4)}) {
 		return true
+	}
+	// The solver phase is skipped on a proved pair (its tripwire of
+	// TripwireDatabases stays as it was): most pairs of a benchmark are
+	// proved, and Z3's models cost more than the tripwire's databases.
+	if s.proof == nil && s.total() < s.o.MaxDatabases && ctx.Err() == nil && !s.hopeless() {
+		if dbs := s.solverDatabases(ctx); len(dbs) > 0 && run(phase{PhaseSolver, func() (Data, bool) {
+			if len(dbs) == 0 {
+				return nil, false
+			}
+			db := dbs[0]
+			dbs = dbs[1:]
+			return db, true
+		}, s.o.MaxDatabases}) {
+			return true
+		}
 	}
 	if dbs := s.directedDatabases(); len(dbs) > 0 && run(phase{PhaseDirected, func() (Data, bool) {
 		if len(dbs) == 0 {
@@ -386,7 +422,7 @@ func (s *searcher) try(ctx context.Context, db Data, guide bool) bool {
 			// database with rows shows it, since a witness with rows
 			// says more.
 			if s.arityEmpty == nil {
-				s.arityEmpty = db
+				s.arityEmpty, s.arityPhase = db, s.phase
 			}
 			return false
 		}

@@ -27,10 +27,12 @@ import (
 //	 "budget_exhausted": 0,
 //	 "witness_rows": {"median": 2, "max": 6},
 //	 "rests_on": {"null": 60, "empty_table": 12, "duplicates": 5, "value": 40, "arity": 3},
+//	 "witness_phases": {"empty": 12, "small": 90, "solver": 10, "random": 8},
 //	 "time_ms": {"median": 310, "p95": 4200, "total": 91000}}
 //
 // RestsOn counts the witnesses by what they rest on (Witness.RestsOn; a
-// witness resting on two kinds counts under both). Assume is the
+// witness resting on two kinds counts under both), WitnessPhases by the
+// phase of the search that found them (Witness.Phase). Assume is the
 // assumption mode (AssumeDeclared unless --assume observed).
 type Summary struct {
 	Pairs           int             `json:"pairs"`
@@ -46,6 +48,7 @@ type Summary struct {
 	BudgetExhausted int             `json:"budget_exhausted"`
 	WitnessRows     Spread          `json:"witness_rows"`
 	RestsOn         map[RestsOn]int `json:"rests_on"`
+	WitnessPhases   map[string]int  `json:"witness_phases"`
 	Assume          Assume          `json:"assume"`
 	TimeMS          Spread          `json:"time_ms"`
 }
@@ -84,7 +87,7 @@ func spread(xs []float64) Spread {
 func summarize(o CommandOptions, d engine.Dialect, recs []Record, times []time.Duration, resumed int, _ time.Duration) Summary {
 	sum := Summary{Pairs: len(recs), Resumed: resumed, Engine: string(d), Seed: o.Seed, Budget: o.Budget.String(),
 		MaxDatabases: o.MaxDatabases, MaxShrinkSteps: o.MaxShrinkSteps, Verdicts: map[Verdict]int{},
-		RestsOn: map[RestsOn]int{}, Assume: o.Assume}
+		RestsOn: map[RestsOn]int{}, WitnessPhases: map[string]int{}, Assume: o.Assume}
 	for _, v := range Verdicts {
 		sum.Verdicts[v] = 0
 	}
@@ -101,6 +104,9 @@ func summarize(o CommandOptions, d engine.Dialect, recs []Record, times []time.D
 			rows = append(rows, float64(r.Witness.Rows))
 			for _, k := range r.Witness.RestsOn {
 				sum.RestsOn[k]++
+			}
+			if r.Witness.Phase != "" {
+				sum.WitnessPhases[r.Witness.Phase]++
 			}
 		}
 	}
@@ -130,6 +136,7 @@ func (s Summary) print(w io.Writer) {
 	}
 	if s.Verdicts[Inequivalent] > 0 {
 		fmt.Fprintf(w, "witnesses rest on (assume %s): %s\n", s.Assume, restsOnLine(s.RestsOn))
+		fmt.Fprintf(w, "witnesses found by phase: %s\n", phasesLine(s.WitnessPhases))
 	}
 	if s.Disagreements > 0 {
 		fmt.Fprintf(w, "INTERNAL ERROR: %d pairs both proved and refuted (unknown, reason %q): please report them\n", s.Disagreements, ReasonDisagree)
@@ -142,6 +149,21 @@ func (s Summary) print(w io.Writer) {
 	}
 	fmt.Fprintf(w, "time per pair: median %gms, p95 %gms (%d pairs decided now, %d resumed; engine %s, seed %d, budget %s)\n",
 		s.TimeMS.Median, s.TimeMS.P95, s.Pairs-s.Resumed, s.Resumed, s.Engine, s.Seed, s.Budget)
+}
+
+// phasesLine writes witness counts by phase, in the search's order
+// (PhaseNames), leaving out phases with none: "small 40, solver 3".
+func phasesLine(counts map[string]int) string {
+	var parts []string
+	for _, k := range PhaseNames {
+		if counts[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", k, counts[k]))
+		}
+	}
+	if len(parts) == 0 {
+		return "none recorded"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // restsOnLine writes counts by kind, in RestsOnKinds order, leaving out

@@ -110,7 +110,7 @@ func (s *searcher) verify(ctx context.Context, script string) (rerun, error) {
 // results that differ, and how q2 fails there when it does.
 func (s *searcher) witness(ctx context.Context, db Data, script string, vr rerun, f *Failure) {
 	s.out.Verdict = Inequivalent
-	w := &Witness{SQL: script, Rows: db.Rows(), Q1: resultJSON(vr.r[0]), Q2: resultJSON(&result.Set{}), Q2Fails: f}
+	w := &Witness{SQL: script, Rows: db.Rows(), Q1: resultJSON(vr.r[0]), Q2: resultJSON(&result.Set{}), Q2Fails: f, Phase: s.foundBy}
 	if vr.r[1] != nil {
 		w.Q2 = resultJSON(vr.r[1])
 	}

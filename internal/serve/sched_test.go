@@ -118,8 +118,21 @@ func (g *gated) waitUntil(n int) {
 // finish lets n queries go, one at a time, each after the next one has
 // started (the next item's first query, or the running item's next),
 // each having taken a second of the scheduler's (fake) clock.
+//
+// Query k is let go only once query k-1 has returned and query k has
+// reached the engine: by then the scheduler has read the clock for
+// whatever query k-1's end decided (a released worker, the next item's
+// start), so no advance falls between those reads. Before, under load,
+// the next advance could land first and charge an item two seconds or
+// none (the order of a fair share then followed the machine's load).
 func (g *gated) finish(n int) {
-	for range n {
+	first := g.eng.total()
+	for k := range n {
+		for deadline := time.Now().Add(time.Minute); g.eng.total() < first+k; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				g.t.Fatalf("waited a minute for query %d of %d to reach the engine", k+1, n)
+			}
+		}
 		g.clock.Advance(time.Second)
 		<-g.eng.finished
 	}

@@ -59,6 +59,13 @@ func sameToken(x, y string, k Kind) bool {
 	if k != Word {
 		return x == y
 	}
+	return EqualFoldASCII(x, y)
+}
+
+// EqualFoldASCII reports whether x and y are equal up to the case of ASCII
+// letters, as SQLite compares keywords and names (sqlite3StrICmp): É and é
+// differ, and so do the Kelvin sign and K (strings.EqualFold folds both).
+func EqualFoldASCII(x, y string) bool {
 	if len(x) != len(y) {
 		return false
 	}

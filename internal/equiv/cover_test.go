@@ -1,0 +1,82 @@
+package equiv
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+const moviesDDL = `CREATE TABLE movies (id INTEGER PRIMARY KEY, title TEXT, country TEXT, lang TEXT);
+CREATE TABLE directs (movie_id INTEGER REFERENCES movies(id), director TEXT, genre TEXT);`
+
+// solverPairs are pairs from issue 38 whose difference hides behind
+// several literal conditions at once: the search without the solver phase
+// leaves them bounded; the phase's models meet every condition.
+var solverPairs = []struct{ name, q1, q2, ddl string }{
+	{"count vs count distinct under three filters over a join",
+		"SELECT COUNT(m.id) FROM movies m JOIN directs d ON m.id = d.movie_id WHERE m.country = 'Cuba' AND m.lang = 'Yoruba' AND d.genre = 'Wuxia'",
+		"SELECT COUNT(DISTINCT m.id) FROM movies m JOIN directs d ON m.id = d.movie_id WHERE m.country = 'Cuba' AND m.lang = 'Yoruba' AND d.genre = 'Wuxia'",
+		moviesDDL},
+	{"LIMIT 5 vs none under a literal filter",
+		"SELECT title FROM movies WHERE country = 'Cuba' AND lang = 'Yoruba' LIMIT 5",
+		"SELECT title FROM movies WHERE country = 'Cuba' AND lang = 'Yoruba'",
+		moviesDDL},
+}
+
+func decideSolve(t *testing.T, p Pair, noSolve bool) Outcome {
+	t.Helper()
+	out, err := Decide(context.Background(), p, Options{NoProof: true, NoSolve: noSolve, Sandbox: newSQLite(t), Seed: 1, Budget: 60 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestSolverPhaseRefutes(t *testing.T) {
+	if defaultModeler() == nil {
+		t.Skip("no z3 executable on PATH")
+	}
+	for _, c := range solverPairs {
+		t.Run(c.name, func(t *testing.T) {
+			p := Pair{ID: c.name, Q1: c.q1, Q2: c.q2, Schema: c.ddl}
+			if old := decideSolve(t, p, true); old.Verdict != EquivalentBounded {
+				t.Fatalf("without the solver phase: %s (%s), want equivalent_bounded", old.Verdict, old.Reason)
+			}
+			out := decideSolve(t, p, false)
+			if out.Verdict != Inequivalent {
+				t.Fatalf("verdict %s (%s), want inequivalent; search %+v", out.Verdict, out.Reason, out.Search)
+			}
+			if out.Witness.Phase != PhaseSolver {
+				t.Errorf("witness found by phase %q, want %q", out.Witness.Phase, PhaseSolver)
+			}
+			if out.Search.SolverCalls == 0 {
+				t.Errorf("no solver call counted: %+v", out.Search)
+			}
+			reverifySQLite(t, out.Witness, c.q1, c.q2)
+			if again := decideSolve(t, p, false); again.Witness == nil || again.Witness.SQL != out.Witness.SQL || again.Search.SolverCalls != out.Search.SolverCalls {
+				t.Errorf("a second run differs: %+v", again.Witness)
+			}
+		})
+	}
+}
+
+// TestSummaryCountsWitnessPhases: summary.json and the console count the
+// witnesses by the phase that found them, in the search's order.
+func TestSummaryCountsWitnessPhases(t *testing.T) {
+	recs := []Record{
+		{ID: "a", Outcome: Outcome{Verdict: Inequivalent, Witness: &Witness{Rows: 1, Phase: PhaseSolver}}},
+		{ID: "b", Outcome: Outcome{Verdict: Inequivalent, Witness: &Witness{Rows: 2, Phase: PhaseSmall}}},
+		{ID: "c", Outcome: Outcome{Verdict: Inequivalent, Witness: &Witness{Rows: 2, Phase: PhaseSolver}}},
+		{ID: "d", Outcome: Outcome{Verdict: EquivalentBounded}},
+	}
+	sum := summarize(CommandOptions{MaxDatabases: 600}, "sqlite", recs, nil, 0, 0)
+	if sum.WitnessPhases[PhaseSolver] != 2 || sum.WitnessPhases[PhaseSmall] != 1 || len(sum.WitnessPhases) != 2 {
+		t.Fatalf("witness_phases %v", sum.WitnessPhases)
+	}
+	var b strings.Builder
+	sum.print(&b)
+	if !strings.Contains(b.String(), "witnesses found by phase: small 1, solver 2\n") {
+		t.Fatalf("console:\n%s", b.String())
+	}
+}

@@ -1,0 +1,409 @@
+package check
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sqljudge/sqljudge/internal/sqlast"
+)
+
+// Condition coverage for the counterexample search (issue 38): the
+// conditions of one query (the conjuncts of its ON clauses and WHERE, in
+// every SELECT of a compound) encoded by this package's encoder (encode.go:
+// three-valued logic, SQLite's affinities and storage classes) over a few
+// symbolic copies of the query's FROM row, and one SMT-LIB script per goal
+// asking for a model in which the goal holds: every condition TRUE, one
+// FALSE or NULL with the others TRUE (XData's condition coverage, Chandra
+// et al., VLDB J. 2015), two copies meeting every condition that share the
+// row of one table (duplicates through a join), and LIMIT n + 1 copies
+// that meet them. A model is a database in waiting: the search (package
+// equiv) concretises its rows, repairs them to the schema and runs both
+// queries on them; whatever the encoding leaves uninterpreted (a function,
+// arithmetic, a subquery) the engine decides there. Nothing here proves
+// anything: a model that is no witness is simply not one.
+
+// CoverOptions bounds the goals of ConditionCover.
+type CoverOptions struct {
+	// Copies is the number of symbolic copies of the FROM row (default
+	// 2, at most 4); a LIMIT n goal uses n + 1 when n + 1 <= MaxLimitRows.
+	Copies int
+	// MaxGoals bounds the scripts returned (default 12).
+	MaxGoals int
+	// MaxLimitRows bounds the copies of a LIMIT goal (default 8).
+	MaxLimitRows int
+}
+
+// CoverColumn is one column of a symbolic row: the SMT constants of its
+// value and null flag and the value's sort (Int, Real, String or V, the
+// uninterpreted sort of a family the encoding does not model).
+type CoverColumn struct {
+	Value, Null, Sort string
+	// Read: a condition reads the column (else it is declared only for
+	// the table's keys).
+	Read bool
+}
+
+// CoverRow is a symbolic row of a base table: the table's name, the
+// copy it belongs to (1, 2, ...), and its columns in the table's order.
+type CoverRow struct {
+	Table   string
+	Copy    int
+	Columns []CoverColumn
+}
+
+// CoverGoal is one script: its name ("holds", "false 2", "null 2",
+// "duplicate t1", "limit 6"), its SMT-LIB text (ending in check-sat and
+// get-value of every constant of its rows), and the rows (indexes into
+// Cover.Rows) a model of it puts in the database.
+type CoverGoal struct {
+	Name string
+	SMT  string
+	Rows []int
+}
+
+// Cover is the condition coverage of one query: its symbolic rows and
+// its goals.
+type Cover struct {
+	Rows  []CoverRow
+	Goals []CoverGoal
+}
+
+// coverEnv names a column of the canonical form in one copy: "t1.age#2".
+type coverEnv struct {
+	c    *Canon
+	copy int
+}
+
+func (v coverEnv) column(r *sqlast.QualifiedRef) (string, string, Column, error) {
+	o, i, ok := v.c.colOf(r)
+	if !ok {
+		return "", "", Column{}, refuse("column", "%s is not a column of a table", sqlast.Format(r))
+	}
+	return o.alias + "." + o.colName(i) + "#" + itoa(v.copy), o.table.Name, o.table.Columns[i], nil
+}
+
+func (v coverEnv) aggregateKey(f *sqlast.FuncCall) string { return sqlast.Format(f) }
+
+// subquery: a subquery has no symbol here; a condition holding one is
+// left out (unconstrained), and the engine decides it.
+func (v coverEnv) subquery(*sqlast.SelectStmt) (*subSym, encodeEnv) { return nil, nil }
+
+// coverCore is one SELECT's base-table occurrences and conditions.
+type coverCore struct {
+	occs  []*occurrence
+	conds []sqlast.Expr
+}
+
+// ConditionCover encodes the conditions of sql (one SELECT, read as
+// Canonicalize reads it over s, aliases t1, t2, ...) and returns its
+// goals; an error when the query has no canonical form (a *Refusal) or
+// reads no base table. A condition the encoder refuses (a subquery) is
+// left out of every goal.
+func ConditionCover(sql string, s Schema, o CoverOptions) (*Cover, error) {
+	o.defaults()
+	c, err := Canonicalize(sql, s, "t")
+	if err != nil {
+		return nil, err
+	}
+	cores := coverCores(c)
+	if len(cores) == 0 {
+		return nil, refuse("FROM", "no base table")
+	}
+	cv := &Cover{}
+	for _, cc := range cores {
+		cv.goals(c, cc, o, limitOf(c.Stmt))
+	}
+	if len(cv.Goals) > o.MaxGoals {
+		cv.Goals = cv.Goals[:o.MaxGoals]
+	}
+	return cv, nil
+}
+
+func (o *CoverOptions) defaults() {
+	if o.Copies <= 0 {
+		o.Copies = 2
+	}
+	o.Copies = min(o.Copies, 4)
+	if o.MaxGoals <= 0 {
+		o.MaxGoals = 12
+	}
+	if o.MaxLimitRows <= 0 {
+		o.MaxLimitRows = 8
+	}
+}
+
+// coverCores lists the SELECTs of the top-level statement with a base
+// table in FROM.
+func coverCores(c *Canon) []coverCore {
+	var out []coverCore
+	for _, core := range c.Stmt.Cores {
+		sq, ok := core.(*sqlast.SelectQuery)
+		if !ok {
+			continue
+		}
+		var cc coverCore
+		for _, t := range sq.From {
+			if t.Alias == nil {
+				continue
+			}
+			oc := c.byAlias[lowerASCII(t.Alias.Name)]
+			if oc == nil || oc.table == nil {
+				continue
+			}
+			cc.occs = append(cc.occs, oc)
+			if t.On != nil {
+				cc.conds = append(cc.conds, conjuncts(t.On)...)
+			}
+		}
+		if sq.Where != nil {
+			cc.conds = append(cc.conds, conjuncts(sq.Where)...)
+		}
+		if len(cc.occs) > 0 {
+			out = append(out, cc)
+		}
+	}
+	return out
+}
+
+// limitOf is the statement's LIMIT when it is a whole number literal
+// (without OFFSET), else -1.
+func limitOf(st *sqlast.SelectStmt) int {
+	last, ok := st.Cores[len(st.Cores)-1].(*sqlast.SelectQuery)
+	if !ok || last.Limit == nil || last.Limit.Offset != nil {
+		return -1
+	}
+	l, ok := stripParens(last.Limit.Count).(*sqlast.Literal)
+	if !ok || l.Kind != sqlast.LitInteger {
+		return -1
+	}
+	n := 0
+	for _, ch := range l.Value {
+		if n > 1000 {
+			return -1
+		}
+		n = n*10 + int(ch-'0')
+	}
+	return n
+}
+
+// coverScript is the script of one core under construction: the
+// conditions of each copy, encoded.
+type coverScript struct {
+	s     *script
+	occs  []*occurrence
+	rows  []int         // the rows of each (copy, occurrence): copy*len(occs)+i
+	preds [][]pred      // per copy, per encoded condition
+	cols  [][]colConsts // per row, per column
+}
+
+type colConsts struct{ v, n string }
+
+// goals adds the goals of one core.
+func (cv *Cover) goals(c *Canon, cc coverCore, o CoverOptions, limit int) {
+	copies := o.Copies
+	if limit >= 0 && limit+1 <= o.MaxLimitRows {
+		copies = max(copies, limit+1)
+	}
+	build := func(n int) *coverScript { return cv.encode(c, cc, n) }
+	base := build(o.Copies)
+	nc := len(base.preds[0])
+	all := func(cs *coverScript, k int) string {
+		var ts []string
+		for _, p := range cs.preds[k] {
+			ts = append(ts, p.t)
+		}
+		if len(ts) == 0 {
+			return "true"
+		}
+		return and(ts...)
+	}
+	first := base.rows[:len(cc.occs)]
+	cv.add("holds", base, []string{all(base, 0)}, first)
+	for i := range nc {
+		var ts []string
+		for j, p := range base.preds[0] {
+			if j != i {
+				ts = append(ts, p.t)
+			}
+		}
+		p := base.preds[0][i]
+		cv.add("false "+itoa(i+1), base, append(ts, p.f), first)
+		if p.t != "false" && p.f != "false" {
+			cv.add("null "+itoa(i+1), base, append(ts, not(p.t), not(p.f)), first)
+		}
+	}
+	two := base.rows[:2*len(cc.occs)]
+	for i, oc := range cc.occs {
+		same := base.sameRow(i, 0, 1, len(cc.occs))
+		var differ []string
+		for j := range cc.occs {
+			if j != i {
+				differ = append(differ, not(base.sameRow(j, 0, 1, len(cc.occs))))
+			}
+		}
+		if len(differ) == 0 {
+			cv.add("two rows "+oc.alias, base, []string{all(base, 0), all(base, 1), not(same)}, two)
+			continue
+		}
+		cv.add("duplicate "+oc.alias, base, []string{all(base, 0), all(base, 1), same, or(differ...)}, two)
+	}
+	if limit >= 0 && limit+1 <= o.MaxLimitRows {
+		lim := build(copies)
+		goal := []string{}
+		for k := range limit + 1 {
+			goal = append(goal, all(lim, k))
+			for j := range k {
+				goal = append(goal, not(lim.sameRow(0, j, k, len(cc.occs))))
+			}
+		}
+		cv.add("limit "+itoa(limit+1), lim, goal, lim.rows)
+	}
+}
+
+// encode declares every column of each occurrence in n copies, asserts
+// the tables' keys across the rows, and encodes each condition in each
+// copy (a condition the encoder refuses in copy 1 is left out).
+func (cv *Cover) encode(c *Canon, cc coverCore, n int) *coverScript {
+	cs := &coverScript{s: newScript(c.d), occs: cc.occs}
+	for k := range n {
+		e := &encoder{s: cs.s, env: coverEnv{c: c, copy: k + 1}}
+		for _, oc := range cc.occs {
+			row := CoverRow{Table: oc.table.Name, Copy: k + 1}
+			var consts []colConsts
+			for i := range oc.table.Columns {
+				t, err := e.column(qualified(oc, i))
+				if err != nil {
+					t = term{}
+				}
+				row.Columns = append(row.Columns, CoverColumn{Value: t.v, Null: t.n, Sort: t.srt})
+				consts = append(consts, colConsts{t.v, t.n})
+			}
+			cs.rows = append(cs.rows, len(cv.Rows))
+			cs.cols = append(cs.cols, consts)
+			cv.Rows = append(cv.Rows, row)
+		}
+	}
+	cs.keys(cc.occs, n)
+	cs.preds = make([][]pred, n)
+	for _, x := range cc.conds {
+		var ps []pred
+		for k := range n {
+			e := &encoder{s: cs.s, env: coverEnv{c: c, copy: k + 1}}
+			p, err := e.cond(x)
+			if err != nil {
+				break
+			}
+			ps = append(ps, p)
+		}
+		if len(ps) < n {
+			continue
+		}
+		for k := range n {
+			cs.preds[k] = append(cs.preds[k], ps[k])
+		}
+		for _, l := range leavesOf(x) {
+			if r, ok := l.(*sqlast.QualifiedRef); ok {
+				cv.markRead(cs, c, cc, r, n)
+			}
+		}
+	}
+	return cs
+}
+
+// markRead marks the column r in every copy as read by a condition.
+func (cv *Cover) markRead(cs *coverScript, c *Canon, cc coverCore, r *sqlast.QualifiedRef, n int) {
+	o, i, ok := c.colOf(r)
+	if !ok {
+		return
+	}
+	for j, oc := range cc.occs {
+		if oc == o {
+			for k := range n {
+				cv.Rows[cs.rows[k*len(cc.occs)+j]].Columns[i].Read = true
+			}
+		}
+	}
+}
+
+// keys asserts that two rows of a table that agree on a key (every
+// column of it non-NULL) are the same row.
+func (cs *coverScript) keys(occs []*occurrence, n int) {
+	type inst struct{ occ, row int }
+	var list []inst
+	for k := range n {
+		for i := range occs {
+			list = append(list, inst{i, k*len(occs) + i})
+		}
+	}
+	for a := range list {
+		for b := a + 1; b < len(list); b++ {
+			oa, ob := occs[list[a].occ], occs[list[b].occ]
+			if oa.table != ob.table {
+				continue
+			}
+			ca, cb := cs.cols[list[a].row], cs.cols[list[b].row]
+			for _, key := range oa.table.Keys {
+				var agree []string
+				for _, i := range key.Cols {
+					agree = append(agree, not(ca[i].n), not(cb[i].n), "(= "+ca[i].v+" "+cb[i].v+")")
+				}
+				cs.s.assert("(=> " + and(agree...) + " " + sameConsts(ca, cb) + ")")
+			}
+		}
+	}
+}
+
+// sameRow is the formula: occurrence i has the same row in copies a and
+// b. Two copies of a row of a table without a key are two rows, equal
+// or not (a bag may hold a row twice): never the same.
+func (cs *coverScript) sameRow(i, a, b, nOcc int) string {
+	if len(cs.occs[i].table.Keys) == 0 {
+		return "false"
+	}
+	return sameConsts(cs.cols[a*nOcc+i], cs.cols[b*nOcc+i])
+}
+
+func sameConsts(a, b []colConsts) string {
+	var eq []string
+	for i := range a {
+		if a[i].v == "" || b[i].v == "" {
+			continue
+		}
+		eq = append(eq, "(= "+a[i].n+" "+b[i].n+")", "(or "+a[i].n+" (= "+a[i].v+" "+b[i].v+"))")
+	}
+	if len(eq) == 0 {
+		return "true"
+	}
+	return and(eq...)
+}
+
+// add writes one goal's script: the declarations and assertions of cs,
+// the goal's formulas, check-sat and get-value of the rows' constants.
+func (cv *Cover) add(name string, cs *coverScript, goal []string, rows []int) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "; condition coverage: %s\n", name)
+	for _, n := range cs.s.notes {
+		fmt.Fprintf(&b, "; %s\n", oneLine(n))
+	}
+	for _, d := range cs.s.decls {
+		b.WriteString(d + "\n")
+	}
+	for _, a := range cs.s.asserts {
+		b.WriteString(a + "\n")
+	}
+	for _, g := range goal {
+		b.WriteString("(assert " + g + ")\n")
+	}
+	b.WriteString("(check-sat)\n(get-value (")
+	sep := ""
+	for _, r := range rows {
+		for _, c := range cv.Rows[r].Columns {
+			if c.Value != "" {
+				b.WriteString(sep + c.Value + " " + c.Null)
+				sep = " "
+			}
+		}
+	}
+	b.WriteString("))\n")
+	cv.Goals = append(cv.Goals, CoverGoal{Name: name, SMT: b.String(), Rows: rows})
+}

@@ -1,0 +1,421 @@
+package check
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math/big"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Models of satisfiable scripts, for the search (ConditionCover's goals):
+// Z3's answer to (check-sat) and, when sat, its answer to the script's
+// (get-value (...)).
+
+// Model is a satisfying assignment read from Z3's get-value: each
+// constant's name (as the script spells it, bars included) and its value
+// as SMT-LIB text ("5", "(- 3)", "(/ 1.0 3.0)", "\"ab\"", "true",
+// "V!val!0").
+type Model map[string]string
+
+// Modeler answers scripts that end in (check-sat) and (get-value ...)
+// with a model for each satisfiable one (nil for unsat or unknown).
+type Modeler interface {
+	Models(ctx context.Context, scripts []string) ([]Model, error)
+}
+
+// Models runs the scripts in one Z3 process (modelBatch; each check-sat under
+// z.RLimit, Z3's deterministic unit of work) and returns a model for each
+// that is sat, nil for one that is unsat or unknown. The error is a
+// failure of the solver (it could not run, or ran past Timeout).
+func (z *Z3) Models(ctx context.Context, scripts []string) ([]Model, error) {
+	if len(scripts) == 0 {
+		return nil, nil
+	}
+	timeout, rlimit := z.Timeout, z.RLimit
+	if timeout <= 0 {
+		timeout = 20 * time.Second
+	}
+	if rlimit <= 0 {
+		rlimit = DefaultRLimit
+	}
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(cctx, z.Path, "-in", "-smt2", fmt.Sprintf("rlimit=%d", rlimit))
+	cmd.Stdin = strings.NewReader(modelBatch(scripts))
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	_ = cmd.Run() // an error line answers an unsat script's get-value
+	if cctx.Err() != nil {
+		return nil, fmt.Errorf("z3: no answer within %v", timeout)
+	}
+	return parseModels(out.String(), len(scripts))
+}
+
+// modelBatch is the text Z3 reads for one call: each script between
+// (push) and (pop), its answers ended by "@end", and (reset) after the
+// last, so that the next call starts from a fresh solver, as a new
+// process would (a script of ConditionCover declares what it uses and
+// sets no logic). A script costs Z3 far less within push and pop than
+// after a reset, and the whole call is one deterministic sequence.
+func modelBatch(scripts []string) string {
+	var b strings.Builder
+	for _, s := range scripts {
+		b.WriteString("(push)\n" + s + "\n(echo \"@end\")\n(pop)\n")
+	}
+	b.WriteString("(reset)\n")
+	return b.String()
+}
+
+// parseModels reads one section per script, each ending in "@end": its
+// first line is the answer, and after "sat" the get-value list.
+func parseModels(out string, n int) ([]Model, error) {
+	sections := strings.Split(out, "@end")
+	if len(sections) < n+1 {
+		return nil, fmt.Errorf("z3: %d answers for %d scripts", len(sections)-1, n)
+	}
+	models := make([]Model, n)
+	for i := range n {
+		sec := strings.TrimSpace(sections[i])
+		answer, rest, _ := strings.Cut(sec, "\n")
+		if strings.TrimSpace(answer) != "sat" {
+			continue
+		}
+		m, err := parseValues(rest)
+		if err != nil {
+			return nil, fmt.Errorf("z3: script %d: %v", i+1, err)
+		}
+		models[i] = m
+	}
+	return models, nil
+}
+
+// parseValues reads ((name value) ...).
+func parseValues(text string) (Model, error) {
+	toks, err := sexpTokens(text)
+	if err != nil {
+		return nil, err
+	}
+	m := Model{}
+	if len(toks) < 2 || toks[0] != "(" {
+		return nil, fmt.Errorf("no value list: %.80s", text)
+	}
+	i := 1
+	for i < len(toks) && toks[i] == "(" {
+		if i+1 >= len(toks) {
+			return nil, fmt.Errorf("truncated value list")
+		}
+		name := toks[i+1]
+		j, val := sexpAt(toks, i+2)
+		if j >= len(toks) || toks[j] != ")" {
+			return nil, fmt.Errorf("malformed value of %s", name)
+		}
+		m[name] = val
+		i = j + 1
+	}
+	return m, nil
+}
+
+// sexpTokens splits SMT-LIB text into parentheses, strings, |symbols|
+// and atoms.
+func sexpTokens(s string) ([]string, error) {
+	var out []string
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
+			i++
+		case c == '(' || c == ')':
+			out = append(out, string(c))
+			i++
+		case c == '"':
+			j := i + 1
+			for ; j < len(s); j++ {
+				if s[j] == '"' {
+					if j+1 < len(s) && s[j+1] == '"' {
+						j++
+						continue
+					}
+					break
+				}
+			}
+			if j >= len(s) {
+				return nil, fmt.Errorf("unterminated string")
+			}
+			out = append(out, s[i:j+1])
+			i = j + 1
+		case c == '|':
+			j := strings.IndexByte(s[i+1:], '|')
+			if j < 0 {
+				return nil, fmt.Errorf("unterminated symbol")
+			}
+			out = append(out, s[i:i+j+2])
+			i += j + 2
+		default:
+			j := i
+			for j < len(s) && !strings.ContainsRune(" \n\t\r()\"|", rune(s[j])) {
+				j++
+			}
+			out = append(out, s[i:j])
+			i = j
+		}
+	}
+	return out, nil
+}
+
+// sexpAt reads one s-expression at toks[i] and returns the index after
+// it and its text (tokens joined by spaces, parentheses tight).
+func sexpAt(toks []string, i int) (int, string) {
+	if i >= len(toks) {
+		return i, ""
+	}
+	if toks[i] != "(" {
+		return i + 1, toks[i]
+	}
+	var parts []string
+	j := i + 1
+	for j < len(toks) && toks[j] != ")" {
+		var p string
+		j, p = sexpAt(toks, j)
+		parts = append(parts, p)
+	}
+	return j + 1, "(" + strings.Join(parts, " ") + ")"
+}
+
+// ModelBool reads a Boolean value.
+func ModelBool(v string) (bool, bool) {
+	switch v {
+	case "true":
+		return true, true
+	case "false":
+		return false, true
+	}
+	return false, false
+}
+
+// ModelInt reads an integer value: "5" or "(- 5)"; false when it is
+// none or out of int64's range.
+func ModelInt(v string) (int64, bool) {
+	neg := false
+	if strings.HasPrefix(v, "(- ") && strings.HasSuffix(v, ")") {
+		neg, v = true, v[3:len(v)-1]
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// ModelReal reads a real value ("2.0", "(- 2.0)", "(/ 1.0 3.0)", "(- (/
+// 1.0 3.0))") as the nearest float64.
+func ModelReal(v string) (float64, bool) {
+	r, ok := modelRat(v)
+	if !ok {
+		return 0, false
+	}
+	f, _ := r.Float64()
+	return f, true
+}
+
+func modelRat(v string) (*big.Rat, bool) {
+	if strings.HasPrefix(v, "(- ") && strings.HasSuffix(v, ")") {
+		r, ok := modelRat(v[3 : len(v)-1])
+		if !ok {
+			return nil, false
+		}
+		return r.Neg(r), true
+	}
+	if strings.HasPrefix(v, "(/ ") && strings.HasSuffix(v, ")") {
+		toks, err := sexpTokens(v)
+		if err != nil || len(toks) < 4 {
+			return nil, false
+		}
+		j, a := sexpAt(toks, 2)
+		_, b := sexpAt(toks, j)
+		x, okx := modelRat(a)
+		y, oky := modelRat(b)
+		if !okx || !oky || y.Sign() == 0 {
+			return nil, false
+		}
+		return x.Quo(x, y), true
+	}
+	r, ok := new(big.Rat).SetString(v)
+	return r, ok
+}
+
+// ModelString reads a string value: "ab", with "" for a double quote and
+// \u{…} (or \uXXXX, \x..) escapes as SMT-LIB 2.6 and Z3 print them.
+func ModelString(v string) (string, bool) {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return "", false
+	}
+	s := strings.ReplaceAll(v[1:len(v)-1], `""`, `"`)
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 >= len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		var hex string
+		next := i + 1
+		switch {
+		case s[i+1] == 'u' && i+2 < len(s) && s[i+2] == '{':
+			end := strings.IndexByte(s[i:], '}')
+			if end < 0 {
+				return "", false
+			}
+			hex, next = s[i+3:i+end], i+end
+		case s[i+1] == 'u' && i+6 <= len(s):
+			hex, next = s[i+2:i+6], i+5
+		case s[i+1] == 'x' && i+4 <= len(s):
+			hex, next = s[i+2:i+4], i+3
+		default:
+			b.WriteByte(s[i])
+			continue
+		}
+		r, err := strconv.ParseUint(hex, 16, 32)
+		if err != nil {
+			return "", false
+		}
+		b.WriteRune(rune(r))
+		i = next
+	}
+	return b.String(), true
+}
+
+// Z3Pool is a Modeler that keeps up to n Z3 processes running (the same
+// executable, options and rlimit as z) and feeds each call's scripts to
+// one of them, each script followed by (echo "@end") and (reset) as
+// Z3.Models does in a process of its own: starting Z3 costs more than
+// the small goals of the search's solver phase (ConditionCover). A
+// process that fails or runs past z.Timeout is stopped and replaced on
+// the next call. Safe for concurrent use.
+type Z3Pool struct {
+	z     Z3
+	procs chan *z3proc
+}
+
+// z3proc is one running Z3 process of a pool (cmd nil until started).
+type z3proc struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+// NewZ3Pool returns a pool of at most n processes of z's executable.
+func NewZ3Pool(z *Z3, n int) *Z3Pool {
+	p := &Z3Pool{z: *z, procs: make(chan *z3proc, max(n, 1))}
+	for range max(n, 1) {
+		p.procs <- &z3proc{}
+	}
+	return p
+}
+
+// Models answers the scripts as Z3.Models does, in one exchange with
+// one process: every script written, every answer read.
+func (p *Z3Pool) Models(ctx context.Context, scripts []string) ([]Model, error) {
+	if len(scripts) == 0 {
+		return nil, nil
+	}
+	zp := <-p.procs
+	defer func() { p.procs <- zp }()
+	text, err := p.exchange(ctx, zp, scripts)
+	if err != nil {
+		zp.stop()
+		return nil, err
+	}
+	return parseModels(text, len(scripts))
+}
+
+// exchange writes the scripts to zp (starting it when needed) and returns
+// what Z3 printed up to the last script's "@end".
+func (p *Z3Pool) exchange(ctx context.Context, zp *z3proc, scripts []string) (string, error) {
+	if zp.cmd == nil {
+		if err := zp.start(p.z); err != nil {
+			return "", err
+		}
+	}
+	type reply struct {
+		text string
+		err  error
+	}
+	ch := make(chan reply, 1)
+	go func() {
+		var b strings.Builder
+		for ends := 0; ends < len(scripts); {
+			line, err := zp.out.ReadString('\n')
+			if err != nil {
+				ch <- reply{err: fmt.Errorf("z3: %v", err)}
+				return
+			}
+			b.WriteString(line)
+			if strings.TrimSpace(line) == "@end" {
+				ends++
+			}
+		}
+		ch <- reply{text: b.String()}
+	}()
+	if _, err := io.WriteString(zp.in, modelBatch(scripts)); err != nil {
+		zp.stop() // ends the reader too
+		<-ch
+		return "", fmt.Errorf("z3: %v", err)
+	}
+	timeout := p.z.Timeout
+	if timeout <= 0 {
+		timeout = 20 * time.Second
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case r := <-ch:
+		return r.text, r.err
+	case <-ctx.Done():
+		zp.stop()
+		<-ch
+		return "", ctx.Err()
+	case <-timer.C:
+		zp.stop()
+		<-ch
+		return "", fmt.Errorf("z3: no answer within %v", timeout)
+	}
+}
+
+func (zp *z3proc) start(z Z3) error {
+	rlimit := z.RLimit
+	if rlimit <= 0 {
+		rlimit = DefaultRLimit
+	}
+	cmd := exec.Command(z.Path, "-in", "-smt2", fmt.Sprintf("rlimit=%d", rlimit))
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("z3: %v", err)
+	}
+	zp.cmd, zp.in, zp.out = cmd, in, bufio.NewReader(out)
+	return nil
+}
+
+// stop ends the process (a later call starts a fresh one).
+func (zp *z3proc) stop() {
+	if zp.cmd == nil {
+		return
+	}
+	zp.in.Close()
+	_ = zp.cmd.Process.Kill()
+	_ = zp.cmd.Wait()
+	zp.cmd = nil
+}
