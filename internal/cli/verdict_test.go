@@ -83,9 +83,9 @@ func TestEquivRestsOnAndAssume(t *testing.T) {
 			t.Errorf("%s: rests_on %v for %d witnesses; console:\n%s", a, sum.RestsOn, witnesses[a], stdout)
 		}
 		// The assumption stands beside every equiv figure: the score
-		// table's row, the summary's scores and the refutations of ex's
-		// correct items.
-		if !strings.Contains(stdout, "│ equiv (assume "+a+") │") || sum.Overall["equiv"].Assume != a || sum.ByDifficulty["easy"]["equiv"].Assume != a ||
+		// table's row, the status table's row, the summary's scores and
+		// the refutations of ex's correct items.
+		if !strings.Contains(stdout, "│ equiv (assume "+a+") │") || strings.Count(stdout, "│ equiv (assume "+a+")") != 2 || sum.Overall["equiv"].Assume != a || sum.ByDifficulty["easy"]["equiv"].Assume != a ||
 			sum.EquivRefutes["ex"].Assume != a || !strings.Contains(stdout, "note: equiv (assume "+a+") refutes ") {
 			t.Errorf("%s: the assumption is not named beside equiv's figures; console:\n%s", a, stdout)
 		}

@@ -165,7 +165,7 @@ func printStatusTable(w io.Writer, s *Summary) {
 	}
 	st.AppendHeader(h)
 	for _, m := range s.Metrics {
-		row := table.Row{m}
+		row := table.Row{s.labelled(m)}
 		sc := s.Overall[m]
 		for _, x := range statuses {
 			n := 0
