@@ -174,8 +174,12 @@ func groupRows(rows [][]result.Value, n int) []*group {
 
 // floatValues returns column c of a group's rows as numbers (NULLs left
 // out, DISTINCT applied as the aggregate does); ok is false unless some
-// value is a float and none is an exact decimal, text or other kind.
-func floatValues(g *group, c int, distinct bool) (xs []float64, vals []result.Value, ok bool) {
+// value is a float and none is an exact decimal or another kind. Text
+// is read as SQLite and MySQL read it in a sum: a text that parses as a
+// number is that number (an integer or a float, as its spelling says),
+// a placeholder ('null', 'n/a', ...) is 0; any other text leaves the
+// column out (text says some value was text).
+func floatValues(g *group, c int, distinct bool) (xs []float64, vals []result.Value, text, ok bool) {
 	seen := map[string]bool{}
 	hasFloat := false
 	for _, r := range g.rows {
@@ -183,8 +187,15 @@ func floatValues(g *group, c int, distinct bool) (xs []float64, vals []result.Va
 		if v.IsNull() {
 			continue
 		}
+		if v.K == result.Text {
+			n, isNum := textNumber(v.S)
+			if !isNum {
+				return nil, nil, false, false
+			}
+			v, text = n, true
+		}
 		if v.K != result.Int && v.K != result.Float {
-			return nil, nil, false
+			return nil, nil, false, false
 		}
 		if k := result.RowKey(r[c : c+1]); distinct && seen[k] {
 			continue
@@ -194,7 +205,23 @@ func floatValues(g *group, c int, distinct bool) (xs []float64, vals []result.Va
 		hasFloat = hasFloat || v.K == result.Float
 		xs, vals = append(xs, asFloat(v)), append(vals, v)
 	}
-	return xs, vals, hasFloat
+	return xs, vals, text, hasFloat
+}
+
+// textNumber reads a text as a sum reads it: a number's spelling as an
+// integer or a float, a placeholder as the float 0; ok is false for any
+// other text.
+func textNumber(s string) (result.Value, bool) {
+	switch {
+	case isPlaceholder(s):
+		return result.Value{K: result.Float}, true
+	case !isNumber(s):
+		return result.Value{}, false
+	}
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return result.Value{K: result.Int, I: i}, true
+	}
+	return result.Value{K: result.Float, F: number(s)}, true
 }
 
 // fold is an aggregate's value of xs summed left to right.
@@ -226,9 +253,9 @@ func (a *auditor) floatOrder(p *parsed, ag aggCall, gs []*group, nKeys, j int, s
 	var firstVals []result.Value
 	var orders [2][]float64
 	var how string
-	groups := 0
+	groups, texts := 0, false
 	for _, g := range gs {
-		xs, vals, ok := floatValues(g, nKeys+j, ag.call.Distinct)
+		xs, vals, text, ok := floatValues(g, nKeys+j, ag.call.Distinct)
 		if !ok || len(xs) < 3 {
 			continue
 		}
@@ -237,7 +264,7 @@ func (a *auditor) floatOrder(p *parsed, ag aggCall, gs []*group, nKeys, j int, s
 			continue
 		}
 		if groups == 0 {
-			first, firstVals, orders, how = g, vals, [2][]float64{xs, other}, name
+			first, firstVals, orders, how, texts = g, vals, [2][]float64{xs, other}, name, text
 		}
 		groups++
 	}
@@ -257,7 +284,11 @@ func (a *auditor) floatOrder(p *parsed, ag aggCall, gs []*group, nKeys, j int, s
 		f.Group = cells(first.key)
 	}
 	f.EngineValues = a.engineSums(p, ag, firstVals, how)
-	f.Detail = fmt.Sprintf("%s over %d float values is %s summed in the order read and %s summed in %s order", f.Clause, f.Rows, f.Values[0], f.Values[1], how)
+	what := "float values"
+	if texts {
+		what = "numbers stored as text (read as numbers, a placeholder as 0)"
+	}
+	f.Detail = fmt.Sprintf("%s over %d %s is %s summed in the order read and %s summed in %s order", f.Clause, f.Rows, what, f.Values[0], f.Values[1], how)
 	if len(f.EngineValues) == 2 {
 		same := "the same"
 		if f.EngineValues[0] != f.EngineValues[1] {

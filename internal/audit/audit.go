@@ -16,10 +16,14 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/sqljudge/sqljudge/internal/bench"
+	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/prove"
+	"github.com/sqljudge/sqljudge/internal/prove/check"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sqllex"
 )
@@ -61,6 +65,28 @@ type Config struct {
 	// Expand expands Defog SQL-Eval's {a,b} column choices into one gold
 	// query each (sqllex.ExpandColumnChoices), as the sqleval metric does.
 	Expand bool
+
+	// schemas caches each database's schema as the prover reads it
+	// (db_id -> check.Schema, nil when unread), for bare_column.
+	schemas sync.Map
+}
+
+// proveSchema returns database db's schema as the prover's kernel reads
+// it (prove.SchemaOf over catalog.Read), read once per database; nil when
+// it cannot be read or the kernel does not model the engine.
+func (c *Config) proveSchema(ctx context.Context, db string) check.Schema {
+	if s, ok := c.schemas.Load(db); ok {
+		s, _ := s.(check.Schema)
+		return s
+	}
+	var s check.Schema
+	if cat, err := catalog.Read(ctx, c.Engine, db, catalog.Options{}); err == nil {
+		s = prove.SchemaOf(cat, c.Engine.Dialect())
+	}
+	if ctx.Err() == nil {
+		c.schemas.Store(db, s)
+	}
+	return s
 }
 
 // SpiderOrdered is Spider's rule (exec_eval.eval_exec_match): rows are
@@ -95,6 +121,7 @@ const (
 	ReasonAuxTooLarge = "its auxiliary query is past the row or byte cap"
 	ReasonKeys        = "an ORDER BY key it cannot read (a compound's key by expression, a position after *, a DISTINCT key not selected)"
 	ReasonLimit       = "a LIMIT or OFFSET that is not a literal integer"
+	ReasonGroupKeys   = "a * among the columns of an aggregate SELECT, or a GROUP BY position it cannot read"
 	ReasonNoNulls     = "the engine has no NULLS FIRST/LAST"
 	ReasonTooMany     = "more SELECTs than the audit checks in one query"
 	ReasonInternal    = "internal error of sqljudge's audit (a bug: please report it)"
@@ -169,6 +196,7 @@ func (a *auditor) run() {
 	}
 	a.orderChecks(p, gold)
 	a.aggregateChecks(p)
+	a.groupedChecks(p)
 }
 
 // skip records that check did not run, and why.

@@ -35,6 +35,17 @@ const (
 	// ORDER BY leaves returned rows that differ tied (or there is no
 	// outer ORDER BY at all): their order is the engine's choice.
 	OrderTies Kind = "order_ties"
+	// BareColumn: an aggregate SELECT returns a column its groups do not
+	// determine (neither a GROUP BY term nor inside an aggregate), and a
+	// group it keeps holds several values of it: the engine returns the
+	// value of a row of its choosing (SQLite: the last row of the group it
+	// reads, or, beside one MIN or MAX, the first row holding that value).
+	BareColumn Kind = "bare_column"
+	// DistinctOrder: a SELECT DISTINCT is sorted by a key it does not
+	// return, a row takes several values of that key, and the rows kept
+	// (or their order, where the rule compares in order) differ between
+	// sorting each row by its smallest and by its largest value.
+	DistinctOrder Kind = "distinct_order"
 	// FloatOrder: a SUM or AVG over floating-point values gives another
 	// value when the same rows are summed in another order.
 	FloatOrder Kind = "float_order"
@@ -54,22 +65,33 @@ const (
 
 // Kinds lists every kind in report order: the query's run first, then
 // nondeterminism, then sorting across engines.
-var Kinds = []Kind{Fails, Timeout, TooLarge, NearTimeout, Empty, LimitTies, OrderTies, FloatOrder, Volatile, NullOrder, TextNumbers}
+var Kinds = []Kind{Fails, Timeout, TooLarge, NearTimeout, Empty, LimitTies, OrderTies, BareColumn, DistinctOrder, FloatOrder, Volatile, NullOrder, TextNumbers}
+
+var scanOrderKinds = map[Kind]bool{LimitTies: true, OrderTies: true, BareColumn: true, DistinctOrder: true, FloatOrder: true}
 
 // kindText is a one-line description of each kind, for the console.
 var kindText = map[Kind]string{
-	Fails:       "the gold fails on the database",
-	Timeout:     "the gold times out",
-	TooLarge:    "the gold result is past --max-rows/--max-bytes",
-	NearTimeout: "the gold runs close to the time limit (machine-dependent)",
-	Empty:       "the gold returns no row",
-	LimitTies:   "a LIMIT cuts through tied rows",
-	OrderTies:   "rows compared in order are tied on the ORDER BY",
-	FloatOrder:  "a float SUM/AVG depends on summation order",
-	Volatile:    "a random or clock function",
-	NullOrder:   "NULLs sorted where engines disagree",
-	TextNumbers: "numbers stored as text, sorted as text",
+	Fails:         "the gold fails on the database",
+	Timeout:       "the gold times out",
+	TooLarge:      "the gold result is past --max-rows/--max-bytes",
+	NearTimeout:   "the gold runs close to the time limit (machine-dependent)",
+	Empty:         "the gold returns no row",
+	LimitTies:     "a LIMIT cuts through tied rows",
+	OrderTies:     "rows compared in order are tied on the ORDER BY",
+	BareColumn:    "a column the GROUP BY does not determine",
+	DistinctOrder: "DISTINCT rows sorted by a column they do not return",
+	FloatOrder:    "a float SUM/AVG depends on summation order",
+	Volatile:      "a random or clock function",
+	NullOrder:     "NULLs sorted where engines disagree",
+	TextNumbers:   "numbers stored as text, sorted as text",
 }
+
+// ScanOrder reports whether a finding of kind k says the gold's result
+// follows the order the engine reads rows in (on one engine, its plan or
+// the table's physical order): which tied rows a LIMIT keeps, the order of
+// tied rows, a float sum's last digits. The other kinds are about the
+// query's run, the clock, or how engines differ in sorting.
+func (k Kind) ScanOrder() bool { return scanOrderKinds[k] }
 
 // Describe returns a one-line description of k.
 func (k Kind) Describe() string { return kindText[k] }

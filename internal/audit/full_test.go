@@ -29,7 +29,22 @@ import (
 //   - item 169 (max(mpg) over car_1's TEXT mpg): the text 'null' is the
 //     largest text, 43.1 the largest number;
 //   - item 954: an ORDER BY ... LIMIT 1 in a subquery makes Spider compare
-//     in order, and the outer query has no ORDER BY.
+//     in order, and the outer query has no ORDER BY;
+//   - item 641 (SELECT id FROM tv_channel GROUP BY country HAVING count(*)
+//     > 2): the one group kept, Italy, has 12 rows with ids 700 to 728, and
+//     id is a bare column SQLite takes from the last row it reads;
+//   - item 463 (winner_rank_points beside GROUP BY winner_name ... LIMIT 1):
+//     Angelique Kerber's 22 matches hold 12 values of it;
+//   - item 816 (LANGUAGE beside max(Percentage) GROUP BY CountryCode): the
+//     Cocos Islands' English and Malay are both 0.0 percent, so which
+//     language SQLite returns is the first row at the maximum it reads;
+//   - item 483 (SELECT DISTINCT winner_name, winner_rank ... ORDER BY
+//     winner_age LIMIT 3): Madison Keys ranked 16 won matches aged 21.32
+//     to 22.53, so by her youngest age she is third, by her oldest Madison
+//     Keys ranked 12 (aged 21.43) is;
+//   - item 117 (avg(mpg) over car_1's TEXT mpg of 4-cylinder cars): 207
+//     values, 'null' read as 0, summed left to right in the order read and
+//     in reverse give different last digits.
 //
 // Under SQL-Eval's and BIRD's rule (unordered), item 261 has no finding.
 func TestSpiderDevFindings(t *testing.T) {
@@ -67,7 +82,27 @@ func TestSpiderDevFindings(t *testing.T) {
 	if f.Clause != "" || !strings.Contains(f.Detail, "no ORDER BY") || f.TiedTotal != 5 {
 		t.Errorf("item 954: %+v", f)
 	}
-	if sum.Items != shareddata.FullItems || len(sum.Unchecked) != 1 || sum.Unchecked[0].Queries != 2 {
+	f = only(t, got[641], audit.BareColumn)
+	if f.Clause != "id" || !slices.Equal(f.Group, []string{"Italy"}) || f.Rows != 12 || !slices.Equal(f.Values, []string{"700", "728"}) {
+		t.Errorf("item 641: %+v", f)
+	}
+	f = only(t, got[463], audit.BareColumn)
+	if f.Clause != "winner_rank_points" || !slices.Equal(f.Group, []string{"Angelique Kerber"}) || f.Rows != 22 || !strings.Contains(f.Detail, "takes 12 values") {
+		t.Errorf("item 463: %+v", f)
+	}
+	f = only(t, got[816], audit.BareColumn)
+	if !slices.Equal(f.Group, []string{"CCK"}) || !slices.Equal(f.Values, []string{"English", "Malay"}) || !strings.Contains(f.Detail, "beside max(Percentage)") {
+		t.Errorf("item 816: %+v", f)
+	}
+	f = only(t, got[483], audit.DistinctOrder)
+	if len(f.Kept) != 1 || !slices.Equal(f.Kept[0], []string{"Madison Keys", "16"}) || len(f.Instead) != 1 || !slices.Equal(f.Instead[0], []string{"Madison Keys", "12"}) {
+		t.Errorf("item 483: %+v", f)
+	}
+	f = only(t, got[117], audit.FloatOrder)
+	if f.Clause != "avg(mpg)" || f.Rows != 207 || len(f.Values) != 2 || f.Values[0] == f.Values[1] || !strings.Contains(f.Detail, "stored as text") {
+		t.Errorf("item 117: %+v", f)
+	}
+	if sum.Items != shareddata.FullItems || len(sum.Unchecked) != 0 {
 		t.Errorf("summary: %d items, unchecked %+v", sum.Items, sum.Unchecked)
 	}
 	o := options(gold, db, "")
@@ -106,7 +141,8 @@ func TestDefogSQLiteFindings(t *testing.T) {
 // (ORDER BY days_employed ASC LIMIT 1) keeps a salesperson who was never
 // let go (a NULL days_employed) where NULLs sort first, Olivia Thomas
 // (181 days) under PostgreSQL's NULLS LAST; item 112's AVG sums to two
-// values on PostgreSQL itself, which sums floats left to right.
+// values on PostgreSQL itself, which sums floats left to right; item 209
+// selects its GROUP BY term cast to a date, which is no bare column.
 func TestDefogPostgresFindings(t *testing.T) {
 	server := testserver.Postgres(t)
 	prefix := testserver.Name("sjt_audit_")
@@ -145,5 +181,10 @@ func TestDefogPostgresFindings(t *testing.T) {
 	}
 	if f := only(t, reps[27].Findings, audit.Volatile); f.Clause != "CURRENT_DATE" {
 		t.Errorf("item 27: %+v", f)
+	}
+	// date_trunc('quarter', s.sale_date)::date is its GROUP BY term cast:
+	// one value per group, though s.sale_date takes several.
+	if fs := reps[209].Findings; slices.ContainsFunc(fs, func(f audit.Finding) bool { return f.Kind == audit.BareColumn }) {
+		t.Errorf("item 209: a grouped expression taken for a bare column: %+v", fs)
 	}
 }

@@ -38,6 +38,9 @@ type orderedSelect struct {
 	// limit says the core has a LIMIT keeping count rows after offset.
 	limit         bool
 	count, offset int
+	// extra are edits every auxiliary query makes besides those of query
+	// (distinct_order's: DISTINCT dropped, a GROUP BY added).
+	extra []edit
 }
 
 // window is how many rows the auxiliary queries of a LIMIT read: the
@@ -74,6 +77,10 @@ func (a *auditor) orderChecks(p *parsed, gold *result.Set) {
 		if core == nil || core.Limit == nil && (len(core.OrderBy) == 0 || i > 0 || !ordered) {
 			continue
 		}
+		if distinctKeys(p, core) && len(s.Cores) == 1 {
+			a.distinctOrder(p, s, core, i == 0, i == 0 && ordered)
+			continue
+		}
 		o, reason := newOrderedSelect(p, s, core, i == 0)
 		if o == nil {
 			a.skip("order", reason)
@@ -83,24 +90,35 @@ func (a *auditor) orderChecks(p *parsed, gold *result.Set) {
 	}
 }
 
+// readLimit reads o's prefix (the statement's WITH, for a SELECT that is
+// not the whole query) and its core's LIMIT and OFFSET; false when they
+// are not integer literals.
+func (o *orderedSelect) readLimit() bool {
+	if !o.top && o.p.stmt.With != nil {
+		o.prefix = o.p.text(o.p.stmt.With) + " "
+	}
+	if o.core.Limit == nil {
+		return true
+	}
+	var ok bool
+	if o.count, ok = intLiteral(o.core.Limit.Count); !ok {
+		return false
+	}
+	if o.core.Limit.Offset != nil {
+		if o.offset, ok = intLiteral(o.core.Limit.Offset); !ok {
+			return false
+		}
+	}
+	o.limit = true
+	return true
+}
+
 // newOrderedSelect reads s's ORDER BY keys and LIMIT; it returns nil and
 // the reason when the checks cannot read them.
 func newOrderedSelect(p *parsed, s *sqlast.SelectStmt, core *sqlast.SelectQuery, top bool) (*orderedSelect, string) {
 	o := &orderedSelect{p: p, s: s, core: core, top: top}
-	if !top && p.stmt.With != nil {
-		o.prefix = p.text(p.stmt.With) + " "
-	}
-	if core.Limit != nil {
-		var ok bool
-		if o.count, ok = intLiteral(core.Limit.Count); !ok {
-			return nil, ReasonLimit
-		}
-		if core.Limit.Offset != nil {
-			if o.offset, ok = intLiteral(core.Limit.Offset); !ok {
-				return nil, ReasonLimit
-			}
-		}
-		o.limit = true
+	if !o.readLimit() {
+		return nil, ReasonLimit
 	}
 	first, _ := s.Cores[0].(*sqlast.SelectQuery)
 	if first == nil {
@@ -191,7 +209,7 @@ func sameExpr(a, b string) bool {
 // the first), and term(i) (when not nil) replacing ORDER BY term i.
 func (o *orderedSelect) query(term func(i int, t *sqlast.OrderingTerm) string) string {
 	p, core := o.p, o.core
-	var edits []edit
+	edits := append([]edit{}, o.extra...)
 	if o.appended && len(o.keyText) > 0 {
 		last := p.end(core.Columns[len(core.Columns)-1])
 		edits = append(edits, edit{last, last, ", " + strings.Join(o.keyText, ", ")})

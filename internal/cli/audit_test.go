@@ -19,7 +19,7 @@ func TestAuditCommand(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "audit")
 	args := []string{"audit", "--gold", gold, "--db", db, "--progress", "never", "--out", out}
 	code, stdout, stderr := runMain(t, args...)
-	if code != ExitOK || !strings.Contains(stdout, "│ limit_ties   │") || !strings.Contains(stdout, "item 26 (id 26, concert_singer): LIMIT 1 keeps 1 of 2 rows") ||
+	if code != ExitOK || !strings.Contains(stdout, "│ limit_ties     │       10 │") || !strings.Contains(stdout, "item 26 (id 26, concert_singer): LIMIT 1 keeps 1 of 2 rows") ||
 		!strings.Contains(stdout, "findings: "+filepath.Join(out, "findings.jsonl")) {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -52,7 +52,7 @@ func TestMergeCountsGoldHazards(t *testing.T) {
 		if shard != "" {
 			args = append(args, "--shard", shard)
 		}
-		if code, stdout, stderr := runMain(t, args...); code != ExitOK || shard == "" && !strings.Contains(stdout, "gold audit: 20 of 179 items have gold hazards (empty 4, limit_ties 10, text_numbers 8)") {
+		if code, stdout, stderr := runMain(t, args...); code != ExitOK || shard == "" && !strings.Contains(stdout, "gold audit: 22 of 179 items have gold hazards (empty 4, limit_ties 10, float_order 2, text_numbers 8)") {
 			t.Fatalf("eval %s: exit %d\n%s\n%s", shard, code, stdout, stderr)
 		}
 		outs = append(outs, out)

@@ -119,6 +119,7 @@ then grade your own predictions, for example on Spider:
 	root.AddCommand(newEquivCmd())
 	root.AddCommand(newAuditCmd())
 	guardGroups(root)
+	guardArgs(root)
 	return root
 }
 

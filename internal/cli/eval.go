@@ -251,29 +251,19 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		fmt.Fprintf(stdout, "sqleval mode: %s\n", sum.Run.SQLEvalMode)
 	}
 	report.PrintTable(stdout, sum)
-	printHazards(stdout, sum)
+	report.PrintHazards(stdout, sum, hazardKinds())
 	printOutputs(stdout, f.out, f.html)
 	return nil
 }
 
-// printHazards says, after an eval --audit run, how many items the gold
-// audit marked, by kind.
-func printHazards(w io.Writer, sum *report.Summary) {
-	h := sum.GoldHazards
-	if h == nil {
-		return
+// hazardKinds are the gold audit's kinds in report order, for
+// report.PrintHazards.
+func hazardKinds() []string {
+	out := make([]string, len(audit.Kinds))
+	for i, k := range audit.Kinds {
+		out[i] = string(k)
 	}
-	var kinds []string
-	for _, k := range audit.Kinds {
-		if n := h.ByKind[string(k)]; n > 0 {
-			kinds = append(kinds, fmt.Sprintf("%s %d", k, n))
-		}
-	}
-	by := ""
-	if len(kinds) > 0 {
-		by = " (" + strings.Join(kinds, ", ") + ")"
-	}
-	fmt.Fprintf(w, "gold audit: %d of %d items have gold hazards%s, listed in their records' gold_hazards; no verdict changed\n", h.Items, sum.Items, by)
+	return out
 }
 
 // printOutputs names the files a run wrote in out for a reader: its

@@ -4,15 +4,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/sqljudge/sqljudge/internal/agree"
 	"github.com/sqljudge/sqljudge/internal/engine/open"
 	"github.com/sqljudge/sqljudge/internal/eval"
 	"github.com/sqljudge/sqljudge/internal/metric"
+	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/report/htmlreport"
+	"github.com/sqljudge/sqljudge/internal/testsuite"
 	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
@@ -72,6 +77,7 @@ func runReport(cmd *cobra.Command, out string, f *reportFlags) error {
 		}
 	} else {
 		report.PrintTable(cmd.OutOrStdout(), r.Summary)
+		report.PrintHazards(cmd.OutOrStdout(), r.Summary, hazardKinds())
 	}
 	if f.html == "" {
 		return nil
@@ -116,9 +122,34 @@ func compareRuns(w io.Writer, r *htmlreport.Run, dir string) (*htmlreport.Run, *
 	return other, c, nil
 }
 
+// otherFolder says what dir holds when it is the output of another
+// command than eval, and which command reads it; "" otherwise.
+func otherFolder(dir string) string {
+	exists := func(name string) bool {
+		_, err := os.Stat(filepath.Join(dir, name))
+		return err == nil
+	}
+	if fp, err := outdir.ReadFingerprint(dir); err == nil && fp.Version == "equiv" {
+		return "the output of sqljudge equiv (pairs of queries decided, not a benchmark graded): its proofs are re-checked by sqljudge equiv check " + dir + " --pairs PAIRS, its records are " + filepath.Join(dir, "results.jsonl")
+	}
+	switch {
+	case exists("findings.jsonl"):
+		return "the findings of sqljudge audit (read " + filepath.Join(dir, "findings.jsonl") + "; eval --audit puts them on the report page)"
+	case exists(testsuite.ReportFile):
+		return "a test suite of sqljudge testsuite build (eval --suite " + dir + " --metrics ts grades with it)"
+	case exists(agree.File):
+		return "the agreement of sqljudge agree (" + filepath.Join(dir, agree.File) + ")"
+	}
+	return ""
+}
+
 // loadRun loads the run in dir, refusing (exit 2) one whose summary.json
-// does not match its records (report.CheckFolder).
+// does not match its records (report.CheckFolder), or the folder of
+// another command (otherFolder).
 func loadRun(dir string) (*htmlreport.Run, error) {
+	if what := otherFolder(dir); what != "" {
+		return nil, usage.Errorf("%s holds %s; sqljudge report reads the output folder of sqljudge eval (results.jsonl and summary.json of graded items)", dir, what)
+	}
 	r, err := htmlreport.Load(dir)
 	if err != nil {
 		return nil, usage.Error{Err: err}

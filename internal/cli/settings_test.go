@@ -151,12 +151,22 @@ func TestDeclaredSettingRulesRefused(t *testing.T) {
 		if s.RequiresMetric {
 			// Set to what is not its default, without its metric (the
 			// runs below grade ex alone).
-			d := metric.DefaultOptions()
-			if _, ok := s.Field(&d).(*bool); !ok {
-				t.Fatalf("--%s: RequiresMetric on a %T; the test knows only bools", s.Flag, s.Field(&d))
+			switch d := s.Default.(type) {
+			case bool:
+				value = fmt.Sprint(!d)
+			case int:
+				value = fmt.Sprint(d + 1)
+			case int64:
+				value = fmt.Sprint(d + 1)
+			case time.Duration:
+				value = (d + time.Second).String()
+			case string:
+				value = d + "x"
+			default:
+				t.Fatalf("--%s: RequiresMetric on a %T; the test knows bools, numbers, durations and strings", s.Flag, d)
 			}
-			value = fmt.Sprint(!s.Default.(bool))
-			want = fmt.Sprintf("--%s sets how %s grades: add %s to --metrics", s.Flag, s.Metrics[0], s.Metrics[0])
+			names := strings.Join(s.Metrics, " or ")
+			want = fmt.Sprintf("--%s sets how %s grades: add %s to --metrics", s.Flag, names, names)
 		} else {
 			fl := pflag.NewFlagSet("probe", pflag.ContinueOnError)
 			o := metric.DefaultOptions()

@@ -33,6 +33,23 @@ func guardGroups(c *cobra.Command) {
 	}
 }
 
+// guardArgs makes a wrong number of arguments to c or any command below
+// it the user's input (exit 2) with the command's usage line, as a bad
+// flag is ("accepts 1 arg(s), received 0" alone was exit 1).
+func guardArgs(c *cobra.Command) {
+	if check := c.Args; check != nil && !isGroup(c) {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				return usage.Errorf("%v\nusage: %s (see %s --help)", err, cmd.UseLine(), cmd.CommandPath())
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		guardArgs(sub)
+	}
+}
+
 // groupKey marks, in a command's Annotations, a command guardGroups set
 // up.
 const groupKey = "sqljudge-group"

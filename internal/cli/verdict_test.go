@@ -54,7 +54,8 @@ func TestVerdictDecidedBy(t *testing.T) {
 }
 
 // TestEquivRestsOnAndAssume: eval's summary counts the equiv witnesses by
-// what they rest on (as many counts as witnesses at least), and
+// what they rest on (as many counts as witnesses at least), names the
+// assumption beside equiv's figures (console, summary), and
 // --equiv-assume observed puts the assumptions in each record and the
 // mode in the fingerprint, refuting no more items than declared.
 func TestEquivRestsOnAndAssume(t *testing.T) {
@@ -78,8 +79,15 @@ func TestEquivRestsOnAndAssume(t *testing.T) {
 		for _, n := range sum.RestsOn["equiv"] {
 			total += n
 		}
-		if witnesses[a] == 0 || total < witnesses[a] || !strings.Contains(stdout, "equiv witnesses (") {
+		if witnesses[a] == 0 || total < witnesses[a] || !strings.Contains(stdout, "equiv (assume "+a+") witnesses (") {
 			t.Errorf("%s: rests_on %v for %d witnesses; console:\n%s", a, sum.RestsOn, witnesses[a], stdout)
+		}
+		// The assumption stands beside every equiv figure: the score
+		// table's row, the status table's row, the summary's scores and
+		// the refutations of ex's correct items.
+		if !strings.Contains(stdout, "│ equiv (assume "+a+") │") || strings.Count(stdout, "│ equiv (assume "+a+")") != 2 || sum.Overall["equiv"].Assume != a || sum.ByDifficulty["easy"]["equiv"].Assume != a ||
+			sum.EquivRefutes["ex"].Assume != a || !strings.Contains(stdout, "note: equiv (assume "+a+") refutes ") {
+			t.Errorf("%s: the assumption is not named beside equiv's figures; console:\n%s", a, stdout)
 		}
 		fp, err := os.ReadFile(filepath.Join(out, "fingerprint.json"))
 		if err != nil {

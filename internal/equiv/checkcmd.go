@@ -75,6 +75,9 @@ func RunCheck(ctx context.Context, o CheckOptions, w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if n := dbIDProofs(recs, byID); n > 0 && o.DB == "" {
+		return usage.Errorf("--db is missing: %d proofs of %s are of pairs that name a database by db_id; pass --db, the folder of SQLite databases the run read", n, o.Out)
+	}
 	d, _ := engine.ParseDialect(fp.Settings["engine"])
 	var solver check.Solver
 	if z, err := check.FindZ3(); err == nil {
@@ -100,6 +103,18 @@ func RunCheck(ctx context.Context, o CheckOptions, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "%d proofs checked, all valid; %d records, none %s without a proof (%s)\n", checked, len(recs), EquivalentProved, filepath.Join(o.Out, ResultsFile))
 	return nil
+}
+
+// dbIDProofs counts the records with a proof whose pair names a database
+// by db_id (no DDL of its own).
+func dbIDProofs(recs []Record, pairs map[string]PairLine) int {
+	n := 0
+	for _, r := range recs {
+		if p, ok := pairs[r.ID]; ok && r.Proof != nil && p.Schema == "" && p.DBID != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // checkRecord re-checks the proof of one record.

@@ -73,6 +73,20 @@ func (d EscalationDetails) Disagrees() bool { return d.Decider() == DecidedEquiv
 // without one.
 func (d EscalationDetails) RestsOn() []string { return d.Witness.restsOn() }
 
+// Assumption names the assumption equiv's search ran under when the
+// equiv step decided (metric.Assumer: read from its Evidence, "declared"
+// when it names none), "" when another step did.
+func (d EscalationDetails) Assumption() string {
+	if d.Step != StepEquiv {
+		return ""
+	}
+	var ev struct {
+		Assume Assume `json:"assume"`
+	}
+	_ = json.Unmarshal(d.Evidence, &ev)
+	return Details{Assume: ev.Assume}.Assumption()
+}
+
 // Decider names how the item was decided (metric.Decider): the step ("ex",
 // "ts", "rose"), or for equiv one of the Decided* keys.
 func (d EscalationDetails) Decider() string {

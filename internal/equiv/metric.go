@@ -54,7 +54,9 @@ func registerSettings() {
 		Help:  "equiv: declared (the schema's constraints) or observed (also what the item's database satisfies: NOT NULL where it holds no NULL, a row in every table it fills, UNIQUE where its values are distinct)",
 		Field: func(o *metric.Options) any { return &o.Equiv.Assume },
 	}} {
-		s.Metrics, s.Serve = both, true
+		// A run that sets one without equiv or verdict is refused:
+		// the flag would change nothing.
+		s.Metrics, s.Serve, s.RequiresMetric = both, true, true
 		if s.Record == metric.Always {
 			// Only with equiv or verdict, so that the fingerprints of
 			// runs without them keep their keys (resuming a run with
@@ -103,6 +105,16 @@ type Details struct {
 // RestsOn names what the witness rests on (metric.Refutation), nil
 // without a witness.
 func (d Details) RestsOn() []string { return d.Witness.restsOn() }
+
+// Assumption names the assumption the search ran under
+// (metric.Assumer): "observed", or "declared" (the default, which the
+// record leaves out).
+func (d Details) Assumption() string {
+	if d.Assume == "" {
+		return string(AssumeDeclared)
+	}
+	return string(d.Assume)
+}
 
 // Disagrees reports whether a proof and a re-verified witness (or the
 // item's database) disagree about the item (metric.Disagreement):

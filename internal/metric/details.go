@@ -35,6 +35,15 @@ type Refutation interface {
 	RestsOn() []string
 }
 
+// Assumer is Details that name the assumption about the data a verdict
+// was decided under: "declared" (the schema's constraints) or "observed"
+// (also what the item's database holds), equiv's --equiv-assume; "" when
+// the verdict did not depend on one (verdict decided by ex). The summary
+// names it beside the metric's figures (report.Score.Assume).
+type Assumer interface {
+	Assumption() string
+}
+
 // Disagreement is Details that can record a proof and a re-verified
 // witness (or the item's database) that disagree about the item: Disagrees
 // reports it (equiv and verdict, after equiv's ReasonDisagree). Such an

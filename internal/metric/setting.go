@@ -52,8 +52,10 @@ type Setting struct {
 	// sqleval-fixed and plug-value stay off.
 	Serve bool
 	// RequiresMetric refuses a run that sets the setting (to another
-	// value than Default) without its metric, Metrics[0]: "--FLAG sets
-	// how METRIC grades: add METRIC to --metrics" (CheckSettings).
+	// value than Default, and not the zero value a library caller leaves
+	// unset) without one of its Metrics: "--FLAG sets how
+	// METRIC grades: add METRIC to --metrics" (CheckSettings; "equiv or
+	// verdict" for a setting of both).
 	RequiresMetric bool
 	// Check refuses a value of the setting: it returns the error a
 	// command reports ("--ves-repeats must be at least 1"), nil for a
@@ -288,13 +290,16 @@ func CheckSettings(o *Options, metrics []string) error {
 	}
 	all := Settings()
 	for _, s := range all {
-		if !s.RequiresMetric || usedBy(metrics, s.Metrics[:1]) {
+		if !s.RequiresMetric || usedBy(metrics, s.Metrics) {
 			continue
 		}
-		var d Options
+		var d, zero Options
 		_ = setField(s.Field(&d), s.Default) // checked by RegisterSetting
-		if Format(s.Field(o)) != Format(s.Field(&d)) {
-			return fmt.Errorf("--%s sets how %s grades: add %s to --metrics", s.Flag, s.Metrics[0], s.Metrics[0])
+		// A zero is a library caller's field left unset (eval.Options
+		// built by hand); the CLI's flags hold the defaults.
+		if v := Format(s.Field(o)); v != Format(s.Field(&d)) && v != Format(s.Field(&zero)) {
+			names := strings.Join(s.Metrics, " or ")
+			return fmt.Errorf("--%s sets how %s grades: add %s to --metrics", s.Flag, names, names)
 		}
 	}
 	for _, s := range all {

@@ -4,17 +4,18 @@
 package report
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/run"
+	"github.com/sqljudge/sqljudge/internal/sqllex"
 	"github.com/sqljudge/sqljudge/internal/stats"
 	"github.com/sqljudge/sqljudge/internal/status"
 )
@@ -67,6 +68,13 @@ type Score struct {
 	// HeadlineName says what Headline is: "accuracy" or the figure's
 	// name (metric.Figure.Name: "Soft-F1", "VES x100", "R-VES x100").
 	HeadlineName string `json:"headline_name"`
+	// Assume is the assumption about the data the metric's verdicts were
+	// decided under, for equiv and verdict (metric.Assumer, equiv's
+	// --equiv-assume): "declared" or "observed"; absent for the others.
+	// The same figure under the other assumption can differ by much
+	// (Spider dev, DIN-SQL: equiv refutes 128 of EX's 851 correct items
+	// under declared, 66 under observed).
+	Assume string `json:"assume,omitempty"`
 }
 
 // AccuracyName is HeadlineName when the headline is the accuracy.
@@ -136,6 +144,11 @@ type Summary struct {
 	// records carry gold hazards (run.Record.GoldHazards), in all and by
 	// kind; absent without --audit. No figure above depends on it.
 	GoldHazards *HazardCounts `json:"gold_hazards,omitempty"`
+	// EmptyPredictions counts the items whose prediction is empty (a
+	// blank line of the prediction file, or only comments and
+	// semicolons): every metric grades it as a query returning no rows (a
+	// note names the first items).
+	EmptyPredictions int `json:"empty_predictions,omitempty"`
 	// RestsOn maps a metric whose verdicts carry witness databases
 	// (metric.Refutation: equiv, verdict) to the count of witnesses per
 	// kind of what they rest on, {"equiv": {"null": 60, "empty_table":
@@ -178,121 +191,6 @@ func disagreements(s *Summary, recs []run.Record, metrics []string) {
 	}
 }
 
-// restsOnKinds is the order the note lists kinds in (equiv.RestsOnKinds;
-// report cannot import equiv).
-var restsOnKinds = []string{"arity", "null", "empty_table", "duplicates", "value"}
-
-// restsOn fills RestsOn and a note per metric whose verdicts carry
-// witnesses: "equiv witnesses (52) rest on: null 30, empty_table 9,
-// value 15".
-func restsOn(s *Summary, recs []run.Record, metrics []string) {
-	for _, m := range metrics {
-		counts := map[string]int{}
-		n := 0
-		for _, rec := range recs {
-			d, ok := rec.Verdicts[m].Details.(metric.Refutation)
-			if !ok {
-				continue
-			}
-			kinds := d.RestsOn()
-			if len(kinds) > 0 {
-				n++
-			}
-			for _, k := range kinds {
-				counts[k]++
-			}
-		}
-		if n == 0 {
-			continue
-		}
-		if s.RestsOn == nil {
-			s.RestsOn = map[string]map[string]int{}
-		}
-		s.RestsOn[m] = counts
-		var parts []string
-		for _, k := range restsOnKinds {
-			if counts[k] > 0 {
-				parts = append(parts, fmt.Sprintf("%s %d", k, counts[k]))
-			}
-		}
-		s.Notes = append(s.Notes, fmt.Sprintf("%s witnesses (%d) rest on: %s", m, n, strings.Join(parts, ", ")))
-	}
-}
-
-// decidedBy fills DecidedBy and a note per metric whose verdicts name how
-// each item was decided: "verdict decided by: ex 15, equiv_witness 7 (of
-// 31 items)", the ways by decreasing count (ties by name).
-func decidedBy(s *Summary, recs []run.Record, metrics []string) {
-	for _, m := range metrics {
-		counts := map[string]int{}
-		n := 0
-		for _, rec := range recs {
-			if d, ok := rec.Verdicts[m].Details.(metric.Decider); ok {
-				counts[d.Decider()]++
-				n++
-			}
-		}
-		if n == 0 {
-			continue
-		}
-		if s.DecidedBy == nil {
-			s.DecidedBy = map[string]map[string]int{}
-		}
-		s.DecidedBy[m] = counts
-		order := slices.SortedFunc(maps.Keys(counts), func(a, b string) int {
-			return cmp.Or(counts[b]-counts[a], strings.Compare(a, b))
-		})
-		parts := make([]string, len(order))
-		for i, k := range order {
-			parts[i] = fmt.Sprintf("%s %d", k, counts[k])
-		}
-		s.Notes = append(s.Notes, fmt.Sprintf("%s decided by: %s (of %d items)", m, strings.Join(parts, ", "), n))
-	}
-}
-
-// Refuted counts the items a metric calls correct (Correct), those of
-// them the equiv metric calls wrong (Refuted) and those it proves
-// equivalent to the gold on every database (Proved: its details'
-// "proved" number is 1).
-type Refuted struct {
-	Correct int `json:"correct"`
-	Refuted int `json:"refuted"`
-	Proved  int `json:"proved"`
-}
-
-// equivRefutes fills EquivRefutes and a note per metric, when equiv ran
-// beside ex or ts.
-func equivRefutes(s *Summary, recs []run.Record, metrics []string) {
-	if !slices.Contains(metrics, "equiv") {
-		return
-	}
-	for _, m := range []string{"ex", "ts"} {
-		if !slices.Contains(metrics, m) {
-			continue
-		}
-		var r Refuted
-		for _, rec := range recs {
-			v, ok := rec.Verdicts[m]
-			e, eok := rec.Verdicts["equiv"]
-			if !ok || !eok || !v.Correct {
-				continue
-			}
-			r.Correct++
-			if !e.Correct && e.Status == status.OK {
-				r.Refuted++
-			}
-			if e.Details != nil && e.Details.Numbers()["proved"] == 1 {
-				r.Proved++
-			}
-		}
-		if s.EquivRefutes == nil {
-			s.EquivRefutes = map[string]Refuted{}
-		}
-		s.EquivRefutes[m] = r
-		s.Notes = append(s.Notes, fmt.Sprintf("equiv refutes %d and proves %d of the %d items %s calls correct", r.Refuted, r.Proved, r.Correct, m))
-	}
-}
-
 // knownOrders are the difficulty scales of the benchmarks, in order.
 var knownOrders = [][]string{
 	{"easy", "medium", "hard", "extra"},
@@ -317,11 +215,41 @@ func Summarize(recs []run.Record, metrics []string) *Summary {
 	s.eachScore(setHeadline)
 	s.Notes = append(s.Notes, figureNotes(s, metrics)...)
 	s.Notes = append(s.Notes, unjudgedNotes(s, metrics)...)
+	emptyPredictions(s, recs)
+	assumptions(s, recs, metrics)
 	equivRefutes(s, recs, metrics)
 	decidedBy(s, recs, metrics)
 	restsOn(s, recs, metrics)
 	disagreements(s, recs, metrics)
 	return s
+}
+
+// emptyPredictions counts the empty predictions and says so in a note,
+// naming the first items: a blank line in a prediction file otherwise
+// shows only as a wrong verdict.
+func emptyPredictions(s *Summary, recs []run.Record) {
+	var idx []string
+	for _, r := range recs {
+		if sqllex.IsBlank(r.Pred) {
+			s.EmptyPredictions++
+			if len(idx) < 10 {
+				idx = append(idx, strconv.Itoa(r.Index))
+			}
+		}
+	}
+	if s.EmptyPredictions == 0 {
+		return
+	}
+	more := ""
+	if s.EmptyPredictions > len(idx) {
+		more = ", ..."
+	}
+	verb := "are"
+	if s.EmptyPredictions == 1 {
+		verb = "is"
+	}
+	s.Notes = append(s.Notes, fmt.Sprintf("%d of the %d predictions %s empty (a blank line of the prediction file, or only comments): items %s%s; each is graded as a query returning no rows, and its verdicts' detail says so",
+		s.EmptyPredictions, s.Items, verb, strings.Join(idx, ", "), more))
 }
 
 // eachScore calls f on every score of s with its metric's name.
@@ -602,28 +530,3 @@ func ReadSummary(path string) (*Summary, error) {
 // order, anything else alphabetically after it. It sorts ls in place and
 // returns it.
 func OrderLevels(ls []string) []string { return orderLevels(ls) }
-
-// HazardCounts is summary.json's "gold_hazards": the items with at least
-// one gold hazard, and the items with one of each kind.
-type HazardCounts struct {
-	Items  int            `json:"items"`
-	ByKind map[string]int `json:"by_kind"`
-}
-
-// CountHazards counts the gold hazards of the latest record of each item.
-func CountHazards(recs []run.Record) *HazardCounts {
-	c := &HazardCounts{ByKind: map[string]int{}}
-	for _, r := range run.LatestInOrder(recs) {
-		if len(r.GoldHazards) > 0 {
-			c.Items++
-		}
-		seen := map[string]bool{}
-		for _, h := range r.GoldHazards {
-			if !seen[h.Kind] {
-				c.ByKind[h.Kind]++
-				seen[h.Kind] = true
-			}
-		}
-	}
-	return c
-}

@@ -2,8 +2,8 @@ package report
 
 import (
 	"bytes"
-	"encoding/json"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -13,7 +13,7 @@ import (
 )
 
 func rec(diff string, v map[string]metric.Verdict) run.Record {
-	return run.Record{Difficulty: diff, Verdicts: v}
+	return run.Record{Difficulty: diff, Verdicts: v, Pred: "SELECT 1"}
 }
 
 func TestSummarize(t *testing.T) {
@@ -180,27 +180,110 @@ func TestSummarizeByCategory(t *testing.T) {
 	}
 }
 
+// refutation is equiv's details as the summary reads them: a witness's
+// kinds, the assumption and whether it was proved.
+type refutation struct {
+	kinds  []string
+	assume string
+	proved bool
+}
+
+func (d refutation) Numbers() map[string]float64 {
+	if d.proved {
+		return map[string]float64{"proved": 1}
+	}
+	return nil
+}
+func (d refutation) RestsOn() []string  { return d.kinds }
+func (d refutation) Assumption() string { return d.assume }
+
 // TestSummarizeEquivRefutes: with equiv beside ex and ts, the summary counts
-// the items each calls correct that equiv refutes and those it proves, and
-// says so in a note.
+// the items each calls correct that equiv refutes (by what each refutation
+// rests on), those it proves and those it could not grade, and the items
+// each calls wrong that equiv accepts (by why), names equiv's assumption
+// beside its figures and says all of it in notes whose figures add up.
 func TestSummarizeEquivRefutes(t *testing.T) {
 	v := func(c bool) metric.Verdict { return metric.Verdict{Correct: c, Status: status.OK} }
-	proved := metric.Verdict{Correct: true, Status: status.OK, Details: metric.RawFields{"verdict": json.RawMessage(`"equivalent_proved"`), "proved": json.RawMessage(`1`)}}
+	eq := func(c bool, d refutation) metric.Verdict {
+		d.assume = "declared"
+		return metric.Verdict{Correct: c, Status: status.OK, Details: d}
+	}
+	distinct := rec("", map[string]metric.Verdict{"ex": v(false), "ts": v(false), "equiv": eq(true, refutation{})})
+	distinct.Pred = "SELECT DISTINCT name FROM t"
 	recs := []run.Record{
-		rec("", map[string]metric.Verdict{"ex": v(true), "ts": v(true), "equiv": v(false)}),
-		rec("", map[string]metric.Verdict{"ex": v(true), "ts": v(false), "equiv": v(false)}),
-		rec("", map[string]metric.Verdict{"ex": v(true), "ts": v(true), "equiv": proved}),
-		rec("", map[string]metric.Verdict{"ex": v(false), "ts": v(false), "equiv": v(false)}),
+		rec("", map[string]metric.Verdict{"ex": v(true), "ts": v(true), "equiv": eq(false, refutation{kinds: []string{"null"}})}),
+		rec("", map[string]metric.Verdict{"ex": v(true), "ts": v(false), "equiv": eq(false, refutation{kinds: []string{"null", "duplicates"}})}),
+		rec("", map[string]metric.Verdict{"ex": v(true), "ts": v(true), "equiv": eq(true, refutation{proved: true})}),
+		rec("", map[string]metric.Verdict{"ex": v(false), "ts": v(false), "equiv": eq(false, refutation{kinds: []string{"value"}})}),
 		rec("", map[string]metric.Verdict{"ex": v(true), "ts": v(true), "equiv": {Status: status.PredError}}),
+		rec("", map[string]metric.Verdict{"ex": v(true), "ts": v(true), "equiv": eq(false, refutation{})}),
+		distinct,
 	}
 	s := Summarize(recs, []string{"ex", "ts", "equiv"})
-	if got := s.EquivRefutes; got["ex"] != (Refuted{Correct: 4, Refuted: 2, Proved: 1}) || got["ts"] != (Refuted{Correct: 3, Refuted: 1, Proved: 1}) {
-		t.Fatalf("equiv refutes %+v", got)
+	want := map[string]Refuted{
+		"ex": {Correct: 5, Refuted: 3, Proved: 1, Assume: "declared", RestsOn: map[string]int{"null": 1, "null+duplicates": 1, NoWitness: 1},
+			NotGraded: 1, Accepted: 1, AcceptedWhy: map[string]int{AcceptedDistinct: 1}},
+		"ts": {Correct: 4, Refuted: 2, Proved: 1, Assume: "declared", RestsOn: map[string]int{"null": 1, NoWitness: 1},
+			NotGraded: 1, Accepted: 1, AcceptedWhy: map[string]int{AcceptedDistinct: 1}},
 	}
-	if !strings.Contains(strings.Join(s.Notes, "\n"), "equiv refutes 2 and proves 1 of the 4 items ex calls correct") {
-		t.Errorf("notes %q", s.Notes)
+	if !reflect.DeepEqual(s.EquivRefutes, want) {
+		t.Fatalf("equiv refutes %+v", s.EquivRefutes)
+	}
+	if s.Overall["equiv"].Assume != "declared" || s.Overall["ex"].Assume != "" {
+		t.Errorf("assume: equiv %q, ex %q", s.Overall["equiv"].Assume, s.Overall["ex"].Assume)
+	}
+	notes := strings.Join(s.Notes, "\n")
+	for _, n := range []string{
+		"equiv (assume declared) refutes 3 and proves 1 of the 5 items ex calls correct; the refutations rest on null 1, null+duplicates 1, no witness 1",
+		"equiv (assume declared) accuracy 0.2857 (2 of 7) = the 5 items ex calls correct - 3 equiv refutes - 1 equiv could not grade + 1 ex calls wrong and equiv accepts (1 with a DISTINCT in the gold or prediction, which ex drops",
+		"equiv (assume declared) witnesses (3) rest on: null 2, duplicates 1, value 1",
+	} {
+		if !strings.Contains(notes, n) {
+			t.Errorf("no note %q in\n%s", n, notes)
+		}
 	}
 	if s := Summarize(recs, []string{"ex", "ts"}); s.EquivRefutes != nil {
 		t.Errorf("without equiv: %+v", s.EquivRefutes)
+	}
+}
+
+// TestCountHazards counts the items with gold hazards by kind and, per
+// metric, the wrong verdicts on them; PrintHazards says both, kinds in
+// the order given.
+func TestCountHazards(t *testing.T) {
+	v := func(c bool) metric.Verdict { return metric.Verdict{Correct: c, Status: status.OK} }
+	hz := func(r run.Record, kinds ...string) run.Record {
+		for _, k := range kinds {
+			r.GoldHazards = append(r.GoldHazards, run.GoldHazard{Kind: k, Detail: "d"})
+		}
+		return r
+	}
+	recs := []run.Record{
+		hz(rec("", map[string]metric.Verdict{"ex": v(false), "equiv": v(false)}), "limit_ties", "null_order", "limit_ties"),
+		hz(rec("", map[string]metric.Verdict{"ex": v(true), "equiv": v(false)}), "empty"),
+		rec("", map[string]metric.Verdict{"ex": v(false), "equiv": {Status: status.PredError}}),
+		rec("", map[string]metric.Verdict{"ex": v(true), "equiv": v(true)}),
+	}
+	for i := range recs {
+		recs[i].Index = i
+	}
+	c := CountHazards(recs)
+	want := &HazardCounts{Items: 2, ByKind: map[string]int{"limit_ties": 1, "null_order": 1, "empty": 1}, Wrong: map[string]WrongCount{
+		"ex":    {Wrong: 2, OnHazard: 1, ByKind: map[string]int{"limit_ties": 1, "null_order": 1}},
+		"equiv": {Wrong: 3, OnHazard: 2, ByKind: map[string]int{"limit_ties": 1, "null_order": 1, "empty": 1}},
+	}}
+	if !reflect.DeepEqual(c, want) {
+		t.Fatalf("got %+v", c)
+	}
+	var b strings.Builder
+	PrintHazards(&b, &Summary{Items: 4, Metrics: []string{"ex", "equiv"}, GoldHazards: c}, []string{"empty", "limit_ties", "null_order"})
+	for _, line := range []string{
+		"gold audit: 2 of 4 items have gold hazards (empty 1, limit_ties 1, null_order 1)",
+		"gold audit: 1 of the 2 items ex calls wrong sit on a gold with a hazard (limit_ties 1, null_order 1)",
+		"gold audit: 2 of the 3 items equiv calls wrong sit on a gold with a hazard (empty 1, limit_ties 1, null_order 1)",
+	} {
+		if !strings.Contains(b.String(), line) {
+			t.Errorf("no %q in\n%s", line, b.String())
+		}
 	}
 }

@@ -109,7 +109,7 @@ func appendMetricRows(t table.Writer, s *Summary, levels []string, m string) {
 		}
 		t.AppendRow(row)
 	}
-	label := m
+	label := s.labelled(m)
 	if hasFigure {
 		label = m + " accuracy (all-or-nothing)"
 	}
@@ -165,7 +165,7 @@ func printStatusTable(w io.Writer, s *Summary) {
 	}
 	st.AppendHeader(h)
 	for _, m := range s.Metrics {
-		row := table.Row{m}
+		row := table.Row{s.labelled(m)}
 		sc := s.Overall[m]
 		for _, x := range statuses {
 			n := 0

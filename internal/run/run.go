@@ -377,6 +377,16 @@ func (r *Runner) writeInOrder(ctx context.Context, results <-chan done, slots <-
 // returning no rows, so its verdict alone does not tell it apart.
 const EmptyPredictionDetail = "empty prediction: no statement, graded as a query returning no rows"
 
+// emptyDetail is the detail of a verdict on an empty prediction:
+// EmptyPredictionDetail, with the metric's own detail after it when it has
+// one (em's: the official parser's error on no token).
+func emptyDetail(own string) string {
+	if own == "" {
+		return EmptyPredictionDetail
+	}
+	return "empty prediction: no statement (" + own + ")"
+}
+
 // gradeOne grades one item with the job's metrics; the verdicts of an
 // empty prediction carry EmptyPredictionDetail.
 func (r *Runner) gradeOne(ctx context.Context, it *bench.Item, j job) Record {
@@ -392,8 +402,8 @@ func (r *Runner) gradeOne(ctx context.Context, it *bench.Item, j job) Record {
 	blank := sqllex.IsBlank(it.Pred)
 	for _, m := range j.metrics {
 		v := gradeSafe(ctx, m, x, it)
-		if blank && v.Detail == "" {
-			v.Detail = EmptyPredictionDetail
+		if blank {
+			v.Detail = emptyDetail(v.Detail)
 		}
 		rec.Verdicts[m.Name()] = v
 	}

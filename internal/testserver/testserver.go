@@ -37,17 +37,17 @@ const (
 )
 
 // dsn returns $name, failing the test under CI and skipping it elsewhere
-// when it is unset.
-func dsn(tb testing.TB, name, what string) string {
+// when it is unset; server names the server ("PostgreSQL").
+func dsn(tb testing.TB, name, server string) string {
 	tb.Helper()
 	v := os.Getenv(name)
 	if v != "" {
 		return v
 	}
 	if Required() {
-		tb.Fatalf("$%s is not set: CI must start %s (.ci/run does) and export its DSN", name, what)
+		tb.Fatalf("$%s is not set: CI must start a %s server (.ci/run does) and export its DSN", name, server)
 	}
-	tb.Skipf("skipped: $%s is not set, so there is no %s to test against (.ci/run starts one; see docs/development.md)", name, what)
+	tb.Skipf("skipped: $%s is not set, so there is no %s server to test against (.ci/run starts one; see docs/development.md)", name, server)
 	return ""
 }
 
@@ -59,10 +59,10 @@ func Required() bool {
 }
 
 // Postgres returns the PostgreSQL server's DSN.
-func Postgres(tb testing.TB) string { tb.Helper(); return dsn(tb, PostgresEnv, "a PostgreSQL server") }
+func Postgres(tb testing.TB) string { tb.Helper(); return dsn(tb, PostgresEnv, "PostgreSQL") }
 
 // MySQL returns the MySQL/MariaDB server's DSN (URL form).
-func MySQL(tb testing.TB) string { tb.Helper(); return dsn(tb, MySQLEnv, "a MariaDB server") }
+func MySQL(tb testing.TB) string { tb.Helper(); return dsn(tb, MySQLEnv, "MariaDB") }
 
 // Name returns a database name unique to this test run: prefix, then
 // eight random hex digits, then "_" (a db_id is appended to it).

@@ -17,6 +17,7 @@ package open
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"strings"
@@ -114,7 +115,9 @@ func mustExist(path string) error {
 	if path == "" {
 		return fmt.Errorf("%w: no path", ErrDSN)
 	}
-	if _, err := os.Stat(path); err != nil {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w: %s does not exist: want the folder of the benchmark's SQLite databases (Spider's and BIRD's database/: db_id/db_id.sqlite), one .sqlite file, or a postgres://, mysql:// or duckdb: DSN", ErrDSN, path)
+	} else if err != nil {
 		return fmt.Errorf("%w: %v", ErrDSN, err)
 	}
 	return nil

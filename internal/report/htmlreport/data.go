@@ -3,12 +3,16 @@ package htmlreport
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/sqljudge/sqljudge/internal/metric"
+	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/run"
+	"github.com/sqljudge/sqljudge/internal/status"
 )
 
 // pageData is the page's one JSON blob, compact for large runs: names
@@ -19,7 +23,8 @@ import (
 //	 "categories": [], "items": [item, ...]}
 //
 // An item is an array: [index, id, db_id, level, category, question,
-// evidence, gold, pred, verdicts, details, sample, compared] where level
+// evidence, gold, pred, verdicts, details, sample, compared, facets,
+// hazards] where level
 // and category are positions in levels and categories (-1: none);
 // verdicts has one number per metric, -1 when the item has no verdict of
 // it, else 2 x the position of its status in statuses + 1 if correct;
@@ -27,14 +32,28 @@ import (
 // verdict's detail and its details as JSON); sample is null or [gold
 // columns, predicted columns, gold row count, predicted row count, rows
 // ([op, cell...] each), error]; compared is null, or the second run's
-// [pred, verdicts, details, sample] for the item.
+// [pred, verdicts, details, sample] for the item; facets is 0, or one
+// entry per metric, null or [outcome, rests_on, step] (see facetsOf);
+// hazards is 0 or the gold audit's [kind, detail] pairs (eval --audit).
+// "facets" lists, for the filters, the values met: "metric:value" for
+// outcome, rests_on and step, the hazard kinds by name.
 type pageData struct {
-	Runs       []string `json:"runs"`
-	Metrics    []string `json:"metrics"`
-	Statuses   []string `json:"statuses"`
-	Levels     []string `json:"levels"`
-	Categories []string `json:"categories"`
-	Items      []any    `json:"items"`
+	Runs       []string   `json:"runs"`
+	Metrics    []string   `json:"metrics"`
+	Statuses   []string   `json:"statuses"`
+	Levels     []string   `json:"levels"`
+	Categories []string   `json:"categories"`
+	Facets     facetLists `json:"facets"`
+	Items      []any      `json:"items"`
+}
+
+// facetLists are the values the page's filters offer: those met in the
+// items, sorted.
+type facetLists struct {
+	Outcome []string `json:"outcome"`
+	RestsOn []string `json:"rests_on"`
+	Step    []string `json:"step"`
+	Hazard  []string `json:"hazard"`
 }
 
 // encoder assigns positions to statuses as they are met.
@@ -64,6 +83,7 @@ func buildData(r *Run, o Options) *pageData {
 		}
 	}
 	d.Items = make([]any, 0, len(r.Records))
+	seen := map[string]map[string]bool{}
 	for k := range r.Records {
 		rec := &r.Records[k]
 		gold := rec.Gold
@@ -76,9 +96,100 @@ func buildData(r *Run, o Options) *pageData {
 		}
 		d.Items = append(d.Items, []any{rec.Index, rec.ID, rec.DBID, slices.Index(d.Levels, rec.Difficulty),
 			slices.Index(d.Categories, rec.Category), rec.Question, rec.Evidence, gold, rec.Pred,
-			e.verdicts(rec), e.details(rec), sample(rec.Sample), other})
+			e.verdicts(rec), e.details(rec), sample(rec.Sample), other, e.facets(rec, seen), hazards(rec, seen)})
 	}
+	d.Facets = facetLists{Outcome: sortedSet(seen["outcome"]), RestsOn: sortedSet(seen["rests_on"]), Step: sortedSet(seen["step"]), Hazard: sortedSet(seen["hazard"])}
 	return d
+}
+
+// facets encodes, per metric, what the page filters verdicts by (0 when
+// no verdict has any): the outcome its details name (equiv's "verdict":
+// equivalent_proved, equivalent_bounded, inequivalent, unknown), what its
+// refutation rests on (report.RestsOnKey of metric.Refutation; "" when it
+// refutes nothing) and the step that decided (metric.Decider). Each value
+// met is added to seen, keyed "metric:value".
+func (e *encoder) facets(rec *run.Record, seen map[string]map[string]bool) any {
+	out := make([]any, len(e.metrics))
+	some := false
+	add := func(kind, m, v string) {
+		if v == "" {
+			return
+		}
+		if seen[kind] == nil {
+			seen[kind] = map[string]bool{}
+		}
+		seen[kind][m+":"+v] = true
+	}
+	for i, m := range e.metrics {
+		v, ok := rec.Verdicts[m]
+		if !ok || v.Details == nil {
+			continue
+		}
+		var f [3]string
+		if d, ok := v.Details.(metric.Refutation); ok {
+			f[0] = outcome(v)
+			if !v.Correct && v.Status == status.OK {
+				f[1] = report.RestsOnKey(d.RestsOn())
+			}
+		}
+		if d, ok := v.Details.(metric.Decider); ok {
+			f[2] = d.Decider()
+		}
+		if f == [3]string{} {
+			continue
+		}
+		add("outcome", m, f[0])
+		add("rests_on", m, f[1])
+		add("step", m, f[2])
+		out[i] = f[:]
+		some = true
+	}
+	if !some {
+		return 0
+	}
+	return out
+}
+
+// outcome is the "verdict" string of v's details (equiv's search verdict),
+// "" when they have none.
+func outcome(v metric.Verdict) string {
+	b, err := v.DetailsJSON()
+	if err != nil {
+		return ""
+	}
+	var d struct {
+		Verdict string `json:"verdict"`
+	}
+	if json.Unmarshal([]byte(b), &d) != nil {
+		return ""
+	}
+	return d.Verdict
+}
+
+// hazards encodes rec's gold hazards as [kind, detail] pairs (0 without
+// one), adding each kind to seen["hazard"].
+func hazards(rec *run.Record, seen map[string]map[string]bool) any {
+	if len(rec.GoldHazards) == 0 {
+		return 0
+	}
+	if seen["hazard"] == nil {
+		seen["hazard"] = map[string]bool{}
+	}
+	out := make([][2]string, len(rec.GoldHazards))
+	for i, h := range rec.GoldHazards {
+		out[i] = [2]string{h.Kind, h.Detail}
+		seen["hazard"][h.Kind] = true
+	}
+	return out
+}
+
+// sortedSet returns the keys of set, sorted (never nil).
+func sortedSet(set map[string]bool) []string {
+	out := slices.Sorted(maps.Keys(set))
+	if out == nil {
+		out = []string{}
+	}
+	return out
 }
 
 // verdicts encodes rec's verdicts, one number per metric.

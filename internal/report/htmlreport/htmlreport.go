@@ -148,6 +148,12 @@ type view struct {
 	Notes       []string
 	HasCmp      bool
 	Comparison  []cmpRow
+	// Assume names equiv's assumption for the page's header ("" without
+	// equiv); Refutes are the tables of equiv against ex and ts; Hazards
+	// the gold audit's counts (nil without eval --audit).
+	Assume  string
+	Refutes []refutesView
+	Hazards *hazardsView
 }
 
 // cmpRow is one metric of the paired comparison table.
@@ -175,7 +181,7 @@ func comparisonRows(c *report.Comparison) []cmpRow {
 
 type kv struct{ K, V string }
 
-type metricHead struct{ Name, Headline string }
+type metricHead struct{ Name, Headline, Assume string }
 
 type levelView struct {
 	Name  string
@@ -215,6 +221,9 @@ func buildView(r *Run, o Options) view {
 		if sc := sum.Overall[m]; sc != nil && sc.Figure != nil {
 			h.Headline = sc.HeadlineName
 		}
+		if sc := sum.Overall[m]; sc != nil {
+			h.Assume = sc.Assume
+		}
 		v.Metrics = append(v.Metrics, h)
 	}
 	v.Levels = levels(sum, sum.Metrics, sum.Difficulties, sum.ByDifficulty)
@@ -230,6 +239,11 @@ func buildView(r *Run, o Options) view {
 	if o.Compare != nil {
 		v.Comparison = comparisonRows(o.Comparison)
 	}
+	if sc := sum.Overall["equiv"]; sc != nil {
+		v.Assume = sc.Assume
+	}
+	v.Refutes = refutesViews(r, sum)
+	v.Hazards = hazardsOf(r)
 	return v
 }
 

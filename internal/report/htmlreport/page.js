@@ -2,12 +2,15 @@
 // pageData in data.go) a screen at a time, filters them, and opens an
 // item view. Filters and the open item live in the URL fragment:
 // #metric=ex&status=wrong&diff=hard&cat=&cmp=a&q=order&open=16 (a status
-// by its name: status=pred_error, or the select's value s:pred_error)
+// by its name: status=pred_error, or the select's value s:pred_error);
+// and=equiv:wrong (another metric's verdict: correct, wrong, error),
+// outcome=equiv:inequivalent, rests=equiv:null, step=verdict:ex (a
+// metric's facet, see facets in data.go), hazard=any|none|limit_ties.
 (function () {
   "use strict";
   var D = JSON.parse(document.getElementById("sj-data").textContent);
   var M = D.metrics, ST = D.statuses, items = D.items, cmp = D.runs.length > 1;
-  var IDX = 0, ID = 1, DB = 2, LVL = 3, CAT = 4, Q = 5, EV = 6, GOLD = 7, PRED = 8, V = 9, VD = 10, SMP = 11, CMP = 12;
+  var IDX = 0, ID = 1, DB = 2, LVL = 3, CAT = 4, Q = 5, EV = 6, GOLD = 7, PRED = 8, V = 9, VD = 10, SMP = 11, CMP = 12, FAC = 13, HAZ = 14;
   var ROW = 30, OVER = 8, CLAMP_CHARS = 600, CLAMP_LINES = 8, CELL = 80;
   var $ = function (id) { return document.getElementById(id); };
   var list = $("list"), head = $("ihead"), detail = $("detail");
@@ -16,7 +19,8 @@
   var plural = function (n, w) { return n + " " + w + (n === 1 ? "" : "s"); };
 
   // Filters: the select and input elements, by fragment key.
-  var ids = { metric: "f-metric", status: "f-status", diff: "f-diff", cat: "f-cat", cmp: "f-cmp", q: "f-text" };
+  var ids = { metric: "f-metric", status: "f-status", diff: "f-diff", cat: "f-cat", cmp: "f-cmp", and: "f-and", outcome: "f-outcome", rests: "f-rests", step: "f-step", hazard: "f-hazard", q: "f-text" };
+  var dflt = function (k) { return k === "metric" ? M[0] : k === "q" ? "" : k === "hazard" ? "all" : "any"; };
   var addOptions = function (sel, values, labels) {
     if (!sel) return;
     values.forEach(function (v, k) {
@@ -28,7 +32,26 @@
   addOptions($("f-status"), ST.map(function (s) { return "s:" + s; }));
   addOptions($("f-diff"), D.levels.concat([""]), D.levels.concat(["(none)"]));
   addOptions($("f-cat"), D.categories.concat([""]), D.categories.concat(["(none)"]));
-  var val = function (k) { var e = $(ids[k]); return e ? e.value : "any"; };
+  // The filters by another metric's verdict and by facets: "metric:value".
+  var ands = [], andLabels = [];
+  if (M.length > 1) M.forEach(function (m) {
+    ands.push(m + ":correct", m + ":wrong", m + ":error");
+    andLabels.push(m + " correct", m + " wrong (graded)", m + " not graded (error, timeout)");
+  });
+  addOptions($("f-and"), ands, andLabels);
+  var OUTCOME = { equivalent_proved: "proved", equivalent_bounded: "bounded (no witness)", inequivalent: "refuted", unknown: "undecided" };
+  var facetLabel = function (v) {
+    var c = v.indexOf(":"), m = v.slice(0, c), x = v.slice(c + 1);
+    return m + ": " + (OUTCOME[x] ? OUTCOME[x] + " (" + x + ")" : x === "no_witness" ? "no witness (the item's database)" : x);
+  };
+  addOptions($("f-outcome"), D.facets.outcome, D.facets.outcome.map(facetLabel));
+  addOptions($("f-rests"), D.facets.rests_on, D.facets.rests_on.map(facetLabel));
+  addOptions($("f-step"), D.facets.step, D.facets.step.map(facetLabel));
+  addOptions($("f-hazard"), D.facets.hazard);
+  // A filter with nothing to choose is not shown.
+  ["f-and", "f-outcome", "f-rests", "f-step"].forEach(function (id) { if ($(id).options.length < 2) $(id).parentNode.hidden = true; });
+  if (!D.facets.hazard.length) $("f-hazard").parentNode.hidden = true;
+  var val = function (k) { var e = $(ids[k]); return e ? e.value : dflt(k); };
 
   // Columns: #, id, db_id, difficulty, question / prediction, a badge per metric (and per metric of the second run).
   var cols = "4.5em 7em 12em 7em minmax(12em, 1fr)";
@@ -106,15 +129,39 @@
     }
     return true;
   };
+  // wantAnd is whether item it passes the filter by another metric's
+  // verdict a ("equiv:wrong": not correct with status ok).
+  var wantAnd = function (it, a) {
+    if (a === "any") return true;
+    var c = a.lastIndexOf(":"), x = it[V][M.indexOf(a.slice(0, c))], w = a.slice(c + 1);
+    if (x === undefined || x < 0) return false;
+    if (w === "correct") return (x & 1) === 1;
+    if ((x & 1) === 1) return false;
+    return (ST[x >> 1] === "ok") === (w === "wrong");
+  };
+  // wantFacet is whether item it's facet at pos (0 outcome, 1 rests_on,
+  // 2 step) of a metric is v ("equiv:null").
+  var wantFacet = function (it, v, pos) {
+    if (v === "any") return true;
+    var c = v.indexOf(":"), k = M.indexOf(v.slice(0, c)), f = it[FAC] && it[FAC][k];
+    return !!f && f[pos] === v.slice(c + 1);
+  };
+  var wantHazard = function (it, h) {
+    if (h === "all") return true;
+    if (h === "none") return !it[HAZ];
+    if (!it[HAZ]) return false;
+    return h === "any" || it[HAZ].some(function (p) { return p[0] === h; });
+  };
   var last = null;
   var filter = function () {
-    var f = { m: Math.max(0, M.indexOf(val("metric"))), status: val("status"), diff: val("diff"), cat: val("cat"), cmp: val("cmp") };
+    var f = { m: Math.max(0, M.indexOf(val("metric"))), status: val("status"), diff: val("diff"), cat: val("cat"), cmp: val("cmp"),
+      and: val("and"), outcome: val("outcome"), rests: val("rests"), step: val("step"), hazard: val("hazard") };
     var text = ($("f-text").value || "").toLowerCase();
     var lvl = f.diff === "any" ? -2 : f.diff === "" ? -1 : D.levels.indexOf(f.diff);
     var cat = f.cat === "any" ? -2 : f.cat === "" ? -1 : D.categories.indexOf(f.cat);
     if (text) buildHay(items.length);
     // A longer search with the same filters narrows the last result.
-    var key = [f.m, f.status, f.diff, f.cat, f.cmp].join("\u0000");
+    var key = [f.m, f.status, f.diff, f.cat, f.cmp, f.and, f.outcome, f.rests, f.step, f.hazard].join("\u0000");
     var from = null;
     if (last && last.key === key && text && text.indexOf(last.text) === 0) from = shown;
     var out = [], n = from ? from.length : items.length;
@@ -125,6 +172,7 @@
       var x = it[V][f.m];
       if (!wantV(x, f.status)) continue;
       if (f.cmp !== "any" && !wantCmp(x, it[CMP] ? it[CMP][1][f.m] : -1, f.cmp)) continue;
+      if (!wantAnd(it, f.and) || !wantFacet(it, f.outcome, 0) || !wantFacet(it, f.rests, 1) || !wantFacet(it, f.step, 2) || !wantHazard(it, f.hazard)) continue;
       if (text && hay[k].indexOf(text) < 0) continue;
       out.push(k);
     }
@@ -237,8 +285,8 @@
       if ((m !== "equiv" && m !== "verdict") || !d || !d[1]) return;
       try { w = JSON.parse(d[1]).witness; } catch (e) { return; }
       if (!w || typeof w !== "object" || typeof w.sql !== "string") return;
-      h += '<div class="witness"><h3>witness (' + esc(m) + ")</h3>" + '<div class="muted">' + plural(w.rows || 0, "row") + " in the witness database</div>" + restsOnHTML(w) + clampPre(w.sql) +
-        resultHTML("gold / q1", w.q1) + resultHTML("prediction / q2", w.q2) + "</div>";
+      h += '<div class="witness"><h3>witness (' + esc(m) + ")</h3>" + resultHTML("gold / q1", w.q1) + resultHTML("prediction / q2", w.q2) + restsOnHTML(w) +
+        '<div class="muted">the witness database: ' + plural(w.rows || 0, "row") + "</div>" + clampPre(w.sql) + "</div>";
     });
     return h;
   };
@@ -276,6 +324,40 @@
     });
     return h;
   };
+  // The verdict first: per metric correct or not, and what equiv or the
+  // escalation decided (proved, bounded, refuted and on what, by which
+  // step), read from the facets and details.
+  var fieldsOf = function (vd, k) {
+    var d = vd && vd[k];
+    if (!d || !d[1]) return {};
+    try { return JSON.parse(d[1]) || {}; } catch (e) { return {}; }
+  };
+  var verdictFirstHTML = function (name, vs, vd, fac) {
+    var h = '<div class="vfirst"><h3>verdict' + (cmp ? " &middot; " + esc(name) : "") + "</h3>";
+    M.forEach(function (m, k) {
+      var v = verdict(vs, k);
+      if (!v) return;
+      var f = fac && fac[k], d = fieldsOf(vd, k), parts = [];
+      if (f && f[0]) {
+        var o = OUTCOME[f[0]] || f[0];
+        if (f[0] === "inequivalent") o += f[1] && f[1] !== "no_witness" ? ": a witness database, resting on " + f[1] : ": the item's database tells them apart";
+        if (f[0] === "equivalent_bounded" && d.databases) o += " among " + plural(d.databases, "database");
+        if (f[0] === "equivalent_proved") o += " equivalent on every database";
+        parts.push(o);
+      }
+      if (f && f[2]) parts.push("decided by " + f[2]);
+      if (d.assume || (f && f[0] && m === "equiv")) parts.push("assume " + (d.assume || "declared"));
+      h += '<div data-verdict="' + esc(m) + '">' + badge(v, "") + " <b>" + esc(m) + "</b> " + (v.correct ? "correct" : v.status === "ok" ? "wrong" : esc(v.status)) +
+        (parts.length ? ' <span class="step">&mdash; ' + esc(parts.join("; ")) + "</span>" : "") + "</div>";
+    });
+    return h + "</div>";
+  };
+  var hazardsHTML = function (hz) {
+    if (!hz) return "";
+    return '<div class="hazards"><h3>gold hazards (eval --audit)</h3><ul>' + hz.map(function (p) {
+      return "<li><b>" + esc(p[0]) + "</b>: " + esc(p[1]) + "</li>";
+    }).join("") + "</ul></div>";
+  };
   var runPanel = function (name, pred, vs, vd, s) {
     return '<div class="panel"><h3>prediction' + (cmp ? " &middot; " + esc(name) : "") + "</h3>" + clampPre(pred) + verdictsHTML(vs, vd) + witnessHTML(vd) + proofHTML(vd) + sampleHTML(s) + "</div>";
   };
@@ -286,6 +368,9 @@
       (it[LVL] >= 0 ? "<span>difficulty " + esc(D.levels[it[LVL]]) + "</span>" : "") +
       (it[CAT] >= 0 ? "<span>category " + esc(D.categories[it[CAT]]) + "</span>" : "") +
       '<button type="button" class="close" title="close (Esc)">close</button></div>';
+    var vf = verdictFirstHTML(D.runs[0], it[V], it[VD], it[FAC]);
+    if (cmp) vf = '<div class="two">' + vf + (it[CMP] ? verdictFirstHTML(D.runs[1], it[CMP][1], it[CMP][2], null) : "<div></div>") + "</div>";
+    h += vf + hazardsHTML(it[HAZ]);
     if (it[Q]) h += '<div class="panel"><h3>question</h3><div>' + esc(it[Q]) + "</div>" + (it[EV] ? '<div class="muted">evidence: ' + esc(it[EV]) + "</div>" : "") + "</div>";
     h += '<div class="panel"><h3>gold</h3>' + clampPre(it[GOLD]) + "</div>";
     var a = runPanel(D.runs[0], it[PRED], it[V], it[VD], it[SMP]);
@@ -350,9 +435,8 @@
     Object.keys(ids).forEach(function (k) {
       var e = $(ids[k]);
       if (!e) return;
-      var dflt = k === "metric" ? M[0] : k === "q" ? "" : "any";
       var v = k === "status" && e.value.indexOf("s:") === 0 ? bareStatus(e.value.slice(2)) : e.value;
-      if (e.value !== dflt) parts.push(k + "=" + encodeURIComponent(v));
+      if (e.value !== dflt(k)) parts.push(k + "=" + encodeURIComponent(v));
     });
     if (openK >= 0) parts.push("open=" + items[openK][IDX]);
     var h = parts.length ? "#" + parts.join("&") : "";

@@ -52,7 +52,7 @@ func TestWitnessInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := evalString(ctx, t, `document.querySelector("#detail .witness").textContent`)
-	for _, s := range []string{"witness (equiv)", "INSERT", "gold / q1 (Name): 0 rows", "prediction / q2 (Name): 1 row", "1 row in the witness database"} {
+	for _, s := range []string{"witness (equiv)", "INSERT", "gold / q1 (Name): 0 rows", "prediction / q2 (Name): 1 row", "the witness database: 1 row"} {
 		if !strings.Contains(w, s) {
 			t.Errorf("witness section lacks %q:\n%s", s, w)
 		}

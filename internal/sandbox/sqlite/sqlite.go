@@ -33,6 +33,9 @@ var _ sandbox.Sandbox = (*Sandbox)(nil)
 // dir ("" for the system's), removed by Close.
 func New(dir string) (*Sandbox, error) {
 	d, err := os.MkdirTemp(dir, "sqljudge-equiv-")
+	if err != nil && dir == "" {
+		return nil, fmt.Errorf("equiv needs a folder for its scratch databases and the temporary folder %s cannot hold one (%w): set TMPDIR to a writable folder", os.TempDir(), err)
+	}
 	if err != nil {
 		return nil, err
 	}
