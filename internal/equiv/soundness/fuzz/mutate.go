@@ -67,6 +67,7 @@ var rewrites = []rewrite{
 	{"distinct_toggle", famRule, 3, 3, (*mutator).distinctToggle},
 	{"group_term", famRule, 3, 3, (*mutator).groupTerm},
 	{"derive", famRule, 3, 3, (*mutator).derive},
+	{"with_cte", famRule, 3, 3, (*mutator).withCTE},
 	{"in_to_exists", famRule, 2, 2, (*mutator).inToExists},
 	{"in_to_join", famRule, 2, 2, (*mutator).inToJoin},
 	{"join_add", famRule, 2, 2, (*mutator).joinAdd},
@@ -694,6 +695,76 @@ func (m *mutator) derive(q *sel) bool {
 	}
 	c.f.table, c.f.sub = nil, sub
 	return true
+}
+
+// withCTE moves a table of a FROM into a common table expression, as
+// derive moves it into a FROM subquery: SELECT * (or its columns) of the
+// table, at times with one of the WHERE conjuncts that read only it; or
+// every reference to the table, wherever it is, to one CTE read as many
+// times. The CTE is named at times "cte" (two such rewrites of two
+// tables print one body for both: a trap) or like another table of the
+// schema, which it then shadows everywhere (that table's references
+// read the CTE: a trap), and carries at times MATERIALIZED or NOT
+// MATERIALIZED.
+func (m *mutator) withCTE(q *sel) bool {
+	c, ok := m.pickTable(q)
+	if !ok {
+		return false
+	}
+	t := c.f.table
+	name := pick(m.g.r, []weighted[string]{{"w_" + t.name, 85}, {"cte", 5}, {m.otherTable(t), 10}})
+	hint := pick(m.g.r, []weighted[string]{{"", 70}, {"MATERIALIZED", 15}, {"NOT MATERIALIZED", 15}})
+	targets := []tableItem{c}
+	if chance(m.g.r, 0.4) {
+		targets = nil
+		for _, s := range sels(q) {
+			for _, f := range s.from {
+				if f.table == t {
+					targets = append(targets, tableItem{s: s, f: f})
+				}
+			}
+		}
+	}
+	for k, x := range targets {
+		inner := &fromItem{table: t}
+		sub := newSel()
+		sub.from = []*fromItem{inner}
+		sub.items = []*item{{star: true}}
+		if len(targets) == 1 && chance(m.g.r, 0.5) {
+			for _, sl := range conjuncts(&x.s.where) {
+				if readsOnly(*sl, x.f) {
+					moved := clone(*sl)
+					repoint(moved, x.f, inner)
+					sub.where = moved
+					*sl = &binary{op: "=", l: numLit(intVal(1)), r: numLit(intVal(1))}
+					break
+				}
+			}
+		}
+		if x.f.alias == "" && (k > 0 || chance(m.g.r, 0.5)) {
+			x.f.alias = x.f.table.name
+		}
+		x.f.table, x.f.sub, x.f.cte, x.f.materialized = nil, sub, name, hint
+	}
+	m.detail = "once"
+	if len(targets) > 1 {
+		m.detail = "all"
+	}
+	if name != "w_"+t.name {
+		m.detail += ",name=" + name
+	}
+	return true
+}
+
+// otherTable names a table of the schema other than t (t's own name
+// when there is none).
+func (m *mutator) otherTable(t *table) string {
+	for _, u := range m.g.s.tables {
+		if u != t {
+			return u.name
+		}
+	}
+	return t.name
 }
 
 // readsOnly reports whether e reads columns of f only (at least one) and
