@@ -42,8 +42,10 @@ func TestProveWith(t *testing.T) {
 		{"WITH a AS (SELECT singer_id FROM b), b AS (SELECT singer_id FROM singer) SELECT singer_id FROM a", "SELECT singer_id FROM singer", "WITH"},
 		{"WITH a AS (SELECT singer_id FROM singer), b AS (SELECT age FROM singer) SELECT singer_id FROM a", "SELECT singer_id FROM singer", "WITH"},
 		{"SELECT name FROM singer WHERE singer_id IN (WITH y AS (SELECT singer_id FROM singer) SELECT singer_id FROM y)", "SELECT name FROM singer", "WITH"},
-		// "name" is a string on its own; inlined in the subquery it would be singer.name.
-		{"WITH y AS (SELECT \"name\" AS v FROM concert) SELECT name FROM singer WHERE name IN (SELECT v FROM y)", "SELECT name FROM singer WHERE name = 'name'", "WITH"},
+		// SQLite reads a later CTE (here concert: singer's ids), PostgreSQL
+		// the table; inlining a's body before concert is known would read
+		// the table (the check on later names is what refuses this pair).
+		{"WITH a AS (SELECT concert_id FROM concert), concert AS (SELECT singer_id AS concert_id FROM singer) SELECT concert_id FROM a WHERE EXISTS (SELECT 1 FROM concert)", "SELECT concert_id FROM concert WHERE EXISTS (SELECT 1 FROM singer)", "WITH"},
 		// The body does not resolve on its own (it would be correlated).
 		{"WITH y AS (SELECT age FROM concert) SELECT name FROM singer", "SELECT name FROM singer", "WITH"},
 	} {

@@ -27,9 +27,12 @@ import (
 // would be correlated), a reference with INDEXED BY or arguments, a
 // column list over a body with *, with output aliases or with an ORDER
 // BY (the new names would change what ORDER BY reads), or of another
-// length, and on SQLite a double-quoted name, TRUE or FALSE in a body
-// inlined inside an expression's subquery (resolved as a string or 1/0
-// on its own, they could name a column of the query around it there).
+// length. SQLite resolves a CTE's body where it is read, as a view
+// (a body may read a column of the query around that place: `WITH y AS
+// (SELECT name FROM concert) ... EXISTS (SELECT 1 FROM y)` reads the
+// outer singer.name), which inlining keeps exactly; PostgreSQL resolves
+// it where it is defined. A body that resolves on its own resolves alike
+// in both places.
 const RuleInlineCTE = "cte_inline"
 
 // cte is one common table expression being inlined: its body and the
@@ -38,7 +41,6 @@ type cte struct {
 	name  string
 	body  *sqlast.SelectStmt
 	uses  int
-	loose bool // holds a name that may resolve outside it when nested
 }
 
 // inlineCTE applies RuleInlineCTE to sql.
@@ -82,7 +84,7 @@ func inlineCTE(sql string, s Schema) (string, error) {
 		}
 		// Earlier CTEs inside this body first; the body then resolves
 		// on its own.
-		if err := replaceCTEs(c.Select, ctes, d, true); err != nil {
+		if err := replaceCTEs(c.Select, ctes, d); err != nil {
 			return "", err
 		}
 		if _, err := Canonicalize(sqlast.Format(c.Select), s, "w"); err != nil {
@@ -91,9 +93,9 @@ func inlineCTE(sql string, s Schema) (string, error) {
 		if err := nameColumns(c); err != nil {
 			return "", err
 		}
-		ctes = append(ctes, &cte{name: name, body: c.Select, loose: d == SQLite && looseNames(c.Select)})
+		ctes = append(ctes, &cte{name: name, body: c.Select})
 	}
-	if err := replaceCTEs(st, ctes, d, true); err != nil {
+	if err := replaceCTEs(st, ctes, d); err != nil {
 		return "", err
 	}
 	for _, c := range ctes {
@@ -124,20 +126,6 @@ func readsTable(st *sqlast.SelectStmt, name string, d Dialect) bool {
 		return !found
 	})
 	return found
-}
-
-// looseNames reports whether st holds a bare name that resolves to a
-// value only when no column has it: a double-quoted name, TRUE or FALSE.
-func looseNames(st *sqlast.SelectStmt) bool {
-	loose := false
-	sqlast.Walk(st, func(n sqlast.Node) bool {
-		if id, ok := n.(*sqlast.Ident); ok {
-			l := lowerASCII(id.Name)
-			loose = loose || id.Quote == sqlast.QuoteDouble || (id.Quote == sqlast.QuoteNone && (l == "true" || l == "false"))
-		}
-		return !loose
-	})
-	return loose
 }
 
 // nameColumns gives the body of c the names of c's column list, as
@@ -172,16 +160,15 @@ func nameColumns(c *sqlast.CTE) error {
 }
 
 // replaceCTEs replaces, in st, every FROM item naming one of ctes by a
-// copy of its body. top: st's FROM items see no query around them (the
-// statement's own, or a FROM subquery of one that does).
-func replaceCTEs(st *sqlast.SelectStmt, ctes []*cte, d Dialect, top bool) error {
+// copy of its body.
+func replaceCTEs(st *sqlast.SelectStmt, ctes []*cte, d Dialect) error {
 	for _, core := range st.Cores {
 		sq, ok := core.(*sqlast.SelectQuery)
 		if !ok {
 			continue
 		}
 		for _, t := range sq.From {
-			if err := replaceItem(t, ctes, d, top); err != nil {
+			if err := replaceItem(t, ctes, d); err != nil {
 				return err
 			}
 		}
@@ -190,7 +177,7 @@ func replaceCTEs(st *sqlast.SelectStmt, ctes []*cte, d Dialect, top bool) error 
 		for _, e := range coreExprs(sq) {
 			sqlast.Walk(e, func(n sqlast.Node) bool {
 				if x, ok := n.(*sqlast.SelectStmt); ok && err == nil {
-					err = replaceCTEs(x, ctes, d, false)
+					err = replaceCTEs(x, ctes, d)
 					return false
 				}
 				return err == nil
@@ -205,14 +192,14 @@ func replaceCTEs(st *sqlast.SelectStmt, ctes []*cte, d Dialect, top bool) error 
 
 // replaceItem replaces FROM item t, or the items it holds, when it names
 // one of ctes.
-func replaceItem(t *sqlast.TableRef, ctes []*cte, d Dialect, top bool) error {
+func replaceItem(t *sqlast.TableRef, ctes []*cte, d Dialect) error {
 	for _, x := range t.List {
-		if err := replaceItem(x, ctes, d, top); err != nil {
+		if err := replaceItem(x, ctes, d); err != nil {
 			return err
 		}
 	}
 	if t.Select != nil {
-		return replaceCTEs(t.Select, ctes, d, top)
+		return replaceCTEs(t.Select, ctes, d)
 	}
 	if t.Name == nil || t.Name.Schema != nil {
 		return nil
@@ -224,9 +211,6 @@ func replaceItem(t *sqlast.TableRef, ctes []*cte, d Dialect, top bool) error {
 		}
 		if t.HasArgs || t.IndexedBy != nil || t.NotIndexed {
 			return refuse("WITH", "CTE %s read with INDEXED BY or arguments", t.Name.Name.Name)
-		}
-		if !top && c.loose {
-			return refuse("WITH", "CTE %s, inlined in a subquery, holds a double-quoted name, TRUE or FALSE that could name a column there", t.Name.Name.Name)
 		}
 		c.uses++
 		if t.Alias == nil {
