@@ -38,9 +38,9 @@ const RuleInlineCTE = "cte_inline"
 // cte is one common table expression being inlined: its body and the
 // names it gives its columns.
 type cte struct {
-	name  string
-	body  *sqlast.SelectStmt
-	uses  int
+	name string
+	body *sqlast.SelectStmt
+	uses int
 }
 
 // inlineCTE applies RuleInlineCTE to sql.
