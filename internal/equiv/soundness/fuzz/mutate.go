@@ -68,6 +68,8 @@ var rewrites = []rewrite{
 	{"group_term", famRule, 3, 3, (*mutator).groupTerm},
 	{"derive", famRule, 3, 3, (*mutator).derive},
 	{"with_cte", famRule, 3, 3, (*mutator).withCTE},
+	{"left_add", famRule, 3, 3, (*mutator).leftAdd},
+	{"left_inner", famRule, 2, 2, (*mutator).leftInner},
 	{"in_to_exists", famRule, 2, 2, (*mutator).inToExists},
 	{"in_to_join", famRule, 2, 2, (*mutator).inToJoin},
 	{"join_add", famRule, 2, 2, (*mutator).joinAdd},
@@ -753,6 +755,82 @@ func (m *mutator) withCTE(q *sel) bool {
 	if name != "w_"+t.name {
 		m.detail += ",name=" + name
 	}
+	return true
+}
+
+// leftAdd joins a table nothing reads by LEFT JOIN ... ON equalities of
+// its columns to columns of the FROM (or literals): at times a full key
+// (its primary key or a UNIQUE set: left_join_elim removes it again),
+// at times part of one, a unique index (partial or over an expression:
+// not a key) or any column, and at times with one more ON conjunct. The
+// pair is swapped half the time, so the table is also removed.
+func (m *mutator) leftAdd(q *sel) bool {
+	ss := sels(q)
+	s := ss[m.g.r.IntN(len(ss))]
+	if len(s.from) == 0 || hasStar(s) {
+		return false
+	}
+	t := m.g.s.tables[m.g.r.IntN(len(m.g.s.tables))]
+	var cols []int
+	keys := t.keys()
+	switch x := m.g.r.Float64(); {
+	case x < 0.6 && len(keys) > 0:
+		cols = keys[m.g.r.IntN(len(keys))]
+	case x < 0.7 && len(keys) > 0 && len(keys[0]) > 1:
+		cols = keys[0][:1]
+	case x < 0.8 && len(t.indexes) > 0 && t.indexes[0].expr == "":
+		cols = t.indexes[0].cols
+	default:
+		cols = []int{m.g.r.IntN(len(t.cols))}
+	}
+	f := &fromItem{table: t, join: "LEFT JOIN", alias: m.g.fromAlias(s)}
+	var on expr
+	for _, i := range cols {
+		mine := &colRef{f: f, col: i, qual: true}
+		var other expr = m.g.literal(classOf(mine))
+		if chance(m.g.r, 0.85) {
+			prev := s.from[m.g.r.IntN(len(s.from))]
+			other = &colRef{f: prev, col: m.g.r.IntN(prev.ncols()), qual: true}
+		}
+		on = andExpr(on, &binary{op: "=", l: mine, r: other})
+	}
+	if chance(m.g.r, 0.25) {
+		c := &colRef{f: f, col: m.g.r.IntN(len(t.cols)), qual: true}
+		on = andExpr(on, &binary{op: pick(m.g.r, cmpOps), l: c, r: m.g.literal(classOf(c))})
+	}
+	f.on = on
+	s.from = append(s.from, f)
+	return true
+}
+
+// leftInner turns a LEFT JOIN into JOIN where the WHERE has a conjunct
+// on a column of its right side (rightSide draws them, rejecting the
+// NULL row or not).
+func (m *mutator) leftInner(q *sel) bool {
+	var fs []*fromItem
+	for _, s := range sels(q) {
+		for _, f := range s.from {
+			if f.join != "LEFT JOIN" {
+				continue
+			}
+			for _, sl := range conjuncts(&s.where) {
+				reads := false
+				walkExprTree(sl, func(x expr) {
+					if r, ok := x.(*colRef); ok && r.f == f {
+						reads = true
+					}
+				})
+				if reads {
+					fs = append(fs, f)
+					break
+				}
+			}
+		}
+	}
+	if len(fs) == 0 {
+		return false
+	}
+	fs[m.g.r.IntN(len(fs))].join = "JOIN"
 	return true
 }
 
