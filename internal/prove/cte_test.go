@@ -2,6 +2,7 @@ package prove
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/sqljudge/sqljudge/internal/prove/check"
@@ -53,5 +54,27 @@ func TestProveWith(t *testing.T) {
 		if a.Proved() || a.Stopped != c.stopped {
 			t.Errorf("%s | %s: proved %v, stopped %q (%s), want stopped %q", c.q1, c.q2, a.Proved(), a.Stopped, a.Detail, c.stopped)
 		}
+	}
+}
+
+// TestProveWithPostgres: PostgreSQL folds an unquoted name to lower case
+// and keeps a quoted one, so "singer" is the CTE singer and "Singer" is
+// not (a CTE nothing reads: refused).
+func TestProveWithPostgres(t *testing.T) {
+	s := testSchema()
+	s.D = check.Postgres
+	for _, tb := range s.Tables {
+		for i := range tb.Columns {
+			tb.Columns[i].Name = strings.ToLower(tb.Columns[i].Name)
+		}
+	}
+	z := solver(t)
+	a := Prove(context.Background(), `WITH singer AS (SELECT concert_id AS singer_id FROM concert) SELECT singer_id FROM "singer"`, "SELECT concert_id FROM concert", s, Options{Rule: "bag", Solver: z})
+	if !a.Proved() {
+		t.Errorf("quoted lower-case name: not proved: %s: %s", a.Stopped, a.Detail)
+	}
+	a = Prove(context.Background(), `WITH "Singer" AS (SELECT concert_id AS singer_id FROM concert) SELECT singer_id FROM singer`, "SELECT concert_id FROM concert", s, Options{Rule: "bag", Solver: z})
+	if a.Proved() {
+		t.Errorf(`"Singer" is not singer on PostgreSQL: proved`)
 	}
 }

@@ -111,7 +111,7 @@ func inlineCTE(sql string, s Schema) (string, error) {
 // and keeps a quoted one.
 func identKey(id *sqlast.Ident, d Dialect) string {
 	if d == Postgres && id.Quote != sqlast.QuoteNone {
-		return "\"" + id.Name
+		return id.Name
 	}
 	return lowerASCII(id.Name)
 }
