@@ -682,15 +682,7 @@ func (m *mutator) derive(q *sel) bool {
 		sub.orderBy = []*orderTerm{{x: &colRef{f: inner, col: col}, desc: chance(m.g.r, 0.5)}}
 	}
 	if chance(m.g.r, 0.5) {
-		for _, sl := range conjuncts(&c.s.where) {
-			if readsOnly(*sl, c.f) {
-				moved := clone(*sl)
-				repoint(moved, c.f, inner)
-				sub.where = moved
-				*sl = &binary{op: "=", l: numLit(intVal(1)), r: numLit(intVal(1))}
-				break
-			}
-		}
+		sub.where = moveConjunct(c.s, c.f, inner)
 	}
 	if c.f.alias == "" {
 		c.f.alias = c.f.table.name
@@ -733,15 +725,7 @@ func (m *mutator) withCTE(q *sel) bool {
 		sub.from = []*fromItem{inner}
 		sub.items = []*item{{star: true}}
 		if len(targets) == 1 && chance(m.g.r, 0.5) {
-			for _, sl := range conjuncts(&x.s.where) {
-				if readsOnly(*sl, x.f) {
-					moved := clone(*sl)
-					repoint(moved, x.f, inner)
-					sub.where = moved
-					*sl = &binary{op: "=", l: numLit(intVal(1)), r: numLit(intVal(1))}
-					break
-				}
-			}
+			sub.where = moveConjunct(x.s, x.f, inner)
 		}
 		if x.f.alias == "" && (k > 0 || chance(m.g.r, 0.5)) {
 			x.f.alias = x.f.table.name
@@ -843,6 +827,21 @@ func (m *mutator) otherTable(t *table) string {
 		}
 	}
 	return t.name
+}
+
+// moveConjunct takes the first WHERE conjunct of s that reads only f
+// (1 = 1 stays in its place) and returns it reading inner instead; nil
+// when none does.
+func moveConjunct(s *sel, f, inner *fromItem) expr {
+	for _, sl := range conjuncts(&s.where) {
+		if readsOnly(*sl, f) {
+			moved := clone(*sl)
+			repoint(moved, f, inner)
+			*sl = &binary{op: "=", l: numLit(intVal(1)), r: numLit(intVal(1))}
+			return moved
+		}
+	}
+	return nil
 }
 
 // readsOnly reports whether e reads columns of f only (at least one) and
