@@ -100,19 +100,32 @@ func Prove(ctx context.Context, q1, q2 string, s Schema, o Options) Attempt {
 	if err := ctx.Err(); err != nil {
 		return cancelled(err)
 	}
+	p := &prover{ctx: ctx, s: s, o: o, q: [2]string{q1, q2}, ordered: check.Ordered(o.Rule, q1, q2), answers: map[string]string{}}
 	c1, err := check.Canonicalize(q1, s, "a")
+	if withRefused(err) {
+		return p.normalForm() // WITH inlined first, never identical
+	}
 	if err != nil {
 		return stop(err)
 	}
 	c2, err := check.Canonicalize(q2, s, "a")
+	if withRefused(err) {
+		return p.normalForm()
+	}
 	if err != nil {
 		return stop(err)
 	}
-	p := &prover{ctx: ctx, s: s, o: o, q: [2]string{q1, q2}, ordered: check.Ordered(o.Rule, q1, q2), answers: map[string]string{}}
 	if c1.SQL() == c2.SQL() {
 		return p.identical(c1)
 	}
 	return p.normalForm()
+}
+
+// withRefused reports whether err is the canonical form's refusal of a
+// WITH clause, which rule cte_inline may remove.
+func withRefused(err error) bool {
+	var r *check.Refusal
+	return errors.As(err, &r) && r.Construct == "WITH"
 }
 
 // prover is the state of one Prove.
@@ -131,13 +144,17 @@ type prover struct {
 // renameStep appends the step from the query to its canonical form (none
 // when the query is in canonical form already).
 func (p *prover) rename(i int, prefix string) error {
-	c, err := check.Canonicalize(p.q[i], p.s, prefix)
+	p.cur[i] = p.q[i]
+	if after, _, err := check.Apply(check.RuleInlineCTE, p.q[i], -1, p.s); err == nil {
+		p.steps[i] = append(p.steps[i], check.Step{Rule: check.RuleInlineCTE, At: -1, Before: p.q[i], After: after})
+		p.cur[i] = after
+	}
+	c, err := check.Canonicalize(p.cur[i], p.s, prefix)
 	if err != nil {
 		return err
 	}
-	p.cur[i] = p.q[i]
-	if c.SQL() != p.q[i] {
-		p.steps[i] = append(p.steps[i], check.Step{Rule: check.RuleRename, At: -1, Before: p.q[i], After: c.SQL()})
+	if c.SQL() != p.cur[i] {
+		p.steps[i] = append(p.steps[i], check.Step{Rule: check.RuleRename, At: -1, Before: p.cur[i], After: c.SQL()})
 		p.cur[i] = c.SQL()
 	}
 	return nil

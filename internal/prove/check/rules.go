@@ -114,6 +114,12 @@ func Apply(rule, before string, at int, s Schema) (string, []Fact, error) {
 			return "", nil, err
 		}
 		return c.SQL(), nil, nil
+	case RuleInlineCTE:
+		if at != -1 {
+			return "", nil, refuse("rule", "WITH is inlined at -1, not %d", at)
+		}
+		after, err := inlineCTE(before, s)
+		return after, nil, err
 	}
 	r, ok := rules[rule]
 	if !ok {

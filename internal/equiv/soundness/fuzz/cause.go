@@ -49,6 +49,12 @@ func suspect(c *Counterexample, p *pairSpec, s *schema, db *database) string {
 		return "R12 collation ties"
 	case c.Database2 != "":
 		return "ties: " + strings.Join(p.rewrites, "+")
+	case rw("left_inner", "join_kind"):
+		return "outer join as inner: a WHERE TRUE on the NULL row"
+	case rw("left_add"):
+		return "outer join removed: its ON binds no key"
+	case rw("with_cte"):
+		return "WITH inlined: " + strings.Join(p.rewrites, "+")
 	case f["in_list_lit"]:
 		return "R5 IN list without affinity" + collated(f)
 	case f["in_list_cols"] && f["nocase_col"]:

@@ -55,6 +55,9 @@ type Report struct {
 	Proved, Identical, NormalForm int
 	// StoppedBy counts the pairs not proved by what stopped the prover.
 	StoppedBy map[string]int
+	// ByRule counts the proofs by each kernel rule their steps use (a
+	// proof counts once per rule), so that a new rule's proofs show.
+	ByRule map[string]int
 	// Databases run on the engine (each with both queries), Skipped: those
 	// on which a query failed (outside the claim).
 	Databases, Skipped int
@@ -86,6 +89,21 @@ type Proof struct {
 	Method     string
 	Refuted    bool
 	CheckError string
+	// Rules are the kernel rules the certificate's steps use, each once.
+	Rules []string
+}
+
+// rulesOf lists the rules of cert's steps, each once, in order.
+func rulesOf(cert *check.Certificate) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, st := range append(append([]check.Step{}, cert.Q1Steps...), cert.Q2Steps...) {
+		if !seen[st.Rule] {
+			seen[st.Rule] = true
+			out = append(out, st.Rule)
+		}
+	}
+	return out
 }
 
 // Counterexample is a proved pair the engine separates: the schema, the
@@ -169,7 +187,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	close(jobs)
 	wg.Wait()
-	rep := &Report{StoppedBy: map[string]int{}}
+	rep := &Report{StoppedBy: map[string]int{}, ByRule: map[string]int{}}
 	for _, o := range outs {
 		if o.err != nil {
 			return nil, o.err
@@ -210,6 +228,9 @@ func (r *Report) add(o pairOutcome) {
 			r.NormalForm++
 		}
 		r.Certificates = append(r.Certificates, *o.proof)
+		for _, rule := range o.proof.Rules {
+			r.ByRule[rule]++
+		}
 		if o.proof.CheckError != "" {
 			r.Rejected++
 		}
@@ -241,6 +262,7 @@ func (r *Report) Summary() string {
 	}
 	sort.Slice(stops, func(i, j int) bool { return stops[i] < stops[j] })
 	fmt.Fprintf(&b, "not proved, by stopped_by: %s\n", strings.Join(stops, ", "))
+	fmt.Fprintf(&b, "proofs by the rules of their steps: %s\n", countList(r.ByRule))
 	causes := map[string]int{}
 	for _, c := range r.Counterexamples {
 		causes[c.Cause]++
@@ -252,6 +274,16 @@ func (r *Report) Summary() string {
 	sort.Strings(cs)
 	fmt.Fprintf(&b, "%d counterexamples, by suspected cause: %s\n", len(r.Counterexamples), strings.Join(cs, ", "))
 	return b.String()
+}
+
+// countList prints counts by name, sorted by name: "a 3, b 1".
+func countList(m map[string]int) string {
+	var out []string
+	for k, v := range m {
+		out = append(out, fmt.Sprintf("%s %d", k, v))
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
 }
 
 // worker runs pairs one after another; on a server it keeps one scratch
@@ -300,7 +332,7 @@ func (w *worker) runPair(ctx context.Context, i int) pairOutcome {
 	in := check.Input{Q1: p.sql1, Q2: p.sql2, Schema: equiv.ProverSchema(db, cfg.Dialect), Rule: string(p.rule), Solver: cfg.Solver}
 	checkErr := check.Check(ctx, in, cert)
 	out := w.separate(ctx, i, s, p, cert)
-	out.proof = &Proof{Pair: i, Schema: s.script(), Q1: p.sql1, Q2: p.sql2, Rule: p.rule, Method: cert.Method, Refuted: out.cx != nil}
+	out.proof = &Proof{Pair: i, Schema: s.script(), Q1: p.sql1, Q2: p.sql2, Rule: p.rule, Method: cert.Method, Refuted: out.cx != nil, Rules: rulesOf(cert)}
 	if checkErr != nil {
 		out.proof.CheckError = checkErr.Error()
 	}

@@ -229,6 +229,10 @@ func BenchmarkFuzzSQLite(b *testing.B) {
 	b.ReportMetric(float64(rep.Pairs)/secs, "pairs/s")
 	b.ReportMetric(float64(rep.Proved)/secs, "proofs/s")
 	b.ReportMetric(float64(rep.Databases)/secs, "databases/s")
+	b.ReportMetric(float64(len(rep.Counterexamples)), "counterexamples")
+	if len(rep.Counterexamples) > 0 {
+		b.Errorf("%d counterexamples:\n%s", len(rep.Counterexamples), rep.Summary())
+	}
 }
 
 // TestRunDeterministic: two runs of the same pairs give the same report,

@@ -63,6 +63,7 @@ func (g *gen) query() *sel {
 	if chance(g.r, 0.7) {
 		s.where = g.conjunction(s, 1+g.r.IntN(3), 2)
 	}
+	g.rightSide(s)
 	if chance(g.r, 0.45) {
 		g.order(s)
 	}
@@ -85,6 +86,7 @@ func (g *gen) smallQuery() *sel {
 	g.motif = 0.7
 	s.where = g.conjunction(s, 1+g.r.IntN(2), 1)
 	g.motif = 0
+	g.rightSide(s)
 	if f := g.focus[s]; f != nil && len(s.items) > 0 && !hasStar(s) && !isAggregateQuery(s) && chance(g.r, 0.4) {
 		// The column the WHERE filters on is often an output too
 		// (SELECT c FROM t WHERE c = 'a').
@@ -94,6 +96,55 @@ func (g *gen) smallQuery() *sel {
 		g.order(s)
 	}
 	return s
+}
+
+// rightSide adds, at times, a WHERE conjunct on a column of the right
+// side of a LEFT JOIN of s: one that rejects its NULL row (a comparison,
+// an IN list, LIKE, BETWEEN, IS NOT NULL: the join is then an inner
+// one, which join_kind and left_to_inner try) or one TRUE on it (IS
+// NULL, an OR with IS NULL, coalesce, NOT, IS NOT DISTINCT FROM on
+// PostgreSQL, IS on SQLite: traps for left_to_inner).
+func (g *gen) rightSide(s *sel) {
+	var lefts []*fromItem
+	for _, f := range s.from {
+		if f.join == "LEFT JOIN" {
+			lefts = append(lefts, f)
+		}
+	}
+	if len(lefts) == 0 || !chance(g.r, 0.6) {
+		return
+	}
+	f := lefts[g.r.IntN(len(lefts))]
+	col := &colRef{f: f, col: g.r.IntN(f.ncols()), qual: true}
+	c := classOf(col)
+	var x expr
+	switch g.r.IntN(12) {
+	case 0, 1, 2:
+		x = &binary{op: pick(g.r, cmpOps), l: col, r: g.literal(c)}
+	case 3:
+		x = g.inList(s, col, c)
+	case 4:
+		x = &binary{op: "LIKE", l: col, r: strLit(oneOf(g.r, "a%", "%5", "_"), false)}
+	case 5:
+		x = &isNull{x: col, not: true}
+	case 6:
+		x = &isNull{x: col}
+	case 7:
+		x = &binary{op: "OR", l: &isNull{x: col}, r: &binary{op: pick(g.r, cmpOps), l: clone(col), r: g.literal(c)}}
+	case 8:
+		x = &binary{op: "=", l: &call{name: "coalesce", args: []expr{col, g.literal(c)}}, r: g.literal(c)}
+	case 9:
+		x = &unary{op: "NOT", x: &binary{op: pick(g.r, cmpOps), l: col, r: g.literal(c)}}
+	case 10:
+		op := "IS"
+		if g.strict() {
+			op = "IS NOT DISTINCT FROM"
+		}
+		x = &binary{op: op, l: col, r: g.literal(c)}
+	default:
+		x = &between{x: col, lo: g.literal(c), hi: g.literal(c)}
+	}
+	s.where = andExpr(s.where, x)
 }
 
 // isAggregateQuery reports whether s's outputs aggregate.

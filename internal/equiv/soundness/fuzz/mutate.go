@@ -67,6 +67,9 @@ var rewrites = []rewrite{
 	{"distinct_toggle", famRule, 3, 3, (*mutator).distinctToggle},
 	{"group_term", famRule, 3, 3, (*mutator).groupTerm},
 	{"derive", famRule, 3, 3, (*mutator).derive},
+	{"with_cte", famRule, 3, 3, (*mutator).withCTE},
+	{"left_add", famRule, 3, 3, (*mutator).leftAdd},
+	{"left_inner", famRule, 2, 2, (*mutator).leftInner},
 	{"in_to_exists", famRule, 2, 2, (*mutator).inToExists},
 	{"in_to_join", famRule, 2, 2, (*mutator).inToJoin},
 	{"join_add", famRule, 2, 2, (*mutator).joinAdd},
@@ -679,21 +682,166 @@ func (m *mutator) derive(q *sel) bool {
 		sub.orderBy = []*orderTerm{{x: &colRef{f: inner, col: col}, desc: chance(m.g.r, 0.5)}}
 	}
 	if chance(m.g.r, 0.5) {
-		for _, sl := range conjuncts(&c.s.where) {
-			if readsOnly(*sl, c.f) {
-				moved := clone(*sl)
-				repoint(moved, c.f, inner)
-				sub.where = moved
-				*sl = &binary{op: "=", l: numLit(intVal(1)), r: numLit(intVal(1))}
-				break
-			}
-		}
+		sub.where = moveConjunct(c.s, c.f, inner)
 	}
 	if c.f.alias == "" {
 		c.f.alias = c.f.table.name
 	}
 	c.f.table, c.f.sub = nil, sub
 	return true
+}
+
+// withCTE moves a table of a FROM into a common table expression, as
+// derive moves it into a FROM subquery: SELECT * (or its columns) of the
+// table, at times with one of the WHERE conjuncts that read only it; or
+// every reference to the table, wherever it is, to one CTE read as many
+// times. The CTE is named at times "cte" (two such rewrites of two
+// tables print one body for both: a trap) or like another table of the
+// schema, which it then shadows everywhere (that table's references
+// read the CTE: a trap), and carries at times MATERIALIZED or NOT
+// MATERIALIZED.
+func (m *mutator) withCTE(q *sel) bool {
+	c, ok := m.pickTable(q)
+	if !ok {
+		return false
+	}
+	t := c.f.table
+	name := pick(m.g.r, []weighted[string]{{"w_" + t.name, 85}, {"cte", 5}, {m.otherTable(t), 10}})
+	hint := pick(m.g.r, []weighted[string]{{"", 70}, {"MATERIALIZED", 15}, {"NOT MATERIALIZED", 15}})
+	targets := []tableItem{c}
+	if chance(m.g.r, 0.4) {
+		targets = nil
+		for _, s := range sels(q) {
+			for _, f := range s.from {
+				if f.table == t {
+					targets = append(targets, tableItem{s: s, f: f})
+				}
+			}
+		}
+	}
+	for k, x := range targets {
+		inner := &fromItem{table: t}
+		sub := newSel()
+		sub.from = []*fromItem{inner}
+		sub.items = []*item{{star: true}}
+		if len(targets) == 1 && chance(m.g.r, 0.5) {
+			sub.where = moveConjunct(x.s, x.f, inner)
+		}
+		if x.f.alias == "" && (k > 0 || chance(m.g.r, 0.5)) {
+			x.f.alias = x.f.table.name
+		}
+		x.f.table, x.f.sub, x.f.cte, x.f.materialized = nil, sub, name, hint
+	}
+	m.detail = "once"
+	if len(targets) > 1 {
+		m.detail = "all"
+	}
+	if name != "w_"+t.name {
+		m.detail += ",name=" + name
+	}
+	return true
+}
+
+// leftAdd joins a table nothing reads by LEFT JOIN ... ON equalities of
+// its columns to columns of the FROM (or literals): at times a full key
+// (its primary key or a UNIQUE set: left_join_elim removes it again),
+// at times part of one, a unique index (partial or over an expression:
+// not a key) or any column, and at times with one more ON conjunct. The
+// pair is swapped half the time, so the table is also removed.
+func (m *mutator) leftAdd(q *sel) bool {
+	ss := sels(q)
+	s := ss[m.g.r.IntN(len(ss))]
+	if len(s.from) == 0 || hasStar(s) {
+		return false
+	}
+	t := m.g.s.tables[m.g.r.IntN(len(m.g.s.tables))]
+	var cols []int
+	keys := t.keys()
+	switch x := m.g.r.Float64(); {
+	case x < 0.6 && len(keys) > 0:
+		cols = keys[m.g.r.IntN(len(keys))]
+	case x < 0.7 && len(keys) > 0 && len(keys[0]) > 1:
+		cols = keys[0][:1]
+	case x < 0.8 && len(t.indexes) > 0 && t.indexes[0].expr == "":
+		cols = t.indexes[0].cols
+	default:
+		cols = []int{m.g.r.IntN(len(t.cols))}
+	}
+	f := &fromItem{table: t, join: "LEFT JOIN", alias: m.g.fromAlias(s)}
+	var on expr
+	for _, i := range cols {
+		mine := &colRef{f: f, col: i, qual: true}
+		var other expr = m.g.literal(classOf(mine))
+		if chance(m.g.r, 0.85) {
+			prev := s.from[m.g.r.IntN(len(s.from))]
+			other = &colRef{f: prev, col: m.g.r.IntN(prev.ncols()), qual: true}
+		}
+		on = andExpr(on, &binary{op: "=", l: mine, r: other})
+	}
+	if chance(m.g.r, 0.25) {
+		c := &colRef{f: f, col: m.g.r.IntN(len(t.cols)), qual: true}
+		on = andExpr(on, &binary{op: pick(m.g.r, cmpOps), l: c, r: m.g.literal(classOf(c))})
+	}
+	f.on = on
+	s.from = append(s.from, f)
+	return true
+}
+
+// leftInner turns a LEFT JOIN into JOIN where the WHERE has a conjunct
+// on a column of its right side (rightSide draws them, rejecting the
+// NULL row or not).
+func (m *mutator) leftInner(q *sel) bool {
+	var fs []*fromItem
+	for _, s := range sels(q) {
+		for _, f := range s.from {
+			if f.join != "LEFT JOIN" {
+				continue
+			}
+			for _, sl := range conjuncts(&s.where) {
+				reads := false
+				walkExprTree(sl, func(x expr) {
+					if r, ok := x.(*colRef); ok && r.f == f {
+						reads = true
+					}
+				})
+				if reads {
+					fs = append(fs, f)
+					break
+				}
+			}
+		}
+	}
+	if len(fs) == 0 {
+		return false
+	}
+	fs[m.g.r.IntN(len(fs))].join = "JOIN"
+	return true
+}
+
+// otherTable names a table of the schema other than t (t's own name
+// when there is none).
+func (m *mutator) otherTable(t *table) string {
+	for _, u := range m.g.s.tables {
+		if u != t {
+			return u.name
+		}
+	}
+	return t.name
+}
+
+// moveConjunct takes the first WHERE conjunct of s that reads only f
+// (1 = 1 stays in its place) and returns it reading inner instead; nil
+// when none does.
+func moveConjunct(s *sel, f, inner *fromItem) expr {
+	for _, sl := range conjuncts(&s.where) {
+		if readsOnly(*sl, f) {
+			moved := clone(*sl)
+			repoint(moved, f, inner)
+			*sl = &binary{op: "=", l: numLit(intVal(1)), r: numLit(intVal(1))}
+			return moved
+		}
+	}
+	return nil
 }
 
 // readsOnly reports whether e reads columns of f only (at least one) and

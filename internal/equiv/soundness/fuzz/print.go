@@ -5,11 +5,48 @@ import (
 	"strings"
 )
 
-// sqlOf prints a query.
+// sqlOf prints a query: its common table expressions in a WITH, then
+// the SELECT.
 func sqlOf(s *sel) string {
 	var b strings.Builder
+	printWith(&b, s)
 	printSel(&b, s)
 	return b.String()
+}
+
+// printWith prints WITH and the bodies of the common table expressions
+// q's FROM items refer to, each name once (its first reference's body).
+func printWith(b *strings.Builder, q *sel) {
+	// A body that refers to another CTE comes after it: inner references
+	// (found later by sels) print first.
+	var defs []*fromItem
+	done := map[string]bool{}
+	for _, s := range sels(q) {
+		for _, f := range s.from {
+			if f.cte != "" && !done[f.cte] {
+				done[f.cte] = true
+				defs = append(defs, f)
+			}
+		}
+	}
+	for i := len(defs) - 1; i >= 0; i-- {
+		f := defs[i]
+		if i == len(defs)-1 {
+			b.WriteString("WITH ")
+		} else {
+			b.WriteString(", ")
+		}
+		b.WriteString(ident(f.cte) + " AS ")
+		if f.materialized != "" {
+			b.WriteString(f.materialized + " ")
+		}
+		b.WriteString("(")
+		printSel(b, f.sub)
+		b.WriteString(")")
+	}
+	if len(defs) > 0 {
+		b.WriteString(" ")
+	}
 }
 
 func printSel(b *strings.Builder, s *sel) {
@@ -44,9 +81,12 @@ func printSel(b *strings.Builder, s *sel) {
 				b.WriteString(" " + f.join + " ")
 			}
 		}
-		if f.table != nil {
+		switch {
+		case f.cte != "":
+			b.WriteString(ident(f.cte))
+		case f.table != nil:
 			b.WriteString(ident(f.table.name))
-		} else {
+		default:
 			b.WriteString("(")
 			printSel(b, f.sub)
 			b.WriteString(")")

@@ -42,6 +42,13 @@ type fromItem struct {
 	// join: "" (the first item), ",", "JOIN", "CROSS JOIN", "LEFT JOIN".
 	join string
 	on   expr
+	// cte, when set, prints the item as a reference to a common table
+	// expression of that name whose body is sub (every reference of
+	// one name holds the same body; the first is printed in the WITH,
+	// with the hint materialized: "", "MATERIALIZED" or "NOT
+	// MATERIALIZED").
+	cte          string
+	materialized string
 }
 
 // orderTerm is one ORDER BY term.
