@@ -2,8 +2,8 @@ package check
 
 import (
 	"bufio"
-	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -37,24 +37,13 @@ func (z *Z3) Models(ctx context.Context, scripts []string) ([]Model, error) {
 	if len(scripts) == 0 {
 		return nil, nil
 	}
-	timeout, rlimit := z.Timeout, z.RLimit
-	if timeout <= 0 {
-		timeout = 20 * time.Second
+	out, _, err := z.run(ctx, modelBatch(scripts))
+	// A run error alone is no failure: an error line answers an unsat
+	// script's get-value.
+	if errors.Is(err, errNoAnswer) {
+		return nil, err
 	}
-	if rlimit <= 0 {
-		rlimit = DefaultRLimit
-	}
-	cctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	cmd := exec.CommandContext(cctx, z.Path, "-in", "-smt2", fmt.Sprintf("rlimit=%d", rlimit))
-	cmd.Stdin = strings.NewReader(modelBatch(scripts))
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	_ = cmd.Run() // an error line answers an unsat script's get-value
-	if cctx.Err() != nil {
-		return nil, fmt.Errorf("z3: no answer within %v", timeout)
-	}
-	return parseModels(out.String(), len(scripts))
+	return parseModels(out, len(scripts))
 }
 
 // modelBatch is the text Z3 reads for one call: each script between
@@ -291,32 +280,74 @@ func ModelString(v string) (string, bool) {
 	return b.String(), true
 }
 
-// Z3Pool is a Modeler that keeps up to n Z3 processes running (the same
-// executable, options and rlimit as z) and feeds each call's scripts to
-// one of them, each script followed by (echo "@end") and (reset) as
-// Z3.Models does in a process of its own: starting Z3 costs more than
-// the small goals of the search's solver phase (ConditionCover). A
-// process that fails or runs past z.Timeout is stopped and replaced on
-// the next call. Safe for concurrent use.
+// Z3Pool is a Modeler and a Solver that keeps up to n Z3 processes
+// running (the same executable, options and rlimit as z) and feeds each
+// call's scripts to one of them, batched as Z3.Models (each script between
+// (push) and (pop)) or Z3.Check (each followed by (reset)) batch them in a
+// process of their own: starting Z3 costs more than the small goals of the
+// search's solver phase (ConditionCover) and the soundness fuzzer's many
+// small obligations. A process is restarted after restartAfter scripts, and
+// one that fails or runs past z.Timeout is stopped and replaced on the next
+// call. Safe for concurrent use; Close stops the processes.
 type Z3Pool struct {
 	z     Z3
 	procs chan *z3proc
+	all   []*z3proc
 }
 
-// z3proc is one running Z3 process of a pool (cmd nil until started).
+// z3proc is one running Z3 process of a pool (cmd nil until started) and
+// the number of scripts it has answered.
 type z3proc struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Reader
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+	out  *bufio.Reader
+	used int
 }
+
+// restartAfter bounds the scripts one pooled Z3 process answers before a
+// fresh one replaces it (its memory grows with the declarations it saw).
+const restartAfter = 500
 
 // NewZ3Pool returns a pool of at most n processes of z's executable.
 func NewZ3Pool(z *Z3, n int) *Z3Pool {
 	p := &Z3Pool{z: *z, procs: make(chan *z3proc, max(n, 1))}
 	for range max(n, 1) {
-		p.procs <- &z3proc{}
+		zp := &z3proc{}
+		p.all = append(p.all, zp)
+		p.procs <- zp
 	}
 	return p
+}
+
+// Name returns "z3".
+func (p *Z3Pool) Name() string { return "z3" }
+
+// Check answers the scripts as Z3.Check does ("unsat", "sat" or "unknown"
+// for each, in order), in one exchange with one process. An error is a
+// failure of the solver (an error line, a dead process, a run past
+// Timeout), never an answer.
+func (p *Z3Pool) Check(ctx context.Context, scripts []string) ([]string, error) {
+	if len(scripts) == 0 {
+		return nil, nil
+	}
+	zp := <-p.procs
+	defer func() { p.procs <- zp }()
+	text, err := p.exchange(ctx, zp, checkBatch(scripts), len(scripts))
+	if err == nil {
+		var answers []string
+		if answers, err = parseAnswers(text, len(scripts)); err == nil {
+			return answers, nil
+		}
+	}
+	zp.stop()
+	return nil, err
+}
+
+// Close stops the pool's processes; none may be answering.
+func (p *Z3Pool) Close() {
+	for _, zp := range p.all {
+		zp.stop()
+	}
 }
 
 // Models answers the scripts as Z3.Models does, in one exchange with
@@ -327,7 +358,7 @@ func (p *Z3Pool) Models(ctx context.Context, scripts []string) ([]Model, error) 
 	}
 	zp := <-p.procs
 	defer func() { p.procs <- zp }()
-	text, err := p.exchange(ctx, zp, scripts)
+	text, err := p.exchange(ctx, zp, modelBatch(scripts), len(scripts))
 	if err != nil {
 		zp.stop()
 		return nil, err
@@ -335,14 +366,19 @@ func (p *Z3Pool) Models(ctx context.Context, scripts []string) ([]Model, error) 
 	return parseModels(text, len(scripts))
 }
 
-// exchange writes the scripts to zp (starting it when needed) and returns
-// what Z3 printed up to the last script's "@end".
-func (p *Z3Pool) exchange(ctx context.Context, zp *z3proc, scripts []string) (string, error) {
+// exchange writes batch, n scripts each ending in (echo "@end"), to zp
+// (starting it when needed, restarting it after restartAfter scripts) and
+// returns what Z3 printed up to the n-th "@end".
+func (p *Z3Pool) exchange(ctx context.Context, zp *z3proc, batch string, n int) (string, error) {
+	if zp.used >= restartAfter {
+		zp.stop()
+	}
 	if zp.cmd == nil {
 		if err := zp.start(p.z); err != nil {
 			return "", err
 		}
 	}
+	zp.used += n
 	type reply struct {
 		text string
 		err  error
@@ -350,7 +386,7 @@ func (p *Z3Pool) exchange(ctx context.Context, zp *z3proc, scripts []string) (st
 	ch := make(chan reply, 1)
 	go func() {
 		var b strings.Builder
-		for ends := 0; ends < len(scripts); {
+		for ends := 0; ends < n; {
 			line, err := zp.out.ReadString('\n')
 			if err != nil {
 				ch <- reply{err: fmt.Errorf("z3: %v", err)}
@@ -363,15 +399,12 @@ func (p *Z3Pool) exchange(ctx context.Context, zp *z3proc, scripts []string) (st
 		}
 		ch <- reply{text: b.String()}
 	}()
-	if _, err := io.WriteString(zp.in, modelBatch(scripts)); err != nil {
+	if _, err := io.WriteString(zp.in, batch); err != nil {
 		zp.stop() // ends the reader too
 		<-ch
 		return "", fmt.Errorf("z3: %v", err)
 	}
-	timeout := p.z.Timeout
-	if timeout <= 0 {
-		timeout = 20 * time.Second
-	}
+	timeout, _ := p.z.limits()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	select {
@@ -389,11 +422,7 @@ func (p *Z3Pool) exchange(ctx context.Context, zp *z3proc, scripts []string) (st
 }
 
 func (zp *z3proc) start(z Z3) error {
-	rlimit := z.RLimit
-	if rlimit <= 0 {
-		rlimit = DefaultRLimit
-	}
-	cmd := exec.Command(z.Path, "-in", "-smt2", fmt.Sprintf("rlimit=%d", rlimit))
+	cmd := z.command(context.Background())
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return err
@@ -405,7 +434,7 @@ func (zp *z3proc) start(z Z3) error {
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("z3: %v", err)
 	}
-	zp.cmd, zp.in, zp.out = cmd, in, bufio.NewReader(out)
+	zp.cmd, zp.in, zp.out, zp.used = cmd, in, bufio.NewReader(out), 0
 	return nil
 }
 

@@ -65,6 +65,38 @@ func (z *Z3) Check(ctx context.Context, scripts []string) ([]string, error) {
 	if len(scripts) == 0 {
 		return nil, nil
 	}
+	out, errOut, err := z.run(ctx, checkBatch(scripts))
+	if errors.Is(err, errNoAnswer) {
+		return nil, err
+	}
+	answers, perr := parseAnswers(out, len(scripts))
+	if perr != nil {
+		if err != nil {
+			return nil, fmt.Errorf("z3: %v (%s)", err, strings.TrimSpace(errOut))
+		}
+		return nil, perr
+	}
+	return answers, nil
+}
+
+// checkBatch is the text Z3 reads for Check's scripts: each followed by
+// (echo "@end") and (reset), so that no script sees another's
+// declarations.
+func checkBatch(scripts []string) string {
+	var b strings.Builder
+	for _, s := range scripts {
+		b.WriteString(s)
+		b.WriteString("\n(echo \"@end\")\n(reset)\n")
+	}
+	return b.String()
+}
+
+// errNoAnswer wraps the error of a Z3 run that passed its Timeout.
+var errNoAnswer = errors.New("z3: no answer")
+
+// limits returns z's Timeout and RLimit, each defaulted when unset (20 s;
+// DefaultRLimit).
+func (z Z3) limits() (time.Duration, int) {
 	timeout, rlimit := z.Timeout, z.RLimit
 	if timeout <= 0 {
 		timeout = 20 * time.Second
@@ -72,29 +104,32 @@ func (z *Z3) Check(ctx context.Context, scripts []string) ([]string, error) {
 	if rlimit <= 0 {
 		rlimit = DefaultRLimit
 	}
+	return timeout, rlimit
+}
+
+// command is the Z3 process reading SMT-LIB 2 on its standard input with
+// each check bounded by z's rlimit (Z3's deterministic unit of work).
+func (z Z3) command(ctx context.Context) *exec.Cmd {
+	_, rlimit := z.limits()
+	return exec.CommandContext(ctx, z.Path, "-in", "-smt2", fmt.Sprintf("rlimit=%d", rlimit))
+}
+
+// run feeds input to one Z3 process (Check's and Models' batches) and
+// returns what it printed on standard output and error, with the run's
+// error; a run past z's Timeout is an error wrapping errNoAnswer.
+func (z *Z3) run(ctx context.Context, input string) (stdout, stderr string, err error) {
+	timeout, _ := z.limits()
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	var in bytes.Buffer
-	for _, s := range scripts {
-		in.WriteString(s)
-		in.WriteString("\n(echo \"@end\")\n(reset)\n")
-	}
-	cmd := exec.CommandContext(cctx, z.Path, "-in", "-smt2", fmt.Sprintf("rlimit=%d", rlimit))
-	cmd.Stdin = &in
+	cmd := z.command(cctx)
+	cmd.Stdin = strings.NewReader(input)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
+	err = cmd.Run()
 	if cctx.Err() != nil {
-		return nil, fmt.Errorf("z3: no answer within %v", timeout)
+		return "", "", fmt.Errorf("%w within %v", errNoAnswer, timeout)
 	}
-	answers, perr := parseAnswers(out.String(), len(scripts))
-	if perr != nil {
-		if err != nil {
-			return nil, fmt.Errorf("z3: %v (%s)", err, strings.TrimSpace(errOut.String()))
-		}
-		return nil, perr
-	}
-	return answers, nil
+	return out.String(), errOut.String(), err
 }
 
 // parseAnswers reads one answer per "@end"-terminated section.

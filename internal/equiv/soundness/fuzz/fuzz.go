@@ -41,7 +41,7 @@ type Config struct {
 	Databases int
 	// Workers run pairs side by side (1 if 0).
 	Workers int
-	// Solver discharges the prover's obligations (Z3, or PersistentZ3).
+	// Solver discharges the prover's obligations (check.Z3, or a check.Z3Pool).
 	Solver check.Solver
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/equiv"
+	"github.com/sqljudge/sqljudge/internal/prove/check"
 	"github.com/sqljudge/sqljudge/internal/sandbox/postgres"
 	"github.com/sqljudge/sqljudge/internal/testserver"
 )
@@ -67,13 +68,14 @@ func config(t testing.TB, d engine.Dialect, pairs int) Config {
 	if os.Getenv("SQLJUDGE_FUZZ_PAIR") != "" {
 		cfg.Only = envInt(t, "SQLJUDGE_FUZZ_PAIR", 0)
 	}
-	z, err := NewPersistentZ3(cfg.Workers)
+	z3, err := check.FindZ3()
 	if err != nil {
 		if testserver.Required() {
 			t.Fatalf("%v: CI must install z3 (.ci/run does)", err)
 		}
 		t.Skipf("skipped: %v", err)
 	}
+	z := check.NewZ3Pool(z3, cfg.Workers)
 	t.Cleanup(z.Close)
 	cfg.Solver = z
 	return cfg
