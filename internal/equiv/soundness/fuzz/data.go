@@ -104,8 +104,26 @@ func gatherLinks(qs ...*sel) links {
 	return l
 }
 
-// add records v (and its spellings) for the column c reads.
-func (h hints) add(c expr, v value) {
+// hintReader reads a pair's queries into hints: it knows the SELECT of
+// each output column, so that a value meant for an alias reaches both
+// readings of its name (the engine's and the kernel's, which differ when
+// a rewrite or a kernel bug resolves the name otherwise).
+type hintReader struct {
+	h     hints
+	owner map[*item]*sel
+}
+
+// add records v (and its spellings) for the column c reads. For an alias
+// (ORDER BY a * 3 = 122883 with b AS a) both readings get v: the output
+// column's expression, and every column of the alias's SELECT's FROM
+// items spelled like the alias (SQLite reads a name inside an ORDER BY
+// expression as the input column first, issue 37 R1).
+func (hr hintReader) add(c expr, v value) {
+	if a, ok := c.(*aliasRef); ok {
+		hr.aliasAdd(a, v)
+		return
+	}
+	h := hr.h
 	r, ok := c.(*colRef)
 	if !ok {
 		return
@@ -126,9 +144,32 @@ func (h hints) put(k colKey, v value) {
 	}
 }
 
+// aliasAdd records v for both readings of alias a (add).
+func (hr hintReader) aliasAdd(a *aliasRef, v value) {
+	hr.add(a.it.x, v)
+	s := hr.owner[a.it]
+	if s == nil || a.it.alias == "" {
+		return
+	}
+	for _, f := range s.from {
+		for i := range f.ncols() {
+			if strings.EqualFold(f.colName(i), a.it.alias) {
+				hr.add(&colRef{f: f, col: i}, v)
+			}
+		}
+	}
+}
+
 // gatherHints reads the pair's queries for values.
 func gatherHints(qs ...*sel) hints {
-	h := hints{}
+	h := hintReader{h: hints{}, owner: map[*item]*sel{}}
+	for _, q := range qs {
+		walk(q, func(st site) {
+			for _, it := range st.s.items {
+				h.owner[it] = st.s
+			}
+		})
+	}
 	for _, q := range qs {
 		walk(q, func(st site) {
 			switch t := (*st.slot).(type) {
@@ -165,12 +206,12 @@ func gatherHints(qs ...*sel) hints {
 			}
 		})
 	}
-	return h
+	return h.h
 }
 
 // collated records, for a column read under a collation, strings that
 // the collation ties and the binary one does not.
-func (h hints) collated(e expr, name string) {
+func (h hintReader) collated(e expr, name string) {
 	switch strings.ToUpper(name) {
 	case "NOCASE":
 		h.add(e, textVal("a"))
@@ -183,14 +224,14 @@ func (h hints) collated(e expr, name string) {
 
 // comparison records what makes a op b true for the column a reads
 // (plainly, or under arithmetic, a function or a collation).
-func (h hints) comparison(a, b expr, op string) {
+func (h hintReader) comparison(a, b expr, op string) {
 	l, ok := b.(*lit)
 	if !ok {
 		return
 	}
 	v := l.v
 	switch t := a.(type) {
-	case *colRef:
+	case *colRef, *aliasRef:
 		h.add(t, v)
 		if n, ok := v.numeric(); ok && op != "=" {
 			h.add(t, intVal(int64(n)+1))

@@ -881,7 +881,25 @@ func (g *gen) inSubquery(s *sel, col *colRef, depth int) expr {
 	if chance(g.r, 0.25) {
 		x = g.literal(classOf(col))
 	}
-	return &inSub{x: x, sub: sub, not: chance(g.r, 0.25)}
+	in := &inSub{x: x, sub: sub, not: chance(g.r, 0.25)}
+	if x == col && chance(g.r, 0.3) {
+		// col = v AND col IN (SELECT …): eq_propagate then puts v, or a
+		// column of another affinity, on the IN's left, which compares
+		// under another affinity (issue 37 R7).
+		return andExpr(&binary{op: "=", l: clone(col), r: g.equalTo(s, col)}, in)
+	}
+	return in
+}
+
+// equalTo draws what a conjunct col = … sets col to: a literal of its
+// class, or at times a column of s of another affinity.
+func (g *gen) equalTo(s *sel, col *colRef) expr {
+	if chance(g.r, 0.4) {
+		if o := g.column(s, g.loose(classOf(col)), false); o != nil && affinityOfRef(o) != affinityOfRef(col) {
+			return o
+		}
+	}
+	return g.literal(classOf(col))
 }
 
 // order draws an ORDER BY (positions, bare aliases, aliases inside

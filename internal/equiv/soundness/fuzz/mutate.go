@@ -421,6 +421,9 @@ func (m *mutator) eqPropagate(q *sel) bool {
 				if colL && colR && affinityOfRef(l) != affinityOfRef(r) {
 					w = 3
 				}
+				if colL && isChar(l) && (litR || colR && !isChar(r)) {
+					w = 4 // CHAR(n) = ignores the padding its values keep (R16)
+				}
 				if colL && (colR || litR) {
 					cs = append(cs, weighted[cand]{cand{s, b, p[0], p[1]}, w})
 				}
@@ -435,6 +438,9 @@ func (m *mutator) eqPropagate(q *sel) bool {
 	kind := "lit"
 	if r, ok := c.to.(*colRef); ok {
 		kind = strings.ToLower(affinityOfRef(from).String() + "~" + affinityOfRef(r).String())
+	}
+	if isChar(from) {
+		kind = "char~" + kind
 	}
 	var targets []weighted[site]
 	walk(c.s, func(st site) {
@@ -498,6 +504,13 @@ func affinityOfRef(r *colRef) affinity {
 		return t.cols[i].affinity()
 	}
 	return affBlob
+}
+
+// isChar reports whether r reads a CHAR(n) column (PostgreSQL's
+// bpchar: = ignores trailing blanks, the value keeps them).
+func isChar(r *colRef) bool {
+	t, i, ok := baseColumn(r)
+	return ok && strings.HasPrefix(strings.ToLower(t.cols[i].typ), "char(")
 }
 
 // inEq writes x = y as x IN (y) or y IN (x), x IN (y) as x = y, and x IN
