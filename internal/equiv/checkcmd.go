@@ -151,7 +151,7 @@ func checkRecord(ctx context.Context, r Record, pairs map[string]PairLine, dbDir
 	if err := kernelCheck(ctx, check.Input{Q1: p.Q1, Q2: p.Q2, Schema: ps, Rule: rule, Solver: solver}, r.Proof); err != nil {
 		return err
 	}
-	return engineReading(ctx, db, d, r.Proof)
+	return engineReading(ctx, db, d, r.Proof, nil)
 }
 
 // kernelCheck is the kernel's check RunCheck runs (a test swaps in one
