@@ -32,13 +32,17 @@ type PlanMismatch struct {
 	Before, After string
 	Path          string
 	Want, Got     string
-	Err           error
+	// Err is PostgreSQL's error (or the plan's, unreadable) on Failed,
+	// "the query" (Before: the engine never reads it, and no proof
+	// rests on it) or "its renaming" (After).
+	Err    error
+	Failed string
 }
 
 // Error says which step PostgreSQL reads otherwise, and how.
 func (m *PlanMismatch) Error() string {
 	if m.Err != nil {
-		return fmt.Sprintf("%s: PostgreSQL does not plan the renaming: %v", m.Where, m.Err)
+		return fmt.Sprintf("%s: PostgreSQL does not plan %s: %v (%s / %s)", m.Where, m.Failed, m.Err, m.Before, m.After)
 	}
 	return fmt.Sprintf("%s: PostgreSQL reads the query and its renaming otherwise: %s is %s before, %s after (%s / %s)",
 		m.Where, m.Path, m.Want, m.Got, m.Before, m.After)
@@ -58,7 +62,7 @@ func SamePlan(ctx context.Context, plan PlanFunc, before, after string) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return &PlanMismatch{Before: before, After: after, Err: err}
+			return &PlanMismatch{Before: before, After: after, Err: err, Failed: [2]string{"the query", "its renaming"}[i]}
 		}
 	}
 	if path, want, got, same := firstDiff(trees[0], trees[1], "plan"); !same {
