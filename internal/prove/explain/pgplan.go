@@ -287,7 +287,11 @@ func show(v any) string {
 	if v == nil {
 		return "«absent»"
 	}
-	b, _ := json.Marshal(v)
+	var buf bytes.Buffer
+	e := json.NewEncoder(&buf)
+	e.SetEscapeHTML(false) // "a > 1", not "a \u003e 1"
+	_ = e.Encode(v)
+	b := bytes.TrimSpace(buf.Bytes())
 	if len(b) > 200 {
 		b = append(b[:200], "…"...)
 	}
