@@ -121,7 +121,10 @@ facts it lists, each of which must hold in the schema; the steps must chain
 from each query to its normal form; the normal forms must be the same query,
 or compare under the bijection with exactly the certificate's obligations,
 each answered unsat by Z3 (the z3 executable). A proof that fails is printed
-with its pair and part; the exit code is then 1, and 0 when all check.`,
+with its pair and part; the exit code is then 1, and 0 when all check.
+Each renaming step (the kernel's reading of names) is also compared with the
+engine's own: SQLite's program of both texts, or on a PostgreSQL run the
+plans of both texts on the server of --db (EXPLAIN, never run).`,
 		Example: `  sqljudge equiv check out/ --pairs pairs.jsonl`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -130,6 +133,7 @@ with its pair and part; the exit code is then 1, and 0 when all check.`,
 		},
 	}
 	cmd.Flags().StringVar(&o.Pairs, "pairs", "", "the run's pairs file")
-	cmd.Flags().StringVar(&o.DB, "db", "", "the folder of SQLite databases the run's db_id pairs read")
+	cmd.Flags().StringVar(&o.DB, "db", "", "the folder of SQLite databases the run's db_id pairs read; for a PostgreSQL run, the postgres:// DSN of a server on which the proofs' renamings are planned (scratch databases, as equiv makes)")
+	cmd.Flags().BoolVar(&o.AllowSuperuser, "allow-superuser", false, "let a --db account that may administer the server (PostgreSQL superuser) plan the renamings")
 	return cmd
 }

@@ -16,6 +16,9 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/outdir"
 	"github.com/sqljudge/sqljudge/internal/prove/check"
+	"github.com/sqljudge/sqljudge/internal/prove/explain"
+	"github.com/sqljudge/sqljudge/internal/sandbox"
+	sbopen "github.com/sqljudge/sqljudge/internal/sandbox/open"
 	"github.com/sqljudge/sqljudge/internal/usage"
 )
 
@@ -27,8 +30,14 @@ type CheckOptions struct {
 	// fingerprint records (the schemas are read from it, never from the
 	// records).
 	Pairs string
-	// DB is the folder of SQLite databases the run's db_id pairs named.
+	// DB is the folder of SQLite databases the run's db_id pairs named;
+	// for a PostgreSQL run, the postgres:// DSN of a server on which the
+	// proofs' renamings are planned (engineReading), in scratch databases
+	// it creates and drops, as `sqljudge equiv --db` does.
 	DB string
+	// AllowSuperuser lets DB's role be one that may administer the
+	// server (see sandbox/postgres.New).
+	AllowSuperuser bool
 }
 
 // ErrCheckFailed is the error of RunCheck when a proof does not check.
@@ -40,9 +49,11 @@ var ErrCheckFailed = errors.New("proofs do not check")
 // database under o.DB), each step's rule applied again (its node and the
 // bijection's tables read again), each fact looked up in the schema, each
 // obligation run on Z3, under the run's rule (under bag the column map
-// must be the identity), and on a SQLite run each renaming step compiled
-// by SQLite, whose programs of the query and of its renaming must be the
-// same (engineReading); and a record whose verdict is equivalent_proved
+// must be the identity), and each renaming step read by the engine
+// (engineReading): on a SQLite run SQLite's programs of the query and of
+// its renaming must be the same, on a PostgreSQL run PostgreSQL's plans,
+// read in scratch databases on the server of o.DB (a usage error
+// without one); and a record whose verdict is equivalent_proved
 // must carry a proof (one deleted, or a verdict forged to
 // equivalent_proved, fails). It prints one line per record that fails
 // (the pair and the part: "q1 step 2 (count_star): ...") and a count; the
@@ -75,10 +86,19 @@ func RunCheck(ctx context.Context, o CheckOptions, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if n := dbIDProofs(recs, byID); n > 0 && o.DB == "" {
+	d, _ := engine.ParseDialect(fp.Settings["engine"])
+	planner, done, err := checkPlanner(ctx, o, d)
+	if err != nil {
+		return err
+	}
+	defer done()
+	dbDir := o.DB
+	if planner != nil {
+		dbDir = ""
+	}
+	if n := dbIDProofs(recs, byID); n > 0 && dbDir == "" {
 		return usage.Errorf("--db is missing: %d proofs of %s are of pairs that name a database by db_id; pass --db, the folder of SQLite databases the run read", n, o.Out)
 	}
-	d, _ := engine.ParseDialect(fp.Settings["engine"])
 	var solver check.Solver
 	if z, err := check.FindZ3(); err == nil {
 		solver = z
@@ -89,7 +109,7 @@ func RunCheck(ctx context.Context, o CheckOptions, w io.Writer) error {
 		switch {
 		case r.Proof != nil:
 			checked++
-			err = checkRecord(ctx, r, byID, o.DB, d, fp.Settings["rule"], solver)
+			err = checkRecord(ctx, r, byID, dbDir, d, fp.Settings["rule"], solver, planner)
 		case r.Verdict == EquivalentProved:
 			err = fmt.Errorf("verdict %s without a proof", EquivalentProved)
 		}
@@ -117,8 +137,47 @@ func dbIDProofs(recs []Record, pairs map[string]PairLine) int {
 	return n
 }
 
-// checkRecord re-checks the proof of one record.
-func checkRecord(ctx context.Context, r Record, pairs map[string]PairLine, dbDir string, d engine.Dialect, rule string, solver check.Solver) error {
+// planner opens a scratch database holding a schema's tables on a
+// server and returns its plans (sandbox.Explainer) and the function that
+// drops it.
+type planner func(ctx context.Context, db *catalog.Database) (explain.PlanFunc, func(), error)
+
+// checkPlanner returns, for a PostgreSQL run, the planner on the server
+// of o.DB (a postgres:// DSN: a usage error otherwise) and the function
+// that closes its sandbox; nil for another engine.
+func checkPlanner(ctx context.Context, o CheckOptions, d engine.Dialect) (planner, func(), error) {
+	if d != engine.Postgres {
+		return nil, func() {}, nil
+	}
+	if dd, ok := sbopen.Dialect(o.DB); !ok || dd != engine.Postgres {
+		return nil, nil, usage.Errorf("--db: the proofs of a PostgreSQL run are checked against PostgreSQL's own plans: pass --db, the postgres:// DSN of a server whose role may create scratch databases")
+	}
+	sb, err := sbopen.Open(ctx, o.DB, sbopen.Options{AllowSuperuser: o.AllowSuperuser})
+	if err != nil {
+		if errors.Is(err, engine.ErrPrivileged) || errors.Is(err, sandbox.ErrSetup) {
+			return nil, nil, usage.Error{Err: privilegeAdvice(err)}
+		}
+		return nil, nil, err
+	}
+	p := func(ctx context.Context, db *catalog.Database) (explain.PlanFunc, func(), error) {
+		sc, err := sb.Open(ctx, db.CreateStatements(engine.Postgres))
+		if err != nil {
+			return nil, nil, err
+		}
+		x, ok := sc.(sandbox.Explainer)
+		if !ok {
+			sc.Close()
+			return nil, nil, fmt.Errorf("the %s sandbox cannot plan queries", d)
+		}
+		return x.Explain, func() { sc.Close() }, nil
+	}
+	return p, func() { sb.Close() }, nil
+}
+
+// checkRecord re-checks the proof of one record; plan makes the scratch
+// database a PostgreSQL proof's renamings are planned on (nil on
+// SQLite).
+func checkRecord(ctx context.Context, r Record, pairs map[string]PairLine, dbDir string, d engine.Dialect, rule string, solver check.Solver, plan planner) error {
 	p, ok := pairs[r.ID]
 	if !ok {
 		return fmt.Errorf("no pair with this id in the pairs file")
@@ -151,7 +210,16 @@ func checkRecord(ctx context.Context, r Record, pairs map[string]PairLine, dbDir
 	if err := kernelCheck(ctx, check.Input{Q1: p.Q1, Q2: p.Q2, Schema: ps, Rule: rule, Solver: solver}, r.Proof); err != nil {
 		return err
 	}
-	return engineReading(ctx, db, d, r.Proof)
+	var plans explain.PlanFunc
+	if plan != nil && hasRenaming(r.Proof) {
+		p, done, err := plan(ctx, db)
+		if err != nil {
+			return fmt.Errorf("its renaming could not be compared with PostgreSQL's reading: %w", err)
+		}
+		defer done()
+		plans = p
+	}
+	return engineReading(ctx, db, d, r.Proof, plans)
 }
 
 // kernelCheck is the kernel's check RunCheck runs (a test swaps in one

@@ -11,6 +11,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/prove"
 	"github.com/sqljudge/sqljudge/internal/prove/check"
 	"github.com/sqljudge/sqljudge/internal/prove/explain"
+	"github.com/sqljudge/sqljudge/internal/sandbox"
 )
 
 // proveSchema adapts db to the prover's schema model on dialect d
@@ -61,17 +62,47 @@ func (s *searcher) prove(ctx context.Context) {
 	}
 	pctx, cancel := context.WithTimeout(ctx, s.o.Budget/proverShare)
 	defer cancel()
-	if s.o.prover != nil {
+	d := s.o.Sandbox.Dialect()
+	switch {
+	case s.o.prover != nil:
 		s.proof, s.out.Prover = s.o.prover(pctx, s.p.Q1, s.p.Q2, s.schema.Database)
-	} else {
-		s.proof, s.out.Prover = ProveQueries(pctx, s.p.Q1, s.p.Q2, s.schema.Database, s.o.Sandbox.Dialect(), s.o.Rule, s.o.Solver)
+	case d == engine.Postgres:
+		// Read on the pair's scratch database once it exists (readProof).
+		s.proof, s.out.Prover = proveKernel(pctx, s.p.Q1, s.p.Q2, s.schema.Database, d, s.o.Rule, s.o.Solver)
+		s.unread = s.proof != nil
+	default:
+		s.proof, s.out.Prover = ProveQueries(pctx, s.p.Q1, s.p.Q2, s.schema.Database, d, s.o.Rule, s.o.Solver)
 	}
 	if s.proof != nil {
 		s.checkData(ctx)
 	}
 	if s.proof != nil && s.o.MaxDatabases > TripwireDatabases {
+		s.searchCap = s.o.MaxDatabases
 		s.o.MaxDatabases = TripwireDatabases
 		s.out.Search.MaxDatabases = TripwireDatabases
+	}
+}
+
+// readProof validates a PostgreSQL proof's renamings on the pair's
+// scratch database (engineReading, the plans of the scratch's Explain),
+// once the search has made it; a proof PostgreSQL reads otherwise, or
+// that cannot be read (sc nil: the scratch could not be made), is
+// dropped and the search gets its whole cap back.
+func (s *searcher) readProof(ctx context.Context, sc sandbox.Scratch) {
+	if !s.unread || s.proof == nil {
+		return
+	}
+	s.unread = false
+	var plans explain.PlanFunc
+	if x, ok := sc.(sandbox.Explainer); ok {
+		plans = x.Explain
+	}
+	if !dropUnread(ctx, s.schema.Database, s.o.Sandbox.Dialect(), s.proof, plans, s.out.Prover) {
+		return
+	}
+	s.proof = nil
+	if s.searchCap > 0 {
+		s.o.MaxDatabases, s.out.Search.MaxDatabases = s.searchCap, s.searchCap
 	}
 }
 
@@ -99,26 +130,46 @@ func (s *searcher) checkData(ctx context.Context) {
 var proveFunc = prove.Prove
 
 // StoppedByEngineReading is ProverNote.StoppedBy when a proof was found
-// but SQLite reads one of its renaming steps otherwise than the kernel
-// (engineReading): the kernel's name resolution is not trusted.
+// but the engine reads one of its renaming steps otherwise than the
+// kernel, or could not be asked (engineReading): the kernel's name
+// resolution is not trusted.
 const StoppedByEngineReading = "engine reading"
 
-// engineReading validates the renaming steps of cert against SQLite's
-// own name resolution (explain.Validate) on a scratch database holding
+// engineReading validates the renaming steps of cert against the
+// engine's own name resolution: on SQLite, SQLite's programs of both
+// texts of each step (explain.Validate) on a scratch database holding
 // db's tables (catalog's CreateStatements, as the sandbox creates them);
-// on dialect d other than SQLite it checks nothing (see docs/equiv.md,
-// Limits). The error says which step SQLite reads otherwise, or why the
-// scratch database could not be made.
-func engineReading(ctx context.Context, db *catalog.Database, d engine.Dialect, cert *check.Certificate) error {
-	if d != engine.SQLite {
-		return nil
+// on PostgreSQL, PostgreSQL's plans (explain.ValidatePlans) read by
+// plans, on a scratch holding the pair's tables (nil: no server, and a
+// certificate with a renaming step is refused). The error says which
+// step the engine reads otherwise, and how, or why it could not be
+// asked.
+func engineReading(ctx context.Context, db *catalog.Database, d engine.Dialect, cert *check.Certificate, plans explain.PlanFunc) error {
+	switch d {
+	case engine.SQLite:
+		sc, err := explain.NewScratch(ctx, db.CreateStatements(engine.SQLite))
+		if err != nil {
+			return fmt.Errorf("its renaming could not be compared with SQLite's reading: %w", err)
+		}
+		defer sc.Close()
+		return explain.Validate(ctx, sc, cert)
+	case engine.Postgres:
+		if plans == nil && hasRenaming(cert) {
+			return fmt.Errorf("its renaming could not be compared with PostgreSQL's reading: no PostgreSQL server to plan it on")
+		}
+		return explain.ValidatePlans(ctx, plans, cert)
 	}
-	sc, err := explain.NewScratch(ctx, db.CreateStatements(engine.SQLite))
-	if err != nil {
-		return fmt.Errorf("its renaming could not be compared with SQLite's reading: %w", err)
+	return nil
+}
+
+// hasRenaming reports whether cert has a renaming step.
+func hasRenaming(cert *check.Certificate) bool {
+	for _, st := range append(append([]check.Step{}, cert.Q1Steps...), cert.Q2Steps...) {
+		if st.Rule == check.RuleRename {
+			return true
+		}
 	}
-	defer sc.Close()
-	return explain.Validate(ctx, sc, cert)
+	return false
 }
 
 // ProveQueries runs the prover alone on q1 and q2 over schema db (as
@@ -127,10 +178,46 @@ func engineReading(ctx context.Context, db *catalog.Database, d engine.Dialect, 
 // discharging the obligations (nil: only proofs that need none): the
 // certificate, or nil, and the note saying what the prover did. Each
 // column's family, affinity and collation are read from the catalog
-// (proveColumn). On SQLite a proof whose renaming SQLite reads otherwise
+// (proveColumn). A proof whose renaming the engine reads otherwise
 // (engineReading) is dropped: no proof, stopped by
-// StoppedByEngineReading.
+// StoppedByEngineReading. On PostgreSQL that needs a server: without one
+// (ProveQueriesWith gives it) no proof is given.
 func ProveQueries(ctx context.Context, q1, q2 string, db *catalog.Database, d engine.Dialect, rule Rule, solver check.Solver) (*check.Certificate, *ProverNote) {
+	return ProveQueriesWith(ctx, q1, q2, db, d, rule, solver, nil)
+}
+
+// ProveQueriesWith is ProveQueries with plans, PostgreSQL's plans of
+// queries on a scratch holding db's tables (a sandbox.Explainer's
+// Explain), against which a PostgreSQL proof's renamings are validated
+// (explain.ValidatePlans); plans is unused on SQLite.
+func ProveQueriesWith(ctx context.Context, q1, q2 string, db *catalog.Database, d engine.Dialect, rule Rule, solver check.Solver, plans explain.PlanFunc) (*check.Certificate, *ProverNote) {
+	cert, note := proveKernel(ctx, q1, q2, db, d, rule, solver)
+	if cert == nil {
+		return nil, note
+	}
+	if dropUnread(ctx, db, d, cert, plans, note) {
+		return nil, note
+	}
+	return cert, note
+}
+
+// dropUnread runs engineReading on cert and, when the engine reads it
+// otherwise or cannot be asked, records in note that the proof is
+// dropped (true).
+func dropUnread(ctx context.Context, db *catalog.Database, d engine.Dialect, cert *check.Certificate, plans explain.PlanFunc, note *ProverNote) bool {
+	err := engineReading(ctx, db, d, cert, plans)
+	if err == nil {
+		return false
+	}
+	note.Result, note.StoppedBy = ProverNoProof, StoppedByEngineReading
+	note.Detail = "a proof was found, but " + err.Error()
+	return true
+}
+
+// proveKernel is ProveQueries without engineReading: the kernel's proof
+// alone (tests of the kernel on PostgreSQL without a server, and Decide,
+// which validates a PostgreSQL proof on its own scratch database).
+func proveKernel(ctx context.Context, q1, q2 string, db *catalog.Database, d engine.Dialect, rule Rule, solver check.Solver) (*check.Certificate, *ProverNote) {
 	note := &ProverNote{Solver: "none"}
 	if solver != nil {
 		note.Solver = solver.Name()
@@ -147,11 +234,6 @@ func ProveQueries(ctx context.Context, q1, q2 string, db *catalog.Database, d en
 	note.Obligations = a.SolverCalls
 	if !a.Proved() {
 		note.Result, note.StoppedBy, note.Detail = ProverNoProof, a.Stopped, a.Detail
-		return nil, note
-	}
-	if err := engineReading(ctx, db, d, a.Certificate); err != nil {
-		note.Result, note.StoppedBy = ProverNoProof, StoppedByEngineReading
-		note.Detail = "a proof was found, but " + err.Error()
 		return nil, note
 	}
 	if b, err := json.Marshal(a.Certificate); err != nil || len(b) > MaxProofBytes {

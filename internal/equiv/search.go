@@ -97,6 +97,11 @@ type searcher struct {
 	r              [2]*result.Set
 	// proof is the prover's certificate, nil when it found none.
 	proof *check.Certificate
+	// unread: proof's renamings still await the engine's reading
+	// (readProof, on PostgreSQL); searchCap is the database cap before a
+	// proof lowered it.
+	unread    bool
+	searchCap int
 	// lastErrs are the two queries' errors on the database runBoth ran
 	// last (both the engine's refusal when it refused the database).
 	lastErrs [2]error
@@ -133,6 +138,7 @@ func (s *searcher) run(ctx, parent context.Context) error {
 	var err error
 	s.sc, err = s.o.Sandbox.Open(ctx, s.schema.CreateStatements(d))
 	if err != nil {
+		s.readProof(ctx, nil)
 		var setup *sandbox.SetupError
 		if errors.As(err, &setup) && ctx.Err() == nil {
 			return err // the sandbox's failure, not the pair's
@@ -147,6 +153,7 @@ func (s *searcher) run(ctx, parent context.Context) error {
 		return nil
 	}
 	defer s.sc.Close()
+	s.readProof(ctx, s.sc)
 	conds := s.schema.solvedValues(s.conditionSources()...)
 	pools := s.schema.pools([]string{s.p.Q1, s.p.Q2}, conds)
 	for _, t := range pools {

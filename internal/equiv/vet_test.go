@@ -3,6 +3,7 @@ package equiv
 import (
 	"context"
 	"errors"
+	"github.com/sqljudge/sqljudge/internal/outdir"
 	"os"
 	"path/filepath"
 	"strings"
@@ -152,6 +153,36 @@ func TestCheckNeedsAnEquivFolder(t *testing.T) {
 		err := RunCheck(context.Background(), CheckOptions{Out: dir, Pairs: "pairs.jsonl"}, &strings.Builder{})
 		if !errors.As(err, &ue) || !strings.Contains(err.Error(), want) {
 			t.Errorf("equiv check %s: %v, want a usage error saying %q", dir, err, want)
+		}
+	}
+}
+
+// TestCheckPostgresRunNeedsAServer: equiv check of a PostgreSQL run
+// without --db, or with a folder, is a usage error asking for a
+// postgres:// DSN: its proofs' renamings are read on the server, never
+// passed on the kernel's word.
+func TestCheckPostgresRunNeedsAServer(t *testing.T) {
+	dir := t.TempDir()
+	pairs := filepath.Join(dir, "pairs.jsonl")
+	if err := os.WriteFile(pairs, []byte(`{"id": "a", "q1": "SELECT 1", "q2": "SELECT 1", "schema": "CREATE TABLE t (a INT)"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h, err := outdir.FileHash(pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fp := `{"version": "equiv", "inputs": {"pairs": "` + h + `"}, "settings": {"engine": "postgres", "rule": "bag"}}`
+	if err := os.WriteFile(filepath.Join(dir, "fingerprint.json"), []byte(fp), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ResultsFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, db := range []string{"", dir} {
+		var ue usage.Error
+		err := RunCheck(context.Background(), CheckOptions{Out: dir, Pairs: pairs, DB: db}, &strings.Builder{})
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), "postgres:// DSN") {
+			t.Errorf("--db %q: %v, want a usage error asking for a postgres:// DSN", db, err)
 		}
 	}
 }

@@ -109,7 +109,11 @@ func TestWrongProofsRefused(t *testing.T) {
 				if err != nil {
 					t.Fatalf("schema: %v", err)
 				}
-				cert, note := ProveQueries(context.Background(), w.Q1, w.Q2, db, d, Rule(w.Rule), z)
+				prove := ProveQueries
+				if d == engine.Postgres {
+					prove = proveKernel // without a server to plan on, ProveQueries proves nothing there: the kernel must refuse it alone
+				}
+				cert, note := prove(context.Background(), w.Q1, w.Q2, db, d, Rule(w.Rule), z)
 				if cert != nil || note.Result == ProverProved {
 					t.Errorf("%s (%s): PROVED, the engine separates them\nq1: %s\nq2: %s", w.ID, w.Cause, w.Q1, w.Q2)
 				} else if note.StoppedBy == "" {

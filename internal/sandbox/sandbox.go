@@ -71,6 +71,17 @@ type Scratch interface {
 	Close() error
 }
 
+// An Explainer is a Scratch that shows the engine's plan of a query
+// without running it: Explain returns the plan of q (one read-only query,
+// as Query takes) over the scratch's tables and the rows of the last
+// Load, as the engine prints it (PostgreSQL: EXPLAIN (VERBOSE, COSTS OFF,
+// FORMAT JSON)), under Query's guards (a read-only savepoint rolled back,
+// the statement timeout). The error is the engine's when it refuses q.
+// Package prove/explain compares such plans (a proof's renamings).
+type Explainer interface {
+	Explain(ctx context.Context, q string) ([]byte, error)
+}
+
 // A DBReader is a Sandbox that can read an existing database of its
 // server, named by a db_id, through its read-only engine: a db_id pair's
 // schema and values (ReadDB, catalog.Read), and what its data satisfies

@@ -48,14 +48,41 @@ type occurrence struct {
 	join    joinKind            // how it attaches
 	core    *sqlast.SelectQuery // the SELECT whose FROM holds it
 	ref     string              // the name the query used for it (lower case)
+	// exact: names are case-sensitive (PostgreSQL): the canonical form
+	// keeps the table's and its columns' names as declared (schemaName).
+	exact bool
+}
+
+// schemaName is the identifier the canonical form prints for a table's
+// or a column's declared name: in lower case where names are compared
+// without regard to case (SQLite), else (exact, PostgreSQL) as declared,
+// double-quoted when it is not in lower case, since PostgreSQL folds an
+// unquoted name to lower case ("Val" is not val there).
+func schemaName(name string, exact bool) *sqlast.Ident {
+	if !exact {
+		return sqlast.Name(lowerASCII(name))
+	}
+	if id := sqlast.Name(name); id.Quote == sqlast.QuoteDouble || name == lowerASCII(name) {
+		return id
+	}
+	return &sqlast.Ident{Name: name, Raw: `"` + strings.ReplaceAll(name, `"`, `""`) + `"`, Quote: sqlast.QuoteDouble}
 }
 
 // colName returns the canonical name of column i of the occurrence.
 func (o *occurrence) colName(i int) string {
 	if o.table != nil {
-		return lowerASCII(o.table.Columns[i].Name)
+		return schemaName(o.table.Columns[i].Name, o.exact).Name
 	}
 	return o.cols[i]
+}
+
+// colIdent is the identifier of column i of the occurrence in the
+// canonical form (colName, quoted when PostgreSQL needs it).
+func (o *occurrence) colIdent(i int) *sqlast.Ident {
+	if o.table != nil {
+		return schemaName(o.table.Columns[i].Name, o.exact)
+	}
+	return sqlast.Name(o.cols[i])
 }
 
 // column finds a column by name: its index, or -1.
@@ -682,7 +709,7 @@ func (cz *canonicalizer) fromItem(t *sqlast.TableRef, sc *scope) error {
 	case t.HasArgs:
 		return refuse("table-valued function", "")
 	}
-	o := &occurrence{join: kind, core: sc.core}
+	o := &occurrence{join: kind, core: sc.core, exact: cz.schema.Dialect() == Postgres}
 	cz.c.Occs = append(cz.c.Occs, o)
 	o.alias = cz.prefix + strconv.Itoa(len(cz.c.Occs))
 	cz.c.byAlias[o.alias] = o
@@ -704,7 +731,7 @@ func (cz *canonicalizer) fromItem(t *sqlast.TableRef, sc *scope) error {
 		if o.ref == "" {
 			o.ref = lowerASCII(t.Name.Name.Name)
 		}
-		t.Name.Name = sqlast.Name(lowerASCII(o.table.Name))
+		t.Name.Name = schemaName(o.table.Name, o.exact)
 	case t.Select != nil:
 		if t.Alias == nil {
 			o.ref = ""

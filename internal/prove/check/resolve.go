@@ -51,7 +51,7 @@ func lookupRef(sc *scope, ref string) (*occurrence, error) {
 
 // qualified returns the canonical reference to column i of o.
 func qualified(o *occurrence, i int) *sqlast.QualifiedRef {
-	return &sqlast.QualifiedRef{Parts: []*sqlast.Ident{sqlast.Name(o.alias), sqlast.Name(o.colName(i))}}
+	return &sqlast.QualifiedRef{Parts: []*sqlast.Ident{sqlast.Name(o.alias), o.colIdent(i)}}
 }
 
 // rowidNames are the names SQLite gives a table's rowid when no column

@@ -376,7 +376,7 @@ func joinElim(c *Canon, at int, facts *factSet) error {
 				if p.table.Col(r.Parts[1].Name) != key {
 					bad = true
 				}
-				r.Parts = []*sqlast.Ident{sqlast.Name(child.alias), sqlast.Name(child.colName(f))}
+				r.Parts = []*sqlast.Ident{sqlast.Name(child.alias), child.colIdent(f)}
 			}
 		case *sqlast.Star:
 			bad = bad || r.Table != nil && lowerASCII(r.Table.Name) == p.alias

@@ -580,6 +580,42 @@ func (sc *pgScratch) Query(ctx context.Context, q string) (*result.Set, error) {
 	return set, nil
 }
 
+// pgExplain prefixes the query Explain plans.
+const pgExplain = "EXPLAIN (VERBOSE, COSTS OFF, FORMAT JSON) "
+
+// Explain returns PostgreSQL's plan of q (sandbox.Explainer): q passes
+// Query's statement check, then EXPLAIN (VERBOSE, COSTS OFF, FORMAT
+// JSON) q runs in Query's pipeline (a read-only savepoint rolled back,
+// the statement timeout), so q is planned, never run; the plan's JSON is
+// capped by the engine's caps on a value (a longer one is the engine's
+// error).
+func (sc *pgScratch) Explain(ctx context.Context, q string) ([]byte, error) {
+	blank, err := engine.CheckStatement(sc.name, q, engine.QueryKeywords)
+	if err != nil {
+		return nil, err
+	}
+	if blank {
+		return nil, fmt.Errorf("no query to plan")
+	}
+	pc, err := sc.session(ctx, true)
+	if err != nil {
+		return nil, engine.ConnectFailure(ctx, sc.name, sc.name, err, false)
+	}
+	set, discard, err := sc.query(ctx, pc, pgExplain+q)
+	if discard || ctx.Err() != nil {
+		sc.discard()
+	}
+	if err != nil {
+		return nil, sc.sb.eng.Failure(ctx, sc.name, err)
+	}
+	if len(set.Rows) != 1 || len(set.Rows[0]) != 1 {
+		return nil, fmt.Errorf("postgres: EXPLAIN returned %d rows, not one plan", len(set.Rows))
+	}
+	return []byte(set.Rows[0][0].S), nil
+}
+
+var _ sandbox.Explainer = (*pgScratch)(nil)
+
 // pgQuerySteps are the statements Query sends around the query.
 var pgQuerySteps = struct{ savepoint, readOnly, rollbackTo, release, unlock string }{
 	"SAVEPOINT sqljudge_q",

@@ -68,7 +68,7 @@ func EquivCheck(ctx context.Context, dir string, proofs []Proof, db string, maxD
 			return nil, err
 		}
 		var chk bytes.Buffer
-		err := equiv.RunCheck(ctx, equiv.CheckOptions{Out: out, Pairs: pairs}, &chk)
+		err := equiv.RunCheck(ctx, equiv.CheckOptions{Out: out, Pairs: pairs, DB: checkDB(db), AllowSuperuser: true}, &chk)
 		for _, l := range strings.Split(strings.TrimSpace(chk.String()), "\n") {
 			if strings.HasPrefix(l, "pair ") {
 				rep.Rejected = append(rep.Rejected, l)
@@ -115,4 +115,14 @@ func readVerdicts(path string, into map[string]string) error {
 		into[r.ID] = r.Verdict
 	}
 	return nil
+}
+
+// checkDB is the --db of equiv check for a run on db: a server's DSN
+// (the PostgreSQL proofs' renamings are planned there), "" for SQLite's
+// scratch files.
+func checkDB(db string) string {
+	if strings.HasPrefix(db, "postgres") {
+		return db
+	}
+	return ""
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/equiv"
 	"github.com/sqljudge/sqljudge/internal/prove/check"
+	"github.com/sqljudge/sqljudge/internal/prove/explain"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sandbox"
 )
@@ -314,6 +315,40 @@ func (w *worker) session(ctx context.Context, s *schema) (session, error) {
 	return openServer(w.scratch, s), nil
 }
 
+// plans returns, on a server, the plans of queries over pair schema s
+// (its tables created in the worker's scratch database, in a transaction
+// the next database's load rolls back) against which ProveQueriesWith
+// reads a PostgreSQL proof's renamings; nil on SQLite. A DDL the server
+// refuses gives plans that fail (no proof), as in Decide.
+func (w *worker) plans(ctx context.Context, s *schema) (explain.PlanFunc, error) {
+	if w.cfg.Dialect == engine.SQLite {
+		return nil, nil
+	}
+	if _, err := w.session(ctx, s); err != nil {
+		return nil, err
+	}
+	x, ok := w.scratch.(sandbox.Explainer)
+	if !ok {
+		return nil, fmt.Errorf("the %s sandbox cannot plan queries", w.cfg.Dialect)
+	}
+	var ddlErr error
+	if err := w.scratch.Load(ctx, nil); err != nil {
+		return nil, err
+	}
+	if err := w.scratch.Exec(ctx, s.ddl()); err != nil {
+		if ctx.Err() != nil || isSetup(err) {
+			return nil, err
+		}
+		ddlErr = err
+	}
+	return func(ctx context.Context, q string) ([]byte, error) {
+		if ddlErr != nil {
+			return nil, fmt.Errorf("the server refuses the schema: %w", ddlErr)
+		}
+		return x.Explain(ctx, q)
+	}, nil
+}
+
 // runPair draws pair i of the seed, proves it and, when proved, runs it.
 func (w *worker) runPair(ctx context.Context, i int) pairOutcome {
 	cfg := w.cfg
@@ -325,7 +360,11 @@ func (w *worker) runPair(ctx context.Context, i int) pairOutcome {
 	if err != nil {
 		return pairOutcome{schemaRefused: true}
 	}
-	cert, note := equiv.ProveQueries(ctx, p.sql1, p.sql2, db, cfg.Dialect, p.rule, cfg.Solver)
+	plans, err := w.plans(ctx, s)
+	if err != nil {
+		return pairOutcome{err: err}
+	}
+	cert, note := equiv.ProveQueriesWith(ctx, p.sql1, p.sql2, db, cfg.Dialect, p.rule, cfg.Solver, plans)
 	if cert == nil {
 		return pairOutcome{stoppedBy: note.StoppedBy}
 	}
