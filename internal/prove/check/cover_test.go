@@ -36,7 +36,7 @@ func TestConditionCoverModels(t *testing.T) {
 		names = append(names, g.Name)
 		scripts = append(scripts, g.SMT)
 	}
-	want := "holds,false 1,null 1,false 2,null 2,false 3,null 3,false 4,null 4,duplicate t1,duplicate t2,limit 3"
+	want := "holds,duplicate t1,duplicate t2,limit 3,false 1,null 1,false 2,null 2,false 3,null 3,false 4,null 4"
 	if got := strings.Join(names, ","); got != want {
 		t.Fatalf("goals %s, want %s", got, want)
 	}
@@ -45,28 +45,35 @@ func TestConditionCoverModels(t *testing.T) {
 		t.Fatal(err)
 	}
 	val := func(m Model, name string) string { return m["|"+name+"|"] }
-	holds := models[0]
+	byName := map[string]Model{}
+	for i, g := range cv.Goals {
+		byName[g.Name] = models[i]
+	}
+	holds := byName["holds"]
 	if holds == nil {
 		t.Fatal("no model of holds")
 	}
 	if val(holds, "t1.country#1") != `"Cuba"` || val(holds, "t2.genre#1") != `"Wuxia"` || val(holds, "t1.id#1") != val(holds, "t2.movie_id#1") {
 		t.Errorf("holds: %v", holds)
 	}
-	// m.score * 3 = 122883 is arithmetic, which the encoding leaves
-	// uninterpreted: its model says nothing about score, and the engine
-	// decides. The flip of conjunct 2 (country) must break it.
-	if m := models[3]; m == nil || val(m, "t1.country#1") == `"Cuba"` && val(m, "t1.country null#1") != "true" {
+	// m.score * 3 = 122883 is arithmetic on a REAL column: the model
+	// holds the one value that meets it, outside every pool of literals.
+	if got := val(holds, "t1.score#1"); got != "40961.0" {
+		t.Errorf("holds: score %s, want 40961.0", got)
+	}
+	// The flip of conjunct 2 (country) must break it.
+	if m := byName["false 2"]; m == nil || val(m, "t1.country#1") == `"Cuba"` && val(m, "t1.country null#1") != "true" {
 		t.Errorf("false 2: %v", m)
 	}
-	if m := models[9]; m == nil || val(m, "t1.id#1") != val(m, "t1.id#2") || val(m, "t2.genre#2") != `"Wuxia"` {
+	if m := byName["duplicate t1"]; m == nil || val(m, "t1.id#1") != val(m, "t1.id#2") || val(m, "t2.genre#2") != `"Wuxia"` {
 		t.Errorf("duplicate t1: %v", m)
 	}
-	lim := models[11]
+	lim := byName["limit 3"]
 	if lim == nil {
 		t.Fatal("no model of limit 3")
 	}
 	ids := map[string]bool{}
-	for _, r := range cv.Goals[11].Rows {
+	for _, r := range cv.Goals[3].Rows {
 		if row := cv.Rows[r]; row.Table == "movies" {
 			ids[lim[row.Columns[0].Value]] = true
 		}

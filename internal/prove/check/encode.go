@@ -96,6 +96,10 @@ type encoder struct {
 	// grouped: the aggregates are of the groups of a GROUP BY, never
 	// empty (COUNT(*) is at least 1).
 	grouped bool
+	// cover: the encoding is ConditionCover's (models for the search,
+	// never a proof), which also models arithmetic and a few functions
+	// (cover_encode.go), each exactly on the models it admits.
+	cover bool
 }
 
 var symbolSafe = regexp.MustCompile(`^[^|\\]*$`)
@@ -207,6 +211,17 @@ func (e *encoder) scalar(x sqlast.Expr) (term, bool, error) {
 		if e.agg && isAggregateCall(t) {
 			tm, err := e.aggregate(t)
 			return tm, err == nil, err
+		}
+		if e.cover {
+			return e.coverFunc(t)
+		}
+	case *sqlast.BinaryExpr:
+		if e.cover {
+			return e.arith(t)
+		}
+	case *sqlast.CastExpr:
+		if e.cover {
+			return e.cast(t)
 		}
 	case *sqlast.SubqueryExpr:
 		sym, env := e.env.subquery(t.Select)
@@ -365,6 +380,11 @@ func (e *encoder) cond(x sqlast.Expr) (pred, error) {
 	case *sqlast.InExpr:
 		return e.in(x, t)
 	case *sqlast.LikeExpr:
+		if e.cover {
+			if p, ok, err := e.coverLike(t); err != nil || ok {
+				return p, err
+			}
+		}
 		// SQLite's LIKE ignores the case of ASCII letters (the default,
 		// which the sandbox keeps): the pattern in lower case is the same
 		// predicate.
