@@ -2,6 +2,7 @@ package equiv
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -208,7 +209,7 @@ func (s *searcher) setModelValues(t *catalog.Table, row []result.Value, r check.
 	}
 }
 
-// modelValue reads a model's value of sort srt.
+// modelValue reads a model's value of sort srt (check.CoverColumn.Sort).
 func modelValue(srt, text string) (result.Value, bool) {
 	switch srt {
 	case "Int":
@@ -220,6 +221,16 @@ func modelValue(srt, text string) (result.Value, bool) {
 	case "String":
 		str, ok := check.ModelString(text)
 		return result.TextValue(str), ok
+	case "Date", "Timestamp": // YYYYMMDD (check.CoverColumn)
+		n, ok := check.ModelInt(text)
+		if !ok || n < 0 || n > 99991231 {
+			return result.Value{}, false
+		}
+		d := fmt.Sprintf("%04d-%02d-%02d", n/10000, n/100%100, n%100)
+		if srt == "Timestamp" {
+			d += " 00:00:00"
+		}
+		return result.TextValue(d), true
 	}
 	return result.Value{}, false
 }

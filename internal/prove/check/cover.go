@@ -35,7 +35,9 @@ type CoverOptions struct {
 
 // CoverColumn is one column of a symbolic row: the SMT constants of its
 // value and null flag and the value's sort (Int, Real, String or V, the
-// uninterpreted sort of a family the encoding does not model).
+// uninterpreted sort of a family the encoding does not model; Date and
+// Timestamp for an Int that is the date YYYYMMDD, written 'YYYY-MM-DD',
+// a timestamp's followed by ' 00:00:00': cover_date.go).
 type CoverColumn struct {
 	Value, Null, Sort string
 	// Read: a condition reads the column (else it is declared only for
@@ -68,10 +70,13 @@ type Cover struct {
 	Goals []CoverGoal
 }
 
-// coverEnv names a column of the canonical form in one copy: "t1.age#2".
+// coverEnv names a column of the canonical form in one copy: "t1.age#2";
+// a text column in dated is a date text (a query reads it with STRFTIME
+// or DATE).
 type coverEnv struct {
-	c    *Canon
-	copy int
+	c     *Canon
+	copy  int
+	dated map[colKey]bool
 }
 
 func (v coverEnv) column(r *sqlast.QualifiedRef) (string, string, Column, error) {
@@ -79,7 +84,59 @@ func (v coverEnv) column(r *sqlast.QualifiedRef) (string, string, Column, error)
 	if !ok {
 		return "", "", Column{}, refuse("column", "%s is not a column of a table", sqlast.Format(r))
 	}
-	return o.alias + "." + o.colName(i) + "#" + itoa(v.copy), o.table.Name, o.table.Columns[i], nil
+	col := o.table.Columns[i]
+	if col.Temporal == TemporalNone && col.family(v.c.d) == Text && v.dated[keyOf(o, i)] {
+		col.Temporal = TemporalDate
+	}
+	return o.alias + "." + o.colName(i) + "#" + itoa(v.copy), o.table.Name, col, nil
+}
+
+// datedColumns are the columns the statement reads with STRFTIME or
+// DATE.
+func datedColumns(c *Canon) map[colKey]bool {
+	out := map[colKey]bool{}
+	visit := func(x sqlast.Expr) {
+		f, ok := x.(*sqlast.FuncCall)
+		if !ok || len(f.Args) == 0 {
+			return
+		}
+		arg := f.Args[0]
+		switch lowerASCII(f.Name.Name) {
+		case "strftime":
+			if len(f.Args) < 2 {
+				return
+			}
+			arg = f.Args[1]
+		case "date":
+		default:
+			return
+		}
+		if r, ok := stripParens(arg).(*sqlast.QualifiedRef); ok {
+			if o, i, ok := c.colOf(r); ok {
+				out[keyOf(o, i)] = true
+			}
+		}
+	}
+	for _, core := range c.Stmt.Cores {
+		sq, ok := core.(*sqlast.SelectQuery)
+		if !ok {
+			continue
+		}
+		exprs := []sqlast.Expr{sq.Where, sq.Having}
+		for _, rc := range sq.Columns {
+			exprs = append(exprs, rc.Expr)
+		}
+		for _, t := range sq.From {
+			exprs = append(exprs, t.On)
+		}
+		for _, o := range sq.OrderBy {
+			exprs = append(exprs, o.Expr)
+		}
+		for _, x := range exprs {
+			walkExpr(x, func(y sqlast.Expr) bool { visit(y); return true })
+		}
+	}
+	return out
 }
 
 func (v coverEnv) aggregateKey(f *sqlast.FuncCall) string { return sqlast.Format(f) }
@@ -246,6 +303,7 @@ func limitOf(st *sqlast.SelectStmt) int {
 // conditions of each copy, encoded.
 type coverScript struct {
 	s     *script
+	dated map[colKey]bool
 	occs  []*occurrence
 	rows  []int         // the rows of each (copy, occurrence): copy*len(occs)+i
 	preds [][]pred      // per copy, per encoded condition
@@ -358,9 +416,9 @@ func (cs *coverScript) allBut(k, skip int) []string {
 // the tables' keys across the rows, and encodes each condition in each
 // copy (a condition the encoder refuses in copy 1 is left out).
 func (cv *Cover) encode(c *Canon, cc coverCore, n int) *coverScript {
-	cs := &coverScript{s: newScript(c.d), occs: cc.occs}
+	cs := &coverScript{s: newScript(c.d), occs: cc.occs, dated: datedColumns(c)}
 	for k := range n {
-		e := &encoder{s: cs.s, env: coverEnv{c: c, copy: k + 1}, cover: true}
+		e := cs.encoder(c, k+1)
 		for _, oc := range cc.occs {
 			row := CoverRow{Table: oc.table.Name, Copy: k + 1}
 			var consts []colConsts
@@ -369,7 +427,11 @@ func (cv *Cover) encode(c *Canon, cc coverCore, n int) *coverScript {
 				if err != nil {
 					t = term{}
 				}
-				row.Columns = append(row.Columns, CoverColumn{Value: t.v, Null: t.n, Sort: t.srt})
+				srt := t.srt
+				if t.tn != nil {
+					srt = map[bool]string{false: "Date", true: "Timestamp"}[t.tn.longer]
+				}
+				row.Columns = append(row.Columns, CoverColumn{Value: t.v, Null: t.n, Sort: srt})
 				consts = append(consts, colConsts{t.v, t.n})
 			}
 			cs.rows = append(cs.rows, len(cv.Rows))
@@ -402,7 +464,7 @@ func (cv *Cover) encode(c *Canon, cc coverCore, n int) *coverScript {
 		}
 		var ns []string
 		for k := range n {
-			e := &encoder{s: cs.s, env: coverEnv{c: c, copy: k + 1}, cover: true}
+			e := cs.encoder(c, k+1)
 			t, err := e.column(r)
 			if err != nil {
 				break
@@ -420,12 +482,17 @@ func (cv *Cover) encode(c *Canon, cc coverCore, n int) *coverScript {
 	return cs
 }
 
+// encoder is ConditionCover's encoder of copy k (1, 2, ...).
+func (cs *coverScript) encoder(c *Canon, k int) *encoder {
+	return &encoder{s: cs.s, env: coverEnv{c: c, copy: k, dated: cs.dated}, cover: true}
+}
+
 // encodeAll encodes the condition x in each of n copies and marks the
 // columns it reads; false when the encoder refuses it.
 func (cv *Cover) encodeAll(cs *coverScript, c *Canon, cc coverCore, x sqlast.Expr, n int) ([]pred, bool) {
 	var ps []pred
 	for k := range n {
-		e := &encoder{s: cs.s, env: coverEnv{c: c, copy: k + 1}, cover: true}
+		e := cs.encoder(c, k+1)
 		p, err := e.cond(x)
 		if err != nil {
 			return nil, false
@@ -458,7 +525,7 @@ func (cs *coverScript) boundaries(c *Canon, x sqlast.Expr, i int) {
 		if !isLiteralValue(p[1]) && !isLiteralValue(p[0]) {
 			continue
 		}
-		e := &encoder{s: cs.s, env: coverEnv{c: c, copy: 1}, cover: true}
+		e := cs.encoder(c, 1)
 		eq := &sqlast.BinaryExpr{Op: sqlast.OpEq, X: p[0], Y: p[1]}
 		q, err := e.compare(eq, sqlast.OpEq, p[0], p[1])
 		if err != nil || q.t == "false" {

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -44,6 +45,7 @@ func (e *encoder) arith(b *sqlast.BinaryExpr) (term, bool, error) {
 	if x.srt == "" || y.srt == "" {
 		return nullTerm, true, nil
 	}
+	x, y = x.number(), y.number()
 	if !arithFamily(x) || !arithFamily(y) {
 		return term{}, false, nil
 	}
@@ -102,26 +104,43 @@ func (e *encoder) cast(c *sqlast.CastExpr) (term, bool, error) {
 }
 
 // coverFunc encodes SUBSTR(x, i [, j]) and LENGTH(x) of a text x (i and
-// j integer literals, j >= 0; i < 0 without j counts from the end).
+// j integer literals, j >= 0; i < 0 without j counts from the end), and
+// STRFTIME(f, d) and DATE(d) of a date text d (coverShape) for the
+// formats of strftimeParts.
 func (e *encoder) coverFunc(f *sqlast.FuncCall) (term, bool, error) {
 	name := lowerASCII(f.Name.Name)
 	if e.s.d != SQLite || f.Star || f.Distinct || f.Filter != nil || f.Over != nil || len(f.Args) == 0 {
 		return term{}, false, nil
 	}
-	if name != "substr" && name != "substring" && name != "length" {
+	arg := 0
+	switch name {
+	case "substr", "substring", "length", "date":
+	case "strftime":
+		arg = 1
+	default:
 		return term{}, false, nil
 	}
-	x, ok, err := e.scalar(f.Args[0])
+	if len(f.Args) <= arg {
+		return term{}, false, nil
+	}
+	x, ok, err := e.scalar(f.Args[arg])
 	if err != nil || !ok {
 		return term{}, false, err
 	}
 	if x.srt == "" {
 		return nullTerm, true, nil
 	}
+	if name == "date" || name == "strftime" {
+		return e.dateFunc(f, x)
+	}
+	if x.tn != nil && (name == "substr" || name == "substring") {
+		return x.substr(f.Args[1:])
+	}
 	if x.fam != Text || x.srt != "String" {
 		return term{}, false, nil
 	}
-	if name == "length" {
+	switch name {
+	case "length":
 		if len(f.Args) != 1 {
 			return term{}, false, nil
 		}
@@ -227,3 +246,24 @@ func (e *encoder) coverLike(t *sqlast.LikeExpr) (pred, bool, error) {
 }
 
 func isASCIILetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
+
+// numberText matches a text SQLite's NUMERIC affinity may turn into a
+// number (sqlite3AtoF: spaces, a sign, digits with a point, an exponent);
+// a text it does not match stays a text.
+var numberText = regexp.MustCompile(`^[ \t\n\v\f\r]*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?[ \t\n\v\f\r]*$`)
+
+// toNumber applies NUMERIC affinity to a value as toNumber does, and in
+// ConditionCover's encoding also keeps as texts a date text and a string
+// literal that is no number (numberText).
+func (e *encoder) toNumber(t term) (term, bool) {
+	if n, ok := toNumber(t); ok || !e.cover {
+		return n, ok
+	}
+	switch {
+	case t.tn != nil:
+		return t, true
+	case t.fam == Text && t.lit != nil && t.lit.Kind == sqlast.LitString:
+		return t, !numberText.MatchString(t.lit.Value)
+	}
+	return t, false
+}
