@@ -526,12 +526,19 @@ func (cs *coverScript) boundaries(c *Canon, x sqlast.Expr, i int) {
 			continue
 		}
 		e := cs.encoder(c, 1)
-		eq := &sqlast.BinaryExpr{Op: sqlast.OpEq, X: p[0], Y: p[1]}
-		q, err := e.compare(eq, sqlast.OpEq, p[0], p[1])
-		if err != nil || q.t == "false" {
+		a, oka, err := e.scalar(p[0])
+		if err != nil || !oka || a.srt == "" {
 			continue
 		}
-		cs.bounds = append(cs.bounds, coverBound{cond: i, at: q.t})
+		b, okb, err := e.scalar(p[1])
+		if err != nil || !okb || b.srt == "" {
+			continue
+		}
+		eq, ok := e.relate(sqlast.OpEq, a, b)
+		if !ok || eq == "false" {
+			continue // uninterpreted, or never equal
+		}
+		cs.bounds = append(cs.bounds, coverBound{cond: i, at: and(not(a.n), not(b.n), eq)})
 	}
 }
 

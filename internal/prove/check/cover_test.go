@@ -98,3 +98,58 @@ func TestModelValues(t *testing.T) {
 		t.Errorf("parseModels: %v %v", m, err)
 	}
 }
+
+// TestConditionCoverEncodesMore asks Z3 for the goals of conditions the
+// prover's encoding leaves uninterpreted and ConditionCover models (on
+// SQLite): a date's year, a LIKE prefix without letters, integer
+// division, SUBSTR, a boundary of BETWEEN, a NULL where COUNT reads, a
+// condition of the output in one row and not in another.
+func TestConditionCoverEncodesMore(t *testing.T) {
+	z, err := FindZ3()
+	if err != nil {
+		t.Skip(err)
+	}
+	z.RLimit = 2_000_000
+	s := &MapSchema{D: SQLite, Tables: []*Table{{Name: "shows", Columns: []Column{
+		{Name: "id", Family: Int, NotNull: true}, {Name: "day", Family: Other, Affinity: AffinityNumeric, Temporal: TemporalDate},
+		{Name: "code", Family: Text}, {Name: "seats", Family: Int}, {Name: "city", Family: Text}},
+		Keys: []Key{{Cols: []int{0}, Primary: true}}}}}
+	q := "SELECT COUNT(city), SUM(IIF(city = 'Hue', 1, 0)) FROM shows WHERE STRFTIME('%Y', day) = '1997' AND day < '1997-03' AND code LIKE '12-%' AND seats / 7 = 3 AND SUBSTR(code, 4, 2) = '45' AND id BETWEEN 1000 AND 2000"
+	cv, err := ConditionCover(q, s, CoverOptions{MaxGoals: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var scripts []string
+	for _, g := range cv.Goals {
+		scripts = append(scripts, g.SMT)
+	}
+	models, err := z.Models(context.Background(), scripts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]Model{}
+	for i, g := range cv.Goals {
+		byName[g.Name] = models[i]
+	}
+	val := func(m Model, name string) string { return m["|"+name+"|"] }
+	holds := byName["holds"]
+	if holds == nil {
+		t.Fatalf("no model of holds; goals %v", byName)
+	}
+	day, _ := ModelInt(val(holds, "t1.day#1"))
+	code, _ := ModelString(val(holds, "t1.code#1"))
+	seats, _ := ModelInt(val(holds, "t1.seats#1"))
+	if day/10000 != 1997 || day/100%100 > 2 || !strings.HasPrefix(code, "12-45") || seats/7 != 3 {
+		t.Errorf("holds: day %d, code %q, seats %d", day, code, seats)
+	}
+	if m := byName["boundary 1"]; m == nil || val(m, "t1.id#1") != "1000" && val(m, "t1.id#1") != "2000" {
+		t.Errorf("boundary 1: %v", m)
+	}
+	if m := byName["null aggregate 1"]; m == nil || val(m, "t1.city#1 null") != "true" {
+		t.Errorf("null aggregate 1: %v", m)
+	}
+	m := byName["output condition 1"]
+	if m == nil || val(m, "t1.city#1") != `"Hue"` || val(m, "t1.city#2") == `"Hue"` && val(m, "t1.city#2 null") != "true" {
+		t.Errorf("output condition 1: %v", m)
+	}
+}
