@@ -174,7 +174,8 @@ func modelRowKey(r check.CoverRow, m check.Model) string {
 
 // setModelValues sets the columns of row that the model decides: those a
 // condition reads and those of a key or a foreign key, each to its value
-// in the model (NULL where the model says so and the column allows it),
+// in the model (NULL where the model says so and the column allows it;
+// a column only an aggregate reads keeps its drawn value when not NULL),
 // coerced to the column; a value of the uninterpreted sort or one the
 // column cannot hold keeps the drawn value.
 func (s *searcher) setModelValues(t *catalog.Table, row []result.Value, r check.CoverRow, m check.Model) {
@@ -190,7 +191,7 @@ func (s *searcher) setModelValues(t *catalog.Table, row []result.Value, r check.
 		}
 	}
 	for ci, c := range r.Columns {
-		if ci >= len(row) || c.Value == "" || !c.Read && !decides[ci] {
+		if ci >= len(row) || c.Value == "" || !c.Read && !c.NullRead && !decides[ci] {
 			continue
 		}
 		if isNull, ok := check.ModelBool(m[c.Null]); ok && isNull {
@@ -198,6 +199,9 @@ func (s *searcher) setModelValues(t *catalog.Table, row []result.Value, r check.
 				row[ci] = result.NullValue()
 			}
 			continue
+		}
+		if !c.Read && !decides[ci] {
+			continue // NullRead: the drawn value stays
 		}
 		v, ok := modelValue(c.Sort, m[c.Value])
 		if !ok {

@@ -43,6 +43,10 @@ type CoverColumn struct {
 	// Read: a condition reads the column (else it is declared only for
 	// the table's keys).
 	Read bool
+	// NullRead: an aggregate reads the column, and only whether it is
+	// NULL is the model's to say (its value is left to the search, where
+	// a solver would put 0).
+	NullRead bool
 }
 
 // CoverRow is a symbolic row of a base table: the table's name, the
@@ -477,7 +481,7 @@ func (cv *Cover) encode(c *Canon, cc coverCore, n int) *coverScript {
 		for k := range n {
 			cs.nulls[k] = append(cs.nulls[k], ns[k])
 		}
-		cv.markRead(cs, c, cc, r, n)
+		cv.markNullRead(cs, c, cc, r, n)
 	}
 	return cs
 }
@@ -551,6 +555,21 @@ func isLiteralValue(x sqlast.Expr) bool {
 	}
 	l, ok := x.(*sqlast.Literal)
 	return ok && l.Kind != sqlast.LitNull
+}
+
+// markNullRead marks the column r in every copy as read by an aggregate.
+func (cv *Cover) markNullRead(cs *coverScript, c *Canon, cc coverCore, r *sqlast.QualifiedRef, n int) {
+	o, i, ok := c.colOf(r)
+	if !ok {
+		return
+	}
+	for j, oc := range cc.occs {
+		if oc == o {
+			for k := range n {
+				cv.Rows[cs.rows[k*len(cc.occs)+j]].Columns[i].NullRead = true
+			}
+		}
+	}
 }
 
 // markRead marks the column r in every copy as read by a condition.
