@@ -559,21 +559,16 @@ func isLiteralValue(x sqlast.Expr) bool {
 
 // markNullRead marks the column r in every copy as read by an aggregate.
 func (cv *Cover) markNullRead(cs *coverScript, c *Canon, cc coverCore, r *sqlast.QualifiedRef, n int) {
-	o, i, ok := c.colOf(r)
-	if !ok {
-		return
-	}
-	for j, oc := range cc.occs {
-		if oc == o {
-			for k := range n {
-				cv.Rows[cs.rows[k*len(cc.occs)+j]].Columns[i].NullRead = true
-			}
-		}
-	}
+	cv.mark(cs, c, cc, r, n, func(col *CoverColumn) { col.NullRead = true })
 }
 
 // markRead marks the column r in every copy as read by a condition.
 func (cv *Cover) markRead(cs *coverScript, c *Canon, cc coverCore, r *sqlast.QualifiedRef, n int) {
+	cv.mark(cs, c, cc, r, n, func(col *CoverColumn) { col.Read = true })
+}
+
+// mark applies set to the column r in every copy.
+func (cv *Cover) mark(cs *coverScript, c *Canon, cc coverCore, r *sqlast.QualifiedRef, n int, set func(*CoverColumn)) {
 	o, i, ok := c.colOf(r)
 	if !ok {
 		return
@@ -581,7 +576,7 @@ func (cv *Cover) markRead(cs *coverScript, c *Canon, cc coverCore, r *sqlast.Qua
 	for j, oc := range cc.occs {
 		if oc == o {
 			for k := range n {
-				cv.Rows[cs.rows[k*len(cc.occs)+j]].Columns[i].Read = true
+				set(&cv.Rows[cs.rows[k*len(cc.occs)+j]].Columns[i])
 			}
 		}
 	}
