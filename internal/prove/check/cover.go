@@ -158,6 +158,7 @@ type coverCore struct {
 	conds    []sqlast.Expr
 	outConds []sqlast.Expr
 	aggCols  []*sqlast.QualifiedRef
+	outCols  []*sqlast.QualifiedRef // the outputs that are columns
 }
 
 // ConditionCover encodes the conditions of sql (one SELECT, read as
@@ -243,6 +244,11 @@ func (cc *coverCore) outputs(sq *sqlast.SelectQuery) {
 	exprs = append(exprs, sq.Having)
 	for _, o := range sq.OrderBy {
 		exprs = append(exprs, o.Expr)
+	}
+	for _, rc := range sq.Columns {
+		if r, ok := stripParens(rc.Expr).(*sqlast.QualifiedRef); ok {
+			cc.outCols = append(cc.outCols, r)
+		}
 	}
 	seen := map[string]bool{}
 	once := func(x sqlast.Expr) bool {
@@ -332,7 +338,7 @@ type colConsts struct{ v, n string }
 // goals adds the goals of one core, those most likely to tell two
 // near-equal queries apart first (the goals of a query are cut at
 // CoverOptions.MaxGoals): every condition TRUE; duplicates through a
-// join; LIMIT n + 1 rows; a NULL where an aggregate reads; each condition
+// join; two rows with the same output; LIMIT n + 1 rows; a NULL where an aggregate reads; each condition
 // an output tests TRUE in one row and not in another; each comparison
 // with a literal on its boundary; then each condition FALSE and NULL.
 func (cv *Cover) goals(c *Canon, cc coverCore, o CoverOptions, limit int) {
@@ -346,6 +352,18 @@ func (cv *Cover) goals(c *Canon, cc coverCore, o CoverOptions, limit int) {
 	two := base.rows[:2*len(cc.occs)]
 	cv.add("holds", base, []string{base.all(0)}, first)
 	cv.duplicates(base, cc, two)
+	if len(cc.outCols) > 0 {
+		// Its own rows: only here do the output columns take the model's
+		// values (elsewhere they are drawn, more varied than Z3's).
+		so := build(2)
+		if same := cv.sameOutputs(so, c, cc, 2); same != "" {
+			var differ []string
+			for j := range cc.occs {
+				differ = append(differ, not(so.sameRow(j, 0, 1, len(cc.occs))))
+			}
+			cv.add("same output", so, []string{so.all(0), so.all(1), same, or(differ...)}, so.rows)
+		}
+	}
 	if limit >= 0 && limit+1 <= o.MaxLimitRows {
 		lim := build(copies)
 		goal := []string{}
@@ -489,6 +507,26 @@ func (cv *Cover) encode(c *Canon, cc coverCore, n int) *coverScript {
 // encoder is ConditionCover's encoder of copy k (1, 2, ...).
 func (cs *coverScript) encoder(c *Canon, k int) *encoder {
 	return &encoder{s: cs.s, env: coverEnv{c: c, copy: k, dated: cs.dated}, cover: true}
+}
+
+// sameOutputs is the formula: copies 1 and 2 output the same values
+// (each column's null flags equal, and its values when not NULL); "" when
+// an output is not a column or n < 2.
+func (cv *Cover) sameOutputs(cs *coverScript, c *Canon, cc coverCore, n int) string {
+	if n < 2 || len(cc.outCols) == 0 {
+		return ""
+	}
+	var eq []string
+	for _, r := range cc.outCols {
+		a, err1 := cs.encoder(c, 1).column(r)
+		b, err2 := cs.encoder(c, 2).column(r)
+		if err1 != nil || err2 != nil {
+			return ""
+		}
+		eq = append(eq, "(= "+a.n+" "+b.n+")", "(or "+a.n+" (= "+a.v+" "+b.v+"))")
+		cv.markRead(cs, c, cc, r, n)
+	}
+	return and(eq...)
 }
 
 // encodeAll encodes the condition x in each of n copies and marks the

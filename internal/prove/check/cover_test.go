@@ -153,3 +153,39 @@ func TestConditionCoverEncodesMore(t *testing.T) {
 		t.Errorf("output condition 1: %v", m)
 	}
 }
+
+// TestConditionCoverSameOutput: a query whose outputs are columns gets a
+// goal of two distinct rows meeting every condition with the same
+// output, where SELECT and SELECT DISTINCT part (Spider dev 501).
+func TestConditionCoverSameOutput(t *testing.T) {
+	z, err := FindZ3()
+	if err != nil {
+		t.Skip(err)
+	}
+	q := "SELECT lang FROM movies WHERE country = 'Cuba' AND title = 'Lucia'"
+	s := &MapSchema{D: SQLite, Tables: []*Table{{Name: "movies", Columns: []Column{
+		{Name: "id", Family: Int, NotNull: true}, {Name: "title", Family: Text}, {Name: "country", Family: Text}, {Name: "lang", Family: Text}},
+		Keys: []Key{{Cols: []int{0}, Primary: true}}}}}
+	cv, err := ConditionCover(q, s, CoverOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range cv.Goals {
+		if g.Name != "same output" {
+			continue
+		}
+		models, err := z.Models(context.Background(), []string{g.SMT})
+		if err != nil || models[0] == nil {
+			t.Fatalf("no model: %v", err)
+		}
+		m := models[0]
+		a, b := cv.Rows[g.Rows[0]], cv.Rows[g.Rows[1]]
+		la, lb := a.Columns[3], b.Columns[3]
+		sameLang := m[la.Null] == m[lb.Null] && (m[la.Null] == "true" || m[la.Value] == m[lb.Value])
+		if m[a.Columns[0].Value] == m[b.Columns[0].Value] || !sameLang || !la.Read {
+			t.Errorf("same output: rows %v", m)
+		}
+		return
+	}
+	t.Fatalf("no goal same output among %d", len(cv.Goals))
+}
