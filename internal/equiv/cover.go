@@ -2,6 +2,7 @@ package equiv
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -173,7 +174,8 @@ func modelRowKey(r check.CoverRow, m check.Model) string {
 
 // setModelValues sets the columns of row that the model decides: those a
 // condition reads and those of a key or a foreign key, each to its value
-// in the model (NULL where the model says so and the column allows it),
+// in the model (NULL where the model says so and the column allows it;
+// a column only an aggregate reads keeps its drawn value when not NULL),
 // coerced to the column; a value of the uninterpreted sort or one the
 // column cannot hold keeps the drawn value.
 func (s *searcher) setModelValues(t *catalog.Table, row []result.Value, r check.CoverRow, m check.Model) {
@@ -189,7 +191,7 @@ func (s *searcher) setModelValues(t *catalog.Table, row []result.Value, r check.
 		}
 	}
 	for ci, c := range r.Columns {
-		if ci >= len(row) || c.Value == "" || !c.Read && !decides[ci] {
+		if ci >= len(row) || c.Value == "" || !c.Read && !c.NullRead && !decides[ci] {
 			continue
 		}
 		if isNull, ok := check.ModelBool(m[c.Null]); ok && isNull {
@@ -197,6 +199,9 @@ func (s *searcher) setModelValues(t *catalog.Table, row []result.Value, r check.
 				row[ci] = result.NullValue()
 			}
 			continue
+		}
+		if !c.Read && !decides[ci] {
+			continue // NullRead: the drawn value stays
 		}
 		v, ok := modelValue(c.Sort, m[c.Value])
 		if !ok {
@@ -208,7 +213,7 @@ func (s *searcher) setModelValues(t *catalog.Table, row []result.Value, r check.
 	}
 }
 
-// modelValue reads a model's value of sort srt.
+// modelValue reads a model's value of sort srt (check.CoverColumn.Sort).
 func modelValue(srt, text string) (result.Value, bool) {
 	switch srt {
 	case "Int":
@@ -220,6 +225,16 @@ func modelValue(srt, text string) (result.Value, bool) {
 	case "String":
 		str, ok := check.ModelString(text)
 		return result.TextValue(str), ok
+	case "Date", "Timestamp": // YYYYMMDD (check.CoverColumn)
+		n, ok := check.ModelInt(text)
+		if !ok || n < 0 || n > 99991231 {
+			return result.Value{}, false
+		}
+		d := fmt.Sprintf("%04d-%02d-%02d", n/10000, n/100%100, n%100)
+		if srt == "Timestamp" {
+			d += " 00:00:00"
+		}
+		return result.TextValue(d), true
 	}
 	return result.Value{}, false
 }

@@ -22,6 +22,33 @@ var solverPairs = []struct{ name, q1, q2, ddl string }{
 		"SELECT title FROM movies WHERE country = 'Cuba' AND lang = 'Yoruba' LIMIT 5",
 		"SELECT title FROM movies WHERE country = 'Cuba' AND lang = 'Yoruba'",
 		moviesDDL},
+	// Arithmetic (cover_encode.go): the one id that meets x * 3 = 122883
+	// next to two literal filters over the join.
+	{"a value outside every pool behind two filters over a join",
+		"SELECT d.director FROM movies m JOIN directs d ON m.id = d.movie_id WHERE m.id * 3 = 122883 AND m.country = 'Cuba' AND d.genre = 'Wuxia'",
+		"SELECT d.director FROM movies m JOIN directs d ON m.id = d.movie_id WHERE m.id * 3 = 122886 AND m.country = 'Cuba' AND d.genre = 'Wuxia'",
+		moviesDDL},
+	// A NULL where COUNT reads, the filters holding.
+	{"COUNT(x) vs COUNT(*) under three filters over a join",
+		"SELECT COUNT(m.lang) FROM movies m JOIN directs d ON m.id = d.movie_id WHERE m.country = 'Cuba' AND m.title = 'Lucia' AND d.genre = 'Wuxia'",
+		"SELECT COUNT(*) FROM movies m JOIN directs d ON m.id = d.movie_id WHERE m.country = 'Cuba' AND m.title = 'Lucia' AND d.genre = 'Wuxia'",
+		moviesDDL},
+	// A condition of the output TRUE in one row and not in another, the
+	// filters holding in both: integer division by the count of both.
+	{"integer against real division of IIF counts",
+		"SELECT CAST(SUM(IIF(d.genre = 'Wuxia', 1, 0)) AS REAL) / COUNT(*) FROM movies m JOIN directs d ON m.id = d.movie_id WHERE m.country = 'Cuba' AND m.lang = 'Yoruba' AND d.director = 'Hu'",
+		"SELECT SUM(IIF(d.genre = 'Wuxia', 1, 0)) / COUNT(*) FROM movies m JOIN directs d ON m.id = d.movie_id WHERE m.country = 'Cuba' AND m.lang = 'Yoruba' AND d.director = 'Hu'",
+		moviesDDL},
+	// Dates (cover_date.go): a year of a DATE column next to two filters,
+	// duplicates through the join.
+	{"COUNT(*) vs COUNT(DISTINCT) under a year and two filters",
+		"SELECT COUNT(*) FROM shows s JOIN movies m ON m.id = s.movie_id WHERE STRFTIME('%Y', s.day) = '1997' AND m.country = 'Cuba' AND s.city = 'Hue'",
+		"SELECT COUNT(DISTINCT m.id) FROM shows s JOIN movies m ON m.id = s.movie_id WHERE STRFTIME('%Y', s.day) = '1997' AND m.country = 'Cuba' AND s.city = 'Hue'",
+		moviesDDL + "\nCREATE TABLE shows (movie_id INTEGER REFERENCES movies(id), day DATE, city TEXT);"},
+	{"a year as text vs the date compared with it",
+		"SELECT COUNT(*) FROM shows s JOIN movies m ON m.id = s.movie_id WHERE STRFTIME('%Y', s.day) < '1950' AND m.country = 'Cuba' AND s.city = 'Hue'",
+		"SELECT COUNT(*) FROM shows s JOIN movies m ON m.id = s.movie_id WHERE s.day < '1950' AND m.country = 'Cuba' AND s.city = 'Hue'",
+		moviesDDL + "\nCREATE TABLE shows (movie_id INTEGER REFERENCES movies(id), day DATE, city TEXT);"},
 }
 
 func decideSolve(t *testing.T, p Pair, noSolve bool) Outcome {

@@ -68,6 +68,12 @@ func column(t *catalog.Table, c catalog.Column, d engine.Dialect) check.Column {
 	out := check.Column{Name: engineName(d, c.Name, c.Unquoted), NotNull: notNull, Collation: strings.ToLower(c.Collation), Family: family(c, d)}
 	if d == engine.SQLite {
 		out.Affinity = check.AffinityOf(c.Type)
+		switch c.Family {
+		case catalog.Date:
+			out.Temporal = check.TemporalDate
+		case catalog.Timestamp:
+			out.Temporal = check.TemporalTimestamp
+		}
 		if t.Undeclared {
 			out.Collation = "?"
 		}

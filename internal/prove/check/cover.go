@@ -25,7 +25,7 @@ import (
 // CoverOptions bounds the goals of ConditionCover.
 type CoverOptions struct {
 	// Copies is the number of symbolic copies of the FROM row (default
-	// 2, at most 4); a LIMIT n goal uses n + 1 when n + 1 <= MaxLimitRows.
+	// 2, at least 2, at most 4); a LIMIT n goal uses n + 1 when n + 1 <= MaxLimitRows.
 	Copies int
 	// MaxGoals bounds the scripts returned (default 12).
 	MaxGoals int
@@ -35,12 +35,18 @@ type CoverOptions struct {
 
 // CoverColumn is one column of a symbolic row: the SMT constants of its
 // value and null flag and the value's sort (Int, Real, String or V, the
-// uninterpreted sort of a family the encoding does not model).
+// uninterpreted sort of a family the encoding does not model; Date and
+// Timestamp for an Int that is the date YYYYMMDD, written 'YYYY-MM-DD',
+// a timestamp's followed by ' 00:00:00': cover_date.go).
 type CoverColumn struct {
 	Value, Null, Sort string
 	// Read: a condition reads the column (else it is declared only for
 	// the table's keys).
 	Read bool
+	// NullRead: an aggregate reads the column, and only whether it is
+	// NULL is the model's to say (its value is left to the search, where
+	// a solver would put 0).
+	NullRead bool
 }
 
 // CoverRow is a symbolic row of a base table: the table's name, the
@@ -68,10 +74,13 @@ type Cover struct {
 	Goals []CoverGoal
 }
 
-// coverEnv names a column of the canonical form in one copy: "t1.age#2".
+// coverEnv names a column of the canonical form in one copy: "t1.age#2";
+// a text column in dated is a date text (a query reads it with STRFTIME
+// or DATE).
 type coverEnv struct {
-	c    *Canon
-	copy int
+	c     *Canon
+	copy  int
+	dated map[colKey]bool
 }
 
 func (v coverEnv) column(r *sqlast.QualifiedRef) (string, string, Column, error) {
@@ -79,7 +88,59 @@ func (v coverEnv) column(r *sqlast.QualifiedRef) (string, string, Column, error)
 	if !ok {
 		return "", "", Column{}, refuse("column", "%s is not a column of a table", sqlast.Format(r))
 	}
-	return o.alias + "." + o.colName(i) + "#" + itoa(v.copy), o.table.Name, o.table.Columns[i], nil
+	col := o.table.Columns[i]
+	if col.Temporal == TemporalNone && col.family(v.c.d) == Text && v.dated[keyOf(o, i)] {
+		col.Temporal = TemporalDate
+	}
+	return o.alias + "." + o.colName(i) + "#" + itoa(v.copy), o.table.Name, col, nil
+}
+
+// datedColumns are the columns the statement reads with STRFTIME or
+// DATE.
+func datedColumns(c *Canon) map[colKey]bool {
+	out := map[colKey]bool{}
+	visit := func(x sqlast.Expr) {
+		f, ok := x.(*sqlast.FuncCall)
+		if !ok || len(f.Args) == 0 {
+			return
+		}
+		arg := f.Args[0]
+		switch lowerASCII(f.Name.Name) {
+		case "strftime":
+			if len(f.Args) < 2 {
+				return
+			}
+			arg = f.Args[1]
+		case "date":
+		default:
+			return
+		}
+		if r, ok := stripParens(arg).(*sqlast.QualifiedRef); ok {
+			if o, i, ok := c.colOf(r); ok {
+				out[keyOf(o, i)] = true
+			}
+		}
+	}
+	for _, core := range c.Stmt.Cores {
+		sq, ok := core.(*sqlast.SelectQuery)
+		if !ok {
+			continue
+		}
+		exprs := []sqlast.Expr{sq.Where, sq.Having}
+		for _, rc := range sq.Columns {
+			exprs = append(exprs, rc.Expr)
+		}
+		for _, t := range sq.From {
+			exprs = append(exprs, t.On)
+		}
+		for _, o := range sq.OrderBy {
+			exprs = append(exprs, o.Expr)
+		}
+		for _, x := range exprs {
+			walkExpr(x, func(y sqlast.Expr) bool { visit(y); return true })
+		}
+	}
+	return out
 }
 
 func (v coverEnv) aggregateKey(f *sqlast.FuncCall) string { return sqlast.Format(f) }
@@ -88,10 +149,16 @@ func (v coverEnv) aggregateKey(f *sqlast.FuncCall) string { return sqlast.Format
 // left out (unconstrained), and the engine decides it.
 func (v coverEnv) subquery(*sqlast.SelectStmt) (*subSym, encodeEnv) { return nil, nil }
 
-// coverCore is one SELECT's base-table occurrences and conditions.
+// coverCore is one SELECT's base-table occurrences and conditions, the
+// conditions its outputs test (a CASE's WHEN, an IIF's first argument:
+// outConds) and the columns its aggregates read (aggCols: COUNT(x),
+// SUM(x), AVG(x) ...).
 type coverCore struct {
-	occs  []*occurrence
-	conds []sqlast.Expr
+	occs     []*occurrence
+	conds    []sqlast.Expr
+	outConds []sqlast.Expr
+	aggCols  []*sqlast.QualifiedRef
+	outCols  []*sqlast.QualifiedRef // the outputs that are columns
 }
 
 // ConditionCover encodes the conditions of sql (one SELECT, read as
@@ -123,7 +190,7 @@ func (o *CoverOptions) defaults() {
 	if o.Copies <= 0 {
 		o.Copies = 2
 	}
-	o.Copies = min(o.Copies, 4)
+	o.Copies = max(2, min(o.Copies, 4))
 	if o.MaxGoals <= 0 {
 		o.MaxGoals = 12
 	}
@@ -158,11 +225,67 @@ func coverCores(c *Canon) []coverCore {
 		if sq.Where != nil {
 			cc.conds = append(cc.conds, conjuncts(sq.Where)...)
 		}
+		cc.outputs(sq)
 		if len(cc.occs) > 0 {
 			out = append(out, cc)
 		}
 	}
 	return out
+}
+
+// outputs collects the conditions the SELECT's outputs, HAVING and ORDER
+// BY test inside a CASE or an IIF, and the columns its aggregates read,
+// each once (by its text).
+func (cc *coverCore) outputs(sq *sqlast.SelectQuery) {
+	var exprs []sqlast.Expr
+	for _, rc := range sq.Columns {
+		exprs = append(exprs, rc.Expr)
+	}
+	exprs = append(exprs, sq.Having)
+	for _, o := range sq.OrderBy {
+		exprs = append(exprs, o.Expr)
+	}
+	for _, rc := range sq.Columns {
+		if r, ok := stripParens(rc.Expr).(*sqlast.QualifiedRef); ok {
+			cc.outCols = append(cc.outCols, r)
+		}
+	}
+	seen := map[string]bool{}
+	once := func(x sqlast.Expr) bool {
+		k := sqlast.Format(x)
+		if seen[k] {
+			return false
+		}
+		seen[k] = true
+		return true
+	}
+	for _, x := range exprs {
+		walkExpr(x, func(y sqlast.Expr) bool {
+			switch t := y.(type) {
+			case *sqlast.SubqueryExpr, *sqlast.ExistsExpr:
+				return false
+			case *sqlast.CaseExpr:
+				if t.Operand == nil {
+					for _, w := range t.Whens {
+						if once(w.When) {
+							cc.outConds = append(cc.outConds, w.When)
+						}
+					}
+				}
+			case *sqlast.FuncCall:
+				name := lowerASCII(t.Name.Name)
+				if name == "iif" && len(t.Args) == 3 && once(t.Args[0]) {
+					cc.outConds = append(cc.outConds, t.Args[0])
+				}
+				if isAggregateCall(t) && len(t.Args) == 1 {
+					if r, ok := stripParens(t.Args[0]).(*sqlast.QualifiedRef); ok && once(r) {
+						cc.aggCols = append(cc.aggCols, r)
+					}
+				}
+			}
+			return true
+		})
+	}
 }
 
 // limitOf is the statement's LIMIT when it is a whole number literal
@@ -190,15 +313,34 @@ func limitOf(st *sqlast.SelectStmt) int {
 // conditions of each copy, encoded.
 type coverScript struct {
 	s     *script
+	dated map[colKey]bool
 	occs  []*occurrence
 	rows  []int         // the rows of each (copy, occurrence): copy*len(occs)+i
 	preds [][]pred      // per copy, per encoded condition
 	cols  [][]colConsts // per row, per column
+	// outs: per copy, per encoded condition an output tests; nulls: per
+	// copy, the null flag of each column an aggregate reads.
+	outs  [][]pred
+	nulls [][]string
+	// bounds: the boundary of each comparison with a literal, in copy 1.
+	bounds []coverBound
+}
+
+// coverBound is the boundary of a condition (its index in preds): the
+// formula that its column equals its literal.
+type coverBound struct {
+	cond int
+	at   string
 }
 
 type colConsts struct{ v, n string }
 
-// goals adds the goals of one core.
+// goals adds the goals of one core, those most likely to tell two
+// near-equal queries apart first (the goals of a query are cut at
+// CoverOptions.MaxGoals): every condition TRUE; duplicates through a
+// join; two rows with the same output; LIMIT n + 1 rows; a NULL where an aggregate reads; each condition
+// an output tests TRUE in one row and not in another; each comparison
+// with a literal on its boundary; then each condition FALSE and NULL.
 func (cv *Cover) goals(c *Canon, cc coverCore, o CoverOptions, limit int) {
 	copies := o.Copies
 	if limit >= 0 && limit+1 <= o.MaxLimitRows {
@@ -206,33 +348,56 @@ func (cv *Cover) goals(c *Canon, cc coverCore, o CoverOptions, limit int) {
 	}
 	build := func(n int) *coverScript { return cv.encode(c, cc, n) }
 	base := build(o.Copies)
-	nc := len(base.preds[0])
-	all := func(cs *coverScript, k int) string {
-		var ts []string
-		for _, p := range cs.preds[k] {
-			ts = append(ts, p.t)
-		}
-		if len(ts) == 0 {
-			return "true"
-		}
-		return and(ts...)
-	}
 	first := base.rows[:len(cc.occs)]
-	cv.add("holds", base, []string{all(base, 0)}, first)
-	for i := range nc {
-		var ts []string
-		for j, p := range base.preds[0] {
-			if j != i {
-				ts = append(ts, p.t)
+	two := base.rows[:2*len(cc.occs)]
+	cv.add("holds", base, []string{base.all(0)}, first)
+	cv.duplicates(base, cc, two)
+	if len(cc.outCols) > 0 {
+		// Its own rows: only here do the output columns take the model's
+		// values (elsewhere they are drawn, more varied than Z3's).
+		so := build(2)
+		if same := cv.sameOutputs(so, c, cc, 2); same != "" {
+			var differ []string
+			for j := range cc.occs {
+				differ = append(differ, not(so.sameRow(j, 0, 1, len(cc.occs))))
+			}
+			cv.add("same output", so, []string{so.all(0), so.all(1), same, or(differ...)}, so.rows)
+		}
+	}
+	if limit >= 0 && limit+1 <= o.MaxLimitRows {
+		lim := build(copies)
+		goal := []string{}
+		for k := range limit + 1 {
+			goal = append(goal, lim.all(k))
+			for j := range k {
+				goal = append(goal, not(lim.sameRow(0, j, k, len(cc.occs))))
 			}
 		}
-		p := base.preds[0][i]
-		cv.add("false "+itoa(i+1), base, append(ts, p.f), first)
+		cv.add("limit "+itoa(limit+1), lim, goal, lim.rows)
+	}
+	for i, n := range base.nulls[0] {
+		cv.add("null aggregate "+itoa(i+1), base, []string{base.all(0), n}, first)
+		cv.add("null aggregate "+itoa(i+1)+" of 2", base, []string{base.all(0), base.all(1), n, not(base.nulls[1][i])}, two)
+	}
+	for i := range base.outs[0] {
+		cv.add("output condition "+itoa(i+1), base, []string{base.all(0), base.all(1), base.outs[0][i].t, not(base.outs[1][i].t)}, two)
+	}
+	for i, b := range base.bounds {
+		cv.add("boundary "+itoa(i+1), base, append(base.allBut(0, b.cond), b.at), first)
+	}
+	for i, p := range base.preds[0] {
+		others := base.allBut(0, i)
+		cv.add("false "+itoa(i+1), base, append(others, p.f), first)
 		if p.t != "false" && p.f != "false" {
-			cv.add("null "+itoa(i+1), base, append(ts, not(p.t), not(p.f)), first)
+			cv.add("null "+itoa(i+1), base, append(others, not(p.t), not(p.f)), first)
 		}
 	}
-	two := base.rows[:2*len(cc.occs)]
+}
+
+// duplicates adds, for each occurrence, two copies meeting every
+// condition that share its row while another occurrence's rows differ
+// (or, for a single table, two distinct rows).
+func (cv *Cover) duplicates(base *coverScript, cc coverCore, two []int) {
 	for i, oc := range cc.occs {
 		same := base.sameRow(i, 0, 1, len(cc.occs))
 		var differ []string
@@ -242,31 +407,40 @@ func (cv *Cover) goals(c *Canon, cc coverCore, o CoverOptions, limit int) {
 			}
 		}
 		if len(differ) == 0 {
-			cv.add("two rows "+oc.alias, base, []string{all(base, 0), all(base, 1), not(same)}, two)
+			cv.add("two rows "+oc.alias, base, []string{base.all(0), base.all(1), not(same)}, two)
 			continue
 		}
-		cv.add("duplicate "+oc.alias, base, []string{all(base, 0), all(base, 1), same, or(differ...)}, two)
+		cv.add("duplicate "+oc.alias, base, []string{base.all(0), base.all(1), same, or(differ...)}, two)
 	}
-	if limit >= 0 && limit+1 <= o.MaxLimitRows {
-		lim := build(copies)
-		goal := []string{}
-		for k := range limit + 1 {
-			goal = append(goal, all(lim, k))
-			for j := range k {
-				goal = append(goal, not(lim.sameRow(0, j, k, len(cc.occs))))
-			}
+}
+
+// all is the formula: every encoded condition is TRUE in copy k.
+func (cs *coverScript) all(k int) string {
+	return and(cs.allBut(k, -1)...)
+}
+
+// allBut lists the TRUE formulas of copy k's conditions but the skip-th
+// ("true" when there is none).
+func (cs *coverScript) allBut(k, skip int) []string {
+	var ts []string
+	for j, p := range cs.preds[k] {
+		if j != skip {
+			ts = append(ts, p.t)
 		}
-		cv.add("limit "+itoa(limit+1), lim, goal, lim.rows)
 	}
+	if len(ts) == 0 {
+		return []string{"true"}
+	}
+	return ts
 }
 
 // encode declares every column of each occurrence in n copies, asserts
 // the tables' keys across the rows, and encodes each condition in each
 // copy (a condition the encoder refuses in copy 1 is left out).
 func (cv *Cover) encode(c *Canon, cc coverCore, n int) *coverScript {
-	cs := &coverScript{s: newScript(c.d), occs: cc.occs}
+	cs := &coverScript{s: newScript(c.d), occs: cc.occs, dated: datedColumns(c)}
 	for k := range n {
-		e := &encoder{s: cs.s, env: coverEnv{c: c, copy: k + 1}}
+		e := cs.encoder(c, k+1)
 		for _, oc := range cc.occs {
 			row := CoverRow{Table: oc.table.Name, Copy: k + 1}
 			var consts []colConsts
@@ -275,7 +449,11 @@ func (cv *Cover) encode(c *Canon, cc coverCore, n int) *coverScript {
 				if err != nil {
 					t = term{}
 				}
-				row.Columns = append(row.Columns, CoverColumn{Value: t.v, Null: t.n, Sort: t.srt})
+				srt := t.srt
+				if t.tn != nil {
+					srt = map[bool]string{false: "Date", true: "Timestamp"}[t.tn.longer]
+				}
+				row.Columns = append(row.Columns, CoverColumn{Value: t.v, Null: t.n, Sort: srt})
 				consts = append(consts, colConsts{t.v, t.n})
 			}
 			cs.rows = append(cs.rows, len(cv.Rows))
@@ -284,34 +462,151 @@ func (cv *Cover) encode(c *Canon, cc coverCore, n int) *coverScript {
 		}
 	}
 	cs.keys(cc.occs, n)
-	cs.preds = make([][]pred, n)
+	cs.preds, cs.outs, cs.nulls = make([][]pred, n), make([][]pred, n), make([][]string, n)
 	for _, x := range cc.conds {
-		var ps []pred
-		for k := range n {
-			e := &encoder{s: cs.s, env: coverEnv{c: c, copy: k + 1}}
-			p, err := e.cond(x)
-			if err != nil {
-				break
-			}
-			ps = append(ps, p)
-		}
-		if len(ps) < n {
+		ps, ok := cv.encodeAll(cs, c, cc, x, n)
+		if !ok {
 			continue
 		}
 		for k := range n {
 			cs.preds[k] = append(cs.preds[k], ps[k])
 		}
-		for _, l := range leavesOf(x) {
-			if r, ok := l.(*sqlast.QualifiedRef); ok {
-				cv.markRead(cs, c, cc, r, n)
+		cs.boundaries(c, x, len(cs.preds[0])-1)
+	}
+	for _, x := range cc.outConds {
+		if ps, ok := cv.encodeAll(cs, c, cc, x, n); ok {
+			for k := range n {
+				cs.outs[k] = append(cs.outs[k], ps[k])
 			}
 		}
+	}
+	for _, r := range cc.aggCols {
+		if o, i, ok := c.colOf(r); !ok || o.table.Columns[i].NotNull {
+			continue // never NULL
+		}
+		var ns []string
+		for k := range n {
+			e := cs.encoder(c, k+1)
+			t, err := e.column(r)
+			if err != nil {
+				break
+			}
+			ns = append(ns, t.n)
+		}
+		if len(ns) < n {
+			continue
+		}
+		for k := range n {
+			cs.nulls[k] = append(cs.nulls[k], ns[k])
+		}
+		cv.markNullRead(cs, c, cc, r, n)
 	}
 	return cs
 }
 
+// encoder is ConditionCover's encoder of copy k (1, 2, ...).
+func (cs *coverScript) encoder(c *Canon, k int) *encoder {
+	return &encoder{s: cs.s, env: coverEnv{c: c, copy: k, dated: cs.dated}, cover: true}
+}
+
+// sameOutputs is the formula: copies 1 and 2 output the same values
+// (each column's null flags equal, and its values when not NULL); "" when
+// an output is not a column or n < 2.
+func (cv *Cover) sameOutputs(cs *coverScript, c *Canon, cc coverCore, n int) string {
+	if n < 2 || len(cc.outCols) == 0 {
+		return ""
+	}
+	var eq []string
+	for _, r := range cc.outCols {
+		a, err1 := cs.encoder(c, 1).column(r)
+		b, err2 := cs.encoder(c, 2).column(r)
+		if err1 != nil || err2 != nil {
+			return ""
+		}
+		eq = append(eq, "(= "+a.n+" "+b.n+")", "(or "+a.n+" (= "+a.v+" "+b.v+"))")
+		cv.markRead(cs, c, cc, r, n)
+	}
+	return and(eq...)
+}
+
+// encodeAll encodes the condition x in each of n copies and marks the
+// columns it reads; false when the encoder refuses it.
+func (cv *Cover) encodeAll(cs *coverScript, c *Canon, cc coverCore, x sqlast.Expr, n int) ([]pred, bool) {
+	var ps []pred
+	for k := range n {
+		e := cs.encoder(c, k+1)
+		p, err := e.cond(x)
+		if err != nil {
+			return nil, false
+		}
+		ps = append(ps, p)
+	}
+	for _, l := range leavesOf(x) {
+		if r, ok := l.(*sqlast.QualifiedRef); ok {
+			cv.markRead(cs, c, cc, r, n)
+		}
+	}
+	return ps, true
+}
+
+// boundaries adds the boundary of condition i (x) when it compares a
+// value with a literal by < <= > >= or BETWEEN: the value equal to the
+// literal (each bound of a BETWEEN), where x > 5 and x >= 5 part.
+func (cs *coverScript) boundaries(c *Canon, x sqlast.Expr, i int) {
+	var pairs [][2]sqlast.Expr
+	switch t := stripParens(x).(type) {
+	case *sqlast.BetweenExpr:
+		pairs = append(pairs, [2]sqlast.Expr{t.X, t.Lo}, [2]sqlast.Expr{t.X, t.Hi})
+	case *sqlast.BinaryExpr:
+		switch t.Op {
+		case sqlast.OpLt, sqlast.OpLe, sqlast.OpGt, sqlast.OpGe:
+			pairs = append(pairs, [2]sqlast.Expr{t.X, t.Y})
+		}
+	}
+	for _, p := range pairs {
+		if !isLiteralValue(p[1]) && !isLiteralValue(p[0]) {
+			continue
+		}
+		e := cs.encoder(c, 1)
+		a, oka, err := e.scalar(p[0])
+		if err != nil || !oka || a.srt == "" {
+			continue
+		}
+		b, okb, err := e.scalar(p[1])
+		if err != nil || !okb || b.srt == "" {
+			continue
+		}
+		eq, ok := e.relate(sqlast.OpEq, a, b)
+		if !ok || eq == "false" {
+			continue // uninterpreted, or never equal
+		}
+		cs.bounds = append(cs.bounds, coverBound{cond: i, at: and(not(a.n), not(b.n), eq)})
+	}
+}
+
+// isLiteralValue reports whether x is a literal (a number, maybe
+// negated, or a string).
+func isLiteralValue(x sqlast.Expr) bool {
+	x = stripParens(x)
+	if u, ok := x.(*sqlast.UnaryExpr); ok && u.Op == sqlast.OpMinus {
+		x = stripParens(u.X)
+	}
+	l, ok := x.(*sqlast.Literal)
+	return ok && l.Kind != sqlast.LitNull
+}
+
+// markNullRead marks the column r in every copy as read by an aggregate.
+func (cv *Cover) markNullRead(cs *coverScript, c *Canon, cc coverCore, r *sqlast.QualifiedRef, n int) {
+	cv.mark(cs, c, cc, r, n, func(col *CoverColumn) { col.NullRead = true })
+}
+
 // markRead marks the column r in every copy as read by a condition.
 func (cv *Cover) markRead(cs *coverScript, c *Canon, cc coverCore, r *sqlast.QualifiedRef, n int) {
+	cv.mark(cs, c, cc, r, n, func(col *CoverColumn) { col.Read = true })
+}
+
+// mark applies set to the column r in every copy.
+func (cv *Cover) mark(cs *coverScript, c *Canon, cc coverCore, r *sqlast.QualifiedRef, n int, set func(*CoverColumn)) {
 	o, i, ok := c.colOf(r)
 	if !ok {
 		return
@@ -319,7 +614,7 @@ func (cv *Cover) markRead(cs *coverScript, c *Canon, cc coverCore, r *sqlast.Qua
 	for j, oc := range cc.occs {
 		if oc == o {
 			for k := range n {
-				cv.Rows[cs.rows[k*len(cc.occs)+j]].Columns[i].Read = true
+				set(&cv.Rows[cs.rows[k*len(cc.occs)+j]].Columns[i])
 			}
 		}
 	}

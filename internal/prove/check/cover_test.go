@@ -36,7 +36,7 @@ func TestConditionCoverModels(t *testing.T) {
 		names = append(names, g.Name)
 		scripts = append(scripts, g.SMT)
 	}
-	want := "holds,false 1,null 1,false 2,null 2,false 3,null 3,false 4,null 4,duplicate t1,duplicate t2,limit 3"
+	want := "holds,duplicate t1,duplicate t2,limit 3,false 1,null 1,false 2,null 2,false 3,null 3,false 4,null 4"
 	if got := strings.Join(names, ","); got != want {
 		t.Fatalf("goals %s, want %s", got, want)
 	}
@@ -45,28 +45,35 @@ func TestConditionCoverModels(t *testing.T) {
 		t.Fatal(err)
 	}
 	val := func(m Model, name string) string { return m["|"+name+"|"] }
-	holds := models[0]
+	byName := map[string]Model{}
+	for i, g := range cv.Goals {
+		byName[g.Name] = models[i]
+	}
+	holds := byName["holds"]
 	if holds == nil {
 		t.Fatal("no model of holds")
 	}
 	if val(holds, "t1.country#1") != `"Cuba"` || val(holds, "t2.genre#1") != `"Wuxia"` || val(holds, "t1.id#1") != val(holds, "t2.movie_id#1") {
 		t.Errorf("holds: %v", holds)
 	}
-	// m.score * 3 = 122883 is arithmetic, which the encoding leaves
-	// uninterpreted: its model says nothing about score, and the engine
-	// decides. The flip of conjunct 2 (country) must break it.
-	if m := models[3]; m == nil || val(m, "t1.country#1") == `"Cuba"` && val(m, "t1.country null#1") != "true" {
+	// m.score * 3 = 122883 is arithmetic on a REAL column: the model
+	// holds the one value that meets it, outside every pool of literals.
+	if got := val(holds, "t1.score#1"); got != "40961.0" {
+		t.Errorf("holds: score %s, want 40961.0", got)
+	}
+	// The flip of conjunct 2 (country) must break it.
+	if m := byName["false 2"]; m == nil || val(m, "t1.country#1") == `"Cuba"` && val(m, "t1.country null#1") != "true" {
 		t.Errorf("false 2: %v", m)
 	}
-	if m := models[9]; m == nil || val(m, "t1.id#1") != val(m, "t1.id#2") || val(m, "t2.genre#2") != `"Wuxia"` {
+	if m := byName["duplicate t1"]; m == nil || val(m, "t1.id#1") != val(m, "t1.id#2") || val(m, "t2.genre#2") != `"Wuxia"` {
 		t.Errorf("duplicate t1: %v", m)
 	}
-	lim := models[11]
+	lim := byName["limit 3"]
 	if lim == nil {
 		t.Fatal("no model of limit 3")
 	}
 	ids := map[string]bool{}
-	for _, r := range cv.Goals[11].Rows {
+	for _, r := range cv.Goals[3].Rows {
 		if row := cv.Rows[r]; row.Table == "movies" {
 			ids[lim[row.Columns[0].Value]] = true
 		}
@@ -90,4 +97,95 @@ func TestModelValues(t *testing.T) {
 	if err != nil || m[0]["x"] != "(- 3)" || m[0]["|a b|"] != `"q"` || m[1] != nil {
 		t.Errorf("parseModels: %v %v", m, err)
 	}
+}
+
+// TestConditionCoverEncodesMore asks Z3 for the goals of conditions the
+// prover's encoding leaves uninterpreted and ConditionCover models (on
+// SQLite): a date's year, a LIKE prefix without letters, integer
+// division, SUBSTR, a boundary of BETWEEN, a NULL where COUNT reads, a
+// condition of the output in one row and not in another.
+func TestConditionCoverEncodesMore(t *testing.T) {
+	z, err := FindZ3()
+	if err != nil {
+		t.Skip(err)
+	}
+	z.RLimit = 2_000_000
+	s := &MapSchema{D: SQLite, Tables: []*Table{{Name: "shows", Columns: []Column{
+		{Name: "id", Family: Int, NotNull: true}, {Name: "day", Family: Other, Affinity: AffinityNumeric, Temporal: TemporalDate},
+		{Name: "code", Family: Text}, {Name: "seats", Family: Int}, {Name: "city", Family: Text}},
+		Keys: []Key{{Cols: []int{0}, Primary: true}}}}}
+	q := "SELECT COUNT(city), SUM(IIF(city = 'Hue', 1, 0)) FROM shows WHERE STRFTIME('%Y', day) = '1997' AND day < '1997-03' AND code LIKE '12-%' AND seats / 7 = 3 AND SUBSTR(code, 4, 2) = '45' AND id BETWEEN 1000 AND 2000"
+	cv, err := ConditionCover(q, s, CoverOptions{MaxGoals: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var scripts []string
+	for _, g := range cv.Goals {
+		scripts = append(scripts, g.SMT)
+	}
+	models, err := z.Models(context.Background(), scripts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]Model{}
+	for i, g := range cv.Goals {
+		byName[g.Name] = models[i]
+	}
+	val := func(m Model, name string) string { return m["|"+name+"|"] }
+	holds := byName["holds"]
+	if holds == nil {
+		t.Fatalf("no model of holds; goals %v", byName)
+	}
+	day, _ := ModelInt(val(holds, "t1.day#1"))
+	code, _ := ModelString(val(holds, "t1.code#1"))
+	seats, _ := ModelInt(val(holds, "t1.seats#1"))
+	if day/10000 != 1997 || day/100%100 > 2 || !strings.HasPrefix(code, "12-45") || seats/7 != 3 {
+		t.Errorf("holds: day %d, code %q, seats %d", day, code, seats)
+	}
+	if m := byName["boundary 1"]; m == nil || val(m, "t1.id#1") != "1000" && val(m, "t1.id#1") != "2000" {
+		t.Errorf("boundary 1: %v", m)
+	}
+	if m := byName["null aggregate 1"]; m == nil || val(m, "t1.city#1 null") != "true" {
+		t.Errorf("null aggregate 1: %v", m)
+	}
+	m := byName["output condition 1"]
+	if m == nil || val(m, "t1.city#1") != `"Hue"` || val(m, "t1.city#2") == `"Hue"` && val(m, "t1.city#2 null") != "true" {
+		t.Errorf("output condition 1: %v", m)
+	}
+}
+
+// TestConditionCoverSameOutput: a query whose outputs are columns gets a
+// goal of two distinct rows meeting every condition with the same
+// output, where SELECT and SELECT DISTINCT part (Spider dev 501).
+func TestConditionCoverSameOutput(t *testing.T) {
+	z, err := FindZ3()
+	if err != nil {
+		t.Skip(err)
+	}
+	q := "SELECT lang FROM movies WHERE country = 'Cuba' AND title = 'Lucia'"
+	s := &MapSchema{D: SQLite, Tables: []*Table{{Name: "movies", Columns: []Column{
+		{Name: "id", Family: Int, NotNull: true}, {Name: "title", Family: Text}, {Name: "country", Family: Text}, {Name: "lang", Family: Text}},
+		Keys: []Key{{Cols: []int{0}, Primary: true}}}}}
+	cv, err := ConditionCover(q, s, CoverOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range cv.Goals {
+		if g.Name != "same output" {
+			continue
+		}
+		models, err := z.Models(context.Background(), []string{g.SMT})
+		if err != nil || models[0] == nil {
+			t.Fatalf("no model: %v", err)
+		}
+		m := models[0]
+		a, b := cv.Rows[g.Rows[0]], cv.Rows[g.Rows[1]]
+		la, lb := a.Columns[3], b.Columns[3]
+		sameLang := m[la.Null] == m[lb.Null] && (m[la.Null] == "true" || m[la.Value] == m[lb.Value])
+		if m[a.Columns[0].Value] == m[b.Columns[0].Value] || !sameLang || !la.Read {
+			t.Errorf("same output: rows %v", m)
+		}
+		return
+	}
+	t.Fatalf("no goal same output among %d", len(cv.Goals))
 }

@@ -75,6 +75,9 @@ type term struct {
 	coll string
 	lit  *sqlast.Literal
 	tag  string
+	// tn: the value is a text of numeric fields (a date, a year) whose
+	// number v is (ConditionCover's encoding only, cover_date.go).
+	tn *textNum
 }
 
 // subSym is the symbol of a pair of subqueries proved equivalent, and the
@@ -96,6 +99,10 @@ type encoder struct {
 	// grouped: the aggregates are of the groups of a GROUP BY, never
 	// empty (COUNT(*) is at least 1).
 	grouped bool
+	// cover: the encoding is ConditionCover's (models for the search,
+	// never a proof), which also models arithmetic and a few functions
+	// (cover_encode.go), each exactly on the models it admits.
+	cover bool
 }
 
 var symbolSafe = regexp.MustCompile(`^[^|\\]*$`)
@@ -110,12 +117,22 @@ func (e *encoder) column(r *sqlast.QualifiedRef) (term, error) {
 		return term{}, refuse("name", "a column name with | or \\: %s", name)
 	}
 	fam := c.family(e.s.d)
+	shape := e.coverShape(c)
+	if shape != TemporalNone {
+		fam = Other
+	}
 	srt := sortOf(fam)
+	if shape != TemporalNone {
+		srt = "Int"
+	}
 	e.vsort(srt)
 	v, n := "|"+name+"|", "|"+name+" null|"
 	e.s.declare(v, fmt.Sprintf("(declare-const %s %s)", v, srt))
 	if !e.s.declared[n] {
 		e.s.declare(n, fmt.Sprintf("(declare-const %s Bool)", n))
+		if shape != TemporalNone {
+			e.declareDate(v)
+		}
 		if c.NotNull {
 			e.s.assert(not(n))
 			e.s.facts.add(Fact{Fact: FactNotNull, Table: table, Column: c.Name})
@@ -129,7 +146,12 @@ func (e *encoder) column(r *sqlast.QualifiedRef) (term, error) {
 			coll = ""
 		}
 	}
-	return term{n: n, v: v, srt: srt, fam: fam, aff: aff, coll: coll, tag: "col " + fam.String() + " " + aff.String() + " " + coll}, nil
+	t := term{n: n, v: v, srt: srt, fam: fam, aff: aff, coll: coll, tag: "col " + fam.String() + " " + aff.String() + " " + coll}
+	if shape != TemporalNone {
+		t.tn = &textNum{widths: []int{4, 2, 2}, longer: shape == TemporalTimestamp}
+		t.tag = "date " + aff.String()
+	}
+	return t, nil
 }
 
 func (e *encoder) vsort(srt string) {
@@ -207,6 +229,17 @@ func (e *encoder) scalar(x sqlast.Expr) (term, bool, error) {
 		if e.agg && isAggregateCall(t) {
 			tm, err := e.aggregate(t)
 			return tm, err == nil, err
+		}
+		if e.cover {
+			return e.coverFunc(t)
+		}
+	case *sqlast.BinaryExpr:
+		if e.cover {
+			return e.arith(t)
+		}
+	case *sqlast.CastExpr:
+		if e.cover {
+			return e.cast(t)
 		}
 	case *sqlast.SubqueryExpr:
 		sym, env := e.env.subquery(t.Select)
@@ -365,6 +398,11 @@ func (e *encoder) cond(x sqlast.Expr) (pred, error) {
 	case *sqlast.InExpr:
 		return e.in(x, t)
 	case *sqlast.LikeExpr:
+		if e.cover {
+			if p, ok, err := e.coverLike(t); err != nil || ok {
+				return p, err
+			}
+		}
 		// SQLite's LIKE ignores the case of ASCII letters (the default,
 		// which the sandbox keeps): the pattern in lower case is the same
 		// predicate.
@@ -432,6 +470,9 @@ func (e *encoder) relate(op sqlast.Operator, a, b term) (string, bool) {
 	a, b, ok := e.convert(a, b)
 	if !ok {
 		return "", false
+	}
+	if a.tn != nil || b.tn != nil {
+		return relateTextNum(op, a, b)
 	}
 	switch {
 	case a.fam.numeric() && b.fam.numeric():
@@ -504,8 +545,8 @@ func (e *encoder) convert(a, b term) (term, term, bool) {
 	var oka, okb bool
 	switch aff := compareAffinity(a.aff, b.aff); {
 	case aff.numeric():
-		a, oka = toNumber(a)
-		b, okb = toNumber(b)
+		a, oka = e.toNumber(a)
+		b, okb = e.toNumber(b)
 	case aff == AffinityText:
 		a, oka = toText(a)
 		b, okb = toText(b)

@@ -133,7 +133,23 @@ type Column struct {
 	// ("nocase", "rtrim", "c"); "" for none (SQLite: BINARY; PostgreSQL:
 	// the database's default, taken as deterministic).
 	Collation string
+	// Temporal is the shape of the texts the search writes in a date or
+	// timestamp column (TemporalNone for any other). Only ConditionCover
+	// reads it; the prover does not.
+	Temporal Temporal
 }
+
+// Temporal is the shape of a date column's texts as the search writes
+// them on SQLite: TemporalDate 'YYYY-MM-DD', TemporalTimestamp
+// 'YYYY-MM-DD HH:MM:SS'.
+type Temporal uint8
+
+// The shapes of Column.Temporal.
+const (
+	TemporalNone Temporal = iota
+	TemporalDate
+	TemporalTimestamp
+)
 
 // family is the column's family as the kernel reads it on dialect d: its
 // Family when its affinity and collation are those the family says
