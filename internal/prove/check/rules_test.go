@@ -15,6 +15,16 @@ func ruleSchema() *MapSchema {
 		&Table{Name: "member", Columns: []Column{{Name: "id", Family: Int, NotNull: true}, {Name: "singer_id", Family: Int, NotNull: true}, {Name: "club", Family: Int}},
 			Keys: []Key{{Cols: []int{0}, Primary: true}},
 			FKs:  []ForeignKey{{Cols: []int{1}, RefTable: "singer", RefCols: []int{0}}, {Cols: []int{2}, RefTable: "concert", RefCols: []int{0}}}},
+		// Text keys: kind.code a PRIMARY KEY SQLite lets hold NULL, kind.nc
+		// a NOCASE UNIQUE, kind.label no key; item's foreign keys reference
+		// each (cn an Int column referencing the Text key).
+		&Table{Name: "kind", Columns: []Column{{Name: "code", Family: Text}, {Name: "nc", Family: Text, Collation: "nocase"}, {Name: "label", Family: Text}},
+			Keys: []Key{{Cols: []int{0}, Primary: true}, {Cols: []int{1}}}},
+		&Table{Name: "item", Columns: []Column{{Name: "id", Family: Int, NotNull: true}, {Name: "kc", Family: Text, NotNull: true}, {Name: "kn", Family: Text},
+			{Name: "knc", Family: Text, Collation: "nocase"}, {Name: "kl", Family: Text}, {Name: "cn", Family: Int}},
+			Keys: []Key{{Cols: []int{0}, Primary: true}},
+			FKs: []ForeignKey{{Cols: []int{1}, RefTable: "kind", RefCols: []int{0}}, {Cols: []int{2}, RefTable: "kind", RefCols: []int{0}},
+				{Cols: []int{3}, RefTable: "kind", RefCols: []int{1}}, {Cols: []int{4}, RefTable: "kind", RefCols: []int{2}}, {Cols: []int{5}, RefTable: "kind", RefCols: []int{0}}}},
 	)
 	return s
 }
@@ -50,7 +60,15 @@ func TestRules(t *testing.T) {
 		{RuleInToJoin, "SELECT name FROM singer WHERE age IN (SELECT id FROM member WHERE club = 3)", "a1.age IN",
 			"SELECT a1.name FROM singer AS a1, member AS a2 WHERE a1.age = a2.id AND a2.club = 3", nil},
 		{RuleJoinElim, "SELECT m.id FROM member m JOIN singer s ON m.singer_id = s.singer_id WHERE s.singer_id > 3", "JOIN singer",
-			"SELECT a1.id FROM member AS a1 WHERE a1.singer_id > 3", []string{"foreign_key(member(singer_id) -> singer(Singer_ID))", "key(singer(Singer_ID))", "not_null(member.singer_id)", "not_null(singer.Singer_ID)"}},
+			"SELECT a1.id FROM member AS a1 WHERE a1.singer_id > 3", []string{"foreign_key(member(singer_id) -> singer(Singer_ID))", "key(singer(Singer_ID))", "not_null(member.singer_id)"}},
+		// A nullable foreign key: the joining conjunct keeps its rows from NULL.
+		{RuleJoinElim, "SELECT m.id FROM member m JOIN concert c ON m.club = c.concert_id", "JOIN concert",
+			"SELECT a1.id FROM member AS a1 WHERE a1.club IS NOT NULL", []string{"foreign_key(member(club) -> concert(concert_ID))", "key(concert(concert_ID))", "family(member.club = int)"}},
+		// Text, a key that may hold NULL, the key read (it becomes the foreign key).
+		{RuleJoinElim, "SELECT i.id, k.code FROM item i JOIN kind k ON k.code = i.kc WHERE k.code = 'x'", "JOIN kind",
+			"SELECT a1.id, a1.kc FROM item AS a1 WHERE a1.kc = 'x'", []string{"foreign_key(item(kc) -> kind(code))", "key(kind(code))", "not_null(item.kc)", "family(item.kc = text)", "family(kind.code = text)"}},
+		{RuleJoinElim, "SELECT k.code FROM item i JOIN kind k ON k.code = i.kn", "JOIN kind",
+			"SELECT a1.kn FROM item AS a1 WHERE a1.kn IS NOT NULL", []string{"foreign_key(item(kn) -> kind(code))"}},
 		{RuleCountDistinctKey, "SELECT count(DISTINCT m.id) FROM member m JOIN singer s ON m.singer_id = s.singer_id", "count(",
 			"SELECT count(*) FROM member AS a1 JOIN singer AS a2 ON a1.singer_id = a2.singer_id", nil},
 		{RuleSetOpDistinct, "SELECT DISTINCT name FROM singer UNION SELECT country FROM singer", "SELECT DISTINCT",
@@ -115,7 +133,11 @@ func TestRulesRefuse(t *testing.T) {
 		{"no key at all", RuleInToJoin, "SELECT name FROM singer WHERE age IN (SELECT a FROM log)", "a1.age IN"},
 		{"NOT IN", RuleInToJoin, "SELECT name FROM singer WHERE age NOT IN (SELECT id FROM member)", "a1.age NOT IN"},
 		{"families", RuleInToJoin, "SELECT name FROM singer WHERE name IN (SELECT id FROM member)", "a1.name IN"},
-		{"nullable foreign key", RuleJoinElim, "SELECT m.id FROM member m JOIN concert c ON m.club = c.concert_id", "JOIN concert"},
+		{"a NOCASE key", RuleJoinElim, "SELECT i.id FROM item i JOIN kind k ON i.knc = k.nc", "JOIN kind"},
+		{"a foreign key to no key", RuleJoinElim, "SELECT i.id FROM item i JOIN kind k ON i.kl = k.label", "JOIN kind"},
+		{"families differ", RuleJoinElim, "SELECT i.id FROM item i JOIN kind k ON i.cn = k.code", "JOIN kind"},
+		{"a Text column of a foreign key read", RuleJoinElim, "SELECT k.label FROM item i JOIN kind k ON i.kc = k.code", "JOIN kind"},
+		{"the foreign key's column against another column", RuleJoinElim, "SELECT i.id FROM item i JOIN kind k ON i.kl = k.code", "JOIN kind"},
 		{"another column read", RuleJoinElim, "SELECT s.name FROM member m JOIN singer s ON m.singer_id = s.singer_id", "JOIN singer"},
 		{"SELECT *", RuleJoinElim, "SELECT * FROM member m JOIN singer s ON m.singer_id = s.singer_id", "JOIN singer"},
 		{"no foreign key", RuleJoinElim, "SELECT s.name FROM singer s JOIN member m ON s.singer_id = m.singer_id", "JOIN member"},
