@@ -1025,7 +1025,7 @@ func (m *mutator) joinAdd(q *sel) bool {
 // be NULL, most often a conjunct f.c IS NOT NULL added to both queries
 // (the join drops those rows; without it the pair differs). Traps: the
 // join on a column of p other than the referenced key (detail
-// "other"), on a column of f's table of f.c's type and collation that
+// "other"), on a column of f's table of f.c's affinity and collation that
 // no foreign key declares (detail "nofk"), a foreign key between
 // columns of different types or collations (the schema's), IS NOT NULL
 // left out.
@@ -1062,7 +1062,7 @@ func (m *mutator) joinFK(q *sel) bool {
 			key, m.detail = k, "other"
 		}
 	}
-	if chance(m.g.r, 0.25) {
+	if chance(m.g.r, 0.3) {
 		if j := m.g.r.IntN(len(c.f.table.cols)); j != col && sameDecl(c.f.table.cols[j], c.f.table.cols[col]) {
 			col, m.detail = j, m.detail+":nofk"
 		}
@@ -1107,9 +1107,9 @@ func (m *mutator) joinFK(q *sel) bool {
 	return true
 }
 
-// sameDecl reports whether two columns are declared with one type and
-// one collation.
-func sameDecl(a, b *column) bool { return a.typ == b.typ && a.collate == b.collate }
+// sameDecl reports whether two columns have one affinity and one
+// collation (the kernel's family of both is then one).
+func sameDecl(a, b *column) bool { return a.affinity() == b.affinity() && a.collate == b.collate }
 
 // inNotNull adds y IS NOT NULL to the WHERE of a subquery x [NOT] IN
 // (SELECT y ...), as in_not_null removes it: the same filter where the IN
