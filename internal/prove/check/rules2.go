@@ -35,10 +35,17 @@ const (
 	// are columns of one family, Int or Text. At: the IN.
 	RuleInToJoin = "in_to_join"
 	// RuleJoinElim: a table p joined by a conjunct c.f = p.k, where
-	// c.f references p.k by a foreign key, c.f is NOT NULL and p.k is a
-	// NOT NULL key of p (so every row of c matches exactly one row of p),
-	// both Int, is removed when nothing but p.k reads it (p.k becomes
-	// c.f); the ON conditions move to WHERE. At: p's FROM item.
+	// c.f references p.k by a one-column foreign key and p.k is a
+	// one-column key of p (PRIMARY KEY or UNIQUE), both of one family,
+	// Int or Text (so = is identity and is the comparison the key and
+	// the foreign key are enforced with), is removed when nothing but
+	// p.k reads it (p.k becomes c.f); the ON conditions move to WHERE.
+	// Every row of c whose c.f is not NULL matches exactly one row of p
+	// (at least one by the foreign key, at most one by the key: = is
+	// never TRUE on NULL, so rows of p whose key is NULL match nothing),
+	// and a row whose c.f is NULL matches none: the joining conjunct is
+	// dropped when c.f is NOT NULL and becomes c.f IS NOT NULL otherwise.
+	// At: p's FROM item.
 	RuleJoinElim = "join_elim"
 )
 
@@ -365,7 +372,7 @@ func joinElim(c *Canon, at int, facts *factSet) error {
 		}
 	}
 	if child == nil {
-		return refuse("rule", "no conjunct joins %s by a foreign key to a NOT NULL key, from a NOT NULL Int column", p.table.Name)
+		return refuse("rule", "no conjunct joins %s by a foreign key to a key, both Int or both Text", p.table.Name)
 	}
 	// Nothing but p.key reads p.
 	var bad bool
@@ -389,8 +396,10 @@ func joinElim(c *Canon, at int, facts *factSet) error {
 	}
 	facts.add(Fact{Fact: FactForeignKey, Table: child.table.Name, Columns: []string{child.table.Columns[f].Name}, RefTable: p.table.Name, RefColumns: []string{p.table.Columns[key].Name}})
 	facts.add(Fact{Fact: FactKey, Table: p.table.Name, Columns: []string{p.table.Columns[key].Name}})
-	facts.add(notNullFact(p, key))
-	facts.add(notNullFact(child, f))
+	nullable := !child.table.Columns[f].NotNull
+	if !nullable {
+		facts.add(notNullFact(child, f))
+	}
 	facts.add(c.familyFact(child, f))
 	facts.add(c.familyFact(p, key))
 	// FROM as comma joins without p, every ON moved to WHERE, the
@@ -422,6 +431,9 @@ func joinElim(c *Canon, at int, facts *factSet) error {
 	for _, x := range conds {
 		if x == eq && !dropped {
 			dropped = true
+			if nullable {
+				kept = append(kept, &sqlast.IsExpr{Not: true, X: qualified(child, f), Y: &sqlast.Literal{Kind: sqlast.LitNull, Value: "NULL", Raw: "NULL"}})
+			}
 			continue
 		}
 		kept = append(kept, x)
@@ -441,10 +453,10 @@ func bareStar(sq *sqlast.SelectQuery) bool {
 }
 
 // fkJoins reports whether column ci of co references column pi of po by
-// a one-column foreign key, pi is a NOT NULL key of po's table, ci is
-// NOT NULL and both are Int.
+// a one-column foreign key, pi is a one-column key of po's table, and
+// both are of one family, Int or Text.
 func fkJoins(c *Canon, co *occurrence, ci int, po *occurrence, pi int) bool {
-	if !co.table.Columns[ci].NotNull || !po.table.Columns[pi].NotNull || c.fam(co, ci) != Int || c.fam(po, pi) != Int {
+	if f := c.fam(co, ci); f != c.fam(po, pi) || f != Int && f != Text {
 		return false
 	}
 	isKey := false

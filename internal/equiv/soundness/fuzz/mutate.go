@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -49,6 +50,7 @@ type rewrite struct {
 type mutator struct {
 	g      *gen
 	detail string
+	twin   *twin
 }
 
 // rewrites is every rewrite the fuzzer knows.
@@ -73,6 +75,8 @@ var rewrites = []rewrite{
 	{"in_to_exists", famRule, 2, 2, (*mutator).inToExists},
 	{"in_to_join", famRule, 2, 2, (*mutator).inToJoin},
 	{"join_add", famRule, 2, 2, (*mutator).joinAdd},
+	{"join_fk", famRule, 8, 4, (*mutator).joinFK},
+	{"in_not_null", famRule, 3, 3, (*mutator).inNotNull},
 	{"op_change", famBreak, 1, 1, (*mutator).opChange},
 	{"lit_shift", famBreak, 1, 1, (*mutator).litShift},
 	{"drop_conjunct", famBreak, 1, 1, (*mutator).dropConjunct},
@@ -1024,6 +1028,131 @@ func (m *mutator) joinAdd(q *sel) bool {
 	}
 	p.on = on
 	c.s.from = append(c.s.from, p)
+	return true
+}
+
+// joinFK joins the table a one-column foreign key f.c of a FROM table
+// references, JOIN p ON f.c = p.k, the way join_elim removes it: every
+// name of the SELECT qualified (p may share its column names), f.c read
+// as p.k at times (the rule reads p.k back as f.c), and, when f.c may
+// be NULL, most often a conjunct f.c IS NOT NULL added to both queries
+// (the join drops those rows; without it the pair differs). Traps: the
+// join on a column of p other than the referenced key (detail
+// "other"), on a column of f's table of f.c's affinity and collation that
+// no foreign key declares (detail "nofk"), a foreign key between
+// columns of different types or collations (the schema's), IS NOT NULL
+// left out.
+func (m *mutator) joinFK(q *sel) bool {
+	type cand struct {
+		s  *sel
+		f  *fromItem
+		fk foreignKey
+	}
+	var cs []cand
+	for _, s := range sels(q) {
+		if hasStar(s) {
+			continue // the joined table's columns would join the output
+		}
+		for _, f := range s.from {
+			if f.table == nil || f.cte != "" {
+				continue
+			}
+			for _, fk := range f.table.fks {
+				if len(fk.cols) == 1 {
+					cs = append(cs, cand{s, f, fk})
+				}
+			}
+		}
+	}
+	if len(cs) == 0 {
+		return false
+	}
+	c := cs[m.g.r.IntN(len(cs))]
+	col, key := c.fk.cols[0], c.fk.refCols[0]
+	m.detail = "key"
+	if chance(m.g.r, 0.2) {
+		if k := m.g.r.IntN(len(c.fk.ref.cols)); k != key {
+			key, m.detail = k, "other"
+		}
+	}
+	if chance(m.g.r, 0.3) {
+		if j := m.g.r.IntN(len(c.f.table.cols)); j != col && sameDecl(c.f.table.cols[j], c.f.table.cols[col]) {
+			col, m.detail = j, m.detail+":nofk"
+		}
+	}
+	p := &fromItem{table: c.fk.ref, join: "JOIN", alias: m.g.fromAlias(c.s)}
+	fc := func() *colRef { return &colRef{f: c.f, col: col, qual: true} }
+	pk := func() *colRef { return &colRef{f: p, col: key, qual: true} }
+	p.on = &binary{op: "=", l: fc(), r: pk()}
+	if chance(m.g.r, 0.5) {
+		p.on = &binary{op: "=", l: pk(), r: fc()}
+	}
+	walk(c.s, func(st site) {
+		if r, ok := (*st.slot).(*colRef); ok && slices.Contains(c.s.from, r.f) {
+			r.qual = true
+		}
+	})
+	if chance(m.g.r, 0.5) {
+		var reads []site
+		walk(c.s, func(st site) {
+			if r, ok := (*st.slot).(*colRef); ok && r.f == c.f && r.col == col && st.cl != inOn {
+				reads = append(reads, st)
+			}
+		})
+		if st, ok := pickSite(m, reads); ok {
+			*st.slot = pk()
+			m.detail += ":read"
+		}
+	}
+	c.s.from = append(c.s.from, p)
+	if !c.f.table.cols[col].notNull && chance(m.g.r, 0.75) {
+		c.s.where = andExpr(c.s.where, &isNull{x: fc(), not: true})
+		if m.twin == nil {
+			return true
+		}
+		s1, f1 := m.twin.sels[c.s], m.twin.froms[c.f]
+		if s1 == nil || f1 == nil {
+			return true // the first query has no twin of s: a trap
+		}
+		s1.where = andExpr(s1.where, &isNull{x: &colRef{f: f1, col: col, qual: true}, not: true})
+		m.detail += ":not_null"
+	}
+	return true
+}
+
+// sameDecl reports whether two columns have one affinity and one
+// collation (the kernel's family of both is then one).
+func sameDecl(a, b *column) bool { return a.affinity() == b.affinity() && a.collate == b.collate }
+
+// inNotNull adds y IS NOT NULL to the WHERE of a subquery x [NOT] IN
+// (SELECT y ...), as in_not_null removes it: the same filter where the IN
+// is a top-level conjunct of a WHERE and the subquery neither
+// aggregates nor limits. Traps: NOT IN, an IN under NOT or OR or in an
+// output, a subquery that groups, aggregates or limits (the generator's
+// own shapes).
+func (m *mutator) inNotNull(q *sel) bool {
+	st, ok := pickSite(m, sitesOf(q, func(st site) bool {
+		in, ok := (*st.slot).(*inSub)
+		if !ok || len(in.sub.items) != 1 {
+			return false
+		}
+		_, col := in.sub.items[0].x.(*colRef)
+		return col
+	}))
+	if !ok {
+		return false
+	}
+	in := (*st.slot).(*inSub)
+	y := clone(in.sub.items[0].x).(*colRef)
+	y.qual = true
+	in.sub.where = andExpr(in.sub.where, &isNull{x: y, not: true})
+	m.detail = "in"
+	if in.not {
+		m.detail = "not_in"
+	}
+	if !st.term || st.cl != inWhere {
+		m.detail += ":nested"
+	}
 	return true
 }
 

@@ -20,10 +20,12 @@ func (g *gen) pair() *pairSpec {
 	var p *pairSpec
 	for range 10 {
 		q1 := g.query()
-		q2 := cloneQuery(q1)
+		cl := newCloner()
+		q2 := cl.sel(q1)
+		tw := twinOf(cl)
 		p = &pairSpec{q1: q1, q2: q2}
 		for range pick(g.r, []weighted[int]{{1, 65}, {2, 28}, {3, 7}}) {
-			if name := g.rewrite(q2); name != "" {
+			if name := g.rewrite(q2, tw); name != "" {
 				p.rewrites = append(p.rewrites, name)
 			}
 		}
@@ -42,9 +44,31 @@ func (g *gen) pair() *pairSpec {
 	return p
 }
 
+// twin maps the SELECTs and FROM items of the copy a pair's rewrites
+// change back to the first query's, for a rewrite that adds the same
+// conjunct to both (join_fk: a nullable foreign key's IS NOT NULL).
+// What a rewrite creates has no twin.
+type twin struct {
+	sels  map[*sel]*sel
+	froms map[*fromItem]*fromItem
+}
+
+// twinOf inverts the maps of the cloner that made the copy.
+func twinOf(cl *cloner) *twin {
+	tw := &twin{sels: map[*sel]*sel{}, froms: map[*fromItem]*fromItem{}}
+	for a, b := range cl.sels {
+		tw.sels[b] = a
+	}
+	for a, b := range cl.froms {
+		tw.froms[b] = a
+	}
+	return tw
+}
+
 // rewrite applies a rewrite drawn by weight that finds a place in q
-// (twelve draws at most), and returns its name ("" when none did).
-func (g *gen) rewrite(q *sel) string {
+// (twelve draws at most), and returns its name ("" when none did). tw
+// leads back to the first query (nil: none).
+func (g *gen) rewrite(q *sel, tw *twin) string {
 	ws := make([]weighted[int], len(rewrites))
 	for i, rw := range rewrites {
 		ws[i] = weighted[int]{i, rw.weight}
@@ -52,7 +76,7 @@ func (g *gen) rewrite(q *sel) string {
 			ws[i].w = rw.pgWeight
 		}
 	}
-	m := &mutator{g: g}
+	m := &mutator{g: g, twin: tw}
 	for range 12 {
 		rw := rewrites[pick(g.r, ws)]
 		m.detail = ""
