@@ -70,8 +70,9 @@ func (s *schema) padded(c catalog.Column) bool {
 // does: a NULL in a NOT NULL column, a repeated primary key or UNIQUE
 // set, a foreign key whose values no parent row holds. Earlier rows are
 // kept before later ones; dropping a parent row drops the rows that
-// referenced it. Text keys are compared without trailing blanks (CHAR
-// semantics). The result satisfies every constraint of s.
+// referenced it. Text keys are compared as the engine compares them
+// (keyOf: without trailing blanks only where it pads). The result
+// satisfies every constraint of s.
 func (s *schema) repair(db Data) Data {
 	db = db.clone()
 	for changed := true; changed; {
