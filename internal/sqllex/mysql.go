@@ -90,7 +90,7 @@ func scanMySQL(q string, i int, m MySQLMode) (int, Kind) {
 	case c == '\'' || c == '"' && !m.ANSIQuotes:
 		return mysqlString(q, i, !m.NoBackslashEscapes), String
 	case c == '`' || c == '"':
-		return quoted(q, i, c), Quoted
+		return QuotedEnd(q, i, c), Quoted
 	case c >= '0' && c <= '9':
 		j := i + 1
 		for j < len(q) && isMySQLWordByte(q[j]) {

@@ -69,9 +69,9 @@ func scan(s string, i int) (int, Kind) {
 	case c == '/' && i+1 < len(s) && s[i+1] == '*':
 		return blockCommentEnd(s, i), Comment
 	case c == '\'':
-		return quoted(s, i, '\''), String
+		return QuotedEnd(s, i, '\''), String
 	case c == '"' || c == '`':
-		return quoted(s, i, c), Quoted
+		return QuotedEnd(s, i, c), Quoted
 	case c == '[':
 		j := strings.IndexByte(s[i:], ']')
 		if j < 0 {
@@ -157,9 +157,12 @@ func isWordByte(s string, i int) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
-// quoted returns the end of a quoted token starting at i, where a doubled
-// quote character is an escape.
-func quoted(s string, i int, q byte) int {
+// QuotedEnd returns the offset just past the quoted token of s that starts
+// at offset i with quote character q (s[i] == q), where a doubled q inside
+// is an escape ('it''s', "a""b"); len(s) when the token does not end.
+// Shared by the lexers here and by callers with their own token rules
+// (PostgreSQL's plan text, where '[' is a subscript, not a quote).
+func QuotedEnd(s string, i int, q byte) int {
 	for j := i + 1; j < len(s); j++ {
 		if s[j] == q {
 			if j+1 < len(s) && s[j+1] == q {
@@ -291,7 +294,7 @@ func semicolon(q string) int {
 		case ';':
 			return i
 		case '\'', '"', '`':
-			i = quoted(q, i, c) - 1
+			i = QuotedEnd(q, i, c) - 1
 		case '[':
 			j := strings.IndexByte(q[i:], ']')
 			if j < 0 {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/prove/check"
+	"github.com/sqljudge/sqljudge/internal/sqllex"
 )
 
 // MaxPlanBytes bounds the JSON of one plan PlanMismatch reads (4 MiB): a
@@ -182,14 +183,14 @@ func renameQualifiers(e string, names map[string]string) string {
 		c := e[i]
 		switch {
 		case c == '\'':
-			j := skipQuoted(e, i, '\'')
+			j := sqllex.QuotedEnd(e, i, '\'')
 			b.WriteString(e[i:j])
 			i = j
 		case c == '"' || isIdentStart(c):
 			var j int
 			var name string
 			if c == '"' {
-				j = skipQuoted(e, i, '"')
+				j = sqllex.QuotedEnd(e, i, '"')
 				name = strings.ReplaceAll(strings.TrimSuffix(e[i+1:j], `"`), `""`, `"`)
 			} else {
 				j = i + 1
@@ -210,21 +211,6 @@ func renameQualifiers(e string, names map[string]string) string {
 		}
 	}
 	return b.String()
-}
-
-// skipQuoted returns the offset past the quoted token of e starting at
-// i (quote q, doubled inside), or len(e) when it does not end.
-func skipQuoted(e string, i int, q byte) int {
-	for j := i + 1; j < len(e); j++ {
-		if e[j] == q {
-			if j+1 < len(e) && e[j+1] == q {
-				j++
-				continue
-			}
-			return j + 1
-		}
-	}
-	return len(e)
 }
 
 func isIdentStart(c byte) bool {
