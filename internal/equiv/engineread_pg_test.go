@@ -3,6 +3,7 @@ package equiv
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -47,20 +48,16 @@ var pgMisreads = []struct{ id, schema, q1, q2 string }{
 // makes a scratch database of a schema and returns its Explain.
 func pgPlans(t *testing.T) func(db *catalog.Database) explain.PlanFunc {
 	t.Helper()
-	server := testserver.Postgres(t)
-	sb, err := pgsb.New(context.Background(), server, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sb.Close() })
+	scratch := pgScratches(t)
+	n := 0
 	return func(db *catalog.Database) explain.PlanFunc {
 		t.Helper()
-		sc, err := sb.Open(context.Background(), db.CreateStatements(engine.Postgres))
-		if err != nil {
-			t.Fatal(err)
+		n++
+		p := scratch(fmt.Sprint("schema ", n), db)
+		if p == nil {
+			t.Fatal("PostgreSQL refuses the test's schema")
 		}
-		t.Cleanup(func() { sc.Close() })
-		return sc.(sandbox.Explainer).Explain
+		return p
 	}
 }
 

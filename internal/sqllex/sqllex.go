@@ -159,7 +159,7 @@ func isWordByte(s string, i int) bool {
 
 // QuotedEnd returns the offset just past the quoted token of s that starts
 // at offset i with quote character q (s[i] == q), where a doubled q inside
-// is an escape ('it''s', "a""b"); len(s) when the token does not end.
+// is an escape, not the end; len(s) when the token does not end.
 // Shared by the lexers here and by callers with their own token rules
 // (PostgreSQL's plan text, where '[' is a subscript, not a quote).
 func QuotedEnd(s string, i int, q byte) int {
