@@ -52,14 +52,11 @@ func (o *AuditOptions) Check() error {
 		return usage.Errorf("--gold is required")
 	case o.DB == "":
 		return usage.Errorf("--db is required: the folder of the benchmark's databases")
-	case o.Timeout <= 0:
-		return usage.Errorf("--timeout must be positive")
-	case o.Workers <= 0:
-		return usage.Errorf("--workers must be at least 1")
-	case o.MaxRows <= 0:
-		return usage.Errorf("--max-rows must be at least 1")
-	case o.MaxBytes <= 0:
-		return usage.Errorf("--max-bytes must be positive")
+	}
+	if err := checkQueryLimits(o.Timeout, o.Workers, o.MaxRows, o.MaxBytes); err != nil {
+		return err
+	}
+	switch {
 	case o.SlowRatio <= 0 || o.SlowRatio > 1:
 		return usage.Errorf("--slow must be in (0, 1]: the share of --timeout past which a gold is near_timeout")
 	case o.MaxEvidence < 1:

@@ -162,6 +162,23 @@ func Run(ctx context.Context, o Options) (*report.Summary, error) {
 	return finish(&o, j, sum, recs, stats)
 }
 
+// checkQueryLimits rejects the flags that bound each query, shared by
+// eval and audit: --timeout (positive), --workers and --max-rows (at
+// least 1), --max-bytes (positive); the error names the flag.
+func checkQueryLimits(timeout time.Duration, workers, maxRows int, maxBytes int64) error {
+	switch {
+	case timeout <= 0:
+		return usage.Errorf("--timeout must be positive")
+	case workers <= 0:
+		return usage.Errorf("--workers must be at least 1")
+	case maxRows <= 0:
+		return usage.Errorf("--max-rows must be at least 1")
+	case maxBytes <= 0:
+		return usage.Errorf("--max-bytes must be positive")
+	}
+	return nil
+}
+
 // Check rejects options Run cannot use with an InputError naming the flag
 // each comes from, in the order of sqljudge eval's flag checks. Run calls it
 // first; the CLI calls it before it warns about the flags.
@@ -173,14 +190,11 @@ func (o *Options) Check() error {
 		return usage.Errorf("--db is required: the folder of the benchmark's databases")
 	case o.Out == "":
 		return usage.Errorf("--out is required: the folder for results.jsonl and summary.json")
-	case o.Timeout <= 0:
-		return usage.Errorf("--timeout must be positive")
-	case o.Workers <= 0:
-		return usage.Errorf("--workers must be at least 1")
-	case o.MaxRows <= 0:
-		return usage.Errorf("--max-rows must be at least 1")
-	case o.MaxBytes <= 0:
-		return usage.Errorf("--max-bytes must be positive")
+	}
+	if err := checkQueryLimits(o.Timeout, o.Workers, o.MaxRows, o.MaxBytes); err != nil {
+		return err
+	}
+	switch {
 	case o.Resume && o.Overwrite:
 		return usage.Errorf("--resume and --overwrite exclude each other")
 	case hasMetric(o.Metrics, "em") && o.Tables == "":
