@@ -45,6 +45,9 @@ func withTiebreak(q string, ncols int) (string, bool) {
 // or TOP (its column count read by running it alone, cols), innermost
 // first, and q's top-level ORDER BY (ncols columns). ok is false when such
 // a subquery cannot be run alone (it is correlated, say) or uses TOP.
+// The operand of EXISTS keeps its own ORDER BY … LIMIT as written (its
+// subqueries are still tiebroken): EXISTS reads only whether a row is
+// kept, and how many rows LIMIT and OFFSET keep does not depend on which.
 func tiebreakAll(q string, ncols int, cols func(string) (int, error)) (string, bool) {
 	var b strings.Builder
 	toks := sqllex.Tokenize(q)
@@ -60,7 +63,7 @@ func tiebreakAll(q string, ncols int, cols func(string) (int, error)) (string, b
 		}
 		sub := inner.String()
 		n := 0
-		if keepsRows(sub) {
+		if keepsRows(sub) && !existsOperand(toks[:i]) {
 			var err error
 			if n, err = cols(sub); err != nil {
 				return "", false
@@ -78,6 +81,20 @@ func tiebreakAll(q string, ncols int, cols func(string) (int, error)) (string, b
 		return out, true
 	}
 	return withTiebreak(out, ncols)
+}
+
+// existsOperand reports whether the last significant token of before
+// (the tokens ahead of a "(") is EXISTS: the parenthesis opens EXISTS's
+// operand.
+func existsOperand(before []sqllex.Token) bool {
+	for i := len(before) - 1; i >= 0; i-- {
+		t := before[i]
+		if t.Kind == sqllex.Space || t.Kind == sqllex.Comment {
+			continue
+		}
+		return t.Kind == sqllex.Word && strings.EqualFold(t.Text, "EXISTS")
+	}
+	return false
 }
 
 // startsSelect reports whether the first significant token of toks is

@@ -185,6 +185,30 @@ func (s *schema) pools(queries []string, solved []solved) [][][]result.Value {
 			cand = append(cand, lits...)
 			cand = append(cand, c.Values...)
 			out[ti][ci] = distinctCoerced(cand, c)
+			if c.Family == catalog.Text && words[strings.ToLower(c.Name)] {
+				out[ti][ci] = distinctCoerced(append(out[ti][ci], numberSpellings(out[ti][ci])...), c)
+			}
+		}
+	}
+	return out
+}
+
+// numberSpellings returns, for a text column's pool vs, a second
+// spelling of each integer it spells ('5' gives '05') and '01': text equal
+// to a number as a number but not as text, which tells apart a comparison
+// under NUMERIC or INTEGER affinity (x = i with i INTEGER converts x) from
+// one under TEXT affinity (x IN (i) converts i: '05' <> '5'), SQLite's
+// rules (https://sqlite.org/datatype3.html, "Type Conversions Prior To
+// Comparison"). Only for columns a query names, after every other value,
+// so the pool keeps its order.
+func numberSpellings(vs []result.Value) []result.Value {
+	out := []result.Value{result.TextValue("01")}
+	for _, v := range vs {
+		if v.K != result.Text {
+			continue
+		}
+		if i, err := strconv.ParseInt(v.S, 10, 64); err == nil && i >= 0 && strconv.FormatInt(i, 10) == v.S {
+			out = append(out, result.TextValue("0"+v.S))
 		}
 	}
 	return out

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
@@ -53,7 +55,7 @@ type wrongProof struct {
 
 // readWrongProofs reads wrongProofsFile; a malformed line fails the test
 // with its number.
-func readWrongProofs(t *testing.T) []wrongProof {
+func readWrongProofs(t testing.TB) []wrongProof {
 	t.Helper()
 	f, err := os.Open(wrongProofsFile)
 	if err != nil {
@@ -186,3 +188,69 @@ func runSeparating(t *testing.T, d engine.Dialect, pgServer string, w wrongProof
 
 // String prints a pair for messages.
 func (w wrongProof) String() string { return fmt.Sprintf("%s (%s)", w.ID, w.Cause) }
+
+// searchRefutesWrongProofs are pairs of wrongProofsFile the search alone
+// (the prover off) refutes on SQLite since the classes behind them were
+// fixed: text spelling a number in another form than the number's own
+// ('05' against 5: numberSpellings), and an EXISTS operand's ORDER BY …
+// LIMIT, which once stopped every witness as a possible tie (tiebreakAll).
+var searchRefutesWrongProofs = []string{"R6-text-in-int", "R6-text-not-in-int", "R7-in-subquery-affinity", "R7-not-in-subquery-tie-hatch", "R1-order-expression-tie-hatch"}
+
+// TestSearchRefutesWrongProofs: each pair of searchRefutesWrongProofs is
+// refuted on SQLite by the search alone, the witness re-verified from its
+// SQL alone.
+func TestSearchRefutesWrongProofs(t *testing.T) {
+	byID := map[string]wrongProof{}
+	for _, w := range readWrongProofs(t) {
+		byID[w.ID] = w
+	}
+	for _, id := range searchRefutesWrongProofs {
+		w, ok := byID[id]
+		if !ok {
+			t.Fatalf("%s: not in %s", id, wrongProofsFile)
+		}
+		t.Run(id, func(t *testing.T) {
+			out, err := Decide(context.Background(), Pair{ID: w.ID, Q1: w.Q1, Q2: w.Q2, Schema: w.Schema},
+				Options{NoProof: true, Rule: Rule(w.Rule), Sandbox: newSQLite(t), Seed: 1, Budget: 60 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.Verdict != Inequivalent {
+				t.Fatalf("verdict %s (%s), want inequivalent; search %+v", out.Verdict, out.Reason, out.Search)
+			}
+			reverifySQLite(t, out.Witness, w.Q1, w.Q2)
+		})
+	}
+}
+
+// BenchmarkWrongProofsSearch decides every SQLite pair of wrongProofsFile
+// with the search alone (the prover off; seed 1, the CLI's defaults), one
+// pair per iteration in file order (-benchtime 42x for all), re-verifies
+// each witness, and logs the pairs not refuted: the measure of issue 38's
+// "refuted by the search alone".
+func BenchmarkWrongProofsSearch(b *testing.B) {
+	var pairs []wrongProof
+	for _, w := range readWrongProofs(b) {
+		if slices.Contains(w.Engines, "sqlite") {
+			pairs = append(pairs, w)
+		}
+	}
+	refuted := 0
+	var missed []string
+	for i := 0; i < b.N; i++ {
+		w := pairs[i%len(pairs)]
+		out, err := Decide(context.Background(), Pair{ID: w.ID, Q1: w.Q1, Q2: w.Q2, Schema: w.Schema},
+			Options{NoProof: true, Rule: Rule(w.Rule), Sandbox: newSQLite(b), Seed: 1, Budget: 60 * time.Second})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if out.Verdict == Inequivalent {
+			reverifySQLite(b, out.Witness, w.Q1, w.Q2)
+			refuted++
+		} else {
+			missed = append(missed, w.ID)
+		}
+	}
+	b.ReportMetric(float64(refuted)/float64(b.N), "refuted/op")
+	b.Logf("refuted by the search alone: %d of %d; not refuted: %s", refuted, b.N, strings.Join(missed, " "))
+}
