@@ -18,6 +18,12 @@ var solverPairs = []struct{ name, q1, q2, ddl string }{
 		"SELECT COUNT(m.id) FROM movies m JOIN directs d ON m.id = d.movie_id WHERE m.country = 'Cuba' AND m.lang = 'Yoruba' AND d.genre = 'Wuxia'",
 		"SELECT COUNT(DISTINCT m.id) FROM movies m JOIN directs d ON m.id = d.movie_id WHERE m.country = 'Cuba' AND m.lang = 'Yoruba' AND d.genre = 'Wuxia'",
 		moviesDDL},
+	// LIMIT 10 over groups: eleven groups meeting the filters over the join
+	// (a LIMIT goal of up to 11 copies; 8 before: BIRD pair 1040).
+	{"LIMIT 10 over groups vs none under filters over a join",
+		"SELECT m.title FROM movies m JOIN directs d ON m.id = d.movie_id WHERE m.country = 'Cuba' AND d.genre = 'Wuxia' GROUP BY m.id ORDER BY COUNT(d.director) DESC LIMIT 10",
+		"SELECT m.title FROM movies m JOIN directs d ON m.id = d.movie_id WHERE m.country = 'Cuba' AND d.genre = 'Wuxia' GROUP BY m.id ORDER BY COUNT(d.director) DESC",
+		moviesDDL},
 	{"LIMIT 5 vs none under a literal filter",
 		"SELECT title FROM movies WHERE country = 'Cuba' AND lang = 'Yoruba' LIMIT 5",
 		"SELECT title FROM movies WHERE country = 'Cuba' AND lang = 'Yoruba'",

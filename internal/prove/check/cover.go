@@ -29,7 +29,8 @@ type CoverOptions struct {
 	Copies int
 	// MaxGoals bounds the scripts returned (default 12).
 	MaxGoals int
-	// MaxLimitRows bounds the copies of a LIMIT goal (default 8).
+	// MaxLimitRows bounds the copies of a LIMIT goal (default 12: LIMIT 10,
+	// common in BIRD, gets its 11 rows).
 	MaxLimitRows int
 }
 
@@ -195,7 +196,7 @@ func (o *CoverOptions) defaults() {
 		o.MaxGoals = 12
 	}
 	if o.MaxLimitRows <= 0 {
-		o.MaxLimitRows = 8
+		o.MaxLimitRows = 12
 	}
 }
 
