@@ -24,6 +24,12 @@ var solverPairs = []struct{ name, q1, q2, ddl string }{
 		"SELECT m.title FROM movies m JOIN directs d ON m.id = d.movie_id WHERE m.country = 'Cuba' AND d.genre = 'Wuxia' GROUP BY m.id ORDER BY COUNT(d.director) DESC LIMIT 10",
 		"SELECT m.title FROM movies m JOIN directs d ON m.id = d.movie_id WHERE m.country = 'Cuba' AND d.genre = 'Wuxia' GROUP BY m.id ORDER BY COUNT(d.director) DESC",
 		moviesDDL},
+	// A duplicate under an output's condition: two directs rows of one
+	// movie, both Wuxia, the movie from Cuba (BIRD pair 909).
+	{"count vs count distinct of a CASE under a join",
+		"SELECT COUNT(CASE WHEN m.country = 'Cuba' AND m.lang = 'Yoruba' THEN m.id END) FROM movies m JOIN directs d ON m.id = d.movie_id WHERE d.genre = 'Wuxia' AND d.director = 'Hu'",
+		"SELECT COUNT(DISTINCT CASE WHEN m.country = 'Cuba' AND m.lang = 'Yoruba' THEN m.id END) FROM movies m JOIN directs d ON m.id = d.movie_id WHERE d.genre = 'Wuxia' AND d.director = 'Hu'",
+		moviesDDL},
 	{"LIMIT 5 vs none under a literal filter",
 		"SELECT title FROM movies WHERE country = 'Cuba' AND lang = 'Yoruba' LIMIT 5",
 		"SELECT title FROM movies WHERE country = 'Cuba' AND lang = 'Yoruba'",

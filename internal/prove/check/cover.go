@@ -383,6 +383,7 @@ func (cv *Cover) goals(c *Canon, cc coverCore, o CoverOptions, limit int) {
 	for i := range base.outs[0] {
 		cv.add("output condition "+itoa(i+1), base, []string{base.all(0), base.all(1), base.outs[0][i].t, not(base.outs[1][i].t)}, two)
 	}
+	cv.duplicatesUnder(base, cc, two)
 	for i, b := range base.bounds {
 		cv.add("boundary "+itoa(i+1), base, append(base.allBut(0, b.cond), b.at), first)
 	}
@@ -412,6 +413,27 @@ func (cv *Cover) duplicates(base *coverScript, cc coverCore, two []int) {
 			continue
 		}
 		cv.add("duplicate "+oc.alias, base, []string{base.all(0), base.all(1), same, or(differ...)}, two)
+	}
+}
+
+// duplicatesUnder adds, for the first condition an output tests (a
+// CASE's WHEN, an IIF's test) and each occurrence of a join, the duplicate
+// goal with that condition TRUE in both copies: COUNT(CASE WHEN c THEN x
+// END) against COUNT(DISTINCT …) differs only on a row the join repeats
+// where c holds.
+func (cv *Cover) duplicatesUnder(base *coverScript, cc coverCore, two []int) {
+	if len(base.outs[0]) == 0 || len(cc.occs) < 2 {
+		return
+	}
+	for i, oc := range cc.occs {
+		var differ []string
+		for j := range cc.occs {
+			if j != i {
+				differ = append(differ, not(base.sameRow(j, 0, 1, len(cc.occs))))
+			}
+		}
+		goal := []string{base.all(0), base.all(1), base.outs[0][0].t, base.outs[1][0].t, base.sameRow(i, 0, 1, len(cc.occs)), or(differ...)}
+		cv.add("duplicate "+oc.alias+" under output condition 1", base, goal, two)
 	}
 }
 
