@@ -30,6 +30,12 @@ var solverPairs = []struct{ name, q1, q2, ddl string }{
 		"SELECT COUNT(CASE WHEN m.country = 'Cuba' AND m.lang = 'Yoruba' THEN m.id END) FROM movies m JOIN directs d ON m.id = d.movie_id WHERE d.genre = 'Wuxia' AND d.director = 'Hu'",
 		"SELECT COUNT(DISTINCT CASE WHEN m.country = 'Cuba' AND m.lang = 'Yoruba' THEN m.id END) FROM movies m JOIN directs d ON m.id = d.movie_id WHERE d.genre = 'Wuxia' AND d.director = 'Hu'",
 		moviesDDL},
+	// A comparison an aggregate counts, SUM(c = 'Cuba'), is an output's
+	// condition too: the duplicate must meet it (BIRD pair 186).
+	{"a ratio over count vs count distinct, counting a comparison",
+		"SELECT CAST(SUM(m.country = 'Cuba') AS REAL) * 100 / COUNT(m.id) FROM movies m JOIN directs d ON m.id = d.movie_id WHERE d.genre = 'Wuxia' AND d.director = 'Hu'",
+		"SELECT CAST(SUM(m.country = 'Cuba') AS REAL) * 100 / COUNT(DISTINCT m.id) FROM movies m JOIN directs d ON m.id = d.movie_id WHERE d.genre = 'Wuxia' AND d.director = 'Hu'",
+		moviesDDL},
 	{"LIMIT 5 vs none under a literal filter",
 		"SELECT title FROM movies WHERE country = 'Cuba' AND lang = 'Yoruba' LIMIT 5",
 		"SELECT title FROM movies WHERE country = 'Cuba' AND lang = 'Yoruba'",

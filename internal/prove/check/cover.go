@@ -235,7 +235,8 @@ func coverCores(c *Canon) []coverCore {
 }
 
 // outputs collects the conditions the SELECT's outputs, HAVING and ORDER
-// BY test inside a CASE or an IIF, and the columns its aggregates read,
+// BY test inside a CASE or an IIF or count in an aggregate (SUM(g = 'M')),
+// and the columns its aggregates read,
 // each once (by its text).
 func (cc *coverCore) outputs(sq *sqlast.SelectQuery) {
 	var exprs []sqlast.Expr
@@ -282,11 +283,28 @@ func (cc *coverCore) outputs(sq *sqlast.SelectQuery) {
 					if r, ok := stripParens(t.Args[0]).(*sqlast.QualifiedRef); ok && once(r) {
 						cc.aggCols = append(cc.aggCols, r)
 					}
+					if comparison(t.Args[0]) && once(t.Args[0]) {
+						cc.outConds = append(cc.outConds, t.Args[0]) // SUM(g = 'M') counts the rows where it holds
+					}
 				}
 			}
 			return true
 		})
 	}
+}
+
+// comparison reports whether x (parentheses aside) compares two values
+// (= <> < <= > >=): a condition an aggregate reads as 1, 0 or NULL.
+func comparison(x sqlast.Expr) bool {
+	b, ok := stripParens(x).(*sqlast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	switch b.Op {
+	case sqlast.OpEq, sqlast.OpNe, sqlast.OpLt, sqlast.OpLe, sqlast.OpGt, sqlast.OpGe:
+		return true
+	}
+	return false
 }
 
 // limitOf is the statement's LIMIT when it is a whole number literal
