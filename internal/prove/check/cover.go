@@ -420,12 +420,7 @@ func (cv *Cover) goals(c *Canon, cc coverCore, o CoverOptions, limit int) {
 func (cv *Cover) duplicates(base *coverScript, cc coverCore, two []int) {
 	for i, oc := range cc.occs {
 		same := base.sameRow(i, 0, 1, len(cc.occs))
-		var differ []string
-		for j := range cc.occs {
-			if j != i {
-				differ = append(differ, not(base.sameRow(j, 0, 1, len(cc.occs))))
-			}
-		}
+		differ := othersDiffer(base, cc, i)
 		if len(differ) == 0 {
 			cv.add("two rows "+oc.alias, base, []string{base.all(0), base.all(1), not(same)}, two)
 			continue
@@ -444,15 +439,21 @@ func (cv *Cover) duplicatesUnder(base *coverScript, cc coverCore, two []int) {
 		return
 	}
 	for i, oc := range cc.occs {
-		var differ []string
-		for j := range cc.occs {
-			if j != i {
-				differ = append(differ, not(base.sameRow(j, 0, 1, len(cc.occs))))
-			}
-		}
-		goal := []string{base.all(0), base.all(1), base.outs[0][0].t, base.outs[1][0].t, base.sameRow(i, 0, 1, len(cc.occs)), or(differ...)}
+		goal := []string{base.all(0), base.all(1), base.outs[0][0].t, base.outs[1][0].t, base.sameRow(i, 0, 1, len(cc.occs)), or(othersDiffer(base, cc, i)...)}
 		cv.add("duplicate "+oc.alias+" under output condition 1", base, goal, two)
 	}
+}
+
+// othersDiffer is, for each occurrence but i, the formula that its row
+// differs between copies 0 and 1.
+func othersDiffer(base *coverScript, cc coverCore, i int) []string {
+	var differ []string
+	for j := range cc.occs {
+		if j != i {
+			differ = append(differ, not(base.sameRow(j, 0, 1, len(cc.occs))))
+		}
+	}
+	return differ
 }
 
 // all is the formula: every encoded condition is TRUE in copy k.
