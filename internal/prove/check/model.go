@@ -29,36 +29,22 @@ type Modeler interface {
 	Models(ctx context.Context, scripts []string) ([]Model, error)
 }
 
-// Models runs the scripts in one Z3 process (modelBatch; each check-sat under
-// z.RLimit, Z3's deterministic unit of work) and returns a model for each
-// that is sat, nil for one that is unsat or unknown. The error is a
-// failure of the solver (it could not run, or ran past Timeout).
+// Models runs the scripts in one Z3 process (checkBatch: each followed
+// by (reset), each check-sat under z.RLimit, Z3's deterministic unit of
+// work) and returns a model for each that is sat, nil for one that is
+// unsat or unknown. The error is a failure of the solver (it could not
+// run, or ran past Timeout).
 func (z *Z3) Models(ctx context.Context, scripts []string) ([]Model, error) {
 	if len(scripts) == 0 {
 		return nil, nil
 	}
-	out, _, err := z.run(ctx, modelBatch(scripts))
+	out, _, err := z.run(ctx, checkBatch(scripts))
 	// A run error alone is no failure: an error line answers an unsat
 	// script's get-value.
 	if errors.Is(err, errNoAnswer) {
 		return nil, err
 	}
 	return parseModels(out, len(scripts))
-}
-
-// modelBatch is the text Z3 reads for one call: each script between
-// (push) and (pop), its answers ended by "@end", and (reset) after the
-// last, so that the next call starts from a fresh solver, as a new
-// process would (a script of ConditionCover declares what it uses and
-// sets no logic). A script costs Z3 far less within push and pop than
-// after a reset, and the whole call is one deterministic sequence.
-func modelBatch(scripts []string) string {
-	var b strings.Builder
-	for _, s := range scripts {
-		b.WriteString("(push)\n" + s + "\n(echo \"@end\")\n(pop)\n")
-	}
-	b.WriteString("(reset)\n")
-	return b.String()
 }
 
 // parseModels reads one section per script, each ending in "@end": its
@@ -75,13 +61,24 @@ func parseModels(out string, n int) ([]Model, error) {
 		if strings.TrimSpace(answer) != "sat" {
 			continue
 		}
-		m, err := parseValues(rest)
+		m, err := parseValues(dropInfo(rest))
 		if err != nil {
 			return nil, fmt.Errorf("z3: script %d: %v", i+1, err)
 		}
 		models[i] = m
 	}
 	return models, nil
+}
+
+// dropInfo removes the lines of (get-info :rlimit)'s answer.
+func dropInfo(text string) string {
+	var keep []string
+	for _, line := range strings.Split(text, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(line), "(:rlimit ") {
+			keep = append(keep, line)
+		}
+	}
+	return strings.Join(keep, "\n")
 }
 
 // parseValues reads ((name value) ...).
@@ -282,9 +279,12 @@ func ModelString(v string) (string, bool) {
 
 // Z3Pool is a Modeler and a Solver that keeps up to n Z3 processes
 // running (the same executable, options and rlimit as z) and feeds each
-// call's scripts to one of them, batched as Z3.Models (each script between
-// (push) and (pop)) or Z3.Check (each followed by (reset)) batch them in a
-// process of their own: starting Z3 costs more than the small goals of the
+// call's scripts to one of them, one script at a time: Check's each
+// followed by (reset), Models' each between (push) and (pop) — a script
+// costs Z3 far less so than after a reset — but for one Z3 did not answer
+// sat or unsat (a check past its rlimit leaves Z3 unable to pop: every
+// later command of the batch would fail), which a (reset) follows, as
+// the last script. Starting Z3 costs more than the small goals of the
 // search's solver phase (ConditionCover) and the soundness fuzzer's many
 // small obligations. A process is restarted after restartAfter scripts, and
 // one that fails or runs past z.Timeout is stopped and replaced on the next
@@ -293,6 +293,11 @@ type Z3Pool struct {
 	z     Z3
 	procs chan *z3proc
 	all   []*z3proc
+	// BatchRLimit bounds the work of one Models call in Z3's rlimit units
+	// (0: no bound): once its scripts have used that many, the rest are
+	// not sent and get no model, so that a batch of hard goals costs a few
+	// goals' limit, not each goal's. Set it before the pool is used.
+	BatchRLimit int
 }
 
 // z3proc is one running Z3 process of a pool (cmd nil until started) and
@@ -332,7 +337,7 @@ func (p *Z3Pool) Check(ctx context.Context, scripts []string) ([]string, error) 
 	}
 	zp := <-p.procs
 	defer func() { p.procs <- zp }()
-	text, err := p.exchange(ctx, zp, checkBatch(scripts), len(scripts))
+	text, err := p.exchange(ctx, zp, scripts, "", "", func(string, bool) (string, bool) { return "(reset)\n", false })
 	if err == nil {
 		var answers []string
 		if answers, err = parseAnswers(text, len(scripts)); err == nil {
@@ -351,25 +356,85 @@ func (p *Z3Pool) Close() {
 }
 
 // Models answers the scripts as Z3.Models does, in one exchange with
-// one process: every script written, every answer read.
+// one process, each script's work read after it ((get-info :rlimit)):
+// once the call's scripts have used BatchRLimit, the others get no model.
 func (p *Z3Pool) Models(ctx context.Context, scripts []string) ([]Model, error) {
 	if len(scripts) == 0 {
 		return nil, nil
 	}
 	zp := <-p.procs
 	defer func() { p.procs <- zp }()
-	text, err := p.exchange(ctx, zp, modelBatch(scripts), len(scripts))
+	var w batchWork
+	text, err := p.exchange(ctx, zp, scripts, "(push)\n", "(get-info :rlimit)\n", func(section string, last bool) (string, bool) {
+		next := afterModel(section, last)
+		return next, w.add(section, next, p.BatchRLimit)
+	})
 	if err != nil {
 		zp.stop()
 		return nil, err
 	}
-	return parseModels(text, len(scripts))
+	models, err := parseModels(text, strings.Count(text, "@end"))
+	return append(models, make([]Model, len(scripts)-len(models))...), err
 }
 
-// exchange writes batch, n scripts each ending in (echo "@end"), to zp
-// (starting it when needed, restarting it after restartAfter scripts) and
-// returns what Z3 printed up to the n-th "@end".
-func (p *Z3Pool) exchange(ctx context.Context, zp *z3proc, batch string, n int) (string, error) {
+// batchWork is the rlimit units a Models call's scripts have used: Z3's
+// count ((get-info :rlimit)) runs on across (pop) and starts again after
+// (reset).
+type batchWork struct{ spent, base int }
+
+// add counts the work of the script whose answer is section, after which
+// next is written, and reports whether the call has used limit (> 0).
+func (w *batchWork) add(section, next string, limit int) bool {
+	count := 0
+	if i := strings.LastIndex(section, "(:rlimit "); i >= 0 {
+		if f := strings.Fields(section[i+len("(:rlimit "):]); len(f) > 0 {
+			count, _ = strconv.Atoi(strings.TrimSuffix(f[0], ")"))
+		}
+	}
+	w.spent += max(count-w.base, 0)
+	w.base = count
+	if next != "(pop)\n" {
+		w.base = 0
+	}
+	return limit > 0 && w.spent >= limit
+}
+
+// afterModel is what Models writes after a script's answer (section,
+// the text up to its "@end"): (pop) after a clean answer — sat with its
+// values, or unsat (whose get-value Z3 refuses: "model is not
+// available") — and (reset) after anything else and the last script: a
+// check or a get-value past the rlimit leaves Z3 unable to pop.
+func afterModel(section string, last bool) string {
+	if last {
+		return "(reset)\n"
+	}
+	answer, rest, _ := strings.Cut(strings.TrimSpace(section), "\n")
+	clean := true
+	for _, line := range strings.Split(rest, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "(error") && !strings.Contains(line, "model is not available") {
+			clean = false
+		}
+	}
+	switch strings.TrimSpace(answer) {
+	case "sat":
+		if clean && !strings.Contains(rest, "model is not available") {
+			return "(pop)\n"
+		}
+	case "unsat":
+		if clean {
+			return "(pop)\n"
+		}
+	}
+	return "(reset)\n"
+}
+
+// exchange writes the scripts to zp one at a time (starting it when
+// needed, restarting it after restartAfter scripts), each between prefix
+// and suffix and followed by (echo "@end"); once Z3 has printed a
+// script's answers up to "@end" it writes after(section, last) and the
+// next script, or, when after says stop, (reset) and no more. It returns
+// everything Z3 printed.
+func (p *Z3Pool) exchange(ctx context.Context, zp *z3proc, scripts []string, prefix, suffix string, after func(section string, last bool) (string, bool)) (string, error) {
 	if zp.used >= restartAfter {
 		zp.stop()
 	}
@@ -378,7 +443,7 @@ func (p *Z3Pool) exchange(ctx context.Context, zp *z3proc, batch string, n int) 
 			return "", err
 		}
 	}
-	zp.used += n
+	zp.used += len(scripts)
 	type reply struct {
 		text string
 		err  error
@@ -386,24 +451,31 @@ func (p *Z3Pool) exchange(ctx context.Context, zp *z3proc, batch string, n int) 
 	ch := make(chan reply, 1)
 	go func() {
 		var b strings.Builder
-		for ends := 0; ends < n; {
-			line, err := zp.out.ReadString('\n')
-			if err != nil {
+		for i, s := range scripts {
+			if _, err := io.WriteString(zp.in, prefix+s+"\n"+suffix+"(echo \"@end\")\n"); err != nil {
 				ch <- reply{err: fmt.Errorf("z3: %v", err)}
 				return
 			}
-			b.WriteString(line)
-			if strings.TrimSpace(line) == "@end" {
-				ends++
+			section, err := readSection(zp.out)
+			if err != nil {
+				ch <- reply{err: err}
+				return
+			}
+			b.WriteString(section)
+			next, stop := after(section, i == len(scripts)-1)
+			if stop {
+				next = "(reset)\n"
+			}
+			if _, err := io.WriteString(zp.in, next); err != nil {
+				ch <- reply{err: fmt.Errorf("z3: %v", err)}
+				return
+			}
+			if stop {
+				break
 			}
 		}
 		ch <- reply{text: b.String()}
 	}()
-	if _, err := io.WriteString(zp.in, batch); err != nil {
-		zp.stop() // ends the reader too
-		<-ch
-		return "", fmt.Errorf("z3: %v", err)
-	}
 	timeout, _ := p.z.limits()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
@@ -411,13 +483,28 @@ func (p *Z3Pool) exchange(ctx context.Context, zp *z3proc, batch string, n int) 
 	case r := <-ch:
 		return r.text, r.err
 	case <-ctx.Done():
-		zp.stop()
+		zp.stop() // ends the writer and reader
 		<-ch
 		return "", ctx.Err()
 	case <-timer.C:
 		zp.stop()
 		<-ch
 		return "", fmt.Errorf("z3: no answer within %v", timeout)
+	}
+}
+
+// readSection reads Z3's output up to and including a line "@end".
+func readSection(r *bufio.Reader) (string, error) {
+	var b strings.Builder
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return "", fmt.Errorf("z3: %v", err)
+		}
+		b.WriteString(line)
+		if strings.TrimSpace(line) == "@end" {
+			return b.String(), nil
+		}
 	}
 }
 
