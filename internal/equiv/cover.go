@@ -132,7 +132,8 @@ func (s *searcher) solverDatabases(ctx context.Context) []Data {
 
 // fromModel makes the database of one goal's model: a row per symbolic
 // row of the goal (one for copies of a table with a key that the model
-// makes the same row; a table without one may hold a row twice), parents for its foreign keys,
+// makes the same row; a table without one may hold a row twice; a copy
+// whose Present flag the model makes false is left out), parents for its foreign keys,
 // repaired; nil when the repair leaves no row.
 func (s *searcher) fromModel(g *generator, cv *check.Cover, goal check.CoverGoal, m check.Model) Data {
 	db := make(Data, len(s.schema.Tables))
@@ -145,6 +146,9 @@ func (s *searcher) fromModel(g *generator, cv *check.Cover, goal check.CoverGoal
 		ti := s.schema.index(r.Table)
 		if ti < 0 {
 			continue
+		}
+		if in, ok := check.ModelBool(m[r.Present]); r.Present != "" && (!ok || !in) {
+			continue // a group goal's copy the model leaves out
 		}
 		k := r.Table + "\x00" + modelRowKey(r, m)
 		if seen[k] && len(s.schema.Tables[ti].Keys()) > 0 {

@@ -69,6 +69,39 @@ var solverPairs = []struct{ name, q1, q2, ddl string }{
 		moviesDDL + "\nCREATE TABLE shows (movie_id INTEGER REFERENCES movies(id), day DATE, city TEXT);"},
 }
 
+// creditsDDL adds credits with a fee to moviesDDL: HAVING over a movie's
+// credits (cover_group.go's group goals).
+const creditsDDL = moviesDDL + "\nCREATE TABLE credits (movie_id INTEGER REFERENCES movies(id), actor TEXT, fee INTEGER);"
+
+// havingPairs are pairs whose HAVING differs only on a group whose
+// aggregate sits on the literal: six credits of one movie; fees
+// averaging exactly 40 over three actors or more.
+var havingPairs = []struct{ name, q1, q2, ddl string }{
+	{"HAVING COUNT(*) > 6 vs >= 6 over a join under two filters",
+		"SELECT m.title FROM movies m JOIN credits c ON m.id = c.movie_id WHERE m.country = 'Cuba' AND c.actor <> 'Hu' GROUP BY m.id HAVING COUNT(*) > 6",
+		"SELECT m.title FROM movies m JOIN credits c ON m.id = c.movie_id WHERE m.country = 'Cuba' AND c.actor <> 'Hu' GROUP BY m.id HAVING COUNT(*) >= 6",
+		creditsDDL},
+	{"HAVING AVG > 40 vs >= 40 beside a COUNT(DISTINCT)",
+		"SELECT m.title FROM movies m JOIN credits c ON m.id = c.movie_id WHERE m.country = 'Cuba' GROUP BY m.id HAVING AVG(c.fee) > 40 AND COUNT(DISTINCT c.actor) >= 3",
+		"SELECT m.title FROM movies m JOIN credits c ON m.id = c.movie_id WHERE m.country = 'Cuba' GROUP BY m.id HAVING AVG(c.fee) >= 40 AND COUNT(DISTINCT c.actor) >= 3",
+		creditsDDL},
+}
+
+// subqueryPairs differ only on the rows a subquery conjunct reads
+// (cover_sub.go): a NULL the subquery returns under two filters (NOT IN
+// against NOT EXISTS: Spider dev 61's kind), a NULL outer value beside
+// a subquery row (NOT IN NULL against NOT EXISTS).
+var subqueryPairs = []struct{ name, q1, q2, ddl string }{
+	{"NOT IN vs NOT EXISTS under two filters in the subquery",
+		"SELECT title FROM movies WHERE id NOT IN (SELECT d.movie_id FROM directs d WHERE d.genre = 'Wuxia' AND d.director = 'Hu')",
+		"SELECT title FROM movies m WHERE NOT EXISTS (SELECT 1 FROM directs d WHERE d.movie_id = m.id AND d.genre = 'Wuxia' AND d.director = 'Hu')",
+		moviesDDL},
+	{"NOT IN vs NOT EXISTS with a NULL outer value and two filters in the subquery",
+		"SELECT director FROM directs WHERE movie_id NOT IN (SELECT id FROM movies WHERE country = 'Cuba' AND lang = 'Yoruba')",
+		"SELECT director FROM directs d WHERE NOT EXISTS (SELECT 1 FROM movies m WHERE m.id = d.movie_id AND m.country = 'Cuba' AND m.lang = 'Yoruba')",
+		moviesDDL},
+}
+
 func decideSolve(t *testing.T, p Pair, noSolve bool) Outcome {
 	t.Helper()
 	out, err := Decide(context.Background(), p, Options{NoProof: true, NoSolve: noSolve, Sandbox: newSQLite(t), Seed: 1, Budget: 60 * time.Second})
@@ -82,7 +115,7 @@ func TestSolverPhaseRefutes(t *testing.T) {
 	if defaultModeler() == nil {
 		t.Skip("no z3 executable on PATH")
 	}
-	for _, c := range solverPairs {
+	for _, c := range append(append(solverPairs, havingPairs...), subqueryPairs...) {
 		t.Run(c.name, func(t *testing.T) {
 			p := Pair{ID: c.name, Q1: c.q1, Q2: c.q2, Schema: c.ddl}
 			if old := decideSolve(t, p, true); old.Verdict != EquivalentBounded {

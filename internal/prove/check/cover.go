@@ -56,6 +56,9 @@ type CoverRow struct {
 	Table   string
 	Copy    int
 	Columns []CoverColumn
+	// Present is the SMT Bool constant that puts the row in the database
+	// ("": always; a group goal's copies after the first: cover_group.go).
+	Present string
 }
 
 // CoverGoal is one script: its name ("holds", "false 2", "null 2",
@@ -160,6 +163,9 @@ type coverCore struct {
 	outConds []sqlast.Expr
 	aggCols  []*sqlast.QualifiedRef
 	outCols  []*sqlast.QualifiedRef // the outputs that are columns
+	// having: the conjuncts of HAVING; groupBy: the GROUP BY terms.
+	having  []sqlast.Expr
+	groupBy []sqlast.Expr
 }
 
 // ConditionCover encodes the conditions of sql (one SELECT, read as
@@ -227,6 +233,10 @@ func coverCores(c *Canon) []coverCore {
 			cc.conds = append(cc.conds, conjuncts(sq.Where)...)
 		}
 		cc.outputs(sq)
+		if sq.Having != nil {
+			cc.having = conjuncts(sq.Having)
+		}
+		cc.groupBy = sq.GroupBy
 		if len(cc.occs) > 0 {
 			out = append(out, cc)
 		}
@@ -356,8 +366,10 @@ type colConsts struct{ v, n string }
 
 // goals adds the goals of one core, those most likely to tell two
 // near-equal queries apart first (the goals of a query are cut at
-// CoverOptions.MaxGoals): every condition TRUE; duplicates through a
-// join; two rows with the same output; LIMIT n + 1 rows; a NULL where an aggregate reads; each condition
+// CoverOptions.MaxGoals): every condition TRUE; the rows a subquery
+// conjunct reads (cover_sub.go); duplicates through a
+// join; two rows with the same output; LIMIT n + 1 rows; one group on
+// its HAVING's boundaries (cover_group.go); a NULL where an aggregate reads; each condition
 // an output tests TRUE in one row and not in another; each comparison
 // with a literal on its boundary; then each condition FALSE and NULL.
 func (cv *Cover) goals(c *Canon, cc coverCore, o CoverOptions, limit int) {
@@ -370,6 +382,7 @@ func (cv *Cover) goals(c *Canon, cc coverCore, o CoverOptions, limit int) {
 	first := base.rows[:len(cc.occs)]
 	two := base.rows[:2*len(cc.occs)]
 	cv.add("holds", base, []string{base.all(0)}, first)
+	cv.subqueryGoals(c, cc)
 	cv.duplicates(base, cc, two)
 	if len(cc.outCols) > 0 {
 		// Its own rows: only here do the output columns take the model's
@@ -394,6 +407,7 @@ func (cv *Cover) goals(c *Canon, cc coverCore, o CoverOptions, limit int) {
 		}
 		cv.add("limit "+itoa(limit+1), lim, goal, lim.rows)
 	}
+	cv.groupGoals(c, cc, o)
 	for i, n := range base.nulls[0] {
 		cv.add("null aggregate "+itoa(i+1), base, []string{base.all(0), n}, first)
 		cv.add("null aggregate "+itoa(i+1)+" of 2", base, []string{base.all(0), base.all(1), n, not(base.nulls[1][i])}, two)
@@ -734,6 +748,10 @@ func (cv *Cover) add(name string, cs *coverScript, goal []string, rows []int) {
 	b.WriteString("(check-sat)\n(get-value (")
 	sep := ""
 	for _, r := range rows {
+		if p := cv.Rows[r].Present; p != "" {
+			b.WriteString(sep + p)
+			sep = " "
+		}
 		for _, c := range cv.Rows[r].Columns {
 			if c.Value != "" {
 				b.WriteString(sep + c.Value + " " + c.Null)

@@ -189,3 +189,89 @@ func TestConditionCoverSameOutput(t *testing.T) {
 	}
 	t.Fatalf("no goal same output among %d", len(cv.Goals))
 }
+
+// TestConditionCoverGroup: a HAVING that compares aggregates with
+// literals gets one group on each boundary (literature pair 51: SUM of
+// the salaries exactly 100 with every salary under 75; a COUNT(*) of
+// exactly 6; an AVG exactly 40 over three distinct actors), the copies the
+// model leaves out flagged absent, the others sharing the movie row.
+func TestConditionCoverGroup(t *testing.T) {
+	z, err := FindZ3()
+	if err != nil {
+		t.Skip(err)
+	}
+	z.RLimit = 2_000_000
+	s := &MapSchema{D: SQLite, Tables: []*Table{
+		{Name: "movies", Columns: []Column{{Name: "id", Family: Int, NotNull: true}, {Name: "country", Family: Text}},
+			Keys: []Key{{Cols: []int{0}, Primary: true}}},
+		{Name: "credits", Columns: []Column{{Name: "movie_id", Family: Int}, {Name: "actor", Family: Text}, {Name: "fee", Family: Int}},
+			FKs: []ForeignKey{{Cols: []int{0}, RefTable: "movies", RefCols: []int{0}}}},
+	}}
+	for _, c := range []struct {
+		q     string
+		check func(rows int, fees []int64, actors map[string]bool) bool
+	}{
+		{"SELECT m.id FROM movies m JOIN credits c ON m.id = c.movie_id WHERE m.country = 'Cuba' GROUP BY m.id HAVING SUM(c.fee) > 100 AND MAX(c.fee) < 75",
+			func(_ int, fees []int64, _ map[string]bool) bool {
+				var sum, most int64
+				for _, f := range fees {
+					sum, most = sum+f, max(most, f)
+				}
+				return sum == 100 && most < 75
+			}},
+		{"SELECT m.id FROM movies m JOIN credits c ON m.id = c.movie_id WHERE m.country = 'Cuba' GROUP BY m.id HAVING COUNT(*) > 6",
+			func(rows int, _ []int64, _ map[string]bool) bool { return rows == 6 }},
+		{"SELECT m.id FROM movies m JOIN credits c ON m.id = c.movie_id WHERE m.country = 'Cuba' GROUP BY m.id HAVING AVG(c.fee) > 40 AND COUNT(DISTINCT c.actor) >= 3",
+			func(_ int, fees []int64, actors map[string]bool) bool {
+				var sum int64
+				for _, f := range fees {
+					sum += f
+				}
+				return sum == 40*int64(len(fees)) && len(actors) >= 3
+			}},
+	} {
+		cv, err := ConditionCover(c.q, s, CoverOptions{MaxGoals: 40})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var g *CoverGoal
+		for i := range cv.Goals {
+			if cv.Goals[i].Name == "group boundary 1" {
+				g = &cv.Goals[i]
+			}
+		}
+		if g == nil {
+			t.Fatalf("%s: no goal group boundary 1", c.q)
+		}
+		models, err := z.Models(context.Background(), []string{g.SMT})
+		if err != nil || models[0] == nil {
+			t.Fatalf("%s: no model (%v):\n%s", c.q, err, g.SMT)
+		}
+		m := models[0]
+		var fees []int64
+		rows := 0
+		actors := map[string]bool{}
+		movies := map[string]bool{}
+		for _, ri := range g.Rows {
+			r := cv.Rows[ri]
+			if r.Present != "" && m[r.Present] != "true" {
+				continue
+			}
+			if r.Table == "movies" {
+				movies[m[r.Columns[0].Value]] = true
+				continue
+			}
+			rows++
+			if m[r.Columns[2].Null] != "true" {
+				f, _ := ModelInt(m[r.Columns[2].Value])
+				fees = append(fees, f)
+			}
+			if m[r.Columns[1].Null] != "true" {
+				actors[m[r.Columns[1].Value]] = true
+			}
+		}
+		if len(movies) != 1 || !c.check(rows, fees, actors) {
+			t.Errorf("%s: movies %v, %d rows, fees %v, actors %v", c.q, movies, rows, fees, actors)
+		}
+	}
+}

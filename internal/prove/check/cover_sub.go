@@ -1,0 +1,160 @@
+package check
+
+import (
+	"github.com/sqljudge/sqljudge/internal/sqlast"
+)
+
+// Subquery goals of ConditionCover (issue 38): a conjunct `e [NOT] IN
+// (SELECT y FROM … WHERE …)` or `[NOT] EXISTS (SELECT … FROM … WHERE …)`
+// is left out of the other goals (the encoding has no symbol for a
+// subquery), so the rows that decide it are the draws'. Here the
+// subquery's FROM rows join the core's copies as occurrences of their
+// own, its ON and WHERE conditions are encoded with the core's (a
+// correlated reference reads the same copy of the outer row), and the
+// goals ask for the rows that make such a conjunct differ from its near
+// misses: a subquery row meeting its conditions whose y is e
+// ("member": IN against a join), is NULL ("null in subquery": NOT IN
+// against NOT EXISTS, or against a join that drops the NULL), or is
+// another value ("other in subquery": NOT IN TRUE over a non-empty
+// subquery); e NULL beside a subquery row ("null outer"); and two
+// subquery rows for one outer row ("two in subquery": IN or EXISTS
+// against a join that repeats the outer row). Only a plain subquery is
+// taken: one SELECT over base tables, without GROUP BY, HAVING, an
+// aggregate or LIMIT.
+
+// subqueryGoals adds the subquery goals of each such conjunct of cc.
+func (cv *Cover) subqueryGoals(c *Canon, cc coverCore) {
+	for i, x := range cc.conds {
+		e, st := subqueryOf(x)
+		sq := plainSubquery(c, st, e != nil)
+		if sq == nil {
+			continue
+		}
+		sub := coverCore{}
+		for _, t := range sq.From {
+			sub.occs = append(sub.occs, c.byAlias[lowerASCII(t.Alias.Name)])
+			if t.On != nil {
+				sub.conds = append(sub.conds, conjuncts(t.On)...)
+			}
+		}
+		if sq.Where != nil {
+			sub.conds = append(sub.conds, conjuncts(sq.Where)...)
+		}
+		merged := coverCore{occs: append(append([]*occurrence{}, cc.occs...), sub.occs...)}
+		merged.conds = append(append(append([]sqlast.Expr{}, cc.conds[:i]...), cc.conds[i+1:]...), sub.conds...)
+		cv.subqueryGoalsOf(c, merged, len(cc.occs), e, sq, "subquery "+itoa(i+1))
+	}
+}
+
+// subqueryGoalsOf writes the goals of one conjunct: merged holds the
+// core's occurrences (the first nOuter) and the subquery's, and every
+// condition but the conjunct's own; e is the IN's left operand (nil for
+// EXISTS), sq the subquery.
+func (cv *Cover) subqueryGoalsOf(c *Canon, merged coverCore, nOuter int, e sqlast.Expr, sq *sqlast.SelectQuery, name string) {
+	cs := cv.encode(c, merged, 2)
+	n := len(merged.occs)
+	one := cs.rows[:n]
+	two := append(append([]int{}, one...), cs.rows[n+nOuter:2*n]...)
+	var outerSame []string
+	for j := range nOuter {
+		outerSame = append(outerSame, sameConsts(cs.cols[j], cs.cols[n+j]))
+	}
+	var subDiffer []string
+	for j := nOuter; j < n; j++ {
+		subDiffer = append(subDiffer, not(cs.sameRow(j, 0, 1, n)))
+	}
+	if e == nil {
+		cv.add(name+" member", cs, []string{cs.all(0)}, one)
+		cv.add(name+" two in subquery", cs, append([]string{cs.all(0), cs.all(1), or(subDiffer...)}, outerSame...), two)
+		return
+	}
+	match := func(k int) (m, yNull, eNull, other string, ok bool) {
+		l, okl, err := cs.encoder(c, k+1).scalar(e)
+		if err != nil || !okl || l.srt == "" {
+			return "", "", "", "", false
+		}
+		r, okr, err := cs.encoder(c, k+1).scalar(sq.Columns[0].Expr)
+		if err != nil || !okr || r.srt == "" {
+			return "", "", "", "", false
+		}
+		eq, ok := cs.encoder(c, k+1).relate(sqlast.OpEq, l, r)
+		if !ok {
+			return "", "", "", "", false
+		}
+		return and(not(l.n), not(r.n), eq), and(not(l.n), r.n), and(l.n, not(r.n)), and(not(l.n), not(r.n), not(eq)), true
+	}
+	m1, yNull, eNull, other, ok := match(0)
+	if !ok {
+		return
+	}
+	m2, _, _, _, ok := match(1)
+	if !ok {
+		return
+	}
+	for _, r := range append(leavesOf(e), leavesOf(sq.Columns[0].Expr)...) {
+		if ref, ok := r.(*sqlast.QualifiedRef); ok {
+			cv.markRead(cs, c, merged, ref, 2)
+		}
+	}
+	cv.add(name+" member", cs, []string{cs.all(0), m1}, one)
+	cv.add(name+" null in subquery", cs, []string{cs.all(0), yNull}, one)
+	cv.add(name+" two in subquery", cs, append([]string{cs.all(0), cs.all(1), m1, m2, or(subDiffer...)}, outerSame...), two)
+	cv.add(name+" other in subquery", cs, []string{cs.all(0), other}, one)
+	cv.add(name+" null outer", cs, []string{cs.all(0), eNull}, one)
+}
+
+// subqueryOf reads x as [NOT] IN (subquery) — its left operand and the
+// subquery — or [NOT] EXISTS (subquery) — nil and the subquery; nil, nil
+// otherwise.
+func subqueryOf(x sqlast.Expr) (sqlast.Expr, *sqlast.SelectStmt) {
+	x = stripParens(x)
+	if u, ok := x.(*sqlast.UnaryExpr); ok && u.Op == sqlast.OpNot {
+		x = stripParens(u.X)
+	}
+	switch t := x.(type) {
+	case *sqlast.InExpr:
+		if t.Select != nil {
+			return t.X, t.Select
+		}
+	case *sqlast.ExistsExpr:
+		return nil, t.Select
+	}
+	return nil, nil
+}
+
+// plainSubquery is st's one SELECT when it reads base tables (each an
+// occurrence of c) without GROUP BY, HAVING, an aggregate, a compound,
+// a WITH or LIMIT, and (column) outputs one column; nil otherwise.
+func plainSubquery(c *Canon, st *sqlast.SelectStmt, column bool) *sqlast.SelectQuery {
+	if st == nil || len(st.Cores) != 1 || st.With != nil {
+		return nil
+	}
+	sq, ok := st.Cores[0].(*sqlast.SelectQuery)
+	if !ok || len(sq.GroupBy) > 0 || sq.Having != nil || sq.Limit != nil || len(sq.From) == 0 {
+		return nil
+	}
+	if column && (len(sq.Columns) != 1 || sq.Columns[0].Expr == nil) {
+		return nil
+	}
+	for _, t := range sq.From {
+		if t.Alias == nil {
+			return nil
+		}
+		if oc := c.byAlias[lowerASCII(t.Alias.Name)]; oc == nil || oc.table == nil {
+			return nil
+		}
+	}
+	agg := false
+	for _, rc := range sq.Columns {
+		walkExpr(rc.Expr, func(x sqlast.Expr) bool {
+			if f, ok := x.(*sqlast.FuncCall); ok && isAggregateCall(f) {
+				agg = true
+			}
+			return !agg
+		})
+	}
+	if agg {
+		return nil
+	}
+	return sq
+}
