@@ -367,7 +367,8 @@ type colConsts struct{ v, n string }
 // goals adds the goals of one core, those most likely to tell two
 // near-equal queries apart first (the goals of a query are cut at
 // CoverOptions.MaxGoals): every condition TRUE; the rows a subquery
-// conjunct reads (cover_sub.go); duplicates through a
+// conjunct reads (cover_sub.go) and the rows a scalar subquery
+// aggregates (cover_scalar.go); duplicates through a
 // join; two rows with the same output; LIMIT n + 1 rows; one group on
 // its HAVING's boundaries (cover_group.go); a NULL where an aggregate reads; each condition
 // an output tests TRUE in one row and not in another; each comparison
@@ -381,8 +382,9 @@ func (cv *Cover) goals(c *Canon, cc coverCore, o CoverOptions, limit int) {
 	base := build(o.Copies)
 	first := base.rows[:len(cc.occs)]
 	two := base.rows[:2*len(cc.occs)]
-	cv.add("holds", base, []string{base.all(0)}, first)
+	cv.add("holds", base, []string{base.all(0), base.known(0)}, first)
 	cv.subqueryGoals(c, cc)
+	cv.scalarGoals(c, cc)
 	cv.duplicates(base, cc, two)
 	if len(cc.outCols) > 0 {
 		// Its own rows: only here do the output columns take the model's
@@ -413,7 +415,7 @@ func (cv *Cover) goals(c *Canon, cc coverCore, o CoverOptions, limit int) {
 		cv.add("null aggregate "+itoa(i+1)+" of 2", base, []string{base.all(0), base.all(1), n, not(base.nulls[1][i])}, two)
 	}
 	for i := range base.outs[0] {
-		cv.add("output condition "+itoa(i+1), base, []string{base.all(0), base.all(1), base.outs[0][i].t, not(base.outs[1][i].t)}, two)
+		cv.add("output condition "+itoa(i+1), base, []string{base.all(0), base.all(1), base.known(0), base.known(1), base.outs[0][i].t, not(base.outs[1][i].t)}, two)
 	}
 	cv.duplicatesUnder(base, cc, two)
 	for i, b := range base.bounds {
@@ -436,10 +438,10 @@ func (cv *Cover) duplicates(base *coverScript, cc coverCore, two []int) {
 		same := base.sameRow(i, 0, 1, len(cc.occs))
 		differ := othersDiffer(base, cc, i)
 		if len(differ) == 0 {
-			cv.add("two rows "+oc.alias, base, []string{base.all(0), base.all(1), not(same)}, two)
+			cv.add("two rows "+oc.alias, base, []string{base.all(0), base.all(1), base.known(0), base.known(1), not(same)}, two)
 			continue
 		}
-		cv.add("duplicate "+oc.alias, base, []string{base.all(0), base.all(1), same, or(differ...)}, two)
+		cv.add("duplicate "+oc.alias, base, []string{base.all(0), base.all(1), base.known(0), base.known(1), same, or(differ...)}, two)
 	}
 }
 
@@ -453,7 +455,7 @@ func (cv *Cover) duplicatesUnder(base *coverScript, cc coverCore, two []int) {
 		return
 	}
 	for i, oc := range cc.occs {
-		goal := []string{base.all(0), base.all(1), base.outs[0][0].t, base.outs[1][0].t, base.sameRow(i, 0, 1, len(cc.occs)), or(othersDiffer(base, cc, i)...)}
+		goal := []string{base.all(0), base.all(1), base.known(0), base.known(1), base.outs[0][0].t, base.outs[1][0].t, base.sameRow(i, 0, 1, len(cc.occs)), or(othersDiffer(base, cc, i)...)}
 		cv.add("duplicate "+oc.alias+" under output condition 1", base, goal, two)
 	}
 }
@@ -468,6 +470,21 @@ func othersDiffer(base *coverScript, cc coverCore, i int) []string {
 		}
 	}
 	return differ
+}
+
+// known is the formula: every nullable column an aggregate reads is not
+// NULL in copy k (the goals that count rows: a NULL the draws put there
+// would hide the count, SUM(x) / COUNT(id) being NULL on both sides; the
+// null aggregate goals ask for the NULL).
+func (cs *coverScript) known(k int) string {
+	var ns []string
+	for _, n := range cs.nulls[k] {
+		ns = append(ns, not(n))
+	}
+	if len(ns) == 0 {
+		return "true"
+	}
+	return and(ns...)
 }
 
 // all is the formula: every encoded condition is TRUE in copy k.

@@ -69,7 +69,7 @@ func (cv *Cover) groupGoals(c *Canon, cc coverCore, o CoverOptions) {
 		}
 		conds = append(conds, p)
 	}
-	base = append(base, cs.defineAggregates(c, cc, present)...)
+	base = append(base, cs.defineAggregates(c, cc.having, present)...)
 	for _, x := range append(append([]sqlast.Expr{}, cc.having...), cc.groupBy...) {
 		walkExpr(x, func(y sqlast.Expr) bool {
 			if r, ok := y.(*sqlast.QualifiedRef); ok {
@@ -175,12 +175,12 @@ func (cs *coverScript) sameGroup(c *Canon, cc coverCore, present []string) ([]st
 	return out, true
 }
 
-// defineAggregates is the formulas that define each aggregate of HAVING
+// defineAggregates is the formulas that define each aggregate of exprs
 // that the encoder met (cs.s.aggs) over the copies present.
-func (cs *coverScript) defineAggregates(c *Canon, cc coverCore, present []string) []string {
+func (cs *coverScript) defineAggregates(c *Canon, exprs []sqlast.Expr, present []string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, h := range cc.having {
+	for _, h := range exprs {
 		walkExpr(h, func(x sqlast.Expr) bool {
 			f, ok := x.(*sqlast.FuncCall)
 			if !ok || !isAggregateCall(f) {

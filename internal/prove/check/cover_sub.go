@@ -122,27 +122,12 @@ func subqueryOf(x sqlast.Expr) (sqlast.Expr, *sqlast.SelectStmt) {
 	return nil, nil
 }
 
-// plainSubquery is st's one SELECT when it reads base tables (each an
-// occurrence of c) without GROUP BY, HAVING, an aggregate, a compound,
-// a WITH or LIMIT, and (column) outputs one column; nil otherwise.
+// plainSubquery is st's one SELECT when it is a simpleSelect without an
+// aggregate that (column) outputs one column; nil otherwise.
 func plainSubquery(c *Canon, st *sqlast.SelectStmt, column bool) *sqlast.SelectQuery {
-	if st == nil || len(st.Cores) != 1 || st.With != nil {
+	sq := simpleSelect(c, st)
+	if sq == nil || column && (len(sq.Columns) != 1 || sq.Columns[0].Expr == nil) {
 		return nil
-	}
-	sq, ok := st.Cores[0].(*sqlast.SelectQuery)
-	if !ok || len(sq.GroupBy) > 0 || sq.Having != nil || sq.Limit != nil || len(sq.From) == 0 {
-		return nil
-	}
-	if column && (len(sq.Columns) != 1 || sq.Columns[0].Expr == nil) {
-		return nil
-	}
-	for _, t := range sq.From {
-		if t.Alias == nil {
-			return nil
-		}
-		if oc := c.byAlias[lowerASCII(t.Alias.Name)]; oc == nil || oc.table == nil {
-			return nil
-		}
 	}
 	agg := false
 	for _, rc := range sq.Columns {
@@ -155,6 +140,28 @@ func plainSubquery(c *Canon, st *sqlast.SelectStmt, column bool) *sqlast.SelectQ
 	}
 	if agg {
 		return nil
+	}
+	return sq
+}
+
+// simpleSelect is st's one SELECT when it reads base tables (each an
+// occurrence of c) without GROUP BY, HAVING, a compound, a WITH or
+// LIMIT; nil otherwise.
+func simpleSelect(c *Canon, st *sqlast.SelectStmt) *sqlast.SelectQuery {
+	if st == nil || len(st.Cores) != 1 || st.With != nil {
+		return nil
+	}
+	sq, ok := st.Cores[0].(*sqlast.SelectQuery)
+	if !ok || len(sq.GroupBy) > 0 || sq.Having != nil || sq.Limit != nil || len(sq.From) == 0 {
+		return nil
+	}
+	for _, t := range sq.From {
+		if t.Alias == nil {
+			return nil
+		}
+		if oc := c.byAlias[lowerASCII(t.Alias.Name)]; oc == nil || oc.table == nil {
+			return nil
+		}
 	}
 	return sq
 }

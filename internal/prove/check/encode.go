@@ -103,6 +103,9 @@ type encoder struct {
 	// never a proof), which also models arithmetic and a few functions
 	// (cover_encode.go), each exactly on the models it admits.
 	cover bool
+	// subTerms: ConditionCover's value of a scalar subquery whose rows
+	// the goal models (cover_scalar.go); never set for a proof.
+	subTerms map[*sqlast.SelectStmt]term
 }
 
 var symbolSafe = regexp.MustCompile(`^[^|\\]*$`)
@@ -242,6 +245,9 @@ func (e *encoder) scalar(x sqlast.Expr) (term, bool, error) {
 			return e.cast(t)
 		}
 	case *sqlast.SubqueryExpr:
+		if tm, ok := e.subTerms[t.Select]; ok && e.cover {
+			return tm, true, nil
+		}
 		sym, env := e.env.subquery(t.Select)
 		if sym == nil {
 			return term{}, false, refuse("subquery", "a scalar subquery with no partner")
