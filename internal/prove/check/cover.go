@@ -15,11 +15,13 @@ import (
 // asking for a model in which the goal holds: every condition TRUE, one
 // FALSE or NULL with the others TRUE (XData's condition coverage, Chandra
 // et al., VLDB J. 2015), two copies meeting every condition that share the
-// row of one table (duplicates through a join), and LIMIT n + 1 copies
-// that meet them. A model is a database in waiting: the search (package
+// row of one table (duplicates through a join), LIMIT n + 1 copies that
+// meet them, one group on its HAVING's boundaries (cover_group.go), and
+// the rows a subquery conjunct reads (cover_sub.go, cover_scalar.go). A
+// model is a database in waiting: the search (package
 // equiv) concretises its rows, repairs them to the schema and runs both
 // queries on them; whatever the encoding leaves uninterpreted (a function,
-// arithmetic, a subquery) the engine decides there. Nothing here proves
+// a subquery it does not model) the engine decides there. Nothing here proves
 // anything: a model that is no witness is simply not one.
 
 // CoverOptions bounds the goals of ConditionCover.
@@ -150,7 +152,8 @@ func datedColumns(c *Canon) map[colKey]bool {
 func (v coverEnv) aggregateKey(f *sqlast.FuncCall) string { return sqlast.Format(f) }
 
 // subquery: a subquery has no symbol here; a condition holding one is
-// left out (unconstrained), and the engine decides it.
+// left out (unconstrained) of the goals but those of cover_sub.go and
+// cover_scalar.go, and the engine decides it.
 func (v coverEnv) subquery(*sqlast.SelectStmt) (*subSym, encodeEnv) { return nil, nil }
 
 // coverCore is one SELECT's base-table occurrences and conditions, the
@@ -172,7 +175,8 @@ type coverCore struct {
 // Canonicalize reads it over s, aliases t1, t2, ...) and returns its
 // goals; an error when the query has no canonical form (a *Refusal) or
 // reads no base table. A condition the encoder refuses (a subquery) is
-// left out of every goal.
+// left out of every goal but the subquery goals of its own (cover_sub.go,
+// cover_scalar.go).
 func ConditionCover(sql string, s Schema, o CoverOptions) (*Cover, error) {
 	o.defaults()
 	c, err := Canonicalize(sql, s, "t")

@@ -10,8 +10,8 @@ import (
 // aggregate with a literal (HAVING SUM(salary) > 100 against >= 100,
 // COUNT(*) > 4 against > 5) tells two queries apart only on a group
 // whose aggregate sits on the literal, which random rows almost never
-// make. The goals here model one group exactly: up to MaxLimitRows
-// copies of the FROM row in which every occurrence but one (the one the
+// make. The goals here model one group exactly: a few copies
+// (groupCopies) of the FROM row in which every occurrence but one (the one the
 // aggregates read) is copy 1's own row, so the join of the rows the model
 // puts in the database is these copies and nothing else; each copy after
 // the first is in the database only when the model says so (its
@@ -30,7 +30,7 @@ func (cv *Cover) groupGoals(c *Canon, cc coverCore, o CoverOptions) {
 		return
 	}
 	vary := cc.varying(c)
-	n := max(2, o.MaxLimitRows)
+	n := groupCopies(cc.having, o.MaxLimitRows)
 	cs := cv.encode(c, cc, n)
 	nOcc := len(cc.occs)
 	present := make([]string, n)
@@ -104,6 +104,31 @@ func (cv *Cover) groupGoals(c *Canon, cc coverCore, o CoverOptions) {
 		}
 		cv.add("group boundary "+itoa(i+1), cs, append(goal, eq), rows)
 	}
+}
+
+// groupCopies is the number of copies of a group goal: 4, or, when a
+// HAVING conjunct compares a COUNT with a whole number v, v + 2 (its
+// boundary and one past it), at most max (CoverOptions.MaxLimitRows).
+// Each copy costs Z3 its conditions and keys again: Spider's HAVING
+// count(*) > 1 needs two rows, not twelve.
+func groupCopies(having []sqlast.Expr, most int) int {
+	n := 4
+	for _, h := range having {
+		b, ok := stripParens(h).(*sqlast.BinaryExpr)
+		if !ok || !comparison(b) {
+			continue
+		}
+		for _, side := range [][2]sqlast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+			f, ok := stripParens(side[0]).(*sqlast.FuncCall)
+			if !ok || lowerASCII(f.Name.Name) != "count" {
+				continue
+			}
+			if v, ok := intLiteralValue(side[1]); ok && v >= 0 && v < int64(most) {
+				n = max(n, int(v)+2)
+			}
+		}
+	}
+	return min(n, max(2, most))
 }
 
 // varying is the occurrence whose rows make the group: that of the first
