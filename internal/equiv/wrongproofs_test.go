@@ -210,17 +210,26 @@ func TestSearchRefutesWrongProofs(t *testing.T) {
 			t.Fatalf("%s: not in %s", id, wrongProofsFile)
 		}
 		t.Run(id, func(t *testing.T) {
-			out, err := Decide(context.Background(), Pair{ID: w.ID, Q1: w.Q1, Q2: w.Q2, Schema: w.Schema},
-				Options{NoProof: true, Rule: Rule(w.Rule), Sandbox: newSQLite(t), Seed: 1, Budget: 60 * time.Second})
-			if err != nil {
-				t.Fatal(err)
-			}
+			out := searchAlone(t, w)
 			if out.Verdict != Inequivalent {
 				t.Fatalf("verdict %s (%s), want inequivalent; search %+v", out.Verdict, out.Reason, out.Search)
 			}
 			reverifySQLite(t, out.Witness, w.Q1, w.Q2)
 		})
 	}
+}
+
+// searchAlone decides w on SQLite with the search alone: the prover off,
+// seed 1, the CLI's defaults (the test and the benchmark of the pairs
+// whose proof was wrong).
+func searchAlone(tb testing.TB, w wrongProof) Outcome {
+	tb.Helper()
+	out, err := Decide(context.Background(), Pair{ID: w.ID, Q1: w.Q1, Q2: w.Q2, Schema: w.Schema},
+		Options{NoProof: true, Rule: Rule(w.Rule), Sandbox: newSQLite(tb), Seed: 1, Budget: 60 * time.Second})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return out
 }
 
 // BenchmarkWrongProofsSearch decides every SQLite pair of wrongProofsFile
@@ -239,11 +248,7 @@ func BenchmarkWrongProofsSearch(b *testing.B) {
 	var missed []string
 	for i := 0; i < b.N; i++ {
 		w := pairs[i%len(pairs)]
-		out, err := Decide(context.Background(), Pair{ID: w.ID, Q1: w.Q1, Q2: w.Q2, Schema: w.Schema},
-			Options{NoProof: true, Rule: Rule(w.Rule), Sandbox: newSQLite(b), Seed: 1, Budget: 60 * time.Second})
-		if err != nil {
-			b.Fatal(err)
-		}
+		out := searchAlone(b, w)
 		if out.Verdict == Inequivalent {
 			reverifySQLite(b, out.Witness, w.Q1, w.Q2)
 			refuted++
