@@ -388,7 +388,7 @@ func (cv *Cover) goals(c *Canon, cc coverCore, o CoverOptions, limit int) {
 	two := base.rows[:2*len(cc.occs)]
 	cv.add("holds", base, []string{base.all(0), base.known(0)}, first)
 	cv.subqueryGoals(c, cc)
-	cv.scalarGoals(c, cc)
+	flip := cv.scalarGoals(c, cc, len(base.preds[0]))
 	cv.duplicates(base, cc, two)
 	if len(cc.outCols) > 0 {
 		// Its own rows: only here do the output columns take the model's
@@ -425,10 +425,14 @@ func (cv *Cover) goals(c *Canon, cc coverCore, o CoverOptions, limit int) {
 	for i, b := range base.bounds {
 		cv.add("boundary "+itoa(i+1), base, append(base.allBut(0, b.cond), b.at), first)
 	}
+	// With a scalar subquery conjunct, each flip holds it too (its rows
+	// modelled: cover_scalar.go), else the draws decide it.
 	for i, p := range base.preds[0] {
 		others := base.allBut(0, i)
-		cv.add("false "+itoa(i+1), base, append(others, p.f), first)
-		if p.t != "false" && p.f != "false" {
+		if flip == nil || !flip(i, false) {
+			cv.add("false "+itoa(i+1), base, append(others, p.f), first)
+		}
+		if p.t != "false" && p.f != "false" && (flip == nil || !flip(i, true)) {
 			cv.add("null "+itoa(i+1), base, append(others, not(p.t), not(p.f)), first)
 		}
 	}

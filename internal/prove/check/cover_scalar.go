@@ -22,8 +22,17 @@ import (
 // models, mirrors included.
 const scalarRows = 4
 
-// scalarGoals adds the scalar subquery goals of each such conjunct of cc.
-func (cv *Cover) scalarGoals(c *Canon, cc coverCore) {
+// scalarGoals adds the scalar subquery goals of each such conjunct of cc
+// and returns the flip of the first whose goals were written (nil when
+// none): flip(j, null) adds the goal "the conjunct TRUE, the j-th encoded
+// condition of the core FALSE (NULL when null)" and reports whether it
+// could, for goals to use in place of the core's own "false j" and
+// "null j", which leave the scalar conjunct to the draws (a LEFT JOIN
+// whose ON is NULL beside `amount < (SELECT AVG(amount) …)`: BIRD 145).
+// nCore is the number of the core's own encoded conditions; a flip of a
+// merged encoding that lists another number is refused.
+func (cv *Cover) scalarGoals(c *Canon, cc coverCore, nCore int) func(j int, null bool) bool {
+	var flip func(int, bool) bool
 	for i, x := range cc.conds {
 		b, st, sq := scalarComparison(c, x)
 		if sq == nil {
@@ -32,14 +41,19 @@ func (cv *Cover) scalarGoals(c *Canon, cc coverCore) {
 		sub := c.byAlias[lowerASCII(sq.From[0].Alias.Name)]
 		merged := coverCore{occs: append(append([]*occurrence{}, cc.occs...), sub)}
 		merged.conds = append(append([]sqlast.Expr{}, cc.conds[:i]...), cc.conds[i+1:]...)
-		cv.scalarGoalsOf(c, merged, b, st, sq, "scalar "+itoa(i+1))
+		f := cv.scalarGoalsOf(c, merged, b, st, sq, "scalar "+itoa(i+1), nCore)
+		if flip == nil {
+			flip = f
+		}
 	}
+	return flip
 }
 
 // scalarGoalsOf writes the goals of one conjunct b: merged holds the
 // core's occurrences and, last, the subquery's; st is the subquery, sq
-// its SELECT.
-func (cv *Cover) scalarGoalsOf(c *Canon, merged coverCore, b *sqlast.BinaryExpr, st *sqlast.SelectStmt, sq *sqlast.SelectQuery, name string) {
+// its SELECT. It returns the conjunct's flip (scalarGoals), nil when it
+// wrote no goal.
+func (cv *Cover) scalarGoalsOf(c *Canon, merged coverCore, b *sqlast.BinaryExpr, st *sqlast.SelectStmt, sq *sqlast.SelectQuery, name string, nCore int) func(int, bool) bool {
 	n := len(merged.occs)
 	s := n - 1
 	var mirrors []int
@@ -49,7 +63,7 @@ func (cv *Cover) scalarGoalsOf(c *Canon, merged coverCore, b *sqlast.BinaryExpr,
 		}
 	}
 	if len(mirrors) >= scalarRows {
-		return
+		return nil
 	}
 	cs := cv.encode(c, merged, scalarRows)
 	base := []string{cs.all(0)}
@@ -79,7 +93,7 @@ func (cv *Cover) scalarGoalsOf(c *Canon, merged coverCore, b *sqlast.BinaryExpr,
 			for _, x := range conjuncts(sq.Where) {
 				p, err := cs.encoder(c, k+1).cond(x)
 				if err != nil {
-					return
+					return nil
 				}
 				w = append(w, p.t)
 			}
@@ -90,14 +104,14 @@ func (cv *Cover) scalarGoalsOf(c *Canon, merged coverCore, b *sqlast.BinaryExpr,
 	e.agg = true
 	value, ok, err := e.scalar(sq.Columns[0].Expr)
 	if err != nil || !ok || value.srt == "" {
-		return
+		return nil
 	}
 	base = append(base, cs.defineAggregates(c, []sqlast.Expr{sq.Columns[0].Expr}, counted)...)
 	outer := cs.encoder(c, 1)
 	outer.subTerms = map[*sqlast.SelectStmt]term{st: value}
 	p, err := outer.cond(b)
 	if err != nil {
-		return
+		return nil
 	}
 	other := b.X
 	if _, ok := stripParens(b.X).(*sqlast.SubqueryExpr); ok {
@@ -105,11 +119,11 @@ func (cv *Cover) scalarGoalsOf(c *Canon, merged coverCore, b *sqlast.BinaryExpr,
 	}
 	o, ok, err := outer.scalar(other)
 	if err != nil || !ok || o.srt == "" {
-		return
+		return nil
 	}
 	eq, ok := outer.relate(sqlast.OpEq, o, value)
 	if !ok || eq == "false" {
-		return
+		return nil
 	}
 	boundary := and(not(o.n), not(value.n), eq)
 	null := cs.nullCounted(c, sq.Columns[0].Expr, counted)
@@ -128,6 +142,25 @@ func (cv *Cover) scalarGoalsOf(c *Canon, merged coverCore, b *sqlast.BinaryExpr,
 	cv.add(name+" boundary", cs, append(base, boundary), rows)
 	if null != "" {
 		cv.add(name+" null boundary", cs, append(base, boundary, null), rows)
+	}
+	if len(cs.preds[0]) != nCore {
+		return func(int, bool) bool { return false }
+	}
+	rest := base[1:] // base without cs.all(0)
+	return func(j int, null bool) bool {
+		q := cs.preds[0][j]
+		goal := append(append(append([]string{}, rest...), cs.allBut(0, j)...), p.t)
+		suffix := ", false " + itoa(j+1)
+		if null {
+			if q.t == "false" || q.f == "false" {
+				return false
+			}
+			goal, suffix = append(goal, not(q.t), not(q.f)), ", null "+itoa(j+1)
+		} else {
+			goal = append(goal, q.f)
+		}
+		cv.add(name+" holds"+suffix, cs, goal, rows)
+		return true
 	}
 }
 
