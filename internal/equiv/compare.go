@@ -57,33 +57,11 @@ func (c comparer) equal(ctx context.Context, a, b *result.Set) bool {
 		eq, err := result.SpiderEqualContext(ctx, a, b, c.ordered)
 		return eq || err != nil
 	}
-	if len(a.Columns) != len(b.Columns) || len(a.Rows) != len(b.Rows) {
-		return false
-	}
-	if c.ordered {
-		for i := range a.Rows {
-			if result.RowKey(a.Rows[i]) != result.RowKey(b.Rows[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	bag := map[string]int{}
-	for _, r := range a.Rows {
-		bag[result.RowKey(r)]++
-	}
-	for _, r := range b.Rows {
-		k := result.RowKey(r)
-		if bag[k] == 0 {
-			return false
-		}
-		bag[k]--
-	}
-	return true
+	return result.SameRows(a, b, c.ordered)
 }
 
 // sameBag reports whether a and b hold the same multiset of rows (the
 // order aside), under RuleBag's cell equality.
 func sameBag(a, b *result.Set) bool {
-	return comparer{rule: RuleBag}.equal(context.Background(), a, b)
+	return result.SameRows(a, b, false)
 }

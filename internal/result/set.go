@@ -39,6 +39,38 @@ func (s *Set) NumCols() int {
 	return len(s.Columns)
 }
 
+// SameRows reports whether a and b have the same number of columns and
+// the same rows under RowKey's equality (Python == on tuples): position
+// by position when ordered, else as multisets (each row as often in a as
+// in b). Column names are not compared. This is the "bag" rule of
+// docs/equiv.md ("bag+order" when ordered), which equiv's search and its
+// soundness oracle both apply.
+func SameRows(a, b *Set, ordered bool) bool {
+	if len(a.Columns) != len(b.Columns) || len(a.Rows) != len(b.Rows) {
+		return false
+	}
+	if ordered {
+		for i := range a.Rows {
+			if RowKey(a.Rows[i]) != RowKey(b.Rows[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	bag := make(map[string]int, len(a.Rows))
+	for _, r := range a.Rows {
+		bag[RowKey(r)]++
+	}
+	for _, r := range b.Rows {
+		k := RowKey(r)
+		if bag[k] == 0 {
+			return false
+		}
+		bag[k]--
+	}
+	return true
+}
+
 // RowKey returns the canonical key of a row: equal keys iff the rows are
 // equal tuples under Python ==.
 func RowKey(row []Value) string {

@@ -13,8 +13,9 @@ import (
 // top-level ORDER BY) or spider (Spider's execution match, in order when
 // the gold, q1, contains "order by"). It is written from the documented
 // rule rather than taken from equiv's search, on purpose: the oracle
-// shares no code with what it checks but result's cell equality and
-// Spider's match.
+// shares no code with what it checks but result's row equality
+// (result.SameRows, the bag rule as docs/equiv.md states it) and Spider's
+// match.
 type comparer struct {
 	spider  bool
 	ordered bool
@@ -33,27 +34,5 @@ func (c comparer) equal(ctx context.Context, a, b *result.Set) bool {
 		eq, err := result.SpiderEqualContext(ctx, a, b, c.ordered)
 		return eq || err != nil
 	}
-	if len(a.Columns) != len(b.Columns) || len(a.Rows) != len(b.Rows) {
-		return false
-	}
-	if c.ordered {
-		for i := range a.Rows {
-			if result.RowKey(a.Rows[i]) != result.RowKey(b.Rows[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	bag := map[string]int{}
-	for _, r := range a.Rows {
-		bag[result.RowKey(r)]++
-	}
-	for _, r := range b.Rows {
-		k := result.RowKey(r)
-		if bag[k] == 0 {
-			return false
-		}
-		bag[k]--
-	}
-	return true
+	return result.SameRows(a, b, c.ordered)
 }
