@@ -19,6 +19,8 @@ import json
 import re
 import sys
 
+from verieql_schema import create_tables
+
 # VeriEQL's column types (benchmarks/calcite/calcite2.jsonlines "schema") in
 # PostgreSQL spelling. VeriEQL encodes BOOLEAN as an integer in its
 # counterexamples; PostgreSQL keeps BOOLEAN, as Calcite's own schema does.
@@ -39,12 +41,6 @@ CALCITE_TYPES = {"ENAME": "VARCHAR(20)", "JOB": "VARCHAR(10)",
                  "NAME": "VARCHAR(10)", "HIREDATE": "TIMESTAMP(0)"}
 
 
-def col(ref):
-    """'EMP__DEPTNO' -> ('EMP', 'DEPTNO')."""
-    table, _, column = ref["value"].partition("__")
-    return table, column
-
-
 # A column list of EMP in VeriEQL's order (DEPTNO second), possibly
 # qualified: the VeriEQL authors re-spelled some queries in that order.
 Q = r"(?:[\w$]+\.)?"
@@ -52,49 +48,20 @@ VERIEQL_ORDER = re.compile(Q + "EMPNO, " + Q + "DEPTNO, " + Q + "ENAME")
 
 
 def ddl(schema, constraints, calcite_order=True):
-    """CREATE TABLE statements, referenced tables first; EMP's columns in
-    Calcite's order unless calcite_order is false (VeriEQL's order)."""
-    notnull, pk, fks = set(), {}, {}
-    for c in constraints:
-        if "not_null" in c:
-            notnull.add(col(c["not_null"]))
-        elif "primary" in c:
-            cols = [col(r) for r in c["primary"]]
-            pk.setdefault(cols[0][0], []).extend(x[1] for x in cols)
-        elif "foreign" in c:
-            (t, c1), (rt, rc) = col(c["foreign"][0]), col(c["foreign"][1])
-            fks.setdefault(t, []).append((c1, rt, rc))
-        else:
-            raise ValueError("unknown constraint %r" % c)
-    order, seen = [], set()
-
-    def visit(t):
-        if t in seen:
-            return
-        seen.add(t)
-        for _, rt, _ in fks.get(t, []):
-            visit(rt)
-        order.append(t)
-    for t in schema:
-        visit(t)
-    out = []
-    for t in order:
-        lines = []
-        cols = list(schema[t])
+    """CREATE TABLE statements, referenced tables first
+    (verieql_schema.create_tables); EMP's columns in Calcite's order unless
+    calcite_order is false (VeriEQL's order)."""
+    def columns(_t, cols):
         if calcite_order and all(c in CALCITE_ORDER for c in cols):
             cols.sort(key=CALCITE_ORDER.index)
-        for c in cols:
-            ty = CALCITE_TYPES.get(c, TYPES[schema[t][c].upper()])
-            if COLUMN_TYPES.setdefault(c, ty) != ty:
-                raise ValueError("column %s has two types" % c)
-            nn = " NOT NULL" if (t, c) in notnull else ""
-            lines.append("  %s %s%s" % (c, ty, nn))
-        if t in pk:
-            lines.append("  PRIMARY KEY (%s)" % ", ".join(pk[t]))
-        for c, rt, rc in fks.get(t, []):
-            lines.append("  FOREIGN KEY (%s) REFERENCES %s (%s)" % (c, rt, rc))
-        out.append("CREATE TABLE %s (\n%s\n);" % (t, ",\n".join(lines)))
-    return "\n".join(out) + "\n"
+        return cols
+
+    def column_line(_t, c, ty, not_null):
+        ty = CALCITE_TYPES.get(c, TYPES[ty.upper()])
+        if COLUMN_TYPES.setdefault(c, ty) != ty:
+            raise ValueError("column %s has two types" % c)
+        return "%s %s%s" % (c, ty, " NOT NULL" if not_null else "")
+    return create_tables(schema, constraints, column_line, columns)
 
 
 # Column order of Calcite's test catalog (MockCatalogReader: EMP is EMPNO,

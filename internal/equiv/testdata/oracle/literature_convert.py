@@ -31,47 +31,18 @@ import re
 import sqlite3
 import subprocess
 
+from verieql_schema import create_tables
+
 TYPES = {"INT": "INTEGER", "VARCHAR": "VARCHAR(255)"}
 
 
-def col(ref):
-    table, _, column = ref["value"].partition("__")
-    return table, column
-
-
 def ddl(schema, constraints):
-    """CREATE TABLE statements, referenced tables first."""
-    pk, fks = {}, {}
-    for c in constraints or []:
-        if "primary" in c:
-            cols = [col(r) for r in c["primary"]]
-            pk.setdefault(cols[0][0], []).extend(x[1] for x in cols)
-        elif "foreign" in c:
-            (t, c1), (rt, rc) = col(c["foreign"][0]), col(c["foreign"][1])
-            fks.setdefault(t, []).append((c1, rt, rc))
-        else:
-            raise ValueError("unknown constraint %r" % c)
-    order, seen = [], set()
-
-    def visit(t):
-        if t in seen:
-            return
-        seen.add(t)
-        for _, rt, _ in fks.get(t, []):
-            visit(rt)
-        order.append(t)
-    for t in schema:
-        visit(t)
-    out = []
-    for t in order:
-        # A column of no type (fkPennTR's TEAMS.TMEMBER) references an INT.
-        lines = ["  %s %s" % (c, TYPES[(ty or "INT").upper()]) for c, ty in schema[t].items()]
-        if t in pk:
-            lines.append("  PRIMARY KEY (%s)" % ", ".join(pk[t]))
-        for c, rt, rc in fks.get(t, []):
-            lines.append("  FOREIGN KEY (%s) REFERENCES %s (%s)" % (c, rt, rc))
-        out.append("CREATE TABLE %s (\n%s\n);" % (t, ",\n".join(lines)))
-    return "\n".join(out) + "\n"
+    """CREATE TABLE statements, referenced tables first
+    (verieql_schema.create_tables)."""
+    # A column of no type (fkPennTR's TEAMS.TMEMBER) references an INT.
+    def column_line(_t, c, ty, not_null):
+        return "%s %s%s" % (c, TYPES[(ty or "INT").upper()], " NOT NULL" if not_null else "")
+    return create_tables(schema, constraints, column_line)
 
 
 def statements(script):
