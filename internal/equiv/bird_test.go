@@ -19,7 +19,6 @@ import (
 	"github.com/sqljudge/sqljudge/internal/prove/check"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sandbox"
-	"github.com/sqljudge/sqljudge/internal/strictjson"
 )
 
 // birdDir holds the BIRD-style evaluation set (testdata/bird/README.md).
@@ -35,28 +34,10 @@ type birdLabel struct {
 	Database   string `json:"database"`
 }
 
-// readBIRDLabels reads labels.jsonl, strictly.
+// readBIRDLabels reads labels.jsonl, strictly (readJSONL).
 func readBIRDLabels(t testing.TB) []birdLabel {
 	t.Helper()
-	f, err := os.Open(filepath.Join(birdDir, "labels.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []birdLabel
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for n := 1; sc.Scan(); n++ {
-		var l birdLabel
-		if err := strictjson.UnmarshalKnown(sc.Bytes(), &l); err != nil {
-			t.Fatalf("labels.jsonl:%d: %v", n, err)
-		}
-		out = append(out, l)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return readJSONL[birdLabel](t, filepath.Join(birdDir, "labels.jsonl"))
 }
 
 // TestBIRDSetShape checks the committed set against what its README

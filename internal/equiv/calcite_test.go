@@ -1,17 +1,14 @@
 package equiv_test
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/sqljudge/sqljudge/internal/equiv"
+	"github.com/sqljudge/sqljudge/internal/strictjson"
 	"github.com/sqljudge/sqljudge/internal/testserver"
 )
 
@@ -45,36 +42,14 @@ type verieqlResult struct {
 	Err                     *string `json:"err"`
 }
 
-// readJSONL decodes every line of path into a T, failing the test with
-// file:line on a malformed line or an unknown field.
-func readJSONL[T any](t testing.TB, path string) []T {
+// loadCalcite reads calcitePairs strictly (strictjson.DecodeLines).
+func loadCalcite(t testing.TB) []calcitePair {
 	t.Helper()
-	f, err := os.Open(path)
+	pairs, err := strictjson.DecodeLines[calcitePair](filepath.FromSlash(calcitePairs))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []T
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		var v T
-		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&v); err != nil {
-			t.Fatalf("%s:%d: %v", path, n, err)
-		}
-		out = append(out, v)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func loadCalcite(t testing.TB) []calcitePair {
-	t.Helper()
-	return readJSONL[calcitePair](t, filepath.FromSlash(calcitePairs))
+	return pairs
 }
 
 // VeriEQL's result states (constants.py STATE); NEQ is the only refutation.
@@ -105,7 +80,10 @@ func TestCalciteFilesConsistent(t *testing.T) {
 	if len(read) != calciteCount {
 		t.Fatalf("ReadPairs: %d pairs, want %d", len(read), calciteCount)
 	}
-	res := readJSONL[verieqlResult](t, filepath.FromSlash(calciteVerieql))
+	res, err := strictjson.DecodeLines[verieqlResult](filepath.FromSlash(calciteVerieql))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(res) != calciteCount {
 		t.Fatalf("%s: %d records, want %d", calciteVerieql, len(res), calciteCount)
 	}

@@ -214,7 +214,7 @@ func BenchmarkCalciteMySQL(b *testing.B) {
 // benchCalcite decides the first b.N Calcite pairs in sb (see
 // BenchmarkCalcite).
 func benchCalcite(b *testing.B, sb sandbox.Sandbox) {
-	pairs := readJSONL[calcitePair](b, calcitePairs)
+	pairs := loadCalcite(b)
 	refuted := 0
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

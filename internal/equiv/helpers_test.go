@@ -8,6 +8,7 @@ import (
 
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sandbox/sandboxtest"
+	"github.com/sqljudge/sqljudge/internal/strictjson"
 )
 
 // inspectSQLite reads the SQLite database at path as a db_id pair's search
@@ -65,4 +66,15 @@ func reverifyMySQL(t testing.TB, w *Witness, q1, q2 string) {
 	if !strings.Contains(w.SQL, "`") {
 		t.Errorf("the witness SQL does not quote names as MySQL does:\n%s", w.SQL)
 	}
+}
+
+// readJSONL reads a committed JSONL file strictly
+// (strictjson.DecodeLines), failing the test on a malformed line.
+func readJSONL[T any](t testing.TB, path string) []T {
+	t.Helper()
+	out, err := strictjson.DecodeLines[T](path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -1,12 +1,9 @@
 package equiv
 
 import (
-	"bufio"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -53,35 +50,15 @@ type wrongProof struct {
 	Note string `json:"note"`
 }
 
-// readWrongProofs reads wrongProofsFile; a malformed line fails the test
-// with its number.
+// readWrongProofs reads wrongProofsFile (readJSONL); a malformed line or
+// one without every field fails the test with its number.
 func readWrongProofs(t testing.TB) []wrongProof {
 	t.Helper()
-	f, err := os.Open(wrongProofsFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []wrongProof
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		var w wrongProof
-		dec := json.NewDecoder(strings.NewReader(sc.Text()))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&w); err != nil {
-			t.Fatalf("%s:%d: %v", wrongProofsFile, n, err)
-		}
+	out := readJSONL[wrongProof](t, wrongProofsFile)
+	for n, w := range out {
 		if w.ID == "" || w.Cause == "" || len(w.Engines) == 0 || w.Schema == "" || w.Q1 == "" || w.Q2 == "" || w.Rows == "" {
-			t.Fatalf("%s:%d: a field is missing", wrongProofsFile, n)
+			t.Fatalf("%s: pair %d (%q): a field is missing", wrongProofsFile, n+1, w.ID)
 		}
-		out = append(out, w)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	return out
 }

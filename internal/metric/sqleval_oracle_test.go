@@ -1,12 +1,9 @@
 package metric_test
 
 import (
-	"bufio"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -24,6 +21,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/metric"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
 	"github.com/sqljudge/sqljudge/internal/sqllex"
+	"github.com/sqljudge/sqljudge/internal/strictjson"
 	"github.com/sqljudge/sqljudge/internal/testserver"
 )
 
@@ -59,22 +57,8 @@ func (r *sqlevalOracleRecord) agrees(correct, exact bool) bool {
 
 func readSQLEvalOracle(t *testing.T, engineName string) []sqlevalOracleRecord {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "sqleval_oracle", engineName+".jsonl"))
+	out, err := strictjson.DecodeLines[sqlevalOracleRecord](filepath.Join("testdata", "sqleval_oracle", engineName+".jsonl"))
 	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []sqlevalOracleRecord
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		var r sqlevalOracleRecord
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("%s.jsonl:%d: %v", engineName, n, err)
-		}
-		out = append(out, r)
-	}
-	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
 	return out

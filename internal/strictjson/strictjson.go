@@ -16,6 +16,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -258,4 +260,34 @@ func Lines(name string, r io.Reader, fn func(n int, line []byte) error) error {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
+}
+
+// DecodeLines decodes each line of the file at path that is not blank as
+// one T (UnmarshalKnown) and returns them in file order; an error names
+// the file and the line ("pairs.jsonl:3: …"), or is the open or read
+// error. A line may hold up to 16 MiB. It reads committed data sets and
+// test fixtures whole; user input goes through readers that bound and
+// report it item by item (equiv.ReadPairs, eval's readers).
+func DecodeLines[T any](path string) ([]T, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []T
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for n := 1; sc.Scan(); n++ {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		var v T
+		if err := UnmarshalKnown(sc.Bytes(), &v); err != nil {
+			return out, fmt.Errorf("%s:%d: %w", filepath.Base(path), n, err)
+		}
+		out = append(out, v)
+	}
+	if err := sc.Err(); err != nil {
+		return out, fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	return out, nil
 }

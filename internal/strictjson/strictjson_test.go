@@ -3,6 +3,8 @@ package strictjson
 import (
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -114,5 +116,44 @@ func TestLines(t *testing.T) {
 	stop := errors.New("stop")
 	if err := Lines("f", strings.NewReader("1\n2\n"), func(int, []byte) error { return stop }); err != stop {
 		t.Errorf("fn's error: %v", err)
+	}
+}
+
+// TestDecodeLines: blank lines are skipped, every other line is one value
+// decoded as UnmarshalKnown decodes it, and an error names the file and
+// the line and keeps the values before it.
+func TestDecodeLines(t *testing.T) {
+	type rec struct {
+		ID string `json:"id"`
+		N  int    `json:"n"`
+	}
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	got, err := DecodeLines[rec](write("ok.jsonl", "{\"id\": \"a\", \"n\": 1}\n\n  \n{\"id\": \"b\", \"n\": 2}\n"))
+	if err != nil || len(got) != 2 || got[0] != (rec{"a", 1}) || got[1] != (rec{"b", 2}) {
+		t.Fatalf("got %v, %v", got, err)
+	}
+	for _, c := range []struct{ name, text, want string }{
+		{"unknown.jsonl", "{\"id\": \"a\"}\n{\"id\": \"b\", \"x\": 1}\n", "unknown.jsonl:2: "},
+		{"case.jsonl", "{\"ID\": \"a\"}\n", "case.jsonl:1: "},
+		{"twice.jsonl", "{\"id\": \"a\"} {\"id\": \"b\"}\n", "twice.jsonl:1: "},
+		{"type.jsonl", "\n{\"id\": \"a\", \"n\": \"1\"}\n", "type.jsonl:2: "},
+	} {
+		got, err := DecodeLines[rec](write(c.name, c.text))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one starting %q", c.name, err, c.want)
+		}
+		if c.name == "unknown.jsonl" && (len(got) != 1 || got[0].ID != "a") {
+			t.Errorf("%s: kept %v, want the first line's value", c.name, got)
+		}
+	}
+	if _, err := DecodeLines[rec](filepath.Join(dir, "missing.jsonl")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
 	}
 }
