@@ -2,7 +2,6 @@ package audit_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/sqljudge/sqljudge/internal/dbload"
@@ -31,23 +30,9 @@ func loadSQLite(t *testing.T, files ...string) string {
 // readDumps reads PostgreSQL dump files.
 func readDumps(t *testing.T, files []string) []*dbload.Dump {
 	t.Helper()
-	var out []*dbload.Dump
-	for _, f := range files {
-		d, err := dbload.ReadDump(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, d)
+	out, err := dbload.ReadDumps(files...)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return out
-}
-
-// defogDumps returns the 11 Defog dumps of the full data.
-func defogDumps(t *testing.T) []string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(shareddata.Path(t, "defog", "defog_data"), "*", "*.sql"))
-	if err != nil || len(files) != 11 {
-		t.Fatalf("want the 11 Defog dumps, found %d (%v)", len(files), err)
-	}
-	return files
 }

@@ -120,7 +120,7 @@ func TestSpiderDevFindings(t *testing.T) {
 // is 3.7999999999999994 summed in the order read and 3.8000000000000003
 // in ascending order (item 112).
 func TestDefogSQLiteFindings(t *testing.T) {
-	db := loadSQLite(t, defogDumps(t)...)
+	db := loadSQLite(t, shareddata.DefogDumps(t)...)
 	got, sum := byItem(t, options(shareddata.Path(t, "defog", "questions", "questions_gen_sqlite.csv"), db, ""))
 	if f := only(t, got[27], audit.Volatile); f.Clause != "date('now', '-10 years')" {
 		t.Errorf("item 27: %+v", f)
@@ -146,7 +146,7 @@ func TestDefogSQLiteFindings(t *testing.T) {
 func TestDefogPostgresFindings(t *testing.T) {
 	server := testserver.Postgres(t)
 	prefix := testserver.Name("sjt_audit_")
-	dumps := readDumps(t, defogDumps(t))
+	dumps := readDumps(t, shareddata.DefogDumps(t))
 	for _, d := range dumps {
 		t.Cleanup(func() { testserver.DropPostgresDB(t, server, prefix+d.Name) })
 	}

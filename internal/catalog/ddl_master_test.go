@@ -36,17 +36,10 @@ func TestParseDDLDefogMaster(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads 11 databases: not with -short")
 	}
-	files, err := filepath.Glob(filepath.Join(shareddata.Path(t, "defog", "defog_data"), "*", "*.sql"))
-	if err != nil || len(files) != 11 {
-		t.Fatalf("want the 11 Defog dumps, found %d (%v)", len(files), err)
-	}
-	var dumps []*dbload.Dump
-	for _, f := range files {
-		d, err := dbload.ReadDump(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dumps = append(dumps, d)
+	files := shareddata.DefogDumps(t)
+	dumps, err := dbload.ReadDumps(files...)
+	if err != nil {
+		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	if _, err := dbload.Load(context.Background(), "sqlite:"+dir, dumps, dbload.Options{}); err != nil {

@@ -89,13 +89,9 @@ func runDBLoad(cmd *cobra.Command, f *dbLoadFlags, args []string) error {
 		}
 		o.Now = t
 	}
-	var dumps []*dbload.Dump
-	for _, a := range args {
-		d, err := dbload.ReadDump(a)
-		if err != nil {
-			return usage.Error{Err: err}
-		}
-		dumps = append(dumps, d)
+	dumps, err := dbload.ReadDumps(args...)
+	if err != nil {
+		return usage.Error{Err: err}
 	}
 	reps, err := dbload.Load(cmd.Context(), f.dsn, dumps, o)
 	out := cmd.OutOrStdout()

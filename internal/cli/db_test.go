@@ -12,10 +12,7 @@ import (
 // TestDBLoadSQLite builds the SQLite variant of Defog from its dumps with
 // `db load` and refuses to overwrite it without --replace.
 func TestDBLoadSQLite(t *testing.T) {
-	dumps, err := filepath.Glob(filepath.Join(shareddata.Path(t, "defog", "defog_data"), "*", "*.sql"))
-	if err != nil || len(dumps) != 11 {
-		t.Fatalf("want the 11 Defog dumps: %v", err)
-	}
+	dumps := shareddata.DefogDumps(t)
 	dir := t.TempDir()
 	code, stdout, stderr := runMain(t, append([]string{"db", "load", "--dsn", "sqlite:" + filepath.Join(dir, "db"), "--now", "2024-03-31T12:00:00Z"}, dumps...)...)
 	if code != ExitOK {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -341,5 +342,33 @@ func TestLoadPostgresReader(t *testing.T) {
 		if _, err := Load(ctx, server, []*Dump{d}, Options{Prefix: prefix, Replace: true, Reader: m.Role}); !errors.Is(err, ErrTarget) {
 			t.Errorf("%s as the reader: %v", m.Why, err)
 		}
+	}
+}
+
+// TestReadDumps: dumps come back in the order of their paths, each named
+// after its file; the first that cannot be parsed ends the read with an
+// error naming its file and line, and a missing one with one naming it.
+func TestReadDumps(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	b := write("b.sql", "CREATE TABLE t (a integer);\nINSERT INTO t VALUES (1);\n")
+	a := write("a.sql", "CREATE TABLE u (x text);\n")
+	bad := write("bad.sql", "CREATE TABLE t (a text);\nINSERT INTO t VALUES ('unterminated);")
+	ds, err := ReadDumps(b, a)
+	if err != nil || len(ds) != 2 || ds[0].Name != "b" || ds[1].Name != "a" {
+		t.Fatalf("ReadDumps(b, a) = %v, %v", ds, err)
+	}
+	if _, err := ReadDumps(a, bad, b); err == nil || !strings.HasPrefix(err.Error(), bad+":2: unterminated string") {
+		t.Errorf("a dump that does not parse: %v", err)
+	}
+	missing := filepath.Join(dir, "missing.sql")
+	if _, err := ReadDumps(a, missing); err == nil || !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), missing) {
+		t.Errorf("a missing dump: %v", err)
 	}
 }

@@ -137,6 +137,21 @@ func ReadDump(path string) (*Dump, error) {
 	return ParseDump(path, name, string(b))
 }
 
+// ReadDumps reads the dumps at paths in order (ReadDump); the first that
+// cannot be read or parsed ends it with that error, which names the file
+// (and, for a parse error, the line: *Error).
+func ReadDumps(paths ...string) ([]*Dump, error) {
+	out := make([]*Dump, 0, len(paths))
+	for _, p := range paths {
+		d, err := ReadDump(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
 // ParseDump parses the text of a dump read from file (used in messages)
 // that creates database name.
 func ParseDump(file, name, src string) (*Dump, error) {

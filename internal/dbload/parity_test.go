@@ -76,10 +76,7 @@ var parityClocks = []time.Time{
 // PostgreSQL load holds.
 func TestEvaluatorMatchesPostgres(t *testing.T) {
 	server := testserver.Postgres(t)
-	files, err := filepath.Glob(filepath.Join(shareddata.Path(t, "defog", "defog_data"), "*", "*.sql"))
-	if err != nil || len(files) != 11 {
-		t.Fatalf("want the 11 Defog dumps, found %d (%v)", len(files), err)
-	}
+	files := shareddata.DefogDumps(t)
 	prefix := testserver.Name("sjt_parity_")
 	ctx := context.Background()
 	cells := 0

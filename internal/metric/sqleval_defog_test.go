@@ -26,17 +26,10 @@ import (
 // defogDumps reads the 11 Defog SQL-Eval dumps.
 func defogDumps(t *testing.T) []*dbload.Dump {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(shareddata.Path(t, "defog", "defog_data"), "*", "*.sql"))
-	if err != nil || len(files) != 11 {
-		t.Fatalf("want the 11 Defog dumps, found %d (%v)", len(files), err)
-	}
-	var out []*dbload.Dump
-	for _, f := range files {
-		d, err := dbload.ReadDump(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, d)
+	files := shareddata.DefogDumps(t)
+	out, err := dbload.ReadDumps(files...)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return out
 }

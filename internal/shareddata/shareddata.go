@@ -64,6 +64,18 @@ func Path(tb testing.TB, elem ...string) string {
 	return join(tb, Dir(tb), elem)
 }
 
+// DefogDumps returns the paths of the 11 Defog SQL-Eval dumps of the
+// full data (defog/defog_data/<db>/<db>.sql, in name order); fewer or more
+// fail the test, a missing folder skips or fails it as Dir does.
+func DefogDumps(tb testing.TB) []string {
+	tb.Helper()
+	files, err := filepath.Glob(filepath.Join(Path(tb, "defog", "defog_data"), "*", "*.sql"))
+	if err != nil || len(files) != 11 {
+		tb.Fatalf("want the 11 Defog dumps, found %d (%v)", len(files), err)
+	}
+	return files
+}
+
 // Subset returns the committed subset, testdata/ at the module root; its
 // absence fails the test.
 func Subset(tb testing.TB) string {

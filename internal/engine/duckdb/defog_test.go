@@ -2,7 +2,6 @@ package duckdb_test
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,17 +19,10 @@ import (
 // come back as DuckDB's (BOOLEAN, DECIMAL, DATE, TIMESTAMP).
 func TestLoadDefog(t *testing.T) {
 	registerDuckDB()
-	files, err := filepath.Glob(filepath.Join(shareddata.Path(t, "defog", "defog_data"), "*", "*.sql"))
-	if err != nil || len(files) != 11 {
-		t.Fatalf("want the 11 Defog dumps, found %d (%v)", len(files), err)
-	}
-	var dumps []*dbload.Dump
-	for _, f := range files {
-		d, err := dbload.ReadDump(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dumps = append(dumps, d)
+	files := shareddata.DefogDumps(t)
+	dumps, err := dbload.ReadDumps(files...)
+	if err != nil {
+		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	if _, err := dbload.Load(context.Background(), "duckdb:"+dir, dumps, dbload.Options{}); err != nil {
