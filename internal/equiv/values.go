@@ -186,7 +186,7 @@ func (s *schema) pools(queries []string, solved []solved) [][][]result.Value {
 			cand = append(cand, c.Values...)
 			out[ti][ci] = distinctCoerced(cand, c)
 			if c.Family == catalog.Text && words[strings.ToLower(c.Name)] {
-				out[ti][ci] = distinctCoerced(append(out[ti][ci], numberSpellings(out[ti][ci])...), c)
+				out[ti][ci] = appendDistinctCoerced(out[ti][ci], numberSpellings(out[ti][ci]), c)
 			}
 		}
 	}
@@ -217,8 +217,19 @@ func numberSpellings(vs []result.Value) []result.Value {
 // distinctCoerced coerces the values to c's kind and drops repeats and
 // those without one, keeping the first occurrence's place.
 func distinctCoerced(vs []result.Value, c catalog.Column) []result.Value {
-	seen := map[string]bool{}
-	var out []result.Value
+	return appendDistinctCoerced(nil, vs, c)
+}
+
+// appendDistinctCoerced appends to dst (values of c's kind without
+// repeats, as distinctCoerced returns them) each of vs coerced to c's
+// kind that dst does not hold yet, in order; those without one and NULLs
+// are dropped. dst's own values are not coerced again.
+func appendDistinctCoerced(dst, vs []result.Value, c catalog.Column) []result.Value {
+	key := func(v result.Value) string { return string(result.AppendKey(nil, v)) + v.K.String() }
+	seen := make(map[string]bool, len(dst)+len(vs))
+	for _, v := range dst {
+		seen[key(v)] = true
+	}
 	for _, v := range vs {
 		if v.IsNull() {
 			continue
@@ -227,14 +238,14 @@ func distinctCoerced(vs []result.Value, c catalog.Column) []result.Value {
 		if !ok {
 			continue
 		}
-		k := string(result.AppendKey(nil, cv)) + cv.K.String()
+		k := key(cv)
 		if seen[k] {
 			continue
 		}
 		seen[k] = true
-		out = append(out, cv)
+		dst = append(dst, cv)
 	}
-	return out
+	return dst
 }
 
 // columnsInScope returns the columns (lower case) of the tables q names:
