@@ -994,25 +994,38 @@ func (m *mutator) inToJoin(q *sel) bool {
 	return true
 }
 
-// joinAdd joins the table a foreign key of a FROM table references, on
-// the foreign key, reading nothing of it.
-func (m *mutator) joinAdd(q *sel) bool {
-	type cand struct {
-		s  *sel
-		f  *fromItem
-		fk foreignKey
-	}
-	var cs []cand
+// fkJoin is a foreign key fk of the table of FROM item f of SELECT s:
+// a table a join can add to s.
+type fkJoin struct {
+	s  *sel
+	f  *fromItem
+	fk foreignKey
+}
+
+// fkJoins lists the foreign keys of q's FROM tables that keep accepts, by
+// SELECT (sels' order), FROM item and foreign key: the candidates of
+// joinAdd and joinFK, whose draws index this order.
+func fkJoins(q *sel, keep func(fkJoin) bool) []fkJoin {
+	var out []fkJoin
 	for _, s := range sels(q) {
 		for _, f := range s.from {
 			if f.table == nil {
 				continue
 			}
 			for _, fk := range f.table.fks {
-				cs = append(cs, cand{s, f, fk})
+				if c := (fkJoin{s, f, fk}); keep(c) {
+					out = append(out, c)
+				}
 			}
 		}
 	}
+	return out
+}
+
+// joinAdd joins the table a foreign key of a FROM table references, on
+// the foreign key, reading nothing of it.
+func (m *mutator) joinAdd(q *sel) bool {
+	cs := fkJoins(q, func(fkJoin) bool { return true })
 	if len(cs) == 0 {
 		return false
 	}
@@ -1043,27 +1056,10 @@ func (m *mutator) joinAdd(q *sel) bool {
 // columns of different types or collations (the schema's), IS NOT NULL
 // left out.
 func (m *mutator) joinFK(q *sel) bool {
-	type cand struct {
-		s  *sel
-		f  *fromItem
-		fk foreignKey
-	}
-	var cs []cand
-	for _, s := range sels(q) {
-		if hasStar(s) {
-			continue // the joined table's columns would join the output
-		}
-		for _, f := range s.from {
-			if f.table == nil || f.cte != "" {
-				continue
-			}
-			for _, fk := range f.table.fks {
-				if len(fk.cols) == 1 {
-					cs = append(cs, cand{s, f, fk})
-				}
-			}
-		}
-	}
+	cs := fkJoins(q, func(c fkJoin) bool {
+		// With a *, the joined table's columns would join the output.
+		return !hasStar(c.s) && c.f.cte == "" && len(c.fk.cols) == 1
+	})
 	if len(cs) == 0 {
 		return false
 	}
