@@ -69,6 +69,9 @@ var solverPairs = []struct{ name, q1, q2, ddl string }{
 		moviesDDL + "\nCREATE TABLE shows (movie_id INTEGER REFERENCES movies(id), day DATE, city TEXT);"},
 }
 
+// reviewsDDL adds reviews of movies to moviesDDL.
+const reviewsDDL = moviesDDL + "\nCREATE TABLE reviews (id INTEGER PRIMARY KEY, movie_id INTEGER REFERENCES movies(id), critic TEXT, site TEXT, stars INTEGER);"
+
 // creditsDDL adds credits with a fee to moviesDDL: HAVING over a movie's
 // credits (cover_group.go's group goals).
 const creditsDDL = moviesDDL + "\nCREATE TABLE credits (movie_id INTEGER REFERENCES movies(id), actor TEXT, fee INTEGER);"
@@ -100,6 +103,23 @@ var subqueryPairs = []struct{ name, q1, q2, ddl string }{
 		"SELECT director FROM directs WHERE movie_id NOT IN (SELECT id FROM movies WHERE country = 'Cuba' AND lang = 'Yoruba')",
 		"SELECT director FROM directs d WHERE NOT EXISTS (SELECT 1 FROM movies m WHERE m.id = d.movie_id AND m.country = 'Cuba' AND m.lang = 'Yoruba')",
 		moviesDDL},
+	// A LEFT JOIN's ON NULL (a review of no movie) beside an IN / EXISTS
+	// whose subquery row must meet two conditions: the flips of
+	// cover_sub.go (before, the draws decided the subquery conjunct).
+	{"INNER vs LEFT JOIN beside an IN subquery under two filters",
+		"SELECT r.id FROM reviews r JOIN movies m ON r.movie_id = m.id WHERE r.site = 'Kino' AND r.stars = 4 AND r.critic IN (SELECT d.director FROM directs d WHERE d.genre = 'Wuxia' AND d.movie_id > 7)",
+		"SELECT r.id FROM reviews r LEFT JOIN movies m ON r.movie_id = m.id WHERE r.site = 'Kino' AND r.stars = 4 AND r.critic IN (SELECT d.director FROM directs d WHERE d.genre = 'Wuxia' AND d.movie_id > 7)",
+		reviewsDDL},
+	{"INNER vs LEFT JOIN beside a correlated EXISTS under two filters",
+		"SELECT r.id FROM reviews r JOIN movies m ON r.movie_id = m.id WHERE r.site = 'Kino' AND r.stars = 4 AND EXISTS (SELECT 1 FROM directs d WHERE d.director = r.critic AND d.genre = 'Wuxia' AND d.movie_id > 7)",
+		"SELECT r.id FROM reviews r LEFT JOIN movies m ON r.movie_id = m.id WHERE r.site = 'Kino' AND r.stars = 4 AND EXISTS (SELECT 1 FROM directs d WHERE d.director = r.critic AND d.genre = 'Wuxia' AND d.movie_id > 7)",
+		reviewsDDL},
+	// Two reviews of one movie, each critic a director the IN's subquery
+	// returns: the duplicate goal with the conjunct TRUE in both copies.
+	{"COUNT vs COUNT(DISTINCT) over a join beside an IN subquery under two filters",
+		"SELECT COUNT(m.id) FROM movies m JOIN reviews r ON r.movie_id = m.id WHERE r.site = 'Kino' AND m.lang = 'Yoruba' AND r.critic IN (SELECT d.director FROM directs d WHERE d.genre = 'Wuxia' AND d.movie_id > 7)",
+		"SELECT COUNT(DISTINCT m.id) FROM movies m JOIN reviews r ON r.movie_id = m.id WHERE r.site = 'Kino' AND m.lang = 'Yoruba' AND r.critic IN (SELECT d.director FROM directs d WHERE d.genre = 'Wuxia' AND d.movie_id > 7)",
+		reviewsDDL},
 }
 
 // scalarPairs differ only on the rows a scalar subquery aggregates
@@ -110,13 +130,13 @@ var scalarPairs = []struct{ name, q1, q2, ddl string }{
 	{"AVG vs SUM / COUNT(*) in a scalar subquery under two filters",
 		"SELECT r.movie_id FROM reviews r WHERE r.critic = 'Hu' AND r.site = 'Kino' AND r.stars > (SELECT AVG(stars) * 1.2 FROM reviews WHERE critic = 'Hu' AND site = 'Kino')",
 		"SELECT r.movie_id FROM reviews r WHERE r.critic = 'Hu' AND r.site = 'Kino' AND r.stars > (SELECT CAST(SUM(stars) AS REAL) / COUNT(*) * 1.2 FROM reviews WHERE critic = 'Hu' AND site = 'Kino')",
-		moviesDDL + "\nCREATE TABLE reviews (id INTEGER PRIMARY KEY, movie_id INTEGER REFERENCES movies(id), critic TEXT, site TEXT, stars INTEGER);"},
+		reviewsDDL},
 	// The counting goals keep the column SUM reads not NULL: a NULL drawn
 	// there made SUM(stars) / COUNT(r.id) NULL on both sides (BIRD 1068).
 	{"SUM over COUNT vs COUNT(DISTINCT) of a review repeated by a join on a non-key",
 		"SELECT CAST(SUM(r.stars) AS REAL) / COUNT(r.id) FROM movies m JOIN reviews r ON m.lang = r.critic WHERE m.country = 'Cuba' AND r.site = 'Kino'",
 		"SELECT CAST(SUM(r.stars) AS REAL) / COUNT(DISTINCT r.id) FROM movies m JOIN reviews r ON m.lang = r.critic WHERE m.country = 'Cuba' AND r.site = 'Kino'",
-		moviesDDL + "\nCREATE TABLE reviews (id INTEGER PRIMARY KEY, movie_id INTEGER REFERENCES movies(id), critic TEXT, site TEXT, stars INTEGER);"},
+		reviewsDDL},
 	// A LEFT JOIN's ON NULL (a review of no movie) with the scalar
 	// conjunct TRUE: the review's stars under the average of two or more
 	// reviews under the filter (BIRD 145's kind; the flip goals of
@@ -124,7 +144,7 @@ var scalarPairs = []struct{ name, q1, q2, ddl string }{
 	{"INNER vs LEFT JOIN beside a comparison with an average",
 		"SELECT r.id FROM reviews r JOIN movies m ON r.movie_id = m.id WHERE r.site = 'Kino' AND r.critic = 'Hu' AND r.stars < (SELECT AVG(stars) FROM reviews WHERE site = 'Kino')",
 		"SELECT r.id FROM reviews r LEFT JOIN movies m ON r.movie_id = m.id WHERE r.site = 'Kino' AND r.critic = 'Hu' AND r.stars < (SELECT AVG(stars) FROM reviews WHERE site = 'Kino')",
-		moviesDDL + "\nCREATE TABLE reviews (id INTEGER PRIMARY KEY, movie_id INTEGER REFERENCES movies(id), critic TEXT, site TEXT, stars INTEGER);"},
+		reviewsDDL},
 }
 
 func decideSolve(t *testing.T, p Pair, noSolve bool) Outcome {

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/sqlast"
@@ -350,6 +351,7 @@ type coverScript struct {
 	occs  []*occurrence
 	rows  []int         // the rows of each (copy, occurrence): copy*len(occs)+i
 	preds [][]pred      // per copy, per encoded condition
+	src   []sqlast.Expr // the condition each of preds[k] encodes
 	cols  [][]colConsts // per row, per column
 	// outs: per copy, per encoded condition an output tests; nulls: per
 	// copy, the null flag of each column an aggregate reads.
@@ -387,9 +389,10 @@ func (cv *Cover) goals(c *Canon, cc coverCore, o CoverOptions, limit int) {
 	first := base.rows[:len(cc.occs)]
 	two := base.rows[:2*len(cc.occs)]
 	cv.add("holds", base, []string{base.all(0), base.known(0)}, first)
-	cv.subqueryGoals(c, cc)
-	flip := cv.scalarGoals(c, cc, len(base.preds[0]))
-	cv.duplicates(base, cc, two)
+	flips := cv.scalarGoals(c, cc)
+	subFlips, dups := cv.subqueryGoals(c, cc)
+	flips = append(flips, subFlips...)
+	cv.duplicates(base, cc, two, dups)
 	if len(cc.outCols) > 0 {
 		// Its own rows: only here do the output columns take the model's
 		// values (elsewhere they are drawn, more varied than Z3's).
@@ -425,24 +428,71 @@ func (cv *Cover) goals(c *Canon, cc coverCore, o CoverOptions, limit int) {
 	for i, b := range base.bounds {
 		cv.add("boundary "+itoa(i+1), base, append(base.allBut(0, b.cond), b.at), first)
 	}
-	// With a scalar subquery conjunct, each flip holds it too (its rows
-	// modelled: cover_scalar.go), else the draws decide it.
+	// With a scalar subquery or a positive IN / EXISTS conjunct, each flip
+	// holds the first such conjunct TRUE too (its rows modelled:
+	// cover_scalar.go, cover_sub.go), in place of the plain flip, which
+	// leaves it to the draws.
 	for i, p := range base.preds[0] {
 		others := base.allBut(0, i)
-		if flip == nil || !flip(i, false) {
+		if !flipWith(flips, base.src[i], i, false) {
 			cv.add("false "+itoa(i+1), base, append(others, p.f), first)
 		}
-		if p.t != "false" && p.f != "false" && (flip == nil || !flip(i, true)) {
+		if p.t != "false" && p.f != "false" && !flipWith(flips, base.src[i], i, true) {
 			cv.add("null "+itoa(i+1), base, append(others, not(p.t), not(p.f)), first)
 		}
 	}
 }
 
+// coverFlip adds the goal "condition x FALSE (NULL when null), every
+// other condition and one subquery conjunct TRUE" over an encoding that
+// models the conjunct's rows, named after x's place i among the core's
+// conditions, and reports whether it could (false when that encoding has
+// no formula for x).
+type coverFlip func(x sqlast.Expr, i int, null bool) bool
+
+// flipOf is the coverFlip over cs: extra are the formulas that make the
+// conjunct TRUE (with its rows' definitions), rows the rows to read back.
+func (cv *Cover) flipOf(cs *coverScript, name string, extra []string, rows []int) coverFlip {
+	extra = append([]string{}, extra...)
+	return func(x sqlast.Expr, i int, null bool) bool {
+		j := slices.Index(cs.src, x)
+		if j < 0 {
+			return false
+		}
+		q := cs.preds[0][j]
+		goal := append(append([]string{}, extra...), cs.allBut(0, j)...)
+		if null {
+			if q.t == "false" || q.f == "false" {
+				return false
+			}
+			cv.add(name+", null "+itoa(i+1), cs, append(goal, not(q.t), not(q.f)), rows)
+			return true
+		}
+		cv.add(name+", false "+itoa(i+1), cs, append(goal, q.f), rows)
+		return true
+	}
+}
+
+// flipWith adds the flip of condition x (place i) by the first of flips
+// that can write it, and reports whether one did.
+func flipWith(flips []coverFlip, x sqlast.Expr, i int, null bool) bool {
+	for _, f := range flips {
+		if f(x, i, null) {
+			return true
+		}
+	}
+	return false
+}
+
 // duplicates adds, for each occurrence, two copies meeting every
 // condition that share its row while another occurrence's rows differ
-// (or, for a single table, two distinct rows).
-func (cv *Cover) duplicates(base *coverScript, cc coverCore, two []int) {
+// (or, for a single table, two distinct rows); by the first of dups that
+// can write it when the core has a positive subquery conjunct.
+func (cv *Cover) duplicates(base *coverScript, cc coverCore, two []int, dups []coverDup) {
 	for i, oc := range cc.occs {
+		if slices.ContainsFunc(dups, func(d coverDup) bool { return d(i) }) {
+			continue
+		}
 		same := base.sameRow(i, 0, 1, len(cc.occs))
 		differ := othersDiffer(base, cc, i)
 		if len(differ) == 0 {
@@ -452,6 +502,12 @@ func (cv *Cover) duplicates(base *coverScript, cc coverCore, two []int) {
 		cv.add("duplicate "+oc.alias, base, []string{base.all(0), base.all(1), base.known(0), base.known(1), same, or(differ...)}, two)
 	}
 }
+
+// coverDup adds the duplicate goal of the core's occurrence i with one
+// subquery conjunct TRUE in both copies, over an encoding that models the
+// subquery's rows, in place of the plain one, and reports whether it
+// could (cover_sub.go).
+type coverDup func(i int) bool
 
 // duplicatesUnder adds, for the first condition an output tests (a
 // CASE's WHEN, an IIF's test) and each occurrence of a join, the duplicate
@@ -552,6 +608,7 @@ func (cv *Cover) encode(c *Canon, cc coverCore, n int) *coverScript {
 		for k := range n {
 			cs.preds[k] = append(cs.preds[k], ps[k])
 		}
+		cs.src = append(cs.src, x)
 		cs.boundaries(c, x, len(cs.preds[0])-1)
 	}
 	for _, x := range cc.outConds {

@@ -23,16 +23,12 @@ import (
 const scalarRows = 4
 
 // scalarGoals adds the scalar subquery goals of each such conjunct of cc
-// and returns the flip of the first whose goals were written (nil when
-// none): flip(j, null) adds the goal "the conjunct TRUE, the j-th encoded
-// condition of the core FALSE (NULL when null)" and reports whether it
-// could, for goals to use in place of the core's own "false j" and
-// "null j", which leave the scalar conjunct to the draws (a LEFT JOIN
-// whose ON is NULL beside `amount < (SELECT AVG(amount) …)`: BIRD 145).
-// nCore is the number of the core's own encoded conditions; a flip of a
-// merged encoding that lists another number is refused.
-func (cv *Cover) scalarGoals(c *Canon, cc coverCore, nCore int) func(j int, null bool) bool {
-	var flip func(int, bool) bool
+// and returns their flips (coverFlip), for goals to use in place of the
+// core's own "false j" and "null j", which leave the scalar conjunct to
+// the draws (a LEFT JOIN whose ON is NULL beside `amount < (SELECT
+// AVG(amount) …)`: BIRD 145).
+func (cv *Cover) scalarGoals(c *Canon, cc coverCore) []coverFlip {
+	var flips []coverFlip
 	for i, x := range cc.conds {
 		b, st, sq := scalarComparison(c, x)
 		if sq == nil {
@@ -41,19 +37,17 @@ func (cv *Cover) scalarGoals(c *Canon, cc coverCore, nCore int) func(j int, null
 		sub := c.byAlias[lowerASCII(sq.From[0].Alias.Name)]
 		merged := coverCore{occs: append(append([]*occurrence{}, cc.occs...), sub)}
 		merged.conds = append(append([]sqlast.Expr{}, cc.conds[:i]...), cc.conds[i+1:]...)
-		f := cv.scalarGoalsOf(c, merged, b, st, sq, "scalar "+itoa(i+1), nCore)
-		if flip == nil {
-			flip = f
+		if f := cv.scalarGoalsOf(c, merged, b, st, sq, "scalar "+itoa(i+1)); f != nil {
+			flips = append(flips, f)
 		}
 	}
-	return flip
+	return flips
 }
 
 // scalarGoalsOf writes the goals of one conjunct b: merged holds the
 // core's occurrences and, last, the subquery's; st is the subquery, sq
-// its SELECT. It returns the conjunct's flip (scalarGoals), nil when it
-// wrote no goal.
-func (cv *Cover) scalarGoalsOf(c *Canon, merged coverCore, b *sqlast.BinaryExpr, st *sqlast.SelectStmt, sq *sqlast.SelectQuery, name string, nCore int) func(int, bool) bool {
+// its SELECT. It returns the conjunct's flip, nil when it wrote no goal.
+func (cv *Cover) scalarGoalsOf(c *Canon, merged coverCore, b *sqlast.BinaryExpr, st *sqlast.SelectStmt, sq *sqlast.SelectQuery, name string) coverFlip {
 	n := len(merged.occs)
 	s := n - 1
 	var mirrors []int
@@ -143,25 +137,8 @@ func (cv *Cover) scalarGoalsOf(c *Canon, merged coverCore, b *sqlast.BinaryExpr,
 	if null != "" {
 		cv.add(name+" null boundary", cs, append(base, boundary, null), rows)
 	}
-	if len(cs.preds[0]) != nCore {
-		return func(int, bool) bool { return false }
-	}
-	rest := base[1:] // base without cs.all(0)
-	return func(j int, null bool) bool {
-		q := cs.preds[0][j]
-		goal := append(append(append([]string{}, rest...), cs.allBut(0, j)...), p.t)
-		suffix := ", false " + itoa(j+1)
-		if null {
-			if q.t == "false" || q.f == "false" {
-				return false
-			}
-			goal, suffix = append(goal, not(q.t), not(q.f)), ", null "+itoa(j+1)
-		} else {
-			goal = append(goal, q.f)
-		}
-		cv.add(name+" holds"+suffix, cs, goal, rows)
-		return true
-	}
+	// base[0] is cs.all(0): the flip writes every condition but one.
+	return cv.flipOf(cs, name+" holds", append(base[1:len(base):len(base)], p.t), rows)
 }
 
 // nullCounted is the formula: some row counted has the first column an

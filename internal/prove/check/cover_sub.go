@@ -22,8 +22,16 @@ import (
 // taken: one SELECT over base tables, without GROUP BY, HAVING, an
 // aggregate or LIMIT.
 
-// subqueryGoals adds the subquery goals of each such conjunct of cc.
-func (cv *Cover) subqueryGoals(c *Canon, cc coverCore) {
+// subqueryGoals adds the subquery goals of each such conjunct of cc and
+// returns, of those that are positive (IN, EXISTS), the flips (coverFlip:
+// the core's other conditions flipped with a subquery row that makes the
+// conjunct TRUE, a LEFT JOIN whose ON is NULL beside `x IN (SELECT …
+// WHERE genre = 'Wuxia')`) and the duplicates (coverDup: two outer rows
+// sharing one table's row, each with a subquery row that makes the
+// conjunct TRUE, COUNT against COUNT(DISTINCT) under such an IN).
+func (cv *Cover) subqueryGoals(c *Canon, cc coverCore) ([]coverFlip, []coverDup) {
+	var flips []coverFlip
+	var dups []coverDup
 	for i, x := range cc.conds {
 		e, st := subqueryOf(x)
 		sq := plainSubquery(c, st, e != nil)
@@ -42,15 +50,33 @@ func (cv *Cover) subqueryGoals(c *Canon, cc coverCore) {
 		}
 		merged := coverCore{occs: append(append([]*occurrence{}, cc.occs...), sub.occs...)}
 		merged.conds = append(append(append([]sqlast.Expr{}, cc.conds[:i]...), cc.conds[i+1:]...), sub.conds...)
-		cv.subqueryGoalsOf(c, merged, len(cc.occs), e, sq, "subquery "+itoa(i+1))
+		if f, d := cv.subqueryGoalsOf(c, merged, len(cc.occs), e, sq, "subquery "+itoa(i+1)); f != nil && positive(x) {
+			flips, dups = append(flips, f), append(dups, d)
+		}
 	}
+	return flips, dups
+}
+
+// positive reports whether x is IN (subquery) or EXISTS (subquery), not
+// their negations: the conjunct one matching subquery row makes TRUE.
+func positive(x sqlast.Expr) bool {
+	switch t := stripParens(x).(type) {
+	case *sqlast.InExpr:
+		return !t.Not
+	case *sqlast.ExistsExpr:
+		return true
+	}
+	return false
 }
 
 // subqueryGoalsOf writes the goals of one conjunct: merged holds the
 // core's occurrences (the first nOuter) and the subquery's, and every
 // condition but the conjunct's own; e is the IN's left operand (nil for
-// EXISTS), sq the subquery.
-func (cv *Cover) subqueryGoalsOf(c *Canon, merged coverCore, nOuter int, e sqlast.Expr, sq *sqlast.SelectQuery, name string) {
+// EXISTS), sq the subquery. It returns the flip whose goals hold the
+// subquery's first copy matching (for IN, its output equal to e) and the
+// duplicate whose goals hold both copies matching; nils when it wrote no
+// goal.
+func (cv *Cover) subqueryGoalsOf(c *Canon, merged coverCore, nOuter int, e sqlast.Expr, sq *sqlast.SelectQuery, name string) (coverFlip, coverDup) {
 	cs := cv.encode(c, merged, 2)
 	n := len(merged.occs)
 	one := cs.rows[:n]
@@ -63,10 +89,30 @@ func (cv *Cover) subqueryGoalsOf(c *Canon, merged coverCore, nOuter int, e sqlas
 	for j := nOuter; j < n; j++ {
 		subDiffer = append(subDiffer, not(cs.sameRow(j, 0, 1, n)))
 	}
+	both := cs.rows[:2*n]
+	// dup(members) is the coverDup whose copies each meet members.
+	dup := func(members ...string) coverDup {
+		return func(i int) bool {
+			goal := append([]string{cs.all(0), cs.all(1)}, members...)
+			var differ []string
+			for j := range nOuter {
+				if j != i {
+					differ = append(differ, not(cs.sameRow(j, 0, 1, n)))
+				}
+			}
+			alias := merged.occs[i].alias
+			if len(differ) == 0 {
+				cv.add(name+" member, two rows "+alias, cs, append(goal, not(cs.sameRow(i, 0, 1, n))), both)
+				return true
+			}
+			cv.add(name+" member, duplicate "+alias, cs, append(goal, cs.sameRow(i, 0, 1, n), or(differ...)), both)
+			return true
+		}
+	}
 	if e == nil {
 		cv.add(name+" member", cs, []string{cs.all(0)}, one)
 		cv.add(name+" two in subquery", cs, append([]string{cs.all(0), cs.all(1), or(subDiffer...)}, outerSame...), two)
-		return
+		return cv.flipOf(cs, name+" member", nil, one), dup()
 	}
 	match := func(k int) (m, yNull, eNull, other string, ok bool) {
 		l, okl, err := cs.encoder(c, k+1).scalar(e)
@@ -85,11 +131,11 @@ func (cv *Cover) subqueryGoalsOf(c *Canon, merged coverCore, nOuter int, e sqlas
 	}
 	m1, yNull, eNull, other, ok := match(0)
 	if !ok {
-		return
+		return nil, nil
 	}
 	m2, _, _, _, ok := match(1)
 	if !ok {
-		return
+		return nil, nil
 	}
 	for _, r := range append(leavesOf(e), leavesOf(sq.Columns[0].Expr)...) {
 		if ref, ok := r.(*sqlast.QualifiedRef); ok {
@@ -101,6 +147,7 @@ func (cv *Cover) subqueryGoalsOf(c *Canon, merged coverCore, nOuter int, e sqlas
 	cv.add(name+" two in subquery", cs, append([]string{cs.all(0), cs.all(1), m1, m2, or(subDiffer...)}, outerSame...), two)
 	cv.add(name+" other in subquery", cs, []string{cs.all(0), other}, one)
 	cv.add(name+" null outer", cs, []string{cs.all(0), eNull}, one)
+	return cv.flipOf(cs, name+" member", []string{m1}, one), dup(m1, m2)
 }
 
 // subqueryOf reads x as [NOT] IN (subquery) — its left operand and the
