@@ -137,6 +137,14 @@ var scalarPairs = []struct{ name, q1, q2, ddl string }{
 		"SELECT CAST(SUM(r.stars) AS REAL) / COUNT(r.id) FROM movies m JOIN reviews r ON m.lang = r.critic WHERE m.country = 'Cuba' AND r.site = 'Kino'",
 		"SELECT CAST(SUM(r.stars) AS REAL) / COUNT(DISTINCT r.id) FROM movies m JOIN reviews r ON m.lang = r.critic WHERE m.country = 'Cuba' AND r.site = 'Kino'",
 		reviewsDDL},
+	// Two reviews of one movie, each above the average of the reviews
+	// under the filter: the duplicate goal with the scalar conjunct TRUE in
+	// both copies, both reviews counted in the average (a third, lower
+	// one beside them).
+	{"COUNT vs COUNT(DISTINCT) over a join beside a comparison with an average",
+		"SELECT COUNT(m.id) FROM movies m JOIN reviews r ON r.movie_id = m.id WHERE r.site = 'Kino' AND m.lang = 'Yoruba' AND r.stars > (SELECT AVG(stars) FROM reviews WHERE site = 'Kino')",
+		"SELECT COUNT(DISTINCT m.id) FROM movies m JOIN reviews r ON r.movie_id = m.id WHERE r.site = 'Kino' AND m.lang = 'Yoruba' AND r.stars > (SELECT AVG(stars) FROM reviews WHERE site = 'Kino')",
+		reviewsDDL},
 	// A LEFT JOIN's ON NULL (a review of no movie) with the scalar
 	// conjunct TRUE: the review's stars under the average of two or more
 	// reviews under the filter (BIRD 145's kind; the flip goals of

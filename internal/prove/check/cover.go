@@ -389,9 +389,9 @@ func (cv *Cover) goals(c *Canon, cc coverCore, o CoverOptions, limit int) {
 	first := base.rows[:len(cc.occs)]
 	two := base.rows[:2*len(cc.occs)]
 	cv.add("holds", base, []string{base.all(0), base.known(0)}, first)
-	flips := cv.scalarGoals(c, cc)
-	subFlips, dups := cv.subqueryGoals(c, cc)
-	flips = append(flips, subFlips...)
+	flips, dups := cv.scalarGoals(c, cc)
+	subFlips, subDups := cv.subqueryGoals(c, cc)
+	flips, dups = append(flips, subFlips...), append(dups, subDups...)
 	cv.duplicates(base, cc, two, dups)
 	if len(cc.outCols) > 0 {
 		// Its own rows: only here do the output columns take the model's

@@ -26,9 +26,12 @@ const scalarRows = 4
 // and returns their flips (coverFlip), for goals to use in place of the
 // core's own "false j" and "null j", which leave the scalar conjunct to
 // the draws (a LEFT JOIN whose ON is NULL beside `amount < (SELECT
-// AVG(amount) …)`: BIRD 145).
-func (cv *Cover) scalarGoals(c *Canon, cc coverCore) []coverFlip {
+// AVG(amount) …)`: BIRD 145), and their duplicates (coverDup: two outer
+// rows sharing one table's row, the comparison TRUE for each, COUNT
+// against COUNT(DISTINCT) over a join beside it).
+func (cv *Cover) scalarGoals(c *Canon, cc coverCore) ([]coverFlip, []coverDup) {
 	var flips []coverFlip
+	var dups []coverDup
 	for i, x := range cc.conds {
 		b, st, sq := scalarComparison(c, x)
 		if sq == nil {
@@ -37,31 +40,44 @@ func (cv *Cover) scalarGoals(c *Canon, cc coverCore) []coverFlip {
 		sub := c.byAlias[lowerASCII(sq.From[0].Alias.Name)]
 		merged := coverCore{occs: append(append([]*occurrence{}, cc.occs...), sub)}
 		merged.conds = append(append([]sqlast.Expr{}, cc.conds[:i]...), cc.conds[i+1:]...)
-		if f := cv.scalarGoalsOf(c, merged, b, st, sq, "scalar "+itoa(i+1)); f != nil {
+		if f, _ := cv.scalarGoalsOf(c, merged, b, st, sq, "scalar "+itoa(i+1), 1); f != nil {
 			flips = append(flips, f)
+			_, d := cv.scalarGoalsOf(c, merged, b, st, sq, "scalar "+itoa(i+1), 2)
+			if d != nil {
+				dups = append(dups, d)
+			}
 		}
 	}
-	return flips
+	return flips, dups
 }
 
 // scalarGoalsOf writes the goals of one conjunct b: merged holds the
 // core's occurrences and, last, the subquery's; st is the subquery, sq
-// its SELECT. It returns the conjunct's flip, nil when it wrote no goal.
-func (cv *Cover) scalarGoalsOf(c *Canon, merged coverCore, b *sqlast.BinaryExpr, st *sqlast.SelectStmt, sq *sqlast.SelectQuery, name string) coverFlip {
+// its SELECT. With outer = 1 it writes the goals above and returns the
+// conjunct's flip; with outer = 2 the core's rows of two copies are in
+// the database (each of the subquery's table mirrored, so counted) and it
+// writes nothing but returns the conjunct's duplicate. Nil when it
+// cannot.
+func (cv *Cover) scalarGoalsOf(c *Canon, merged coverCore, b *sqlast.BinaryExpr, st *sqlast.SelectStmt, sq *sqlast.SelectQuery, name string, outer int) (coverFlip, coverDup) {
 	n := len(merged.occs)
 	s := n - 1
-	var mirrors []int
-	for j, oc := range merged.occs[:s] {
-		if oc.table == merged.occs[s].table {
-			mirrors = append(mirrors, j)
+	var mirrors []int // the rows (copy * n + occurrence) of the subquery's table
+	for k := range outer {
+		for j, oc := range merged.occs[:s] {
+			if oc.table == merged.occs[s].table {
+				mirrors = append(mirrors, k*n+j)
+			}
 		}
 	}
 	if len(mirrors) >= scalarRows {
-		return nil
+		return nil, nil
 	}
 	cs := cv.encode(c, merged, scalarRows)
 	base := []string{cs.all(0)}
 	rows := append([]int{}, cs.rows[:s]...)
+	if outer == 2 {
+		rows = append(rows, cs.rows[n:n+s]...)
+	}
 	present := make([]string, scalarRows)
 	for k := range scalarRows {
 		if k < len(mirrors) {
@@ -87,7 +103,7 @@ func (cv *Cover) scalarGoalsOf(c *Canon, merged coverCore, b *sqlast.BinaryExpr,
 			for _, x := range conjuncts(sq.Where) {
 				p, err := cs.encoder(c, k+1).cond(x)
 				if err != nil {
-					return nil
+					return nil, nil
 				}
 				w = append(w, p.t)
 			}
@@ -98,26 +114,26 @@ func (cv *Cover) scalarGoalsOf(c *Canon, merged coverCore, b *sqlast.BinaryExpr,
 	e.agg = true
 	value, ok, err := e.scalar(sq.Columns[0].Expr)
 	if err != nil || !ok || value.srt == "" {
-		return nil
+		return nil, nil
 	}
 	base = append(base, cs.defineAggregates(c, []sqlast.Expr{sq.Columns[0].Expr}, counted)...)
-	outer := cs.encoder(c, 1)
-	outer.subTerms = map[*sqlast.SelectStmt]term{st: value}
-	p, err := outer.cond(b)
+	oe := cs.encoder(c, 1)
+	oe.subTerms = map[*sqlast.SelectStmt]term{st: value}
+	p, err := oe.cond(b)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	other := b.X
 	if _, ok := stripParens(b.X).(*sqlast.SubqueryExpr); ok {
 		other = b.Y
 	}
-	o, ok, err := outer.scalar(other)
+	o, ok, err := oe.scalar(other)
 	if err != nil || !ok || o.srt == "" {
-		return nil
+		return nil, nil
 	}
-	eq, ok := outer.relate(sqlast.OpEq, o, value)
+	eq, ok := oe.relate(sqlast.OpEq, o, value)
 	if !ok || eq == "false" {
-		return nil
+		return nil, nil
 	}
 	boundary := and(not(o.n), not(value.n), eq)
 	null := cs.nullCounted(c, sq.Columns[0].Expr, counted)
@@ -129,6 +145,33 @@ func (cv *Cover) scalarGoalsOf(c *Canon, merged coverCore, b *sqlast.BinaryExpr,
 			return true
 		})
 	}
+	if outer == 2 {
+		oe2 := cs.encoder(c, 2)
+		oe2.subTerms = oe.subTerms
+		p2, err := oe2.cond(b)
+		if err != nil {
+			return nil, nil
+		}
+		goal := append(base[:len(base):len(base)], cs.all(1), p.t, p2.t)
+		return nil, func(i int) bool {
+			if merged.occs[i].table == merged.occs[s].table {
+				return false // one row shared by both copies would be counted twice
+			}
+			var differ []string
+			for j := range s {
+				if j != i {
+					differ = append(differ, not(cs.sameRow(j, 0, 1, n)))
+				}
+			}
+			alias := merged.occs[i].alias
+			if len(differ) == 0 {
+				cv.add(name+" holds, two rows "+alias, cs, append(goal, not(cs.sameRow(i, 0, 1, n))), rows)
+				return true
+			}
+			cv.add(name+" holds, duplicate "+alias, cs, append(goal, cs.sameRow(i, 0, 1, n), or(differ...)), rows)
+			return true
+		}
+	}
 	cv.add(name+" holds", cs, append(base, p.t), rows)
 	if null != "" {
 		cv.add(name+" null", cs, append(base, p.t, null), rows)
@@ -138,7 +181,7 @@ func (cv *Cover) scalarGoalsOf(c *Canon, merged coverCore, b *sqlast.BinaryExpr,
 		cv.add(name+" null boundary", cs, append(base, boundary, null), rows)
 	}
 	// base[0] is cs.all(0): the flip writes every condition but one.
-	return cv.flipOf(cs, name+" holds", append(base[1:len(base):len(base)], p.t), rows)
+	return cv.flipOf(cs, name+" holds", append(base[1:len(base):len(base)], p.t), rows), nil
 }
 
 // nullCounted is the formula: some row counted has the first column an
