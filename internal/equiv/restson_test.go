@@ -116,7 +116,7 @@ func decideAssume(t *testing.T, sb sandbox.Sandbox, p Pair, a Assume) Outcome {
 // only (SQLite reads it as a string), and a comparison between two groups
 // of one table (Asia's populations against Africa's least and greatest);
 // and a scalar subquery with more than one row, found by the directed
-// phase.
+// phase (with the solver phase off: it finds that one first).
 func TestDirectedSearch(t *testing.T) {
 	sb := newSQLite(t)
 	const emp = "CREATE TABLE emp (id INT PRIMARY KEY, dept INT NOT NULL, sal INT NOT NULL)"
@@ -133,7 +133,11 @@ func TestDirectedSearch(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			out, err := Decide(context.Background(), Pair{Q1: c.q1, Q2: c.q2, Schema: c.ddl}, Options{Sandbox: sb, Seed: 1, Budget: time.Minute, MaxDatabases: 200})
+			// The solver phase, which runs before it, now finds the
+			// scalar subquery case too (cover_sub.go's member goals):
+			// without it, the directed phase must.
+			noSolve := c.name == "scalar subquery of two rows"
+			out, err := Decide(context.Background(), Pair{Q1: c.q1, Q2: c.q2, Schema: c.ddl}, Options{Sandbox: sb, Seed: 1, Budget: time.Minute, MaxDatabases: 200, NoSolve: noSolve})
 			if err != nil {
 				t.Fatal(err)
 			}
