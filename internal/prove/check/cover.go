@@ -489,17 +489,32 @@ func flipWith(flips []coverFlip, x sqlast.Expr, i int, null bool) bool {
 // (or, for a single table, two distinct rows); by the first of dups that
 // can write it when the core has a positive subquery conjunct.
 func (cv *Cover) duplicates(base *coverScript, cc coverCore, two []int, dups []coverDup) {
-	for i, oc := range cc.occs {
-		if slices.ContainsFunc(dups, func(d coverDup) bool { return d(i) }) {
-			continue
+	plain := cv.dupOf(base, "", []string{base.all(0), base.all(1), base.known(0), base.known(1)}, len(cc.occs), two)
+	for i := range cc.occs {
+		if !slices.ContainsFunc(dups, func(d coverDup) bool { return d(i) }) {
+			plain(i)
 		}
-		same := base.sameRow(i, 0, 1, len(cc.occs))
-		differ := othersDiffer(base, cc, i)
-		if len(differ) == 0 {
-			cv.add("two rows "+oc.alias, base, []string{base.all(0), base.all(1), base.known(0), base.known(1), not(same)}, two)
-			continue
+	}
+}
+
+// dupOf is the coverDup over cs whose goal holds goal and, of cs's first
+// nOuter occurrences (the core's), i's row shared by copies 0 and 1 while
+// another's differs ("duplicate t1"), or two distinct rows when the core
+// has no other ("two rows t1"); prefix, when not empty, names the
+// conjunct the goal holds ("scalar 3 holds, duplicate t1").
+func (cv *Cover) dupOf(cs *coverScript, prefix string, goal []string, nOuter int, rows []int) coverDup {
+	if prefix != "" {
+		prefix += ", "
+	}
+	n := len(cs.occs)
+	return func(i int) bool {
+		alias := cs.occs[i].alias
+		if differ := cs.othersDiffer(i, nOuter); len(differ) > 0 {
+			cv.add(prefix+"duplicate "+alias, cs, append(goal[:len(goal):len(goal)], cs.sameRow(i, 0, 1, n), or(differ...)), rows)
+		} else {
+			cv.add(prefix+"two rows "+alias, cs, append(goal[:len(goal):len(goal)], not(cs.sameRow(i, 0, 1, n))), rows)
 		}
-		cv.add("duplicate "+oc.alias, base, []string{base.all(0), base.all(1), base.known(0), base.known(1), same, or(differ...)}, two)
+		return true
 	}
 }
 
@@ -519,18 +534,18 @@ func (cv *Cover) duplicatesUnder(base *coverScript, cc coverCore, two []int) {
 		return
 	}
 	for i, oc := range cc.occs {
-		goal := []string{base.all(0), base.all(1), base.known(0), base.known(1), base.outs[0][0].t, base.outs[1][0].t, base.sameRow(i, 0, 1, len(cc.occs)), or(othersDiffer(base, cc, i)...)}
+		goal := []string{base.all(0), base.all(1), base.known(0), base.known(1), base.outs[0][0].t, base.outs[1][0].t, base.sameRow(i, 0, 1, len(cc.occs)), or(base.othersDiffer(i, len(cc.occs))...)}
 		cv.add("duplicate "+oc.alias+" under output condition 1", base, goal, two)
 	}
 }
 
-// othersDiffer is, for each occurrence but i, the formula that its row
-// differs between copies 0 and 1.
-func othersDiffer(base *coverScript, cc coverCore, i int) []string {
+// othersDiffer is, for each of the first nOuter occurrences of cs but
+// i, the formula that its row differs between copies 0 and 1.
+func (cs *coverScript) othersDiffer(i, nOuter int) []string {
 	var differ []string
-	for j := range cc.occs {
+	for j := range nOuter {
 		if j != i {
-			differ = append(differ, not(base.sameRow(j, 0, 1, len(cc.occs))))
+			differ = append(differ, not(cs.sameRow(j, 0, 1, len(cs.occs))))
 		}
 	}
 	return differ

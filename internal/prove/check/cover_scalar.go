@@ -152,24 +152,10 @@ func (cv *Cover) scalarGoalsOf(c *Canon, merged coverCore, b *sqlast.BinaryExpr,
 		if err != nil {
 			return nil, nil
 		}
-		goal := append(base[:len(base):len(base)], cs.all(1), p.t, p2.t)
+		d := cv.dupOf(cs, name+" holds", append(base[:len(base):len(base)], cs.all(1), p.t, p2.t), s, rows)
 		return nil, func(i int) bool {
-			if merged.occs[i].table == merged.occs[s].table {
-				return false // one row shared by both copies would be counted twice
-			}
-			var differ []string
-			for j := range s {
-				if j != i {
-					differ = append(differ, not(cs.sameRow(j, 0, 1, n)))
-				}
-			}
-			alias := merged.occs[i].alias
-			if len(differ) == 0 {
-				cv.add(name+" holds, two rows "+alias, cs, append(goal, not(cs.sameRow(i, 0, 1, n))), rows)
-				return true
-			}
-			cv.add(name+" holds, duplicate "+alias, cs, append(goal, cs.sameRow(i, 0, 1, n), or(differ...)), rows)
-			return true
+			// One row shared by both copies would be counted twice.
+			return merged.occs[i].table != merged.occs[s].table && d(i)
 		}
 	}
 	cv.add(name+" holds", cs, append(base, p.t), rows)

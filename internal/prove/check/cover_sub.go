@@ -92,22 +92,7 @@ func (cv *Cover) subqueryGoalsOf(c *Canon, merged coverCore, nOuter int, e sqlas
 	both := cs.rows[:2*n]
 	// dup(members) is the coverDup whose copies each meet members.
 	dup := func(members ...string) coverDup {
-		return func(i int) bool {
-			goal := append([]string{cs.all(0), cs.all(1)}, members...)
-			var differ []string
-			for j := range nOuter {
-				if j != i {
-					differ = append(differ, not(cs.sameRow(j, 0, 1, n)))
-				}
-			}
-			alias := merged.occs[i].alias
-			if len(differ) == 0 {
-				cv.add(name+" member, two rows "+alias, cs, append(goal, not(cs.sameRow(i, 0, 1, n))), both)
-				return true
-			}
-			cv.add(name+" member, duplicate "+alias, cs, append(goal, cs.sameRow(i, 0, 1, n), or(differ...)), both)
-			return true
-		}
+		return cv.dupOf(cs, name+" member", append([]string{cs.all(0), cs.all(1)}, members...), nOuter, both)
 	}
 	if e == nil {
 		cv.add(name+" member", cs, []string{cs.all(0)}, one)
