@@ -155,6 +155,54 @@ var scalarPairs = []struct{ name, q1, q2, ddl string }{
 		reviewsDDL},
 }
 
+// framePairs differ only on rows that meet a subquery conjunct as well
+// as the goal's own condition: a NULL where COUNT reads, LIMIT n + 1 rows,
+// a comparison on its boundary, each beside an IN / EXISTS subquery whose
+// rows must meet two filters or beside a comparison with an average. The
+// goals after the flips are written over an encoding that models the
+// subquery's rows (frameBuild); before, they left the conjunct to
+// the draws. The two boundaries of arithmetic were refuted before as well
+// (by the subquery member and the scalar boundary goals): they guard that
+// the boundary goals, now over the frame, still refute them.
+var framePairs = []struct{ name, q1, q2, ddl string }{
+	{"COUNT(column) vs COUNT(*) beside an IN subquery under two filters",
+		"SELECT COUNT(r.stars) FROM reviews r WHERE r.site = 'Kino' AND r.critic IN (SELECT d.director FROM directs d WHERE d.genre = 'Wuxia' AND d.movie_id > 7)",
+		"SELECT COUNT(*) FROM reviews r WHERE r.site = 'Kino' AND r.critic IN (SELECT d.director FROM directs d WHERE d.genre = 'Wuxia' AND d.movie_id > 7)",
+		reviewsDDL},
+	{"LIMIT 3 vs none beside an IN subquery under two filters",
+		"SELECT r.id FROM reviews r WHERE r.site = 'Kino' AND r.critic IN (SELECT d.director FROM directs d WHERE d.genre = 'Wuxia' AND d.movie_id > 7) LIMIT 3",
+		"SELECT r.id FROM reviews r WHERE r.site = 'Kino' AND r.critic IN (SELECT d.director FROM directs d WHERE d.genre = 'Wuxia' AND d.movie_id > 7)",
+		reviewsDDL},
+	{"LIMIT 3 vs none beside a correlated EXISTS under two filters",
+		"SELECT r.id FROM reviews r WHERE r.site = 'Kino' AND EXISTS (SELECT 1 FROM directs d WHERE d.director = r.critic AND d.genre = 'Wuxia' AND d.movie_id > 7) LIMIT 3",
+		"SELECT r.id FROM reviews r WHERE r.site = 'Kino' AND EXISTS (SELECT 1 FROM directs d WHERE d.director = r.critic AND d.genre = 'Wuxia' AND d.movie_id > 7)",
+		reviewsDDL},
+	{"a boundary of arithmetic beside an IN subquery under two filters",
+		"SELECT r.id FROM reviews r WHERE r.site = 'Kino' AND r.id * 7 - r.stars > 91 AND r.critic IN (SELECT d.director FROM directs d WHERE d.genre = 'Wuxia' AND d.movie_id > 7)",
+		"SELECT r.id FROM reviews r WHERE r.site = 'Kino' AND r.id * 7 - r.stars >= 91 AND r.critic IN (SELECT d.director FROM directs d WHERE d.genre = 'Wuxia' AND d.movie_id > 7)",
+		reviewsDDL},
+	{"a boundary inside an IN subquery under two filters",
+		"SELECT r.id FROM reviews r WHERE r.site = 'Kino' AND r.critic IN (SELECT d.director FROM directs d WHERE d.genre = 'Wuxia' AND d.movie_id * 3 > 123)",
+		"SELECT r.id FROM reviews r WHERE r.site = 'Kino' AND r.critic IN (SELECT d.director FROM directs d WHERE d.genre = 'Wuxia' AND d.movie_id * 3 >= 123)",
+		reviewsDDL},
+	{"LIMIT 3 vs none beside a comparison with an average",
+		"SELECT r.id FROM reviews r WHERE r.site = 'Kino' AND r.critic = 'Hu' AND r.stars > (SELECT AVG(stars) FROM reviews WHERE site = 'Kino') LIMIT 3",
+		"SELECT r.id FROM reviews r WHERE r.site = 'Kino' AND r.critic = 'Hu' AND r.stars > (SELECT AVG(stars) FROM reviews WHERE site = 'Kino')",
+		reviewsDDL},
+	{"COUNT(column) vs COUNT(*) beside a comparison with an average under two filters",
+		"SELECT COUNT(r.critic) FROM reviews r WHERE r.site = 'Kino' AND r.movie_id > 3 AND r.stars > (SELECT AVG(stars) FROM reviews WHERE site = 'Kino')",
+		"SELECT COUNT(*) FROM reviews r WHERE r.site = 'Kino' AND r.movie_id > 3 AND r.stars > (SELECT AVG(stars) FROM reviews WHERE site = 'Kino')",
+		reviewsDDL},
+	{"ALL vs DISTINCT beside a comparison with an average",
+		"SELECT r.critic FROM reviews r WHERE r.site = 'Kino' AND r.stars > (SELECT AVG(stars) FROM reviews WHERE site = 'Kino')",
+		"SELECT DISTINCT r.critic FROM reviews r WHERE r.site = 'Kino' AND r.stars > (SELECT AVG(stars) FROM reviews WHERE site = 'Kino')",
+		reviewsDDL},
+	{"a boundary of arithmetic beside a comparison with an average",
+		"SELECT r.id FROM reviews r WHERE r.site = 'Kino' AND r.id * 7 - r.stars > 91 AND r.stars > (SELECT AVG(stars) FROM reviews WHERE site = 'Kino')",
+		"SELECT r.id FROM reviews r WHERE r.site = 'Kino' AND r.id * 7 - r.stars >= 91 AND r.stars > (SELECT AVG(stars) FROM reviews WHERE site = 'Kino')",
+		reviewsDDL},
+}
+
 func decideSolve(t *testing.T, p Pair, noSolve bool) Outcome {
 	t.Helper()
 	out, err := Decide(context.Background(), p, Options{NoProof: true, NoSolve: noSolve, Sandbox: newSQLite(t), Seed: 1, Budget: 60 * time.Second})
@@ -168,7 +216,7 @@ func TestSolverPhaseRefutes(t *testing.T) {
 	if defaultModeler() == nil {
 		t.Skip("no z3 executable on PATH")
 	}
-	for _, c := range append(append(append(solverPairs, havingPairs...), subqueryPairs...), scalarPairs...) {
+	for _, c := range append(append(append(append(solverPairs, havingPairs...), subqueryPairs...), scalarPairs...), framePairs...) {
 		t.Run(c.name, func(t *testing.T) {
 			p := Pair{ID: c.name, Q1: c.q1, Q2: c.q2, Schema: c.ddl}
 			if old := decideSolve(t, p, true); old.Verdict != EquivalentBounded {

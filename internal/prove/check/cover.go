@@ -384,8 +384,7 @@ func (cv *Cover) goals(c *Canon, cc coverCore, o CoverOptions, limit int) {
 	if limit >= 0 && limit+1 <= o.MaxLimitRows {
 		copies = max(copies, limit+1)
 	}
-	build := func(n int) *coverScript { return cv.encode(c, cc, n) }
-	base := build(o.Copies)
+	base := cv.encode(c, cc, o.Copies)
 	first := base.rows[:len(cc.occs)]
 	two := base.rows[:2*len(cc.occs)]
 	cv.add("holds", base, []string{base.all(0), base.known(0)}, first)
@@ -393,40 +392,54 @@ func (cv *Cover) goals(c *Canon, cc coverCore, o CoverOptions, limit int) {
 	subFlips, subDups := cv.subqueryGoals(c, cc)
 	flips, dups = append(flips, subFlips...), append(dups, subDups...)
 	cv.duplicates(base, cc, two, dups)
+	// The goals from here to the flips: over an encoding that models the
+	// rows of a subquery conjunct and holds it TRUE in each copy when cc
+	// has one (frameBuild), else over cc's own.
+	build := cv.frameBuild(c, cc)
+	f1, f2 := frameScript{base, first}, frameScript{base, two}
+	if build != nil {
+		f1, f2 = build(1), build(2)
+	} else {
+		build = func(n int) frameScript {
+			cs := cv.encode(c, cc, n)
+			return frameScript{cs, cs.rows}
+		}
+	}
 	if len(cc.outCols) > 0 {
 		// Its own rows: only here do the output columns take the model's
 		// values (elsewhere they are drawn, more varied than Z3's).
 		so := build(2)
-		if same := cv.sameOutputs(so, c, cc, 2); same != "" {
+		if same := cv.sameOutputs(so.cs, c, cc, 2); same != "" {
 			var differ []string
 			for j := range cc.occs {
-				differ = append(differ, not(so.sameRow(j, 0, 1, len(cc.occs))))
+				differ = append(differ, not(so.cs.sameRow(j, 0, 1, len(so.cs.occs))))
 			}
-			cv.add("same output", so, []string{so.all(0), so.all(1), same, or(differ...)}, so.rows)
+			cv.add("same output", so.cs, []string{so.cs.all(0), so.cs.all(1), same, or(differ...)}, so.rows)
 		}
 	}
 	if limit >= 0 && limit+1 <= o.MaxLimitRows {
 		lim := build(copies)
 		goal := []string{}
 		for k := range limit + 1 {
-			goal = append(goal, lim.all(k))
+			goal = append(goal, lim.cs.all(k))
 			for j := range k {
-				goal = append(goal, not(lim.sameRow(0, j, k, len(cc.occs))))
+				goal = append(goal, not(lim.cs.sameRow(0, j, k, len(lim.cs.occs))))
 			}
 		}
-		cv.add("limit "+itoa(limit+1), lim, goal, lim.rows)
+		cv.add("limit "+itoa(limit+1), lim.cs, goal, lim.rows)
 	}
 	cv.groupGoals(c, cc, o)
-	for i, n := range base.nulls[0] {
-		cv.add("null aggregate "+itoa(i+1), base, []string{base.all(0), n}, first)
-		cv.add("null aggregate "+itoa(i+1)+" of 2", base, []string{base.all(0), base.all(1), n, not(base.nulls[1][i])}, two)
+	for i, n := range f1.cs.nulls[0] {
+		cv.add("null aggregate "+itoa(i+1), f1.cs, []string{f1.cs.all(0), n}, f1.rows)
+		cv.add("null aggregate "+itoa(i+1)+" of 2", f2.cs, []string{f2.cs.all(0), f2.cs.all(1), f2.cs.nulls[0][i], not(f2.cs.nulls[1][i])}, f2.rows)
 	}
-	for i := range base.outs[0] {
-		cv.add("output condition "+itoa(i+1), base, []string{base.all(0), base.all(1), base.known(0), base.known(1), base.outs[0][i].t, not(base.outs[1][i].t)}, two)
+	for i := range f2.cs.outs[0] {
+		fb := f2.cs
+		cv.add("output condition "+itoa(i+1), fb, []string{fb.all(0), fb.all(1), fb.known(0), fb.known(1), fb.outs[0][i].t, not(fb.outs[1][i].t)}, f2.rows)
 	}
-	cv.duplicatesUnder(base, cc, two)
-	for i, b := range base.bounds {
-		cv.add("boundary "+itoa(i+1), base, append(base.allBut(0, b.cond), b.at), first)
+	cv.duplicatesUnder(f2.cs, cc, f2.rows)
+	for i, b := range f1.cs.bounds {
+		cv.add("boundary "+itoa(i+1), f1.cs, append(f1.cs.allBut(0, b.cond), b.at), f1.rows)
 	}
 	// With a scalar subquery or a positive IN / EXISTS conjunct, each flip
 	// holds the first such conjunct TRUE too (its rows modelled:
@@ -441,6 +454,13 @@ func (cv *Cover) goals(c *Canon, cc coverCore, o CoverOptions, limit int) {
 			cv.add("null "+itoa(i+1), base, append(others, not(p.t), not(p.f)), first)
 		}
 	}
+}
+
+// frameScript is a script the goals after the duplicates are written on
+// and the rows a goal over the copies it holds reads back (frameBuild).
+type frameScript struct {
+	cs   *coverScript
+	rows []int
 }
 
 // coverFlip adds the goal "condition x FALSE (NULL when null), every
@@ -534,7 +554,7 @@ func (cv *Cover) duplicatesUnder(base *coverScript, cc coverCore, two []int) {
 		return
 	}
 	for i, oc := range cc.occs {
-		goal := []string{base.all(0), base.all(1), base.known(0), base.known(1), base.outs[0][0].t, base.outs[1][0].t, base.sameRow(i, 0, 1, len(cc.occs)), or(base.othersDiffer(i, len(cc.occs))...)}
+		goal := []string{base.all(0), base.all(1), base.known(0), base.known(1), base.outs[0][0].t, base.outs[1][0].t, base.sameRow(i, 0, 1, len(base.occs)), or(base.othersDiffer(i, len(cc.occs))...)}
 		cv.add("duplicate "+oc.alias+" under output condition 1", base, goal, two)
 	}
 }
@@ -616,7 +636,7 @@ func (cv *Cover) encode(c *Canon, cc coverCore, n int) *coverScript {
 	cs.keys(cc.occs, n)
 	cs.preds, cs.outs, cs.nulls = make([][]pred, n), make([][]pred, n), make([][]string, n)
 	for _, x := range cc.conds {
-		ps, ok := cv.encodeAll(cs, c, cc, x, n)
+		ps, ok := cv.encodeAll(cs, c, x, n)
 		if !ok {
 			continue
 		}
@@ -627,7 +647,7 @@ func (cv *Cover) encode(c *Canon, cc coverCore, n int) *coverScript {
 		cs.boundaries(c, x, len(cs.preds[0])-1)
 	}
 	for _, x := range cc.outConds {
-		if ps, ok := cv.encodeAll(cs, c, cc, x, n); ok {
+		if ps, ok := cv.encodeAll(cs, c, x, n); ok {
 			for k := range n {
 				cs.outs[k] = append(cs.outs[k], ps[k])
 			}
@@ -652,7 +672,7 @@ func (cv *Cover) encode(c *Canon, cc coverCore, n int) *coverScript {
 		for k := range n {
 			cs.nulls[k] = append(cs.nulls[k], ns[k])
 		}
-		cv.markNullRead(cs, c, cc, r, n)
+		cv.markNullRead(cs, c, r, n)
 	}
 	return cs
 }
@@ -677,14 +697,14 @@ func (cv *Cover) sameOutputs(cs *coverScript, c *Canon, cc coverCore, n int) str
 			return ""
 		}
 		eq = append(eq, "(= "+a.n+" "+b.n+")", "(or "+a.n+" (= "+a.v+" "+b.v+"))")
-		cv.markRead(cs, c, cc, r, n)
+		cv.markRead(cs, c, r, n)
 	}
 	return and(eq...)
 }
 
 // encodeAll encodes the condition x in each of n copies and marks the
 // columns it reads; false when the encoder refuses it.
-func (cv *Cover) encodeAll(cs *coverScript, c *Canon, cc coverCore, x sqlast.Expr, n int) ([]pred, bool) {
+func (cv *Cover) encodeAll(cs *coverScript, c *Canon, x sqlast.Expr, n int) ([]pred, bool) {
 	var ps []pred
 	for k := range n {
 		e := cs.encoder(c, k+1)
@@ -696,7 +716,7 @@ func (cv *Cover) encodeAll(cs *coverScript, c *Canon, cc coverCore, x sqlast.Exp
 	}
 	for _, l := range leavesOf(x) {
 		if r, ok := l.(*sqlast.QualifiedRef); ok {
-			cv.markRead(cs, c, cc, r, n)
+			cv.markRead(cs, c, r, n)
 		}
 	}
 	return ps, true
@@ -749,25 +769,26 @@ func isLiteralValue(x sqlast.Expr) bool {
 }
 
 // markNullRead marks the column r in every copy as read by an aggregate.
-func (cv *Cover) markNullRead(cs *coverScript, c *Canon, cc coverCore, r *sqlast.QualifiedRef, n int) {
-	cv.mark(cs, c, cc, r, n, func(col *CoverColumn) { col.NullRead = true })
+func (cv *Cover) markNullRead(cs *coverScript, c *Canon, r *sqlast.QualifiedRef, n int) {
+	cv.mark(cs, c, r, n, func(col *CoverColumn) { col.NullRead = true })
 }
 
 // markRead marks the column r in every copy as read by a condition.
-func (cv *Cover) markRead(cs *coverScript, c *Canon, cc coverCore, r *sqlast.QualifiedRef, n int) {
-	cv.mark(cs, c, cc, r, n, func(col *CoverColumn) { col.Read = true })
+func (cv *Cover) markRead(cs *coverScript, c *Canon, r *sqlast.QualifiedRef, n int) {
+	cv.mark(cs, c, r, n, func(col *CoverColumn) { col.Read = true })
 }
 
-// mark applies set to the column r in every copy.
-func (cv *Cover) mark(cs *coverScript, c *Canon, cc coverCore, r *sqlast.QualifiedRef, n int, set func(*CoverColumn)) {
+// mark applies set to the column r in the first n copies of cs (those
+// of r's occurrence among cs's).
+func (cv *Cover) mark(cs *coverScript, c *Canon, r *sqlast.QualifiedRef, n int, set func(*CoverColumn)) {
 	o, i, ok := c.colOf(r)
 	if !ok {
 		return
 	}
-	for j, oc := range cc.occs {
+	for j, oc := range cs.occs {
 		if oc == o {
 			for k := range n {
-				set(&cv.Rows[cs.rows[k*len(cc.occs)+j]].Columns[i])
+				set(&cv.Rows[cs.rows[k*len(cs.occs)+j]].Columns[i])
 			}
 		}
 	}

@@ -73,7 +73,7 @@ func (cv *Cover) groupGoals(c *Canon, cc coverCore, o CoverOptions) {
 	for _, x := range append(append([]sqlast.Expr{}, cc.having...), cc.groupBy...) {
 		walkExpr(x, func(y sqlast.Expr) bool {
 			if r, ok := y.(*sqlast.QualifiedRef); ok {
-				cv.markRead(cs, c, cc, r, n)
+				cv.markRead(cs, c, r, n)
 			}
 			return true
 		})

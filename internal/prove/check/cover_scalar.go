@@ -37,13 +37,10 @@ func (cv *Cover) scalarGoals(c *Canon, cc coverCore) ([]coverFlip, []coverDup) {
 		if sq == nil {
 			continue
 		}
-		sub := c.byAlias[lowerASCII(sq.From[0].Alias.Name)]
-		merged := coverCore{occs: append(append([]*occurrence{}, cc.occs...), sub)}
-		merged.conds = append(append([]sqlast.Expr{}, cc.conds[:i]...), cc.conds[i+1:]...)
-		if f, _ := cv.scalarGoalsOf(c, merged, b, st, sq, "scalar "+itoa(i+1), 1); f != nil {
+		merged := scalarMerged(c, cc, i, sq, false)
+		if f := cv.scalarGoalsOf(c, merged, b, st, sq, "scalar "+itoa(i+1)); f != nil {
 			flips = append(flips, f)
-			_, d := cv.scalarGoalsOf(c, merged, b, st, sq, "scalar "+itoa(i+1), 2)
-			if d != nil {
+			if d := cv.scalarDup(c, merged, b, st, sq, "scalar "+itoa(i+1)); d != nil {
 				dups = append(dups, d)
 			}
 		}
@@ -51,14 +48,48 @@ func (cv *Cover) scalarGoals(c *Canon, cc coverCore) ([]coverFlip, []coverDup) {
 	return flips, dups
 }
 
-// scalarGoalsOf writes the goals of one conjunct b: merged holds the
-// core's occurrences and, last, the subquery's; st is the subquery, sq
-// its SELECT. With outer = 1 it writes the goals above and returns the
-// conjunct's flip; with outer = 2 the core's rows of two copies are in
-// the database (each of the subquery's table mirrored, so counted) and it
-// writes nothing but returns the conjunct's duplicate. Nil when it
-// cannot.
-func (cv *Cover) scalarGoalsOf(c *Canon, merged coverCore, b *sqlast.BinaryExpr, st *sqlast.SelectStmt, sq *sqlast.SelectQuery, name string, outer int) (coverFlip, coverDup) {
+// scalarMerged is cc with its i-th condition, a scalar comparison whose
+// subquery's SELECT is sq, left out and sq's table added last; with
+// outputs, cc's outputs, aggregates, HAVING and GROUP BY kept (the
+// frame's goals read them), else only its occurrences and conditions.
+func scalarMerged(c *Canon, cc coverCore, i int, sq *sqlast.SelectQuery, outputs bool) coverCore {
+	sub := c.byAlias[lowerASCII(sq.From[0].Alias.Name)]
+	merged := coverCore{}
+	if outputs {
+		merged = cc
+	}
+	merged.occs = append(append([]*occurrence{}, cc.occs...), sub)
+	merged.conds = append(append([]sqlast.Expr{}, cc.conds[:i]...), cc.conds[i+1:]...)
+	return merged
+}
+
+// scalarFrame is the encoding of one scalar conjunct b with the core's
+// rows of its first outer copies in the database: cs, over merged (the
+// core's occurrences and, last, the subquery's) in max(scalarRows,
+// mirrors + 2, outer) copies, the subquery's occurrence of copy k being the k-th
+// row of its table the goal models — the core's own rows of that table
+// first ("mirrors", present always, so counted), then rows present when
+// the model says so, distinct by key, each counted when it meets the
+// subquery's WHERE; base, the formulas every goal holds (copy 1's
+// conditions, the mirrors, the keys of the modelled rows, the
+// aggregates' definitions: cover_group.go); cmp[k], for k < outer, the
+// comparison TRUE in copy k; rows, the rows a goal reads back; value and
+// otherTerm, the subquery's term and the term of the side it is compared
+// with (other); null, the formula that some counted row has
+// the column the aggregate reads NULL ("" when it cannot be).
+type scalarFrame struct {
+	cs               *coverScript
+	base, cmp        []string
+	rows             []int
+	other            sqlast.Expr
+	value, otherTerm term
+	oe               *encoder // copy 1's, the subquery's value in place
+	null             string
+}
+
+// scalarFrame builds the frame above; nil when the encoder cannot write
+// the comparison, the subquery's value or its WHERE.
+func (cv *Cover) scalarFrame(c *Canon, merged coverCore, b *sqlast.BinaryExpr, st *sqlast.SelectStmt, sq *sqlast.SelectQuery, name string, outer int) *scalarFrame {
 	n := len(merged.occs)
 	s := n - 1
 	var mirrors []int // the rows (copy * n + occurrence) of the subquery's table
@@ -69,17 +100,15 @@ func (cv *Cover) scalarGoalsOf(c *Canon, merged coverCore, b *sqlast.BinaryExpr,
 			}
 		}
 	}
-	if len(mirrors) >= scalarRows {
-		return nil, nil
-	}
-	cs := cv.encode(c, merged, scalarRows)
+	nr := max(scalarRows, len(mirrors)+2, outer)
+	cs := cv.encode(c, merged, nr)
 	base := []string{cs.all(0)}
-	rows := append([]int{}, cs.rows[:s]...)
-	if outer == 2 {
-		rows = append(rows, cs.rows[n:n+s]...)
+	var rows []int
+	for k := range outer {
+		rows = append(rows, cs.rows[k*n:k*n+s]...)
 	}
-	present := make([]string, scalarRows)
-	for k := range scalarRows {
+	present := make([]string, nr)
+	for k := range nr {
 		if k < len(mirrors) {
 			present[k] = "true"
 			base = append(base, sameConsts(cs.cols[k*n+s], cs.cols[mirrors[k]]))
@@ -96,14 +125,14 @@ func (cv *Cover) scalarGoalsOf(c *Canon, merged coverCore, b *sqlast.BinaryExpr,
 		}
 	}
 	// Counted: a row present that meets the subquery's WHERE.
-	counted := make([]string, scalarRows)
-	for k := range scalarRows {
+	counted := make([]string, nr)
+	for k := range nr {
 		w := []string{present[k]}
 		if sq.Where != nil {
 			for _, x := range conjuncts(sq.Where) {
 				p, err := cs.encoder(c, k+1).cond(x)
 				if err != nil {
-					return nil, nil
+					return nil
 				}
 				w = append(w, p.t)
 			}
@@ -114,60 +143,89 @@ func (cv *Cover) scalarGoalsOf(c *Canon, merged coverCore, b *sqlast.BinaryExpr,
 	e.agg = true
 	value, ok, err := e.scalar(sq.Columns[0].Expr)
 	if err != nil || !ok || value.srt == "" {
-		return nil, nil
+		return nil
 	}
 	base = append(base, cs.defineAggregates(c, []sqlast.Expr{sq.Columns[0].Expr}, counted)...)
-	oe := cs.encoder(c, 1)
-	oe.subTerms = map[*sqlast.SelectStmt]term{st: value}
-	p, err := oe.cond(b)
-	if err != nil {
-		return nil, nil
+	fr := &scalarFrame{cs: cs, rows: rows, value: value}
+	subTerms := map[*sqlast.SelectStmt]term{st: value}
+	for k := range outer {
+		oe := cs.encoder(c, k+1)
+		oe.subTerms = subTerms
+		p, err := oe.cond(b)
+		if err != nil {
+			return nil
+		}
+		fr.cmp = append(fr.cmp, p.t)
 	}
-	other := b.X
+	fr.other = b.X
 	if _, ok := stripParens(b.X).(*sqlast.SubqueryExpr); ok {
-		other = b.Y
+		fr.other = b.Y
 	}
-	o, ok, err := oe.scalar(other)
+	oe := cs.encoder(c, 1)
+	oe.subTerms = subTerms
+	o, ok, err := oe.scalar(fr.other)
 	if err != nil || !ok || o.srt == "" {
-		return nil, nil
+		return nil
 	}
-	eq, ok := oe.relate(sqlast.OpEq, o, value)
-	if !ok || eq == "false" {
-		return nil, nil
-	}
-	boundary := and(not(o.n), not(value.n), eq)
-	null := cs.nullCounted(c, sq.Columns[0].Expr, counted)
-	for _, x := range []sqlast.Expr{sq.Columns[0].Expr, sq.Where, other} {
+	fr.otherTerm, fr.oe = o, oe
+	fr.null = cs.nullCounted(c, sq.Columns[0].Expr, counted)
+	for _, x := range []sqlast.Expr{sq.Columns[0].Expr, sq.Where, fr.other} {
 		walkExpr(x, func(y sqlast.Expr) bool {
 			if r, ok := y.(*sqlast.QualifiedRef); ok {
-				cv.markRead(cs, c, merged, r, scalarRows)
+				cv.markRead(cs, c, r, nr)
 			}
 			return true
 		})
 	}
-	if outer == 2 {
-		oe2 := cs.encoder(c, 2)
-		oe2.subTerms = oe.subTerms
-		p2, err := oe2.cond(b)
-		if err != nil {
-			return nil, nil
-		}
-		d := cv.dupOf(cs, name+" holds", append(base[:len(base):len(base)], cs.all(1), p.t, p2.t), s, rows)
-		return nil, func(i int) bool {
-			// One row shared by both copies would be counted twice.
-			return merged.occs[i].table != merged.occs[s].table && d(i)
-		}
+	fr.base = base
+	return fr
+}
+
+// scalarGoalsOf writes the goals of one conjunct b (merged holds the
+// core's occurrences and, last, the subquery's; st is the subquery, sq
+// its SELECT) over its scalarFrame with one outer row, and returns the
+// conjunct's flip; nil when it cannot.
+func (cv *Cover) scalarGoalsOf(c *Canon, merged coverCore, b *sqlast.BinaryExpr, st *sqlast.SelectStmt, sq *sqlast.SelectQuery, name string) coverFlip {
+	fr := cv.scalarFrame(c, merged, b, st, sq, name, 1)
+	if fr == nil {
+		return nil
 	}
-	cv.add(name+" holds", cs, append(base, p.t), rows)
+	eq, ok := fr.oe.relate(sqlast.OpEq, fr.otherTerm, fr.value)
+	if !ok || eq == "false" {
+		return nil
+	}
+	cs, base, rows, null := fr.cs, fr.base, fr.rows, fr.null
+	boundary := and(not(fr.otherTerm.n), not(fr.value.n), eq)
+	cv.add(name+" holds", cs, append(base, fr.cmp[0]), rows)
 	if null != "" {
-		cv.add(name+" null", cs, append(base, p.t, null), rows)
+		cv.add(name+" null", cs, append(base, fr.cmp[0], null), rows)
 	}
 	cv.add(name+" boundary", cs, append(base, boundary), rows)
 	if null != "" {
 		cv.add(name+" null boundary", cs, append(base, boundary, null), rows)
 	}
 	// base[0] is cs.all(0): the flip writes every condition but one.
-	return cv.flipOf(cs, name+" holds", append(base[1:len(base):len(base)], p.t), rows), nil
+	return cv.flipOf(cs, name+" holds", append(base[1:len(base):len(base)], fr.cmp[0]), rows)
+}
+
+// scalarDup is the duplicate of one conjunct b (as scalarGoalsOf) over
+// its scalarFrame with two outer rows, each of the subquery's table
+// mirrored (so counted), the comparison TRUE for both; nil when it
+// cannot. A duplicate of a row of the subquery's table itself stays with
+// the plain goal: one row shared by both copies would be counted twice.
+func (cv *Cover) scalarDup(c *Canon, merged coverCore, b *sqlast.BinaryExpr, st *sqlast.SelectStmt, sq *sqlast.SelectQuery, name string) coverDup {
+	fr := cv.scalarFrame(c, merged, b, st, sq, name, 2)
+	if fr == nil {
+		return nil
+	}
+	if eq, ok := fr.oe.relate(sqlast.OpEq, fr.otherTerm, fr.value); !ok || eq == "false" {
+		return nil
+	}
+	s := len(merged.occs) - 1
+	d := cv.dupOf(fr.cs, name+" holds", append(fr.base[:len(fr.base):len(fr.base)], fr.cs.all(1), fr.cmp[0], fr.cmp[1]), s, fr.rows)
+	return func(i int) bool {
+		return merged.occs[i].table != merged.occs[s].table && d(i)
+	}
 }
 
 // nullCounted is the formula: some row counted has the first column an

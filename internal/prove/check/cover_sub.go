@@ -38,24 +38,58 @@ func (cv *Cover) subqueryGoals(c *Canon, cc coverCore) ([]coverFlip, []coverDup)
 		if sq == nil {
 			continue
 		}
-		sub := coverCore{}
-		for _, t := range sq.From {
-			sub.occs = append(sub.occs, c.byAlias[lowerASCII(t.Alias.Name)])
-			if t.On != nil {
-				sub.conds = append(sub.conds, conjuncts(t.On)...)
-			}
-		}
-		if sq.Where != nil {
-			sub.conds = append(sub.conds, conjuncts(sq.Where)...)
-		}
-		merged := coverCore{occs: append(append([]*occurrence{}, cc.occs...), sub.occs...)}
-		merged.conds = append(append(append([]sqlast.Expr{}, cc.conds[:i]...), cc.conds[i+1:]...), sub.conds...)
+		merged := withSubquery(c, coverCore{occs: cc.occs, conds: cc.conds}, i, sq)
 		if f, d := cv.subqueryGoalsOf(c, merged, len(cc.occs), e, sq, "subquery "+itoa(i+1)); f != nil && positive(x) {
 			flips, dups = append(flips, f), append(dups, d)
 		}
 	}
 	return flips, dups
 }
+
+// withSubquery is cc with its i-th condition, a subquery conjunct whose
+// SELECT is sq (a plainSubquery), replaced by that subquery's rows: cc's
+// occurrences then sq's FROM, cc's other conditions then sq's ON and
+// WHERE conjuncts (a correlated reference reads the same copy of the
+// outer row). cc's outputs, aggregates, HAVING and GROUP BY are kept.
+func withSubquery(c *Canon, cc coverCore, i int, sq *sqlast.SelectQuery) coverCore {
+	merged := cc
+	merged.occs = append([]*occurrence{}, cc.occs...)
+	merged.conds = append(append([]sqlast.Expr{}, cc.conds[:i]...), cc.conds[i+1:]...)
+	for _, t := range sq.From {
+		merged.occs = append(merged.occs, c.byAlias[lowerASCII(t.Alias.Name)])
+		if t.On != nil {
+			merged.conds = append(merged.conds, conjuncts(t.On)...)
+		}
+	}
+	if sq.Where != nil {
+		merged.conds = append(merged.conds, conjuncts(sq.Where)...)
+	}
+	return merged
+}
+
+// inMatch is, for copy k of cs, the formulas of `e IN (sq)` over the
+// copy's subquery row: its output equal to e, both non-NULL (match); its
+// output NULL, e not (yNull); e NULL, the output not (eNull); both
+// non-NULL and different (other). ok is false when the encoder cannot
+// write e, the output or their equality.
+func inMatch(cs *coverScript, c *Canon, e sqlast.Expr, sq *sqlast.SelectQuery, k int) (inForms, bool) {
+	l, okl, err := cs.encoder(c, k+1).scalar(e)
+	if err != nil || !okl || l.srt == "" {
+		return inForms{}, false
+	}
+	r, okr, err := cs.encoder(c, k+1).scalar(sq.Columns[0].Expr)
+	if err != nil || !okr || r.srt == "" {
+		return inForms{}, false
+	}
+	eq, ok := cs.encoder(c, k+1).relate(sqlast.OpEq, l, r)
+	if !ok {
+		return inForms{}, false
+	}
+	return inForms{match: and(not(l.n), not(r.n), eq), yNull: and(not(l.n), r.n), eNull: and(l.n, not(r.n)), other: and(not(l.n), not(r.n), not(eq))}, true
+}
+
+// inForms are inMatch's formulas.
+type inForms struct{ match, yNull, eNull, other string }
 
 // positive reports whether x is IN (subquery) or EXISTS (subquery), not
 // their negations: the conjunct one matching subquery row makes TRUE.
@@ -99,39 +133,25 @@ func (cv *Cover) subqueryGoalsOf(c *Canon, merged coverCore, nOuter int, e sqlas
 		cv.add(name+" two in subquery", cs, append([]string{cs.all(0), cs.all(1), or(subDiffer...)}, outerSame...), two)
 		return cv.flipOf(cs, name+" member", nil, one), dup()
 	}
-	match := func(k int) (m, yNull, eNull, other string, ok bool) {
-		l, okl, err := cs.encoder(c, k+1).scalar(e)
-		if err != nil || !okl || l.srt == "" {
-			return "", "", "", "", false
-		}
-		r, okr, err := cs.encoder(c, k+1).scalar(sq.Columns[0].Expr)
-		if err != nil || !okr || r.srt == "" {
-			return "", "", "", "", false
-		}
-		eq, ok := cs.encoder(c, k+1).relate(sqlast.OpEq, l, r)
-		if !ok {
-			return "", "", "", "", false
-		}
-		return and(not(l.n), not(r.n), eq), and(not(l.n), r.n), and(l.n, not(r.n)), and(not(l.n), not(r.n), not(eq)), true
-	}
-	m1, yNull, eNull, other, ok := match(0)
+	f1, ok := inMatch(cs, c, e, sq, 0)
 	if !ok {
 		return nil, nil
 	}
-	m2, _, _, _, ok := match(1)
+	f2, ok := inMatch(cs, c, e, sq, 1)
 	if !ok {
 		return nil, nil
 	}
+	m1, m2 := f1.match, f2.match
 	for _, r := range append(leavesOf(e), leavesOf(sq.Columns[0].Expr)...) {
 		if ref, ok := r.(*sqlast.QualifiedRef); ok {
-			cv.markRead(cs, c, merged, ref, 2)
+			cv.markRead(cs, c, ref, 2)
 		}
 	}
 	cv.add(name+" member", cs, []string{cs.all(0), m1}, one)
-	cv.add(name+" null in subquery", cs, []string{cs.all(0), yNull}, one)
+	cv.add(name+" null in subquery", cs, []string{cs.all(0), f1.yNull}, one)
 	cv.add(name+" two in subquery", cs, append([]string{cs.all(0), cs.all(1), m1, m2, or(subDiffer...)}, outerSame...), two)
-	cv.add(name+" other in subquery", cs, []string{cs.all(0), other}, one)
-	cv.add(name+" null outer", cs, []string{cs.all(0), eNull}, one)
+	cv.add(name+" other in subquery", cs, []string{cs.all(0), f1.other}, one)
+	cv.add(name+" null outer", cs, []string{cs.all(0), f1.eNull}, one)
 	return cv.flipOf(cs, name+" member", []string{m1}, one), dup(m1, m2)
 }
 

@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -273,5 +274,95 @@ func TestConditionCoverGroup(t *testing.T) {
 		if len(movies) != 1 || !c.check(rows, fees, actors) {
 			t.Errorf("%s: movies %v, %d rows, fees %v, actors %v", c.q, movies, rows, fees, actors)
 		}
+	}
+}
+
+// TestConditionCoverSubqueryFrame: beside an IN subquery conjunct, the
+// LIMIT goal's copies each hold a subquery row that makes the conjunct
+// TRUE (frameBuild; the second IN and the output column once made the frame
+// mark a column by the core's stride, out of range: C3's Spider dev item
+// 60); beside a comparison with an average, the LIMIT goal's n + 1 rows
+// are each above the average of the rows it counts, so a lower one is
+// there too (frameBuild over scalarFrame).
+func TestConditionCoverSubqueryFrame(t *testing.T) {
+	z, err := FindZ3()
+	if err != nil {
+		t.Skip(err)
+	}
+	z.RLimit = 2_000_000
+	goal := func(q, name string) (*Cover, CoverGoal, Model) {
+		t.Helper()
+		cv, err := ConditionCover(q, coverSchema(), CoverOptions{MaxGoals: 40})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, g := range cv.Goals {
+			names = append(names, g.Name)
+			if g.Name == name {
+				models, err := z.Models(context.Background(), []string{g.SMT})
+				if err != nil || models[0] == nil {
+					t.Fatalf("%s: no model: %v", name, err)
+				}
+				return cv, g, models[0]
+			}
+		}
+		t.Fatalf("no goal %q among %v", name, names)
+		return nil, CoverGoal{}, nil
+	}
+	q := "SELECT m.score FROM movies m WHERE m.country = 'Cuba' AND m.id IN (SELECT d.movie_id FROM directs d WHERE d.genre = 'Wuxia') AND m.id IN (SELECT e.movie_id FROM directs e WHERE e.genre = 'Drama') LIMIT 2"
+	cv, g, m := goal(q, "limit 3")
+	ids := map[string]bool{}
+	byCopy := map[int][]CoverRow{}
+	for _, r := range g.Rows {
+		byCopy[cv.Rows[r].Copy] = append(byCopy[cv.Rows[r].Copy], cv.Rows[r])
+	}
+	for k := 1; k <= 3; k++ {
+		rows := byCopy[k]
+		if len(rows) != 2 || rows[0].Table != "movies" || rows[1].Table != "directs" {
+			t.Fatalf("copy %d reads back %+v, want a movie and its director row", k, rows)
+		}
+		mv, dr := rows[0].Columns, rows[1].Columns
+		if m[mv[1].Value] != `"Cuba"` || m[dr[1].Value] != `"Wuxia"` || m[dr[0].Null] != "false" || m[dr[0].Value] != m[mv[0].Value] {
+			t.Errorf("copy %d: movie %s %s, director row %s %s %s", k, m[mv[0].Value], m[mv[1].Value], m[dr[0].Null], m[dr[0].Value], m[dr[1].Value])
+		}
+		ids[m[mv[0].Value]] = true
+	}
+	if len(ids) != 3 {
+		t.Errorf("movie ids %v, want 3 distinct", ids)
+	}
+	// The output column is marked read in each copy's movie row, not in
+	// a row found by the core's stride.
+	i := slices.IndexFunc(cv.Goals, func(g CoverGoal) bool { return g.Name == "same output" })
+	if i < 0 {
+		t.Fatal("no same output goal")
+	}
+	for _, r := range cv.Goals[i].Rows {
+		if row := cv.Rows[r]; row.Table == "movies" && !row.Columns[2].Read {
+			t.Errorf("same output: copy %d's movies.score not marked read", row.Copy)
+		}
+	}
+
+	q = "SELECT m.id FROM movies m WHERE m.country = 'Cuba' AND m.score > (SELECT AVG(score) FROM movies WHERE country = 'Cuba') LIMIT 2"
+	cv, g, m = goal(q, "limit 3")
+	var outer []float64
+	lower := false
+	for _, r := range g.Rows {
+		row := cv.Rows[r]
+		if row.Table != "movies" || m[row.Columns[1].Value] != `"Cuba"` || m[row.Columns[2].Null] != "false" {
+			continue
+		}
+		v, ok := ModelReal(m[row.Columns[2].Value])
+		if !ok {
+			t.Fatalf("score %q is not a real", m[row.Columns[2].Value])
+		}
+		if row.Present == "" {
+			outer = append(outer, v)
+		} else if m[row.Present] == "true" && v < slices.Min(append([]float64{v + 1}, outer...)) {
+			lower = true
+		}
+	}
+	if len(outer) != 3 || !lower {
+		t.Errorf("outer scores %v (want 3), a present row below them all: %v; model %v", outer, lower, m)
 	}
 }
