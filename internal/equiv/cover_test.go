@@ -2,6 +2,7 @@ package equiv
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -203,6 +204,26 @@ var framePairs = []struct{ name, q1, q2, ddl string }{
 		reviewsDDL},
 }
 
+// correlatedPairs differ only on the rows a correlated scalar subquery
+// aggregates: its WHERE reads the outer row (`r2.movie_id = r.movie_id`),
+// so the rows counted depend on it. The goals with one outer row model
+// them with the outer row pinned (cover_scalar.go); before, a correlated
+// subquery was refused and left to the draws.
+var correlatedPairs = []struct{ name, q1, q2, ddl string }{
+	{"AVG vs SUM / COUNT(*) in a correlated scalar subquery",
+		"SELECT r.id FROM reviews r WHERE r.site = 'Kino' AND r.critic = 'Hu' AND r.stars > (SELECT AVG(r2.stars) FROM reviews r2 WHERE r2.movie_id = r.movie_id AND r2.site = 'Kino')",
+		"SELECT r.id FROM reviews r WHERE r.site = 'Kino' AND r.critic = 'Hu' AND r.stars > (SELECT CAST(SUM(r2.stars) AS REAL) / COUNT(*) FROM reviews r2 WHERE r2.movie_id = r.movie_id AND r2.site = 'Kino')",
+		reviewsDDL},
+	{"INNER vs LEFT JOIN beside a comparison with a correlated average",
+		"SELECT r.id FROM reviews r JOIN movies m ON r.movie_id = m.id WHERE r.site = 'Kino' AND r.critic = 'Hu' AND r.stars < (SELECT AVG(r2.stars) FROM reviews r2 WHERE r2.critic = r.critic AND r2.site = 'Kino')",
+		"SELECT r.id FROM reviews r LEFT JOIN movies m ON r.movie_id = m.id WHERE r.site = 'Kino' AND r.critic = 'Hu' AND r.stars < (SELECT AVG(r2.stars) FROM reviews r2 WHERE r2.critic = r.critic AND r2.site = 'Kino')",
+		reviewsDDL},
+	{"COUNT(column) vs COUNT(*) beside a comparison with a correlated average",
+		"SELECT COUNT(r.critic) FROM reviews r WHERE r.site = 'Kino' AND r.movie_id > 3 AND r.stars > (SELECT AVG(r2.stars) FROM reviews r2 WHERE r2.movie_id = r.movie_id AND r2.site = 'Kino')",
+		"SELECT COUNT(*) FROM reviews r WHERE r.site = 'Kino' AND r.movie_id > 3 AND r.stars > (SELECT AVG(r2.stars) FROM reviews r2 WHERE r2.movie_id = r.movie_id AND r2.site = 'Kino')",
+		reviewsDDL},
+}
+
 func decideSolve(t *testing.T, p Pair, noSolve bool) Outcome {
 	t.Helper()
 	out, err := Decide(context.Background(), p, Options{NoProof: true, NoSolve: noSolve, Sandbox: newSQLite(t), Seed: 1, Budget: 60 * time.Second})
@@ -216,7 +237,7 @@ func TestSolverPhaseRefutes(t *testing.T) {
 	if defaultModeler() == nil {
 		t.Skip("no z3 executable on PATH")
 	}
-	for _, c := range append(append(append(append(solverPairs, havingPairs...), subqueryPairs...), scalarPairs...), framePairs...) {
+	for _, c := range slices.Concat(solverPairs, havingPairs, subqueryPairs, scalarPairs, framePairs, correlatedPairs) {
 		t.Run(c.name, func(t *testing.T) {
 			p := Pair{ID: c.name, Q1: c.q1, Q2: c.q2, Schema: c.ddl}
 			if old := decideSolve(t, p, true); old.Verdict != EquivalentBounded {

@@ -81,13 +81,17 @@ type Cover struct {
 	Goals []CoverGoal
 }
 
-// coverEnv names a column of the canonical form in one copy: "t1.age#2";
+// coverEnv names a column of the canonical form in one copy: "t1.age#2"
+// (pin's copy for an occurrence pinned);
 // a text column in dated is a date text (a query reads it with STRFTIME
 // or DATE).
 type coverEnv struct {
 	c     *Canon
 	copy  int
 	dated map[colKey]bool
+	// pin: occurrences read in a fixed copy (a correlated subquery's
+	// outer row, cover_scalar.go), whatever copy the rest reads.
+	pin map[*occurrence]int
 }
 
 func (v coverEnv) column(r *sqlast.QualifiedRef) (string, string, Column, error) {
@@ -99,7 +103,11 @@ func (v coverEnv) column(r *sqlast.QualifiedRef) (string, string, Column, error)
 	if col.Temporal == TemporalNone && col.family(v.c.d) == Text && v.dated[keyOf(o, i)] {
 		col.Temporal = TemporalDate
 	}
-	return o.alias + "." + o.colName(i) + "#" + itoa(v.copy), o.table.Name, col, nil
+	k := v.copy
+	if p, ok := v.pin[o]; ok {
+		k = p
+	}
+	return o.alias + "." + o.colName(i) + "#" + itoa(k), o.table.Name, col, nil
 }
 
 // datedColumns are the columns the statement reads with STRFTIME or

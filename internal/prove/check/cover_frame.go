@@ -22,7 +22,7 @@ func (cv *Cover) frameBuild(c *Canon, cc coverCore) func(n int) frameScript {
 		}
 	}
 	for i, x := range cc.conds {
-		b, st, sq := scalarComparison(c, x)
+		b, st, sq := scalarComparison(c, x, cc.occs)
 		if sq == nil {
 			continue
 		}

@@ -1,6 +1,8 @@
 package check
 
 import (
+	"slices"
+
 	"github.com/sqljudge/sqljudge/internal/sqlast"
 )
 
@@ -33,7 +35,7 @@ func (cv *Cover) scalarGoals(c *Canon, cc coverCore) ([]coverFlip, []coverDup) {
 	var flips []coverFlip
 	var dups []coverDup
 	for i, x := range cc.conds {
-		b, st, sq := scalarComparison(c, x)
+		b, st, sq := scalarComparison(c, x, cc.occs)
 		if sq == nil {
 			continue
 		}
@@ -124,13 +126,24 @@ func (cv *Cover) scalarFrame(c *Canon, merged coverCore, b *sqlast.BinaryExpr, s
 			}
 		}
 	}
-	// Counted: a row present that meets the subquery's WHERE.
+	// Counted: a row present that meets the subquery's WHERE, which reads
+	// a correlated column of the core in copy 1 (one value of the
+	// subquery, so one outer row: a correlated frame holds one copy).
+	pin := map[*occurrence]int{}
+	for _, oc := range merged.occs[:s] {
+		pin[oc] = 1
+	}
+	if outer > 1 && correlated(c, st) {
+		return nil
+	}
 	counted := make([]string, nr)
 	for k := range nr {
 		w := []string{present[k]}
 		if sq.Where != nil {
 			for _, x := range conjuncts(sq.Where) {
-				p, err := cs.encoder(c, k+1).cond(x)
+				e := cs.encoder(c, k+1)
+				e.env = coverEnv{c: c, copy: k + 1, dated: cs.dated, pin: pin}
+				p, err := e.cond(x)
 				if err != nil {
 					return nil
 				}
@@ -256,10 +269,12 @@ func (cs *coverScript) nullCounted(c *Canon, x sqlast.Expr, counted []string) st
 }
 
 // scalarComparison reads x as a comparison (= <> < <= > >=) of a value
-// with an uncorrelated scalar subquery over one base table that
-// aggregates without GROUP BY, HAVING, LIMIT or a nested subquery: the
-// comparison, the subquery and its SELECT; nils otherwise.
-func scalarComparison(c *Canon, x sqlast.Expr) (*sqlast.BinaryExpr, *sqlast.SelectStmt, *sqlast.SelectQuery) {
+// with a scalar subquery over one base table that aggregates without
+// GROUP BY, HAVING, LIMIT or a nested subquery, uncorrelated or whose
+// WHERE alone reads columns of outer (the core's occurrences: `stars >
+// (SELECT AVG(r2.stars) FROM reviews r2 WHERE r2.movie_id = r.movie_id)`):
+// the comparison, the subquery and its SELECT; nils otherwise.
+func scalarComparison(c *Canon, x sqlast.Expr, outer []*occurrence) (*sqlast.BinaryExpr, *sqlast.SelectStmt, *sqlast.SelectQuery) {
 	b, ok := stripParens(x).(*sqlast.BinaryExpr)
 	if !ok || !comparison(b) {
 		return nil, nil, nil
@@ -279,14 +294,15 @@ func scalarComparison(c *Canon, x sqlast.Expr) (*sqlast.BinaryExpr, *sqlast.Sele
 	}
 	sub := c.byAlias[lowerASCII(sq.From[0].Alias.Name)]
 	agg, own := false, true
-	for _, y := range []sqlast.Expr{sq.Columns[0].Expr, sq.Where} {
+	for i, y := range []sqlast.Expr{sq.Columns[0].Expr, sq.Where} {
 		walkExpr(y, func(z sqlast.Expr) bool {
 			switch t := z.(type) {
 			case *sqlast.FuncCall:
 				agg = agg || isAggregateCall(t)
 			case *sqlast.QualifiedRef:
-				if o, _, ok := c.colOf(t); !ok || o != sub {
-					own = false // correlated
+				o, _, ok := c.colOf(t)
+				if !ok || o != sub && (i == 0 || !slices.Contains(outer, o)) {
+					own = false // correlated beyond the WHERE, or not with the core
 				}
 			case *sqlast.SubqueryExpr, *sqlast.ExistsExpr:
 				own = false // nested
