@@ -441,8 +441,8 @@ func (cv *Cover) goals(c *Canon, cc coverCore, o CoverOptions, limit int) {
 		cv.add("null aggregate "+itoa(i+1), f1.cs, []string{f1.cs.all(0), n}, f1.rows)
 		cv.add("null aggregate "+itoa(i+1)+" of 2", f2.cs, []string{f2.cs.all(0), f2.cs.all(1), f2.cs.nulls[0][i], not(f2.cs.nulls[1][i])}, f2.rows)
 	}
-	for i := range f2.cs.outs[0] {
-		fb := f2.cs
+	fb := f2.cs
+	for i := range fb.outs[0] {
 		cv.add("output condition "+itoa(i+1), fb, []string{fb.all(0), fb.all(1), fb.known(0), fb.known(1), fb.outs[0][i].t, not(fb.outs[1][i].t)}, f2.rows)
 	}
 	cv.duplicatesUnder(f2.cs, cc, f2.rows)
@@ -722,12 +722,20 @@ func (cv *Cover) encodeAll(cs *coverScript, c *Canon, x sqlast.Expr, n int) ([]p
 		}
 		ps = append(ps, p)
 	}
-	for _, l := range leavesOf(x) {
-		if r, ok := l.(*sqlast.QualifiedRef); ok {
-			cv.markRead(cs, c, r, n)
+	cv.markReads(cs, c, n, x)
+	return ps, true
+}
+
+// markReads marks every column xs read, in the first n copies of cs, as
+// read by a condition.
+func (cv *Cover) markReads(cs *coverScript, c *Canon, n int, xs ...sqlast.Expr) {
+	for _, x := range xs {
+		for _, l := range leavesOf(x) {
+			if r, ok := l.(*sqlast.QualifiedRef); ok {
+				cv.markRead(cs, c, r, n)
+			}
 		}
 	}
-	return ps, true
 }
 
 // boundaries adds the boundary of condition i (x) when it compares a

@@ -1,9 +1,5 @@
 package check
 
-import (
-	"github.com/sqljudge/sqljudge/internal/sqlast"
-)
-
 // frameBuild returns, for a core with a subquery conjunct, the builder of
 // the scripts ConditionCover's goals after the duplicates are written on
 // (same output, LIMIT n + 1, null aggregate, output condition, boundary):
@@ -96,11 +92,7 @@ func (cv *Cover) subqueryFrame(c *Canon, cc coverCore) func(n int) *coverScript 
 			}
 			cs.src = append(cs.src, x)
 			if e != nil {
-				for _, r := range append(leavesOf(e), leavesOf(sq.Columns[0].Expr)...) {
-					if ref, ok := r.(*sqlast.QualifiedRef); ok {
-						cv.markRead(cs, c, ref, n)
-					}
-				}
+				cv.markReads(cs, c, n, e, sq.Columns[0].Expr)
 			}
 			return cs
 		}

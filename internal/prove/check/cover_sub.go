@@ -142,11 +142,7 @@ func (cv *Cover) subqueryGoalsOf(c *Canon, merged coverCore, nOuter int, e sqlas
 		return nil, nil
 	}
 	m1, m2 := f1.match, f2.match
-	for _, r := range append(leavesOf(e), leavesOf(sq.Columns[0].Expr)...) {
-		if ref, ok := r.(*sqlast.QualifiedRef); ok {
-			cv.markRead(cs, c, ref, 2)
-		}
-	}
+	cv.markReads(cs, c, 2, e, sq.Columns[0].Expr)
 	cv.add(name+" member", cs, []string{cs.all(0), m1}, one)
 	cv.add(name+" null in subquery", cs, []string{cs.all(0), f1.yNull}, one)
 	cv.add(name+" two in subquery", cs, append([]string{cs.all(0), cs.all(1), m1, m2, or(subDiffer...)}, outerSame...), two)
