@@ -168,7 +168,7 @@ func (p *prover) pair() Attempt {
 		if err != nil {
 			return stop(err)
 		}
-		obls, facts, err := check.Compare(p.s, p.cur[0], p.cur[1], check.Pairing{Bijection: bij, Columns: cols}, p.ordered)
+		obls, facts, err := check.Compare(p.s, p.cur[0], p.cur[1], check.Pairing{Bijection: bij, Columns: cols}, p.ordered, p.o.Rule == "spider")
 		if err != nil {
 			last = err
 			continue

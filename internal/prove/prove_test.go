@@ -174,3 +174,29 @@ func TestProveStopsWithItsContext(t *testing.T) {
 		t.Errorf("a query of %d bytes: stopped by %q (%s); want query size", len(long), a.Stopped, a.Detail)
 	}
 }
+
+// TestProveSpiderPythonType: under the spider rule two outputs that are
+// equal value by value must also be of one Python type (Spider's
+// evaluator sorts a row's values by str(x) + str(type(x))): a REAL
+// column's 1.0 against a NUMERIC column's 1 beside a 10 is (1.0, 10)
+// against (10, 1) there. The bag rule (Python ==) proves the pair;
+// integer outputs of different text are still proved under spider.
+func TestProveSpiderPythonType(t *testing.T) {
+	s := &check.MapSchema{D: check.SQLite, Tables: []*check.Table{
+		{Name: "m", Columns: []check.Column{{Name: "r", Family: check.Real}, {Name: "n", Family: check.Numeric}, {Name: "k", Family: check.Int}}},
+	}}
+	z := solver(t)
+	q1 := "SELECT r, k * 10 FROM m WHERE r = n"
+	q2 := "SELECT n, k * 10 FROM m WHERE r = n"
+	if a := Prove(context.Background(), q1, q2, s, Options{Rule: "bag", Solver: z}); !a.Proved() {
+		t.Errorf("bag: not proved: %s: %s", a.Stopped, a.Detail)
+	}
+	if a := Prove(context.Background(), q1, q2, s, Options{Rule: "spider", Solver: z}); a.Proved() || a.Stopped != "output" {
+		t.Errorf("spider: proved %v, stopped %q (%s), want stopped output", a.Proved(), a.Stopped, a.Detail)
+	}
+	q1 = "SELECT k, r FROM m WHERE k = 5"
+	q2 = "SELECT 5, r FROM m WHERE k = 5"
+	if a := Prove(context.Background(), q1, q2, s, Options{Rule: "spider", Solver: z}); !a.Proved() {
+		t.Errorf("spider, integer outputs: not proved: %s: %s", a.Stopped, a.Detail)
+	}
+}

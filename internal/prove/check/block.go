@@ -275,6 +275,41 @@ func (c *Canon) integerExpr(e sqlast.Expr) bool {
 	return false
 }
 
+// pyType is the Python type of e's non-NULL values as Spider's evaluator
+// reads them through its driver: "int" for integerExpr's expressions,
+// COUNT, and (on SQLite: PostgreSQL's SUM of a bigint is a numeric, a
+// Decimal) SUM of integers; "str" for a string literal and a column of
+// family Text; MIN and MAX of one argument are of their argument's type;
+// "" when not known to be one (floating point values, a NUMERIC column
+// holding 1 and 1.5, any other expression).
+func (c *Canon) pyType(e sqlast.Expr) string {
+	e = stripParens(e)
+	if c.integerExpr(e) {
+		return "int"
+	}
+	switch t := e.(type) {
+	case *sqlast.Literal:
+		if t.Kind == sqlast.LitString {
+			return "str"
+		}
+	case *sqlast.QualifiedRef:
+		if o, i, ok := c.colOf(t); ok && c.fam(o, i) == Text {
+			return "str"
+		}
+	case *sqlast.FuncCall:
+		switch name := lowerASCII(t.Name.Name); {
+		case name == "count":
+			return "int"
+		case len(t.Args) != 1:
+		case name == "sum" && c.d == SQLite && c.integerExpr(t.Args[0]):
+			return "int"
+		case name == "min" || name == "max":
+			return c.pyType(t.Args[0])
+		}
+	}
+	return ""
+}
+
 // subqueries compiles the subqueries of e (not those nested in them) as
 // children of b.
 func (cp *compiler) subqueries(b *block, e sqlast.Expr) error {

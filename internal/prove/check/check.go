@@ -235,7 +235,7 @@ func checkNormalForm(ctx context.Context, in Input, c *Certificate) error {
 	if in.Rule == "bag" && !slices.Equal(c.Columns, identity(len(c.Columns))) {
 		return fail("columns", "under the bag rule columns pair by position: the column map %v is not the identity", c.Columns)
 	}
-	obls, facts, err := compareForms(in.Schema.Dialect(), c1, c2, Pairing{Bijection: bij, Columns: c.Columns}, Ordered(in.Rule, in.Q1, in.Q2))
+	obls, facts, err := compareForms(in.Schema.Dialect(), c1, c2, Pairing{Bijection: bij, Columns: c.Columns}, Ordered(in.Rule, in.Q1, in.Q2), in.Rule == "spider")
 	if err != nil {
 		return &CheckError{Where: "comparison", Err: err}
 	}

@@ -31,7 +31,10 @@ type Pairing struct {
 
 // kernel compares two normal forms.
 type kernel struct {
-	d      Dialect
+	d Dialect
+	// spider: the result is compared by Spider's execution match, which
+	// tells a row's values apart by their Python type (pyType).
+	spider bool
 	c1, c2 *Canon
 	bij    map[string]string // first alias → second
 	inv    map[string]string // second alias → first
@@ -71,8 +74,8 @@ func (v kernelEnv) subquery(st *sqlast.SelectStmt) (*subSym, encodeEnv) {
 // must come in the same order. It returns the obligations (unproved: the
 // caller runs them) and the facts the comparison itself relied on
 // (functional dependencies); an error says why the forms do not match.
-func compareForms(d Dialect, c1, c2 *Canon, p Pairing, ordered bool) ([]Obligation, []Fact, error) {
-	k := &kernel{d: d, c1: c1, c2: c2, bij: map[string]string{}, inv: map[string]string{}, subs: map[*sqlast.SelectStmt]*subSym{}}
+func compareForms(d Dialect, c1, c2 *Canon, p Pairing, ordered, spider bool) ([]Obligation, []Fact, error) {
+	k := &kernel{d: d, spider: spider, c1: c1, c2: c2, bij: map[string]string{}, inv: map[string]string{}, subs: map[*sqlast.SelectStmt]*subSym{}}
 	if len(p.Bijection) != len(c1.Occs) || len(c1.Occs) != len(c2.Occs) {
 		return nil, nil, refuse("bijection", "the bijection pairs %d of %d and %d occurrences", len(p.Bijection), len(c1.Occs), len(c2.Occs))
 	}
@@ -555,6 +558,14 @@ func (k *kernel) assumeGroup(s *script, b1 *block, d *deps) error {
 }
 
 // outputs checks the output columns pairwise (through the column map).
+// Two outputs of different text are equal when an obligation says their
+// values are; under the spider rule, at the top level, they must also be
+// of one Python type, int or str (pyType): Spider's evaluator
+// (test-suite-sql-eval, exec_eval.py's unorder_row and quick_rej) sorts
+// each row's values by str(x) + str(type(x)) before it compares rows, so
+// rows (1.0, 10) and (1, 10), equal value by value, sort to (1.0, 10)
+// and (10, 1) and differ; -0.0 and 0.0 too (str "-0.0"). The value
+// encoding does not tell 1 from 1.0, nor -0.0 from 0.0.
 func (k *kernel) outputs(b1, b2 *block, d *deps, m mode, where string) error {
 	if len(b1.outputs) != len(b2.outputs) || len(m.perm) != len(b1.outputs) {
 		return refuse("columns", "%d output columns against %d (%s)", len(b1.outputs), len(b2.outputs), where)
@@ -563,6 +574,11 @@ func (k *kernel) outputs(b1, b2 *block, d *deps, m mode, where string) error {
 		e2 := b2.outputs[m.perm[i]]
 		if k.mappedText(e1, k.side(0), d) == k.mappedText(e2, k.side(1), d) {
 			continue
+		}
+		if m.top && k.spider {
+			if p1, p2 := k.side(0).c.pyType(e1), k.side(1).c.pyType(e2); p1 == "" || p1 != p2 {
+				return refuse("output", "output column %d: %s against %s, not both of one Python type (int or str), which Spider's match needs beyond equal values (%s)", i+1, sqlast.Format(e1), sqlast.Format(e2), where)
+			}
 		}
 		s := newScript(k.d)
 		enc := func(sd side, e sqlast.Expr) (term, bool, error) {

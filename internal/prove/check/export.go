@@ -34,7 +34,9 @@ func Occurrences(sql string, s Schema, prefix string) ([]Occurrence, error) {
 // Compare compares two normal forms (each in canonical form) under the
 // pairing: the obligations the comparison needs (not yet run) and the
 // facts it relies on, or why the forms do not match (a *Refusal).
-func Compare(s Schema, nf1, nf2 string, p Pairing, ordered bool) ([]Obligation, []Fact, error) {
+// Ordered: rows must come in order (Ordered); spider: the comparison
+// rule is Spider's execution match (output values of one Python type).
+func Compare(s Schema, nf1, nf2 string, p Pairing, ordered, spider bool) ([]Obligation, []Fact, error) {
 	c1, err := normalForm("q1 normal form", nf1, s)
 	if err != nil {
 		return nil, nil, err
@@ -43,7 +45,7 @@ func Compare(s Schema, nf1, nf2 string, p Pairing, ordered bool) ([]Obligation, 
 	if err != nil {
 		return nil, nil, err
 	}
-	return compareForms(s.Dialect(), c1, c2, p, ordered)
+	return compareForms(s.Dialect(), c1, c2, p, ordered, spider)
 }
 
 // MatchColumns proposes a column map between the top-level outputs of
