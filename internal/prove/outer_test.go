@@ -3,6 +3,7 @@ package prove
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sqljudge/sqljudge/internal/prove/check"
@@ -70,5 +71,100 @@ func TestProveOuterJoin(t *testing.T) {
 		if a.Proved() {
 			t.Errorf("%s | %s: proved, want refused", c.q1, c.q2)
 		}
+	}
+}
+
+// TestProveRightFullJoin proves pairs through right_to_left and
+// full_to_outer (then left_to_inner or left_join_elim), each certificate
+// checked again by the kernel, and refuses the traps: a * whose columns
+// would come in another order, a LIMIT that keeps rows in the engine's
+// order, a WHERE true on a NULL row, a RIGHT JOIN the flat FROM cannot
+// turn, a FULL JOIN on PostgreSQL.
+func TestProveRightFullJoin(t *testing.T) {
+	s := outerSchema()
+	z := solver(t)
+	for _, c := range []struct {
+		q1, q2 string
+		rules  []string
+	}{
+		{"SELECT s.name FROM singer s RIGHT JOIN singer_in_concert sc ON s.singer_id = sc.singer_id WHERE s.age > 20",
+			"SELECT s.name FROM singer_in_concert sc JOIN singer s ON s.singer_id = sc.singer_id WHERE s.age > 20", []string{check.RuleRightToLeft, check.RuleLeftToInner}},
+		{"SELECT sc.concert_id FROM singer s RIGHT OUTER JOIN singer_in_concert sc ON s.singer_id = sc.singer_id",
+			"SELECT concert_id FROM singer_in_concert", []string{check.RuleRightToLeft, check.RuleLeftJoinElim}},
+		// The * keeps the RIGHT JOIN's column order.
+		{"SELECT * FROM singer s RIGHT JOIN singer_in_concert sc ON s.singer_id = sc.singer_id WHERE s.age > 1",
+			"SELECT s.*, sc.* FROM singer s JOIN singer_in_concert sc ON s.singer_id = sc.singer_id WHERE s.age > 1", []string{check.RuleRightToLeft, check.RuleLeftToInner}},
+		// A later join reads the same rows.
+		{"SELECT c.year FROM singer s RIGHT JOIN singer_in_concert sc ON s.singer_id = sc.singer_id JOIN concert c ON c.concert_id = sc.concert_id WHERE s.age > 3",
+			"SELECT c.year FROM singer s, singer_in_concert sc, concert c WHERE s.singer_id = sc.singer_id AND c.concert_id = sc.concert_id AND s.age > 3", []string{check.RuleRightToLeft, check.RuleLeftToInner}},
+		// In a subquery.
+		{"SELECT name FROM singer WHERE singer_id IN (SELECT sc.singer_id FROM singer s RIGHT JOIN singer_in_concert sc ON s.singer_id = sc.singer_id WHERE s.age > 3)",
+			"SELECT name FROM singer WHERE singer_id IN (SELECT sc.singer_id FROM singer_in_concert sc JOIN singer s ON s.singer_id = sc.singer_id WHERE s.age > 3)", []string{check.RuleRightToLeft, check.RuleLeftToInner}},
+		// FULL JOIN with both sides' NULLs rejected: LEFT, then inner.
+		{"SELECT s.name FROM singer s FULL JOIN singer_in_concert sc ON s.singer_id = sc.singer_id WHERE s.age > 20 AND sc.concert_id = 3",
+			"SELECT s.name FROM singer s JOIN singer_in_concert sc ON s.singer_id = sc.singer_id WHERE s.age > 20 AND sc.concert_id = 3", []string{check.RuleFullToOuter, check.RuleLeftToInner}},
+		// Only the right side's: RIGHT, LEFT, then the join removed.
+		{"SELECT sc.concert_id FROM singer s FULL OUTER JOIN singer_in_concert sc ON s.singer_id = sc.singer_id WHERE sc.concert_id > 3",
+			"SELECT concert_id FROM singer_in_concert WHERE concert_id > 3", []string{check.RuleFullToOuter, check.RuleRightToLeft, check.RuleLeftJoinElim}},
+	} {
+		a := Prove(context.Background(), c.q1, c.q2, s, Options{Rule: "bag", Solver: z})
+		if !a.Proved() {
+			t.Errorf("%s | %s: not proved: %s: %s", c.q1, c.q2, a.Stopped, a.Detail)
+			continue
+		}
+		var rules []string
+		for _, st := range a.Certificate.Q1Steps {
+			rules = append(rules, st.Rule)
+		}
+		for _, r := range c.rules {
+			if !slices.Contains(rules, r) {
+				t.Errorf("%s: steps %v, want %s among them", c.q1, rules, r)
+			}
+		}
+		if a.Certificate.Method == check.MethodIdentical {
+			t.Errorf("%s: method identical after a %v step", c.q1, rules)
+		}
+	}
+	for _, c := range []struct{ q1, q2, stopped string }{
+		// Swapped without the * spelled out: other columns first.
+		{"SELECT * FROM singer s RIGHT JOIN singer_in_concert sc ON s.singer_id = sc.singer_id WHERE s.age > 1",
+			"SELECT * FROM singer_in_concert sc JOIN singer s ON s.singer_id = sc.singer_id WHERE s.age > 1", ""},
+		// The same query after the rule, but the engine meets the rows in
+		// another order and LIMIT keeps the first.
+		{"SELECT sc.concert_id FROM singer s RIGHT JOIN singer_in_concert sc ON s.singer_id = sc.singer_id LIMIT 1",
+			"SELECT sc.concert_id FROM singer_in_concert sc LEFT JOIN singer s ON s.singer_id = sc.singer_id LIMIT 1", ""},
+		// TRUE on a NULL row of s: the outer join stays.
+		{"SELECT s.name FROM singer s RIGHT JOIN singer_in_concert sc ON s.singer_id = sc.singer_id WHERE s.age IS NULL OR s.age > 1",
+			"SELECT s.name FROM singer_in_concert sc JOIN singer s ON s.singer_id = sc.singer_id WHERE s.age IS NULL OR s.age > 1", ""},
+		{"SELECT s.name FROM singer s FULL JOIN singer_in_concert sc ON s.singer_id = sc.singer_id WHERE coalesce(s.age, 1) > 0 AND sc.concert_id IS NULL",
+			"SELECT s.name FROM singer s LEFT JOIN singer_in_concert sc ON s.singer_id = sc.singer_id WHERE coalesce(s.age, 1) > 0 AND sc.concert_id IS NULL", "RIGHT/FULL JOIN"},
+		// (concert, singer) RIGHT JOIN singer_in_concert.
+		{"SELECT sc.concert_id FROM concert c, singer s RIGHT JOIN singer_in_concert sc ON s.singer_id = sc.singer_id WHERE s.age > 1 AND c.year > 1",
+			"SELECT sc.concert_id FROM concert c, singer_in_concert sc, singer s WHERE s.singer_id = sc.singer_id AND s.age > 1 AND c.year > 1", "RIGHT/FULL JOIN"},
+		{"SELECT * FROM singer RIGHT JOIN singer ON singer.age > 1", "SELECT * FROM singer", "RIGHT/FULL JOIN"},
+		{"SELECT sc.concert_id FROM singer s RIGHT JOIN singer_in_concert sc USING (singer_id) WHERE s.age > 1", "SELECT sc.concert_id FROM singer_in_concert sc JOIN singer s USING (singer_id) WHERE s.age > 1", ""},
+	} {
+		a := Prove(context.Background(), c.q1, c.q2, s, Options{Rule: "bag", Solver: z})
+		if a.Proved() || c.stopped != "" && a.Stopped != c.stopped {
+			t.Errorf("%s | %s: proved %v, stopped %q (%s), want refused (%q)", c.q1, c.q2, a.Proved(), a.Stopped, a.Detail, c.stopped)
+		}
+	}
+	pg := outerSchema()
+	pg.D = check.Postgres
+	for _, tb := range pg.Tables {
+		for i := range tb.Columns {
+			tb.Columns[i].Name = strings.ToLower(tb.Columns[i].Name)
+		}
+	}
+	q1 := "SELECT s.name FROM singer s FULL JOIN singer_in_concert sc ON s.singer_id = sc.singer_id WHERE s.age > 20 AND sc.concert_id = 3"
+	q2 := "SELECT s.name FROM singer s JOIN singer_in_concert sc ON s.singer_id = sc.singer_id WHERE s.age > 20 AND sc.concert_id = 3"
+	if a := Prove(context.Background(), q1, q2, pg, Options{Rule: "bag", Solver: z}); a.Proved() || a.Stopped != "RIGHT/FULL JOIN" {
+		t.Errorf("PostgreSQL FULL JOIN: proved %v, stopped %q (%s), want RIGHT/FULL JOIN", a.Proved(), a.Stopped, a.Detail)
+	}
+	// A RIGHT JOIN is the LEFT JOIN on PostgreSQL too.
+	q1 = "SELECT s.name FROM singer s RIGHT JOIN singer_in_concert sc ON s.singer_id = sc.singer_id WHERE s.age > 20"
+	q2 = "SELECT s.name FROM singer_in_concert sc JOIN singer s ON s.singer_id = sc.singer_id WHERE s.age > 20"
+	if a := Prove(context.Background(), q1, q2, pg, Options{Rule: "bag", Solver: z}); !a.Proved() {
+		t.Errorf("PostgreSQL RIGHT JOIN: not proved: %s: %s", a.Stopped, a.Detail)
 	}
 }

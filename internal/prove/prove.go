@@ -103,7 +103,7 @@ func Prove(ctx context.Context, q1, q2 string, s Schema, o Options) Attempt {
 	p := &prover{ctx: ctx, s: s, o: o, q: [2]string{q1, q2}, ordered: check.Ordered(o.Rule, q1, q2), answers: map[string]string{}}
 	c1, err := check.Canonicalize(q1, s, "a")
 	if withRefused(err) {
-		return p.normalForm() // WITH inlined first, never identical
+		return p.normalForm() // WITH inlined or an outer join turned first, never identical
 	}
 	if err != nil {
 		return stop(err)
@@ -122,11 +122,19 @@ func Prove(ctx context.Context, q1, q2 string, s Schema, o Options) Attempt {
 }
 
 // withRefused reports whether err is the canonical form's refusal of a
-// WITH clause, which rule cte_inline may remove.
+// construct that a rule before the canonical form may remove: a WITH
+// clause (cte_inline), a RIGHT or FULL JOIN (full_to_outer,
+// right_to_left).
 func withRefused(err error) bool {
 	var r *check.Refusal
-	return errors.As(err, &r) && r.Construct == "WITH"
+	return errors.As(err, &r) && (r.Construct == "WITH" || r.Construct == "RIGHT/FULL JOIN")
 }
+
+// preCanonical are the rules a query goes through, in this order, where
+// they apply, before its renaming into canonical form (each at -1): a
+// WITH inlined, then a FULL JOIN whose WHERE rejects one side's NULLs
+// made LEFT or RIGHT, then a RIGHT JOIN made LEFT.
+var preCanonical = []string{check.RuleInlineCTE, check.RuleFullToOuter, check.RuleRightToLeft}
 
 // prover is the state of one Prove.
 type prover struct {
@@ -145,9 +153,11 @@ type prover struct {
 // when the query is in canonical form already).
 func (p *prover) rename(i int, prefix string) error {
 	p.cur[i] = p.q[i]
-	if after, _, err := check.Apply(check.RuleInlineCTE, p.q[i], -1, p.s); err == nil {
-		p.steps[i] = append(p.steps[i], check.Step{Rule: check.RuleInlineCTE, At: -1, Before: p.q[i], After: after})
-		p.cur[i] = after
+	for _, rule := range preCanonical {
+		if after, _, err := check.Apply(rule, p.cur[i], -1, p.s); err == nil {
+			p.steps[i] = append(p.steps[i], check.Step{Rule: rule, At: -1, Before: p.cur[i], After: after})
+			p.cur[i] = after
+		}
 	}
 	c, err := check.Canonicalize(p.cur[i], p.s, prefix)
 	if err != nil {

@@ -120,6 +120,16 @@ func Apply(rule, before string, at int, s Schema) (string, []Fact, error) {
 		}
 		after, err := inlineCTE(before, s)
 		return after, nil, err
+	case RuleRightToLeft, RuleFullToOuter:
+		if at != -1 {
+			return "", nil, refuse("rule", "%s applies at -1, not %d", rule, at)
+		}
+		f := rightToLeft
+		if rule == RuleFullToOuter {
+			f = fullToOuter
+		}
+		after, err := f(before, s)
+		return after, nil, err
 	}
 	r, ok := rules[rule]
 	if !ok {

@@ -104,6 +104,11 @@ func (g *gen) smallQuery() *sel {
 // one, which join_kind and left_to_inner try) or one TRUE on it (IS
 // NULL, an OR with IS NULL, coalesce, NOT, IS NOT DISTINCT FROM on
 // PostgreSQL, IS on SQLite: traps for left_to_inner).
+//
+// At times (a fifth), when the second FROM item joins with ON, the
+// conjunct is on the first item instead: the side whose NULLs a FULL or
+// RIGHT JOIN made by full_outer or right_swap adds (traps for
+// full_to_outer).
 func (g *gen) rightSide(s *sel) {
 	var lefts []*fromItem
 	for _, f := range s.from {
@@ -111,10 +116,16 @@ func (g *gen) rightSide(s *sel) {
 			lefts = append(lefts, f)
 		}
 	}
-	if len(lefts) == 0 || !chance(g.r, 0.6) {
+	first := len(s.from) >= 2 && s.from[1].on != nil && chance(g.r, 0.2)
+	if !first && (len(lefts) == 0 || !chance(g.r, 0.6)) {
 		return
 	}
-	f := lefts[g.r.IntN(len(lefts))]
+	var f *fromItem
+	if first {
+		f = s.from[0]
+	} else {
+		f = lefts[g.r.IntN(len(lefts))]
+	}
 	col := &colRef{f: f, col: g.r.IntN(f.ncols()), qual: true}
 	c := classOf(col)
 	var x expr

@@ -9,8 +9,9 @@ import (
 	"github.com/sqljudge/sqljudge/internal/testserver"
 )
 
-// example is a pair of issue 37's table of root causes: a wrong proof of
-// today's kernel, which the fuzzer's databases must separate.
+// example is a pair of issue 37's table of root causes (a wrong proof of
+// that day's kernel) or a trap of issue 40's rules (O1, O2: what a rule
+// weakened would prove), which the fuzzer's databases must separate.
 type example struct {
 	cause string
 	s     *schema
@@ -196,6 +197,25 @@ func issueExamples() []example {
 		add("R17", mkSchema(engine.SQLite, t),
 			query([]*item{it(col(f1, "x"), "")}, []*fromItem{f1}, bin("=", col(f1, "x"), txt("a"))),
 			query([]*item{it(txt("a"), "")}, []*fromItem{f2}, bin("=", col(f2, "x"), txt("a"))))
+	}
+	{ // O1 (issue 40, full_to_outer's trap): … FULL JOIN … WHERE t.x IS NULL AND s.y > 0 / JOIN
+		t, s := tab("t", "a INT", "x INT"), tab("s", "c INT", "y INT")
+		mk := func(join string) *sel {
+			ft, fs := fr(t, ""), fr(s, "")
+			fs.join, fs.on = join, bin("=", col(ft, "a"), col(fs, "c"))
+			return query([]*item{it(col(fs, "c"), "")}, []*fromItem{ft, fs}, bin("AND", &isNull{x: col(ft, "x")}, bin(">", col(fs, "y"), num(0))))
+		}
+		add("O1", mkSchema(engine.SQLite, t, s), mk("FULL JOIN"), mk("JOIN"))
+	}
+	{ // O2 (issue 40, right_to_left's trap): SELECT * FROM t RIGHT JOIN s … / s LEFT JOIN t
+		t, s := tab("t", "a INT", "x INT"), tab("s", "c INT", "y INT")
+		ft, fs := fr(t, ""), fr(s, "")
+		fs.join, fs.on = "RIGHT JOIN", bin("=", col(ft, "a"), col(fs, "c"))
+		q1 := query([]*item{{star: true}}, []*fromItem{ft, fs}, nil)
+		gt, gs := fr(t, ""), fr(s, "")
+		gt.join, gt.on = "LEFT JOIN", bin("=", col(gt, "a"), col(gs, "c"))
+		q2 := query([]*item{{star: true}}, []*fromItem{gs, gt}, nil)
+		add("O2", mkSchema(engine.SQLite, t, s), q1, q2)
 	}
 	return out
 }

@@ -77,12 +77,15 @@ var rewrites = []rewrite{
 	{"join_add", famRule, 2, 2, (*mutator).joinAdd},
 	{"join_fk", famRule, 8, 4, (*mutator).joinFK},
 	{"in_not_null", famRule, 3, 3, (*mutator).inNotNull},
+	{"right_swap", famRule, 4, 3, (*mutator).rightSwap},
+	{"full_outer", famRule, 3, 1, (*mutator).fullOuter},
 	{"op_change", famBreak, 1, 1, (*mutator).opChange},
 	{"lit_shift", famBreak, 1, 1, (*mutator).litShift},
 	{"drop_conjunct", famBreak, 1, 1, (*mutator).dropConjunct},
 	{"not_toggle", famBreak, 1, 1, (*mutator).notToggle},
 	{"agg_swap", famBreak, 1, 1, (*mutator).aggSwap},
 	{"join_kind", famBreak, 1, 1, (*mutator).joinKind},
+	{"right_kind", famBreak, 1, 1, (*mutator).rightKind},
 	{"limit_change", famBreak, 1, 1, (*mutator).limitChange},
 	{"col_swap", famBreak, 1, 1, (*mutator).colSwap},
 }
@@ -1312,5 +1315,72 @@ func (m *mutator) colSwap(q *sel) bool {
 	}
 	n.qual = true
 	*st.slot = n
+	return true
+}
+
+// secondLeft lists the SELECTs of q whose second FROM item joins by
+// LEFT JOIN ... ON or JOIN ... ON (what right_to_left and full_to_outer
+// turn to and from: from an inner join, the same rows only when the
+// WHERE rejects the NULLs the outer join adds, else a trap).
+func secondLeft(q *sel) []*sel {
+	var out []*sel
+	for _, s := range sels(q) {
+		if len(s.from) >= 2 && (s.from[1].join == "LEFT JOIN" || s.from[1].join == "JOIN") && s.from[1].on != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// rightSwap writes a [LEFT] JOIN b ON c as b RIGHT JOIN a ON c (what
+// right_to_left undoes), a bare * spelled a.*, b.* (kept bare a third
+// of the time: a trap, the columns then come in another order); later
+// joins stay where they are (a trap when one is a RIGHT JOIN of its
+// own: never made here).
+func (m *mutator) rightSwap(q *sel) bool {
+	ss := secondLeft(q)
+	if len(ss) == 0 {
+		return false
+	}
+	s := ss[m.g.r.IntN(len(ss))]
+	a, b := s.from[0], s.from[1]
+	if chance(m.g.r, 0.67) {
+		var items []*item
+		for _, it := range s.items {
+			if it.star && it.starOf == nil {
+				items = append(items, &item{star: true, starOf: a}, &item{star: true, starOf: b})
+				m.detail = "star"
+				continue
+			}
+			items = append(items, it)
+		}
+		s.items = items
+	}
+	a.join, a.on, b.join, b.on = "RIGHT JOIN", b.on, "", nil
+	s.from[0], s.from[1] = b, a
+	return true
+}
+
+// fullOuter writes a [LEFT] JOIN ... ON as FULL JOIN: the same rows when
+// WHERE conjuncts reject NULL in a column of the left side (and of the
+// right one, for a JOIN: what full_to_outer and left_to_inner need),
+// more otherwise (a trap).
+func (m *mutator) fullOuter(q *sel) bool {
+	ss := secondLeft(q)
+	if len(ss) == 0 {
+		return false
+	}
+	ss[m.g.r.IntN(len(ss))].from[1].join = "FULL JOIN"
+	return true
+}
+
+// rightKind writes a [LEFT] JOIN as a RIGHT JOIN in place: other rows
+// unless every row of each side matches or the WHERE drops them.
+func (m *mutator) rightKind(q *sel) bool {
+	ss := secondLeft(q)
+	if len(ss) == 0 {
+		return false
+	}
+	ss[m.g.r.IntN(len(ss))].from[1].join = "RIGHT JOIN"
 	return true
 }

@@ -39,7 +39,8 @@ type fromItem struct {
 	table *table
 	sub   *sel
 	alias string
-	// join: "" (the first item), ",", "JOIN", "CROSS JOIN", "LEFT JOIN".
+	// join: "" (the first item), ",", "JOIN", "CROSS JOIN", "LEFT JOIN",
+	// and from the rewrites only, "RIGHT JOIN" and "FULL JOIN".
 	join string
 	on   expr
 	// cte, when set, prints the item as a reference to a common table
