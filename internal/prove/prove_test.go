@@ -183,7 +183,7 @@ func TestProveStopsWithItsContext(t *testing.T) {
 // integer outputs of different text are still proved under spider.
 func TestProveSpiderPythonType(t *testing.T) {
 	s := &check.MapSchema{D: check.SQLite, Tables: []*check.Table{
-		{Name: "m", Columns: []check.Column{{Name: "r", Family: check.Real}, {Name: "n", Family: check.Numeric}, {Name: "k", Family: check.Int}}},
+		{Name: "m", Columns: []check.Column{{Name: "r", Family: check.Real}, {Name: "n", Family: check.Numeric}, {Name: "k", Family: check.Int}, {Name: "u", Family: check.Other, Affinity: check.AffinityBlob}}},
 	}}
 	z := solver(t)
 	q1 := "SELECT r, k * 10 FROM m WHERE r = n"
@@ -198,5 +198,15 @@ func TestProveSpiderPythonType(t *testing.T) {
 	q2 = "SELECT 5, r FROM m WHERE k = 5"
 	if a := Prove(context.Background(), q1, q2, s, Options{Rule: "spider", Solver: z}); !a.Proved() {
 		t.Errorf("spider, integer outputs: not proved: %s: %s", a.Stopped, a.Detail)
+	}
+	// DISTINCT keeps whichever of 1 and 1.0 (an untyped column holds
+	// both) it meets first: the bag rule cannot tell, Spider's can.
+	q1 = "SELECT DISTINCT u, k FROM m WHERE k > 1"
+	q2 = "SELECT DISTINCT u, k FROM m WHERE 1 < k"
+	if a := Prove(context.Background(), q1, q2, s, Options{Rule: "bag", Solver: z}); !a.Proved() {
+		t.Errorf("bag, DISTINCT: not proved: %s: %s", a.Stopped, a.Detail)
+	}
+	if a := Prove(context.Background(), q1, q2, s, Options{Rule: "spider", Solver: z}); a.Proved() || a.Stopped != "DISTINCT" {
+		t.Errorf("spider, DISTINCT: proved %v, stopped %q (%s), want stopped DISTINCT", a.Proved(), a.Stopped, a.Detail)
 	}
 }

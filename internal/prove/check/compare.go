@@ -91,10 +91,22 @@ func compareForms(d Dialect, c1, c2 *Canon, p Pairing, ordered, spider bool) ([]
 	}
 	b1, _, err := compile(c1)
 	if err != nil {
+		if facts, same, serr := k.sameForm(p.Columns, ordered, err); same {
+			if serr != nil {
+				return nil, nil, serr
+			}
+			return nil, sortedFacts(facts), nil
+		}
 		return nil, nil, err
 	}
 	b2, _, err := compile(c2)
 	if err != nil {
+		if facts, same, serr := k.sameForm(p.Columns, ordered, err); same {
+			if serr != nil {
+				return nil, nil, serr
+			}
+			return nil, sortedFacts(facts), nil
+		}
 		return nil, nil, err
 	}
 	n1, n2 := outputCount(b1), outputCount(b2)
@@ -533,7 +545,12 @@ func (c *Canon) tieSafe(e sqlast.Expr, top bool) bool {
 // a set operation without ALL) while an output is not tie-safe: the
 // engine keeps one of the rows it takes for equal, whichever it meets
 // first.
+//
+// Under the spider rule the top level is no exception: Spider's match
+// tells 1 from 1.0 (it sorts a row's values by str(x) + str(type(x))),
+// so the value DISTINCT keeps of 1 and 1.0 shows.
 func (k *kernel) distinctOutputs(c *Canon, b *block, top bool, where string) error {
+	top = top && !k.spider
 	for _, e := range b.outputs {
 		if !c.tieSafe(e, top) {
 			return refuse("DISTINCT", "duplicates removed on %s, whose values the engine may take for equal while they differ: it keeps the first it meets (%s)", sqlast.Format(e), where)

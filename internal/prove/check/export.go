@@ -1,5 +1,7 @@
 package check
 
+import "github.com/sqljudge/sqljudge/internal/sqlast"
+
 // The kernel's entry points for the prover: it builds certificates from
 // them, and Check never trusts what it builds.
 
@@ -63,11 +65,13 @@ func MatchColumns(s Schema, nf1, nf2 string, bij map[string]string) ([]int, erro
 	}
 	b1, _, err := compile(c1)
 	if err != nil {
-		return nil, err
+		n, nerr := plainOutputCount(c1, err)
+		return identity(n), nerr
 	}
 	b2, _, err := compile(c2)
 	if err != nil {
-		return nil, err
+		n, nerr := plainOutputCount(c1, err)
+		return identity(n), nerr
 	}
 	for !b1.simple() {
 		b1 = b1.branches[0]
@@ -129,9 +133,27 @@ func OutputCount(nf string, s Schema) (int, error) {
 	}
 	b, _, err := compile(c)
 	if err != nil {
-		return 0, err
+		return plainOutputCount(c, err)
 	}
 	return outputCount(b), nil
+}
+
+// plainOutputCount counts the output columns of a canonical form that
+// compile refused with err, from its first SELECT's list (a form with an
+// outer join, which the comparison may still take whole: sameForm); err
+// again when that list holds a * (its columns are counted only by
+// compile).
+func plainOutputCount(c *Canon, err error) (int, error) {
+	sq, ok := c.Stmt.Cores[0].(*sqlast.SelectQuery)
+	if !ok {
+		return 0, err
+	}
+	for _, col := range sq.Columns {
+		if _, star := col.Expr.(*sqlast.Star); star {
+			return 0, err
+		}
+	}
+	return len(sq.Columns), nil
 }
 
 // MustCanon returns the canonical form of sql, "" when it has none

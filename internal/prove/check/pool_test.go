@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestZ3PoolRestarts: a pooled process that has answered restartAfter
@@ -48,6 +49,10 @@ func TestZ3PoolModelsAfterUnknown(t *testing.T) {
 		t.Skipf("skipped: %v", err)
 	}
 	z.RLimit = 2_000_000 // the search's coverRLimit
+	// One batch holds every goal twice, each bounded by the rlimit (work,
+	// not time): the wall-clock safety net must not decide the test on a
+	// loaded machine (at 20 s it did, beside a CI run).
+	z.Timeout = 10 * time.Minute
 	s := &MapSchema{D: SQLite, Tables: []*Table{
 		{Name: "gasstations", Columns: []Column{{Name: "GasStationID", Family: Int}, {Name: "ChainID", Family: Int}, {Name: "Country", Family: Text}, {Name: "Segment", Family: Text}},
 			Keys: []Key{{Cols: []int{0}, Primary: true}}},

@@ -1,0 +1,204 @@
+package check
+
+import (
+	"errors"
+	"slices"
+
+	"github.com/sqljudge/sqljudge/internal/sqlast"
+)
+
+// Two normal forms that are one query up to the renaming of the
+// bijection give the same rows on every database, whatever they hold:
+// the engine runs the same query. What the steps to them claim is less:
+// each rule keeps the multiset of rows a FROM, WHERE and join produce,
+// not the order the engine meets them in (right_to_left, left_join_elim
+// and join_elim change it). So the original queries give the rows of
+// their normal forms only where nothing reads that order; sameForm
+// accepts such a pair when the comparison does not read the forms (an
+// outer join it does not model) and orderFreeForm finds nothing that
+// reads the order: then neither original query reads it either, since no
+// rule removes a LIMIT, an aggregate, a GROUP BY that keeps a bare column,
+// a DISTINCT or a scalar subquery it would need.
+
+// sameForm accepts two normal forms that compile refused with cause
+// (only an outer join qualifies) when they are one query up to the
+// bijection's renaming, under the identity column map, without a row
+// order to keep (ordered false), and free of the scan order
+// (orderFreeForm). same reports whether the forms are one query (the
+// shortcut applies); err is then why it does not prove them, nil when
+// it does, with the facts that freedom relies on.
+func (k *kernel) sameForm(cols []int, ordered bool, cause error) (facts []Fact, same bool, err error) {
+	var r *Refusal
+	if !errors.As(cause, &r) || r.Construct != "outer join" {
+		return nil, false, nil
+	}
+	q1 := k.mappedText(&sqlast.SubqueryExpr{Select: k.c1.Stmt}, k.side(0), nil)
+	q2 := k.mappedText(&sqlast.SubqueryExpr{Select: k.c2.Stmt}, k.side(1), nil)
+	if q1 != q2 || !slices.Equal(cols, identity(len(cols))) {
+		return nil, false, nil
+	}
+	if ordered {
+		return nil, true, refuse("order", "the same query up to renaming, with an outer join, where rows must come in order: a rule may have changed the order the engine meets them in")
+	}
+	facts, err = k.c1.orderFreeForm()
+	return facts, true, err
+}
+
+// orderFreeForm refuses a canonical form whose rows, as a multiset, may
+// depend on the order the engine meets its FROM rows in: a LIMIT or
+// OFFSET anywhere; an aggregate whose value depends on it (orderFree:
+// group_concat, floating point sums, MIN or MAX of values equal but
+// different); a window function, FILTER or an aggregate's ORDER BY; an
+// aggregate SELECT that reads a column of its own FROM outside its
+// aggregates other than a GROUP BY term, or groups by anything but a
+// tie-safe column (the value of a group shown is that of a row the
+// engine picks); DISTINCT or a set operation without ALL over an output
+// that is not tie-safe (it keeps the first of values it takes for
+// equal); a scalar subquery that is not an aggregate without GROUP BY
+// (the engine takes its first row); an aggregate of an outer query
+// written in a subquery. It returns the facts that freedom relies on
+// (orderFacts).
+func (c *Canon) orderFreeForm() ([]Fact, error) {
+	if err := c.outerAggregate(); err != nil {
+		return nil, err
+	}
+	var err error
+	sqlast.Walk(c.Stmt, func(n sqlast.Node) bool {
+		if err != nil {
+			return false
+		}
+		switch t := n.(type) {
+		case *sqlast.SelectStmt:
+			err = c.orderFreeStmt(t)
+		case *sqlast.SubqueryExpr:
+			err = oneRow(t.Select)
+		case *sqlast.FuncCall:
+			switch {
+			case t.Over != nil:
+				err = refuse("window", "%s", sqlast.Format(t))
+			case t.Filter != nil:
+				err = refuse("FILTER", "%s", sqlast.Format(t))
+			case len(t.OrderBy) > 0:
+				err = refuse("aggregate order", "%s orders its rows", sqlast.Format(t))
+			case isAggregateCall(t):
+				err = c.orderFree(t)
+			}
+		}
+		return err == nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return c.orderFacts(), nil
+}
+
+// orderFreeStmt checks the SELECTs of one statement (not its
+// subqueries, which orderFreeForm's walk reaches on its own).
+func (c *Canon) orderFreeStmt(st *sqlast.SelectStmt) error {
+	setOp := false
+	for _, op := range st.Ops {
+		setOp = setOp || !op.All
+	}
+	for _, core := range st.Cores {
+		sq, ok := core.(*sqlast.SelectQuery)
+		if !ok {
+			return refuse("VALUES", "")
+		}
+		if sq.Limit != nil {
+			return refuse("LIMIT", "a LIMIT keeps the rows the engine meets first")
+		}
+		if err := c.groupsFree(sq); err != nil {
+			return err
+		}
+		if sq.Distinct == sqlast.DistinctDistinct || setOp {
+			for _, col := range sq.Columns {
+				if col.Expr == nil || !c.tieSafe(col.Expr, false) {
+					return refuse("DISTINCT", "duplicates removed on %s, whose values the engine may take for equal while they differ: it keeps the first it meets", sqlast.Format(col))
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// groupsFree refuses an aggregate SELECT whose groups show a value of a
+// row the engine picks: a GROUP BY term that is not a tie-safe column, or
+// a column of its own FROM read outside its aggregates (in an output,
+// HAVING, ORDER BY, or a subquery of these) that is not a GROUP BY term.
+func (c *Canon) groupsFree(sq *sqlast.SelectQuery) error {
+	var es []sqlast.Expr
+	for _, col := range sq.Columns {
+		if _, star := col.Expr.(*sqlast.Star); star {
+			es = append(es, nil)
+			continue
+		}
+		es = append(es, col.Expr)
+	}
+	if sq.Having != nil {
+		es = append(es, sq.Having)
+	}
+	for _, o := range sq.OrderBy {
+		es = append(es, o.Expr)
+	}
+	aggregate := len(sq.GroupBy) > 0 || sq.Having != nil
+	for _, e := range es {
+		aggregate = aggregate || e != nil && containsAggregate(e)
+	}
+	if !aggregate {
+		return nil
+	}
+	terms := map[string]bool{}
+	for _, g := range sq.GroupBy {
+		o, i, ok := c.colOf(stripParens(g))
+		if !ok || o.table == nil || !o.table.Columns[i].tieSafe(c.d) {
+			return refuse("GROUP BY", "grouped by %s, which is not a tie-safe column: a group shows the value of a row the engine picks", sqlast.Format(g))
+		}
+		terms[sqlast.Format(stripParens(g))] = true
+	}
+	var err error
+	check := func(r *sqlast.QualifiedRef) {
+		if o, _, ok := c.colOf(r); ok && o.core == sq && !terms[sqlast.Format(r)] && err == nil {
+			err = refuse("bare column", "%s is read outside an aggregate and grouped by no term: a group shows the value of a row the engine picks", sqlast.Format(r))
+		}
+	}
+	for _, e := range es {
+		if e == nil {
+			return refuse("bare column", "* in an aggregate SELECT")
+		}
+		walkExpr(e, func(x sqlast.Expr) bool {
+			switch t := x.(type) {
+			case *sqlast.FuncCall:
+				return !isAggregateCall(t)
+			case *sqlast.QualifiedRef:
+				check(t)
+			case *sqlast.InExpr, *sqlast.ExistsExpr, *sqlast.SubqueryExpr:
+				sqlast.Walk(t, func(n sqlast.Node) bool {
+					if r, ok := n.(*sqlast.QualifiedRef); ok {
+						check(r)
+					}
+					return err == nil
+				})
+			}
+			return err == nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// oneRow refuses a scalar subquery that may return several rows: one
+// that is not a single SELECT aggregating without GROUP BY or LIMIT.
+func oneRow(st *sqlast.SelectStmt) error {
+	if len(st.Cores) == 1 {
+		if sq, ok := st.Cores[0].(*sqlast.SelectQuery); ok && len(sq.GroupBy) == 0 && sq.Limit == nil {
+			for _, col := range sq.Columns {
+				if col.Expr != nil && containsAggregate(col.Expr) {
+					return nil
+				}
+			}
+		}
+	}
+	return refuse("scalar subquery", "a scalar subquery that is no aggregate may return several rows (the engine takes the first)")
+}
