@@ -2,7 +2,6 @@ package prove
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/sqljudge/sqljudge/internal/prove/check"
@@ -61,13 +60,7 @@ func TestProveWith(t *testing.T) {
 // and keeps a quoted one, so "singer" is the CTE singer and "Singer" is
 // not (a CTE nothing reads: refused).
 func TestProveWithPostgres(t *testing.T) {
-	s := testSchema()
-	s.D = check.Postgres
-	for _, tb := range s.Tables {
-		for i := range tb.Columns {
-			tb.Columns[i].Name = strings.ToLower(tb.Columns[i].Name)
-		}
-	}
+	s := postgresSchema(testSchema())
 	z := solver(t)
 	a := Prove(context.Background(), `WITH singer AS (SELECT concert_id AS singer_id FROM concert) SELECT singer_id FROM "singer"`, "SELECT concert_id FROM concert", s, Options{Rule: "bag", Solver: z})
 	if !a.Proved() {

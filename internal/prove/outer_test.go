@@ -3,7 +3,6 @@ package prove
 import (
 	"context"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/sqljudge/sqljudge/internal/prove/check"
@@ -149,13 +148,7 @@ func TestProveRightFullJoin(t *testing.T) {
 			t.Errorf("%s | %s: proved %v, stopped %q (%s), want refused (%q)", c.q1, c.q2, a.Proved(), a.Stopped, a.Detail, c.stopped)
 		}
 	}
-	pg := outerSchema()
-	pg.D = check.Postgres
-	for _, tb := range pg.Tables {
-		for i := range tb.Columns {
-			tb.Columns[i].Name = strings.ToLower(tb.Columns[i].Name)
-		}
-	}
+	pg := postgresSchema(outerSchema())
 	q1 := "SELECT s.name FROM singer s FULL JOIN singer_in_concert sc ON s.singer_id = sc.singer_id WHERE s.age > 20 AND sc.concert_id = 3"
 	q2 := "SELECT s.name FROM singer s JOIN singer_in_concert sc ON s.singer_id = sc.singer_id WHERE s.age > 20 AND sc.concert_id = 3"
 	if a := Prove(context.Background(), q1, q2, pg, Options{Rule: "bag", Solver: z}); a.Proved() || a.Stopped != "RIGHT/FULL JOIN" {

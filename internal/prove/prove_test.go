@@ -21,6 +21,18 @@ func testSchema() *check.MapSchema {
 	}}
 }
 
+// postgresSchema turns a test schema into PostgreSQL's, its column names
+// in lower case (as unquoted names fold there).
+func postgresSchema(s *check.MapSchema) *check.MapSchema {
+	s.D = check.Postgres
+	for _, tb := range s.Tables {
+		for i := range tb.Columns {
+			tb.Columns[i].Name = strings.ToLower(tb.Columns[i].Name)
+		}
+	}
+	return s
+}
+
 // solver returns Z3's executable; without it the test fails in CI
 // (testserver.Required) and is skipped elsewhere, saying why.
 func solver(t *testing.T) check.Solver {

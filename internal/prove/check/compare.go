@@ -90,16 +90,10 @@ func compareForms(d Dialect, c1, c2 *Canon, p Pairing, ordered, spider bool) ([]
 		k.bij[a], k.inv[b] = b, a
 	}
 	b1, _, err := compile(c1)
-	if err != nil {
-		if facts, same, serr := k.sameForm(p.Columns, ordered, err); same {
-			if serr != nil {
-				return nil, nil, serr
-			}
-			return nil, sortedFacts(facts), nil
-		}
-		return nil, nil, err
+	var b2 *block
+	if err == nil {
+		b2, _, err = compile(c2)
 	}
-	b2, _, err := compile(c2)
 	if err != nil {
 		if facts, same, serr := k.sameForm(p.Columns, ordered, err); same {
 			if serr != nil {

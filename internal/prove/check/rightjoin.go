@@ -1,6 +1,8 @@
 package check
 
 import (
+	"strings"
+
 	"github.com/sqljudge/sqljudge/internal/sqlast"
 )
 
@@ -78,13 +80,13 @@ func outerJoinItems(sql string, want, not sqlast.JoinType) (*sqlast.SelectStmt, 
 			}
 			switch {
 			case i != 1:
-				err = refuse("RIGHT/FULL JOIN", "%s is not the FROM's second item", joinWords(t.Join))
+				err = refuse("RIGHT/FULL JOIN", "%s is not the FROM's second item", strings.Join(t.Join.Words, " "))
 			case t.Join.Type&sqlast.JoinNatural != 0:
 				err = refuse("NATURAL JOIN", "")
 			case len(t.Using) > 0:
 				err = refuse("USING", "JOIN ... USING")
 			case t.On == nil:
-				err = refuse("RIGHT/FULL JOIN", "%s without ON", joinWords(t.Join))
+				err = refuse("RIGHT/FULL JOIN", "%s without ON", strings.Join(t.Join.Words, " "))
 			default:
 				out = append(out, sq)
 			}
@@ -95,18 +97,6 @@ func outerJoinItems(sql string, want, not sqlast.JoinType) (*sqlast.SelectStmt, 
 		return nil, nil, err
 	}
 	return st, out, nil
-}
-
-// joinWords prints a join operator's keywords.
-func joinWords(j *sqlast.JoinOperator) string {
-	s := ""
-	for i, w := range j.Words {
-		if i > 0 {
-			s += " "
-		}
-		s += w
-	}
-	return s
 }
 
 // itemName is the name a FROM item's columns are qualified with (its

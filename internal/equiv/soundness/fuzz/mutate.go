@@ -1365,22 +1365,19 @@ func (m *mutator) rightSwap(q *sel) bool {
 // WHERE conjuncts reject NULL in a column of the left side (and of the
 // right one, for a JOIN: what full_to_outer and left_to_inner need),
 // more otherwise (a trap).
-func (m *mutator) fullOuter(q *sel) bool {
-	ss := secondLeft(q)
-	if len(ss) == 0 {
-		return false
-	}
-	ss[m.g.r.IntN(len(ss))].from[1].join = "FULL JOIN"
-	return true
-}
+func (m *mutator) fullOuter(q *sel) bool { return m.secondJoinAs(q, "FULL JOIN") }
 
 // rightKind writes a [LEFT] JOIN as a RIGHT JOIN in place: other rows
 // unless every row of each side matches or the WHERE drops them.
-func (m *mutator) rightKind(q *sel) bool {
+func (m *mutator) rightKind(q *sel) bool { return m.secondJoinAs(q, "RIGHT JOIN") }
+
+// secondJoinAs writes the join of a SELECT secondLeft lists (drawn) as
+// join, in place.
+func (m *mutator) secondJoinAs(q *sel, join string) bool {
 	ss := secondLeft(q)
 	if len(ss) == 0 {
 		return false
 	}
-	ss[m.g.r.IntN(len(ss))].from[1].join = "RIGHT JOIN"
+	ss[m.g.r.IntN(len(ss))].from[1].join = join
 	return true
 }
