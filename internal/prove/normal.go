@@ -65,15 +65,16 @@ func (p *prover) normalForm() Attempt {
 }
 
 // normalize applies the normalizing rules to query i until none applies:
-// LEFT JOINs whose NULL rows the WHERE rejects as JOINs, LEFT JOINs on a
-// key nothing else reads removed, FROM subqueries merged, anti-joins as NOT EXISTS, EXCEPT as NOT IN, COUNT of a NOT NULL column as
+// FROM subqueries merged (first: the LEFT JOIN rules read tables), LEFT
+// JOINs whose NULL rows the WHERE rejects as JOINs, LEFT JOINs on a key
+// nothing else reads removed, anti-joins as NOT EXISTS, EXCEPT as NOT IN, COUNT of a NOT NULL column as
 // COUNT(*), DISTINCT dropped in IN and
 // EXISTS subqueries, IS NOT NULL of an IN subquery's output dropped, GROUP BY terms determined by the others dropped,
 // DISTINCT dropped where the outputs determine a key.
 func (p *prover) normalize(i int) {
+	p.applyAll(i, check.RuleDerivedMerge, derivedSites)
 	p.applyAll(i, check.RuleLeftToInner, leftJoinSites)
 	p.applyAll(i, check.RuleLeftJoinElim, leftJoinSites)
-	p.applyAll(i, check.RuleDerivedMerge, derivedSites)
 	p.applyAll(i, check.RuleAntiJoin, leftJoinSites)
 	p.applyAll(i, check.RuleExceptToNotIn, compoundSites)
 	p.applyAll(i, check.RuleCountStar, countSites)

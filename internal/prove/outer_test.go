@@ -42,10 +42,7 @@ func TestProveOuterJoin(t *testing.T) {
 			t.Errorf("%s | %s: not proved: %s: %s", c.q1, c.q2, a.Stopped, a.Detail)
 			continue
 		}
-		var rules []string
-		for _, st := range a.Certificate.Q1Steps {
-			rules = append(rules, st.Rule)
-		}
+		rules := stepRules(a.Certificate.Q1Steps)
 		if !slices.Contains(rules, c.rule) {
 			t.Errorf("%s: steps %v, want %s", c.q1, rules, c.rule)
 		}
@@ -111,10 +108,7 @@ func TestProveRightFullJoin(t *testing.T) {
 			t.Errorf("%s | %s: not proved: %s: %s", c.q1, c.q2, a.Stopped, a.Detail)
 			continue
 		}
-		var rules []string
-		for _, st := range a.Certificate.Q1Steps {
-			rules = append(rules, st.Rule)
-		}
+		rules := stepRules(a.Certificate.Q1Steps)
 		for _, r := range c.rules {
 			if !slices.Contains(rules, r) {
 				t.Errorf("%s: steps %v, want %s among them", c.q1, rules, r)
@@ -212,4 +206,76 @@ func TestProveSameOuterForm(t *testing.T) {
 			t.Errorf("%s | %s: proved %v, stopped %q (%s), want %q", c.q1, c.q2, a.Proved(), a.Stopped, a.Detail, c.stopped)
 		}
 	}
+}
+
+// TestProveDerivedOuter proves pairs through derived_merge where a FROM
+// subquery sits beside a LEFT JOIN (the shapes of VeriEQL's Calcite
+// pairs 206, 303, 304, 328, 377 and 147; Prove has the kernel check
+// each certificate again), and refuses the traps: an output of the right
+// side's subquery that is not NULL on the row of NULLs the join adds
+// (a literal, typeof, IS NULL, coalesce of a NOT NULL column), a WHERE
+// of the right side's subquery taken for a WHERE of the query.
+func TestProveDerivedOuter(t *testing.T) {
+	s := outerSchema()
+	z := solver(t)
+	for _, c := range []struct{ q1, q2 string }{
+		// Right side: its WHERE to the ON; then left_to_inner.
+		{"SELECT 1 FROM singer s LEFT JOIN singer s0 ON s.age = s0.age WHERE s.age > 7 AND s0.age > 9",
+			"SELECT 1 FROM (SELECT * FROM singer WHERE age > 7) t1 LEFT JOIN (SELECT * FROM singer WHERE age > 7) t2 ON t1.age = t2.age WHERE t2.age > 9"},
+		// A projection on the right side, its outputs read by *.
+		{"SELECT s.singer_id, s.name, s.country, s.age, s0.name AS name0 FROM singer s LEFT JOIN singer s0 ON s.name = s0.name",
+			"SELECT * FROM singer s LEFT JOIN (SELECT name FROM singer) t ON s.name = t.name"},
+		{"SELECT s.singer_id, s0.name, s0.age > 10 AND NULL FROM singer s LEFT JOIN singer s0 ON s.name = s0.name",
+			"SELECT s.singer_id, t.name, t.x FROM singer s LEFT JOIN (SELECT name, age > 10 AND NULL AS x FROM singer) t ON s.name = t.name"},
+		{"SELECT s.name, CASE WHEN sc.concert_id < 11 THEN 11 ELSE -1 * sc.concert_id END FROM singer s LEFT JOIN singer_in_concert sc ON s.singer_id = sc.singer_id",
+			"SELECT s.name, t.x FROM singer s LEFT JOIN (SELECT singer_id, CASE WHEN concert_id < 11 THEN 11 ELSE -1 * concert_id END AS x FROM singer_in_concert) t ON s.singer_id = t.singer_id"},
+		// Left side: its WHERE stays a WHERE (FULL JOIN: SQLite only).
+		{"SELECT 1 FROM singer s FULL JOIN concert c ON s.age = c.year WHERE s.name = 'Joe'",
+			"SELECT 1 FROM (SELECT * FROM singer WHERE name = 'Joe') t1 LEFT JOIN concert c ON t1.age = c.year"},
+		{"SELECT 1 FROM singer s RIGHT JOIN singer s0 ON s.age = s0.age WHERE s.age > 7 AND s0.age > 9",
+			"SELECT 1 FROM (SELECT * FROM singer WHERE age > 9) t1 RIGHT JOIN (SELECT * FROM singer WHERE age > 9) t2 ON t1.age = t2.age WHERE t1.age > 7"},
+		// An ORDER BY of columns without LIMIT: only the order rows are read in.
+		{"SELECT s.name, c.year FROM singer s LEFT JOIN concert c ON s.age = c.year",
+			"SELECT t.name, c.year FROM (SELECT * FROM singer ORDER BY age DESC) t LEFT JOIN concert c ON t.age = c.year"},
+	} {
+		a := Prove(context.Background(), c.q1, c.q2, s, Options{Rule: "bag", Solver: z})
+		if !a.Proved() {
+			t.Errorf("%s | %s: not proved: %s: %s", c.q1, c.q2, a.Stopped, a.Detail)
+			continue
+		}
+		rules := stepRules(a.Certificate.Q2Steps)
+		if !slices.Contains(rules, check.RuleDerivedMerge) {
+			t.Errorf("%s: steps %v, want derived_merge among them", c.q2, rules)
+		}
+	}
+	for _, c := range []struct{ q1, q2 string }{
+		// Each differs on a singer without a concert: the subquery's column
+		// is NULL on the added row, the expression is not.
+		{"SELECT s.name, 1 FROM singer s LEFT JOIN concert c ON s.age = c.year",
+			"SELECT s.name, t.k FROM singer s LEFT JOIN (SELECT year, 1 AS k FROM concert) t ON s.age = t.year"},
+		{"SELECT s.name, typeof(c.year) FROM singer s LEFT JOIN concert c ON s.age = c.year",
+			"SELECT s.name, t.k FROM singer s LEFT JOIN (SELECT year, typeof(year) AS k FROM concert) t ON s.age = t.year"},
+		{"SELECT s.name FROM singer s LEFT JOIN concert c ON s.age = c.year WHERE c.stadium_id IS NULL",
+			"SELECT s.name FROM singer s LEFT JOIN (SELECT year, stadium_id IS NULL AS k FROM concert) t ON s.age = t.year WHERE t.k"},
+		{"SELECT s.name, c.concert_id FROM singer s LEFT JOIN concert c ON s.age = c.year",
+			"SELECT s.name, t.k FROM singer s LEFT JOIN (SELECT year, coalesce(concert_id, 0) AS k FROM concert) t ON s.age = t.year"},
+		// The right side's WHERE as the query's: it drops the NULL rows.
+		{"SELECT s.name FROM singer s LEFT JOIN concert c ON s.age = c.year WHERE c.stadium_id > 3",
+			"SELECT s.name FROM singer s LEFT JOIN (SELECT * FROM concert WHERE stadium_id > 3) t ON s.age = t.year"},
+	} {
+		for _, q := range [][2]string{{c.q1, c.q2}, {c.q2, c.q1}} {
+			if a := Prove(context.Background(), q[0], q[1], s, Options{Rule: "bag", Solver: z}); a.Proved() {
+				t.Errorf("%s | %s: proved, want refused", q[0], q[1])
+			}
+		}
+	}
+}
+
+// stepRules lists the rules of a certificate's steps, in order.
+func stepRules(steps []check.Step) []string {
+	var rules []string
+	for _, st := range steps {
+		rules = append(rules, st.Rule)
+	}
+	return rules
 }

@@ -91,6 +91,11 @@ const (
 	OpPlus   = ast.OpPlus
 	OpPtr    = ast.OpPtr  // ->
 	OpPtr2   = ast.OpPtr2 // ->>
+	OpBitAnd = ast.OpBitAnd
+	OpBitOr  = ast.OpBitOr
+	OpLShift = ast.OpLShift
+	OpRShift = ast.OpRShift
+	OpBitNot = ast.OpBitNot
 
 	LitNull    = ast.LitNull
 	LitInteger = ast.LitInteger

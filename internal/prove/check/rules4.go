@@ -1,16 +1,38 @@
 package check
 
 import (
+	"slices"
+
 	"github.com/sqljudge/sqljudge/internal/sqlast"
 )
 
 // RuleDerivedMerge: a FROM subquery (SELECT e1 AS c1, ... FROM F WHERE p)
-// AS d, joined by inner joins, that neither groups, aggregates, removes
-// duplicates, orders nor limits, is merged into the query: F joins the FROM, p the
-// WHERE, and every d.ci becomes ei (the ON conditions move to WHERE). A
-// select-project-join over a select-project-join is one (view merging):
-// each row of the outer FROM with d is a row of it with F's rows. At: d's
-// FROM item.
+// AS d that neither groups, aggregates, removes duplicates nor limits is
+// merged into the query, and every d.ci becomes ei (view merging). Where
+// d is read:
+//
+//   - in a FROM of inner joins only: F joins the FROM, p and every ON go
+//     to the WHERE (each row of the outer FROM with d is a row of it with
+//     F's rows);
+//   - in a FROM with LEFT JOINs, d not the right side of one: d's place
+//     takes F's tables, joined by commas, and d's ON, F's ONs and p go to
+//     the WHERE. A LEFT JOIN keeps every row of its left side as it is, so
+//     a condition on columns of its left side (d's are) gives the same
+//     rows before the join as after it;
+//   - as the right side of a LEFT JOIN (X LEFT JOIN d ON c): F is one
+//     table, and d's place takes it with ON c AND p (a LEFT JOIN of a
+//     filtered table is a LEFT JOIN on the filter too). The row the LEFT
+//     JOIN adds for an X row without a match holds NULL in d's columns, so
+//     each ei the query reads outside c must be NULL when F's columns are
+//     (nullWhenNull: a column, arithmetic and comparisons of one, CASE
+//     whose every reachable branch is; not a literal, COALESCE or IS NULL).
+//
+// An ORDER BY of d without LIMIT is dropped when its terms are columns
+// (nothing to fail on): it decides only the order the outer query reads
+// d's rows in, which the normal form never compares (order-dependent
+// aggregates, LIMIT over ties and scalar subqueries of several rows are
+// refused after any rule). F has no outer join of its own. At: d's FROM
+// item.
 const RuleDerivedMerge = "derived_merge"
 
 func init() { rules[RuleDerivedMerge] = derivedMerge }
@@ -25,11 +47,15 @@ func derivedMerge(c *Canon, at int, _ *factSet) error {
 		return refuse("rule", "no FROM subquery at %d", at)
 	}
 	outer := d.core
-	for _, item := range outer.From {
-		if item.Join != nil && item.Join.Type&sqlast.JoinLeft != 0 {
-			return refuse("rule", "the query has an outer join")
-		}
+	pos := slices.Index(outer.From, t)
+	if pos < 0 {
+		return refuse("rule", "%s is not an item of its FROM", d.alias)
 	}
+	outerJoins := false
+	for _, item := range outer.From {
+		outerJoins = outerJoins || (item.Join != nil && item.Join.Type&sqlast.JoinLeft != 0)
+	}
+	nullSide := t.Join != nil && t.Join.Type&sqlast.JoinLeft != 0
 	if len(t.Select.Cores) != 1 || t.Select.With != nil {
 		return refuse("rule", "the subquery is a compound")
 	}
@@ -37,10 +63,8 @@ func derivedMerge(c *Canon, at int, _ *factSet) error {
 	switch {
 	case sub.Distinct == sqlast.DistinctDistinct || len(sub.GroupBy) > 0 || sub.Having != nil || sub.Limit != nil || len(sub.Windows) > 0 || len(sub.From) == 0:
 		return refuse("rule", "the subquery removes duplicates, groups, limits or reads no table")
-	case len(sub.OrderBy) > 0:
-		// The order the outer query reads the subquery's rows in: SQLite
-		// sums floating point values, and meets ties, in that order.
-		return refuse("rule", "the subquery has an ORDER BY")
+	case !plainOrder(sub.OrderBy):
+		return refuse("rule", "the subquery orders by an expression (which may fail where the query without it runs)")
 	}
 	for _, col := range sub.Columns {
 		if containsAggregate(col.Expr) {
@@ -52,9 +76,24 @@ func derivedMerge(c *Canon, at int, _ *factSet) error {
 			return refuse("rule", "the subquery has an outer join")
 		}
 	}
+	if nullSide && (len(sub.From) != 1 || sub.From[0].Name == nil) {
+		return refuse("rule", "the right side of a LEFT JOIN reads more than one table")
+	}
 	// The outer query's * becomes its columns, d's among them, before d
 	// goes.
 	expandOuterStars(c, outer)
+	if nullSide {
+		f := c.byAlias[lowerASCII(sub.From[0].Alias.Name)]
+		for _, name := range columnsReadOutside(c.Stmt, d.alias, t.On) {
+			i := d.column(name)
+			if i < 0 || i >= len(sub.Columns) {
+				return refuse("rule", "a column of %s that its subquery does not give", d.alias)
+			}
+			if f == nil || !nullWhenNull(sub.Columns[i].Expr, f.alias) {
+				return refuse("rule", "%s.%s (%s) is read where the LEFT JOIN adds a row of NULLs, and is not known to be NULL there", d.alias, name, sqlast.Format(sub.Columns[i].Expr))
+			}
+		}
+	}
 	// d.ci becomes ei, wherever the query reads it.
 	var bad bool
 	sqlast.Rewrite(c.Stmt, func(e sqlast.Expr) sqlast.Expr {
@@ -76,40 +115,141 @@ func derivedMerge(c *Canon, at int, _ *factSet) error {
 	if bad {
 		return refuse("rule", "a column of %s that its subquery does not give", d.alias)
 	}
-	// FROM: the outer items without d, then d's; every ON to WHERE.
-	var conds []sqlast.Expr
-	var from []*sqlast.TableRef
-	for _, item := range outer.From {
-		if item.On != nil {
-			conds = append(conds, conjuncts(item.On)...)
+	switch {
+	case nullSide:
+		f := sub.From[0]
+		f.Join, f.On = t.Join, andAll(append(optConjuncts(t.On), optConjuncts(sub.Where)...))
+		outer.From[pos] = f
+	case outerJoins:
+		conds := optConjuncts(t.On)
+		for k, item := range sub.From {
+			conds = append(conds, optConjuncts(item.On)...)
+			item.On, item.Join = nil, &sqlast.JoinOperator{Type: sqlast.JoinInner | sqlast.JoinComma}
+			if k == 0 && pos == 0 {
+				item.Join = nil
+			}
 		}
-		item.On = nil
-		if item != t {
+		outer.From = slices.Concat(outer.From[:pos], sub.From, outer.From[pos+1:])
+		conds = append(append(conds, optConjuncts(sub.Where)...), optConjuncts(outer.Where)...)
+		outer.Where = andAll(conds)
+	default:
+		// FROM: the outer items without d, then d's; every ON to WHERE.
+		var conds []sqlast.Expr
+		var from []*sqlast.TableRef
+		for _, item := range outer.From {
+			conds = append(conds, optConjuncts(item.On)...)
+			item.On = nil
+			if item != t {
+				from = append(from, item)
+			}
+		}
+		for _, item := range sub.From {
+			conds = append(conds, optConjuncts(item.On)...)
+			item.On = nil
 			from = append(from, item)
 		}
-	}
-	for _, item := range sub.From {
-		if item.On != nil {
-			conds = append(conds, conjuncts(item.On)...)
+		for k, item := range from {
+			item.Join = nil
+			if k > 0 {
+				item.Join = &sqlast.JoinOperator{Type: sqlast.JoinInner | sqlast.JoinComma}
+			}
 		}
-		item.On = nil
-		from = append(from, item)
+		outer.From = from
+		conds = append(append(conds, optConjuncts(sub.Where)...), optConjuncts(outer.Where)...)
+		outer.Where = andAll(conds)
 	}
-	for k, item := range from {
-		item.Join = nil
-		if k > 0 {
-			item.Join = &sqlast.JoinOperator{Type: sqlast.JoinInner | sqlast.JoinComma}
-		}
-	}
-	outer.From = from
-	if sub.Where != nil {
-		conds = append(conds, conjuncts(sub.Where)...)
-	}
-	if outer.Where != nil {
-		conds = append(conds, conjuncts(outer.Where)...)
-	}
-	outer.Where = andAll(conds)
 	return nil
+}
+
+// optConjuncts is conjuncts(e), none for a nil e.
+func optConjuncts(e sqlast.Expr) []sqlast.Expr {
+	if e == nil {
+		return nil
+	}
+	return conjuncts(e)
+}
+
+// plainOrder reports whether every ORDER BY term is a column (under
+// parentheses or COLLATE at most): a sort that cannot fail.
+func plainOrder(terms []*sqlast.OrderingTerm) bool {
+	for _, o := range terms {
+		x, _, err := skipCollate(o.Expr)
+		if _, ok := x.(*sqlast.QualifiedRef); err != nil || !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// columnsReadOutside returns the names of the columns of occurrence alias
+// that stmt reads outside the expression skip (subqueries included),
+// sorted, each once.
+func columnsReadOutside(stmt sqlast.Node, alias string, skip sqlast.Expr) []string {
+	var read []string
+	sqlast.Walk(stmt, func(n sqlast.Node) bool {
+		if skip != nil && n == sqlast.Node(skip) {
+			return false
+		}
+		if r, ok := n.(*sqlast.QualifiedRef); ok && len(r.Parts) == 2 && lowerASCII(r.Parts[0].Name) == alias {
+			read = append(read, lowerASCII(r.Parts[1].Name))
+		}
+		return true
+	})
+	slices.Sort(read)
+	return slices.Compact(read)
+}
+
+// nullWhenNull reports whether e is NULL on every row whose columns of
+// occurrence alias are all NULL, whatever else it reads: a column of
+// alias, NULL, an operator that gives NULL on a NULL operand (comparison,
+// arithmetic, ||, bit operators, unary -, + and ~, NOT, CAST) with one
+// such operand (AND and OR: both, as FALSE AND NULL is FALSE), a CASE
+// whose ELSE (or its absence) and every THEN it may reach are (a WHEN
+// that is NULL, or compares a NULL operand, is never taken). Anything else
+// (a literal, a function, IS, IN, a subquery) is not known to be.
+// The same in SQLite and PostgreSQL (TestNullWhenNull).
+func nullWhenNull(e sqlast.Expr, alias string) bool {
+	is := func(x sqlast.Expr) bool { return x != nil && nullWhenNull(x, alias) }
+	switch t := e.(type) {
+	case *sqlast.ParenExpr:
+		return is(t.X)
+	case *sqlast.CollateExpr:
+		return is(t.X)
+	case *sqlast.CastExpr:
+		return is(t.X)
+	case *sqlast.QualifiedRef:
+		return len(t.Parts) == 2 && lowerASCII(t.Parts[0].Name) == alias
+	case *sqlast.Literal:
+		return t.Kind == sqlast.LitNull
+	case *sqlast.UnaryExpr:
+		switch t.Op {
+		case sqlast.OpNot, sqlast.OpMinus, sqlast.OpPlus, sqlast.OpBitNot:
+			return is(t.X)
+		}
+	case *sqlast.BinaryExpr:
+		switch t.Op {
+		case sqlast.OpAnd, sqlast.OpOr:
+			return is(t.X) && is(t.Y)
+		case sqlast.OpEq, sqlast.OpNe, sqlast.OpLt, sqlast.OpLe, sqlast.OpGt, sqlast.OpGe,
+			sqlast.OpAdd, sqlast.OpSub, sqlast.OpMul, sqlast.OpDiv, sqlast.OpMod, sqlast.OpConcat,
+			sqlast.OpBitAnd, sqlast.OpBitOr, sqlast.OpLShift, sqlast.OpRShift:
+			return is(t.X) || is(t.Y)
+		}
+	case *sqlast.CaseExpr:
+		if t.Else != nil && !is(t.Else) {
+			return false
+		}
+		if t.Operand != nil && is(t.Operand) {
+			return true // no WHEN matches: the ELSE
+		}
+		for _, w := range t.Whens {
+			if !is(w.When) && !is(w.Then) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // expandOuterStars spells out the * and t.* outputs of core sq: the

@@ -3,6 +3,8 @@ package check
 import (
 	"strings"
 	"testing"
+
+	"github.com/sqljudge/sqljudge/internal/sqlast"
 )
 
 // ruleSchema adds to testSchema a table without a key and one whose
@@ -89,6 +91,23 @@ func TestRules(t *testing.T) {
 			"SELECT a1.name FROM singer AS a1, member AS a2 WHERE a1.singer_id = a2.singer_id GROUP BY a1.singer_id HAVING count(*) > 1", []string{"key(singer(Singer_ID))"}},
 		{RuleDerivedMerge, "SELECT * FROM (SELECT * FROM singer WHERE age > 3) AS t", "(SELECT",
 			"SELECT a1.singer_id, a1.name, a1.country, a1.age FROM singer AS a1 WHERE a1.age > 3", nil},
+		// Outer joins: the right side of a LEFT JOIN (its WHERE to the ON,
+		// every output read outside the ON NULL when the table's columns
+		// are), its left side (the WHERE stays a WHERE), an inner item
+		// after a LEFT JOIN; an ORDER BY of columns dropped.
+		{RuleDerivedMerge, "SELECT t.n FROM concert c LEFT JOIN (SELECT name AS n, age FROM singer) AS t ON t.age = c.year", "LEFT JOIN (SELECT",
+			"SELECT a2.name FROM concert AS a1 LEFT JOIN singer AS a2 ON a2.age = a1.year", nil},
+		{RuleDerivedMerge, "SELECT * FROM concert c LEFT JOIN (SELECT name AS n, age + 1 AS a FROM singer WHERE age > 3) AS t ON t.a = c.year WHERE t.n IS NULL", "LEFT JOIN (SELECT",
+			"SELECT a1.concert_id, a1.stadium_id, a1.year, a2.name, a2.age + 1 FROM concert AS a1 LEFT JOIN singer AS a2 ON (a2.age + 1) = a1.year AND a2.age > 3 WHERE a2.name IS NULL", nil},
+		{RuleDerivedMerge, "SELECT t.x FROM concert c LEFT JOIN (SELECT CASE WHEN age < 11 THEN 11 ELSE -1 * age END AS x, age FROM singer) AS t ON t.age = c.year", "LEFT JOIN (SELECT",
+			"SELECT CASE WHEN a2.age < 11 THEN 11 ELSE - 1 * a2.age END FROM concert AS a1 LEFT JOIN singer AS a2 ON a2.age = a1.year", nil},
+		{RuleDerivedMerge, "SELECT c.year FROM concert c LEFT JOIN (SELECT 1 AS k, age FROM singer) AS t ON t.age = c.year AND t.k = 1", "LEFT JOIN (SELECT",
+			"SELECT a1.year FROM concert AS a1 LEFT JOIN singer AS a2 ON a2.age = a1.year AND 1 = 1", nil},
+		{RuleDerivedMerge, "SELECT t.n, c.year FROM (SELECT name AS n, age FROM singer WHERE age > 3) AS t LEFT JOIN concert c ON t.age = c.year", "(SELECT",
+			"SELECT a1.name, a2.year FROM singer AS a1 LEFT JOIN concert AS a2 ON a1.age = a2.year WHERE a1.age > 3", nil},
+		{RuleDerivedMerge, "SELECT c.year, t.n FROM concert c LEFT JOIN member m ON m.id = c.year JOIN (SELECT s.name AS n, s.age FROM singer s, u WHERE u.id = s.age) AS t ON t.age = c.year", "JOIN (SELECT",
+			"SELECT a1.year, a3.name FROM concert AS a1 LEFT JOIN member AS a2 ON a2.id = a1.year, singer AS a3, u AS a4 WHERE a3.age = a1.year AND a4.id = a3.age", nil},
+		{RuleDerivedMerge, "SELECT t.n FROM (SELECT name AS n FROM singer ORDER BY age DESC) AS t", "(SELECT", "SELECT a1.name FROM singer AS a1", nil},
 		// A nullable key or column kept from NULL by a conjunct.
 		{RuleCountStar, "SELECT count(id) FROM u WHERE id > 3", "count(", "SELECT count(*) FROM u AS a1 WHERE a1.id > 3", nil},
 		{RuleDistinctKey, "SELECT DISTINCT id, name FROM u WHERE id IN (1, 2)", "SELECT", "SELECT a1.id, a1.name FROM u AS a1 WHERE a1.id IN (1, 2)", []string{"key(u(id))"}},
@@ -169,8 +188,13 @@ func TestRulesRefuse(t *testing.T) {
 		{"an aggregate subquery", RuleDerivedMerge, "SELECT t.c FROM (SELECT count(*) AS c FROM singer) AS t", "(SELECT"},
 		{"DISTINCT", RuleDerivedMerge, "SELECT t.n FROM (SELECT DISTINCT name AS n FROM singer) AS t", "(SELECT"},
 		{"LIMIT", RuleDerivedMerge, "SELECT t.n FROM (SELECT name AS n FROM singer ORDER BY age LIMIT 2) AS t", "(SELECT"},
-		{"an outer join", RuleDerivedMerge, "SELECT t.n FROM concert c LEFT JOIN (SELECT name AS n, age FROM singer) AS t ON t.age = c.year", "(SELECT"},
-		{"ORDER BY", RuleDerivedMerge, "SELECT t.n FROM (SELECT name AS n FROM singer ORDER BY age) AS t", "(SELECT"},
+		{"an outer join inside", RuleDerivedMerge, "SELECT t.n FROM (SELECT s.name AS n FROM singer s LEFT JOIN member m ON m.id = s.age) AS t", "(SELECT"},
+		{"ORDER BY an expression", RuleDerivedMerge, "SELECT t.n FROM (SELECT name AS n FROM singer ORDER BY age + 1) AS t", "(SELECT"},
+		{"a literal read where the LEFT JOIN adds NULLs", RuleDerivedMerge, "SELECT t.k FROM concert c LEFT JOIN (SELECT 1 AS k, age FROM singer) AS t ON t.age = c.year", "LEFT JOIN (SELECT"},
+		{"coalesce read in the WHERE", RuleDerivedMerge, "SELECT c.year FROM concert c LEFT JOIN (SELECT coalesce(age, 0) AS a FROM singer) AS t ON t.a = c.year WHERE t.a IS NULL", "LEFT JOIN (SELECT"},
+		{"a CASE with a literal branch", RuleDerivedMerge, "SELECT t.a FROM concert c LEFT JOIN (SELECT CASE WHEN age IS NULL THEN 0 ELSE age END AS a FROM singer) AS t ON t.a = c.year", "LEFT JOIN (SELECT"},
+		{"IS NULL of a column", RuleDerivedMerge, "SELECT t.a FROM concert c LEFT JOIN (SELECT age IS NULL AS a, age FROM singer) AS t ON t.age = c.year", "LEFT JOIN (SELECT"},
+		{"two tables on the NULL side", RuleDerivedMerge, "SELECT c.year FROM concert c LEFT JOIN (SELECT s.age FROM singer s, u WHERE u.id = s.age) AS t ON t.age = c.year", "LEFT JOIN (SELECT"},
 		{"a conjunct under OR", RuleCountStar, "SELECT count(id) FROM u WHERE id > 3 OR name = 'x'", "count("},
 		{"NOT IN keeps NULL", RuleCountStar, "SELECT count(id) FROM u WHERE id NOT IN (SELECT a FROM log WHERE a = 1)", "count("},
 		{"a nullable key without a conjunct", RuleDistinctKey, "SELECT DISTINCT id, name FROM u WHERE name = 'x'", "SELECT"},
@@ -179,6 +203,68 @@ func TestRulesRefuse(t *testing.T) {
 	for _, c := range cases {
 		if got, _, err := applyAt(t, s, c.rule, c.q, c.marker); err == nil {
 			t.Errorf("%s (%s) on %s: applied, gives %s", c.rule, c.why, c.q, got)
+		}
+	}
+}
+
+// TestNullWhenNull checks the reading derived_merge gives an output of
+// the right side of a LEFT JOIN: NULL on the row of NULLs the join adds,
+// or not known to be. Each expression was run on SQLite 3.40 and
+// PostgreSQL 15 with a.x, a.y NULL (and b.z 1): those marked true give
+// NULL on both (NOT and COLLATE of an integer aside, which PostgreSQL
+// refuses as types).
+func TestNullWhenNull(t *testing.T) {
+	cases := []struct {
+		e    string
+		want bool
+	}{
+		{"a.x", true},
+		{"(a.x)", true},
+		{"a.x COLLATE nocase", true},
+		{"CAST(a.x AS INTEGER)", true},
+		{"-a.x", true},
+		{"NOT a.x", true},
+		{"a.x + 1", true},
+		{"1 + a.x", true},
+		{"b.z * a.x", true},
+		{"a.x || 'k'", true},
+		{"a.x < 11", true},
+		{"a.x & 3", true},
+		{"a.x > 10 AND NULL", true},
+		{"a.x > 10 AND a.y = 1", true},
+		{"a.x > 10 AND b.z = 1", false}, // FALSE AND NULL is FALSE (b.z = 2)
+		{"a.x OR 1", false},             // NULL OR TRUE is TRUE
+		{"CASE WHEN a.x < 11 THEN -1 * a.x ELSE a.x END", true},
+		{"CASE WHEN a.x < 11 THEN 11 ELSE -1 * a.x END", true}, // the WHEN is NULL: never taken
+		{"CASE WHEN b.z = 1 THEN 11 ELSE a.x END", false},
+		{"CASE WHEN a.x IS NULL THEN 0 ELSE a.x END", false},
+		{"CASE WHEN a.x IS NULL THEN NULL ELSE a.x END", true},
+		{"CASE a.x WHEN 1 THEN 2 ELSE NULL END", true},
+		{"CASE a.x WHEN 1 THEN 2 END", true},
+		{"CASE b.z WHEN 1 THEN 2 END", false},
+		{"CASE b.z WHEN a.x THEN 2 END", true},
+		{"CASE b.z WHEN 1 THEN a.x ELSE a.y END", true},
+		{"NULL", true},
+		{"1", false},
+		{"b.z", false},
+		{"coalesce(a.x, 0)", false},
+		{"ifnull(a.x, 0)", false},
+		{"a.x IS NULL", false},
+		{"a.x IS 1", false},
+		{"a.x IN (1, 2)", false},
+		{"a.x BETWEEN 1 AND 2", false},
+		{"a.x -> '$'", false},
+		{"abs(a.x)", false},
+		{"(SELECT a.x)", false},
+	}
+	for _, c := range cases {
+		q, err := sqlast.Parse("SELECT " + c.e + " FROM t AS a, u AS b")
+		if err != nil {
+			t.Fatalf("%s: %v", c.e, err)
+		}
+		e := q.Stmt.(*sqlast.SelectStmt).Cores[0].(*sqlast.SelectQuery).Columns[0].Expr
+		if got := nullWhenNull(e, "a"); got != c.want {
+			t.Errorf("nullWhenNull(%s) = %v, want %v", c.e, got, c.want)
 		}
 	}
 }

@@ -573,6 +573,11 @@ func (g *gen) correlatedCount(outer *sel, col *colRef) *sel {
 	g.fillFrom(s, 1, false)
 	s.items = []*item{{x: &call{name: "count", star: true}}}
 	inner := g.column(s, classOf(col), false)
+	if inner == nil {
+		// t has no column of col's class (col may read an expression
+		// of a FROM subquery): the count of all of t, uncorrelated.
+		return s
+	}
 	inner.qual = true
 	s.where = &binary{op: "=", l: inner, r: clone(col)}
 	return s

@@ -69,6 +69,7 @@ var rewrites = []rewrite{
 	{"distinct_toggle", famRule, 3, 3, (*mutator).distinctToggle},
 	{"group_term", famRule, 3, 3, (*mutator).groupTerm},
 	{"derive", famRule, 3, 3, (*mutator).derive},
+	{"lift", famRule, 6, 4, (*mutator).lift},
 	{"with_cte", famRule, 3, 3, (*mutator).withCTE},
 	{"left_add", famRule, 3, 3, (*mutator).leftAdd},
 	{"left_inner", famRule, 2, 2, (*mutator).leftInner},
@@ -678,9 +679,12 @@ func (m *mutator) groupTerm(q *sel) bool {
 	return true
 }
 
-// derive puts a table of a FROM into a FROM subquery of the same name,
-// SELECT * with at times an ORDER BY, and at times one of the WHERE
-// conjuncts that read only that table.
+// derive puts a table of a FROM (an inner join's, either side of a LEFT
+// JOIN's) into a FROM subquery of the same name, SELECT * or its columns
+// one by one (at times one NOT NULL column under coalesce), with at times
+// an ORDER BY, and at times one of the WHERE conjuncts that read only
+// that table (which on the right side of a LEFT JOIN changes the result
+// unless it is TRUE on NULL: a trap).
 func (m *mutator) derive(q *sel) bool {
 	c, ok := m.pickTable(q)
 	if !ok {
@@ -704,9 +708,97 @@ func (m *mutator) derive(q *sel) bool {
 	if chance(m.g.r, 0.5) {
 		sub.where = moveConjunct(c.s, c.f, inner)
 	}
+	if chance(m.g.r, 0.35) {
+		// Its columns one by one, at times a NOT NULL one as coalesce(c,
+		// literal): the same on every row of the table, not on the row of
+		// NULLs a LEFT JOIN adds for a subquery on its right side (a trap
+		// for derived_merge, which merges such a subquery when what the
+		// query reads of it is NULL there).
+		m.detail = "cols"
+		var notNull []int
+		for i, col := range inner.table.cols {
+			if col.notNull {
+				notNull = append(notNull, i)
+			}
+		}
+		trap := -1
+		if len(notNull) > 0 && chance(m.g.r, 0.6) {
+			trap = notNull[m.g.r.IntN(len(notNull))]
+			m.detail = "cols,coalesce"
+		}
+		sub.items = nil
+		for i, col := range inner.table.cols {
+			var x expr = &colRef{f: inner, col: i}
+			if i == trap {
+				x = &call{name: "coalesce", args: []expr{x, m.g.literal(classOf(&colRef{f: inner, col: i}))}}
+			}
+			sub.items = append(sub.items, &item{x: x, alias: col.name})
+		}
+	}
 	if c.f.alias == "" {
 		c.f.alias = c.f.table.name
 	}
+	c.f.table, c.f.sub = nil, sub
+	return true
+}
+
+// lift moves an expression that reads columns of one table of its
+// SELECT's FROM only (no subquery) into a FROM subquery over that table,
+// (SELECT its columns, e AS lx FROM t) AS t, and reads it there as t.lx;
+// a bare NOT NULL column at times as coalesce(c, literal), its value on
+// every row of the table. The same query where t's rows are the table's;
+// on the right side of a LEFT JOIN (drawn first, most of the time), the
+// row of NULLs the join adds gives t.lx NULL where e may not be (typeof,
+// coalesce, IS NULL): a trap for derived_merge's reading of the outputs
+// it merges there. Not where the SELECT has a * that would show lx.
+func (m *mutator) lift(q *sel) bool {
+	type cand struct {
+		st site
+		f  *fromItem
+	}
+	var cs, left []cand
+	walk(q, func(st site) {
+		for _, f := range st.s.from {
+			if f.table == nil || f.cte != "" || !readsOnly(*st.slot, f) {
+				continue
+			}
+			if slices.ContainsFunc(st.s.items, func(it *item) bool { return it.star && (it.starOf == nil || it.starOf == f) }) {
+				continue
+			}
+			cs = append(cs, cand{st, f})
+			if f.join == "LEFT JOIN" {
+				left = append(left, cand{st, f})
+			}
+		}
+	})
+	if len(cs) == 0 {
+		return false
+	}
+	if len(left) > 0 && chance(m.g.r, 0.8) {
+		cs = left
+	}
+	c := cs[m.g.r.IntN(len(cs))]
+	inner := &fromItem{table: c.f.table}
+	e := clone(*c.st.slot)
+	repoint(e, c.f, inner)
+	m.detail = c.f.join
+	if m.detail == "" {
+		m.detail = "first"
+	}
+	if r, bare := e.(*colRef); bare && inner.table.cols[r.col].notNull && chance(m.g.r, 0.5) {
+		e = &call{name: "coalesce", args: []expr{e, m.g.literal(classOf(r))}}
+		m.detail += ",coalesce"
+	}
+	sub := newSel()
+	sub.from = []*fromItem{inner}
+	for i, col := range inner.table.cols {
+		sub.items = append(sub.items, &item{x: &colRef{f: inner, col: i}, alias: col.name})
+	}
+	sub.items = append(sub.items, &item{x: e, alias: "lx"})
+	if c.f.alias == "" {
+		c.f.alias = c.f.table.name
+	}
+	*c.st.slot = &colRef{f: c.f, col: len(inner.table.cols), qual: true}
 	c.f.table, c.f.sub = nil, sub
 	return true
 }
