@@ -69,7 +69,8 @@ func (p *prover) normalForm() Attempt {
 // JOINs whose NULL rows the WHERE rejects as JOINs, LEFT JOINs on a key
 // nothing else reads removed, anti-joins as NOT EXISTS, EXCEPT as NOT IN, COUNT of a NOT NULL column as
 // COUNT(*), DISTINCT dropped in IN and
-// EXISTS subqueries, IS NOT NULL of an IN subquery's output dropped, GROUP BY terms determined by the others dropped,
+// EXISTS subqueries, IS NOT NULL of an IN subquery's output dropped, HAVING conjuncts on
+// GROUP BY columns moved to the WHERE, GROUP BY terms determined by the others dropped,
 // DISTINCT dropped where the outputs determine a key.
 func (p *prover) normalize(i int) {
 	p.applyAll(i, check.RuleDerivedMerge, derivedSites)
@@ -81,6 +82,7 @@ func (p *prover) normalize(i int) {
 	p.applyAll(i, check.RuleInDistinct, subquerySites)
 	p.applyAll(i, check.RuleInNotNull, inSites)
 	p.applyAll(i, check.RuleSetOpDistinct, distinctSites)
+	p.applyAll(i, check.RuleHavingToWhere, havingSites)
 	p.applyAll(i, check.RuleGroupByFD, groupBySites)
 	p.applyAll(i, check.RuleCountDistinctKey, countDistinctSites)
 	p.applyAll(i, check.RuleDistinctKey, distinctSites)

@@ -63,6 +63,18 @@ func groupBySites(q *sqlast.Query) []int {
 	return out
 }
 
+// havingSites are the SELECTs with GROUP BY and HAVING.
+func havingSites(q *sqlast.Query) []int {
+	var out []int
+	sqlast.Walk(q.Stmt, func(n sqlast.Node) bool {
+		if sq, ok := n.(*sqlast.SelectQuery); ok && sq.Having != nil && len(sq.GroupBy) > 0 {
+			out = append(out, sq.Pos())
+		}
+		return true
+	})
+	return out
+}
+
 func distinctSites(q *sqlast.Query) []int {
 	var out []int
 	sqlast.Walk(q.Stmt, func(n sqlast.Node) bool {

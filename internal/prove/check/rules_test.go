@@ -108,6 +108,11 @@ func TestRules(t *testing.T) {
 		{RuleDerivedMerge, "SELECT c.year, t.n FROM concert c LEFT JOIN member m ON m.id = c.year JOIN (SELECT s.name AS n, s.age FROM singer s, u WHERE u.id = s.age) AS t ON t.age = c.year", "JOIN (SELECT",
 			"SELECT a1.year, a3.name FROM concert AS a1 LEFT JOIN member AS a2 ON a2.id = a1.year, singer AS a3, u AS a4 WHERE a3.age = a1.year AND a4.id = a3.age", nil},
 		{RuleDerivedMerge, "SELECT t.n FROM (SELECT name AS n FROM singer ORDER BY age DESC) AS t", "(SELECT", "SELECT a1.name FROM singer AS a1", nil},
+		// A HAVING conjunct on GROUP BY columns to the WHERE; one that
+		// reads an aggregate stays.
+		{RuleHavingToWhere, "SELECT name, count(*) FROM singer WHERE age > 3 GROUP BY name, country HAVING name > 'c' AND (count(*) > 30 OR country < 'z')", "SELECT",
+			"SELECT a1.name, count(*) FROM singer AS a1 WHERE a1.age > 3 AND a1.name > 'c' GROUP BY a1.name, a1.country HAVING count(*) > 30 OR a1.country < 'z'", nil},
+		{RuleHavingToWhere, "SELECT age FROM singer GROUP BY age HAVING age + 1 = 13", "SELECT", "SELECT a1.age FROM singer AS a1 WHERE a1.age + 1 = 13 GROUP BY a1.age", nil},
 		// A nullable key or column kept from NULL by a conjunct.
 		{RuleCountStar, "SELECT count(id) FROM u WHERE id > 3", "count(", "SELECT count(*) FROM u AS a1 WHERE a1.id > 3", nil},
 		{RuleDistinctKey, "SELECT DISTINCT id, name FROM u WHERE id IN (1, 2)", "SELECT", "SELECT a1.id, a1.name FROM u AS a1 WHERE a1.id IN (1, 2)", []string{"key(u(id))"}},
@@ -194,6 +199,12 @@ func TestRulesRefuse(t *testing.T) {
 		{"coalesce read in the WHERE", RuleDerivedMerge, "SELECT c.year FROM concert c LEFT JOIN (SELECT coalesce(age, 0) AS a FROM singer) AS t ON t.a = c.year WHERE t.a IS NULL", "LEFT JOIN (SELECT"},
 		{"a CASE with a literal branch", RuleDerivedMerge, "SELECT t.a FROM concert c LEFT JOIN (SELECT CASE WHEN age IS NULL THEN 0 ELSE age END AS a FROM singer) AS t ON t.a = c.year", "LEFT JOIN (SELECT"},
 		{"IS NULL of a column", RuleDerivedMerge, "SELECT t.a FROM concert c LEFT JOIN (SELECT age IS NULL AS a, age FROM singer) AS t ON t.age = c.year", "LEFT JOIN (SELECT"},
+		{"an aggregate", RuleHavingToWhere, "SELECT name FROM singer GROUP BY name HAVING count(*) > 1", "SELECT"},
+		{"a column outside GROUP BY", RuleHavingToWhere, "SELECT name FROM singer GROUP BY name HAVING age > 1", "SELECT"},
+		{"no GROUP BY", RuleHavingToWhere, "SELECT count(*) FROM singer HAVING count(*) > 1 AND 1 = 1", "SELECT"},
+		{"a NOCASE column", RuleHavingToWhere, "SELECT nc FROM kind GROUP BY nc HAVING nc COLLATE binary = 'a'", "SELECT"},
+		{"a subquery", RuleHavingToWhere, "SELECT name FROM singer GROUP BY name HAVING name IN (SELECT b FROM log)", "SELECT"},
+		{"an outer query's column", RuleHavingToWhere, "SELECT year FROM concert WHERE EXISTS (SELECT name FROM singer GROUP BY name HAVING name = concert.year)", "SELECT a2.name"},
 		{"two tables on the NULL side", RuleDerivedMerge, "SELECT c.year FROM concert c LEFT JOIN (SELECT s.age FROM singer s, u WHERE u.id = s.age) AS t ON t.age = c.year", "LEFT JOIN (SELECT"},
 		{"a conjunct under OR", RuleCountStar, "SELECT count(id) FROM u WHERE id > 3 OR name = 'x'", "count("},
 		{"NOT IN keeps NULL", RuleCountStar, "SELECT count(id) FROM u WHERE id NOT IN (SELECT a FROM log WHERE a = 1)", "count("},

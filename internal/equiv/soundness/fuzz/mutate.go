@@ -70,6 +70,7 @@ var rewrites = []rewrite{
 	{"group_term", famRule, 3, 3, (*mutator).groupTerm},
 	{"derive", famRule, 3, 3, (*mutator).derive},
 	{"lift", famRule, 6, 4, (*mutator).lift},
+	{"having_move", famRule, 6, 4, (*mutator).havingMove},
 	{"with_cte", famRule, 3, 3, (*mutator).withCTE},
 	{"left_add", famRule, 3, 3, (*mutator).leftAdd},
 	{"left_inner", famRule, 2, 2, (*mutator).leftInner},
@@ -801,6 +802,88 @@ func (m *mutator) lift(q *sel) bool {
 	*c.st.slot = &colRef{f: c.f, col: len(inner.table.cols), qual: true}
 	c.f.table, c.f.sub = nil, sub
 	return true
+}
+
+// havingMove moves a WHERE conjunct of a grouped SELECT that reads only
+// columns it groups by (no subquery) to its HAVING, as having_to_where
+// moves it back: the same groups where equal values of those columns
+// are the same value; a trap where a group holds values the engine takes
+// for equal while they differ (NOCASE, RTRIM, an untyped or REAL column
+// with 5 and 5.0) and the conjunct tells them apart.
+func (m *mutator) havingMove(q *sel) bool {
+	type cand struct {
+		s    *sel
+		slot *expr
+	}
+	var cs []cand
+	for _, s := range sels(q) {
+		if len(s.groupBy) == 0 || s.where == nil {
+			continue
+		}
+		for _, sl := range conjuncts(&s.where) {
+			if readsGrouped(*sl, s) {
+				cs = append(cs, cand{s, sl})
+			}
+		}
+	}
+	if len(cs) == 0 || chance(m.g.r, 0.3) {
+		return m.havingAdd(q)
+	}
+	c := cs[m.g.r.IntN(len(cs))]
+	moved := *c.slot
+	*c.slot = &binary{op: "=", l: numLit(intVal(1)), r: numLit(intVal(1))}
+	c.s.having = andExpr(c.s.having, moved)
+	return true
+}
+
+// havingAdd is havingMove where no WHERE conjunct reads only grouped
+// columns: a comparison of a grouped column with a literal goes to the
+// HAVING of the second query and to the WHERE of the first (the pair's
+// twin SELECT), so that the pair differs only in where it sits.
+func (m *mutator) havingAdd(q *sel) bool {
+	type cand struct {
+		s *sel
+		g *colRef
+	}
+	var cs []cand
+	for _, s := range sels(q) {
+		for _, g := range s.groupBy {
+			if r, ok := g.(*colRef); ok && m.twin != nil && m.twin.sels[s] != nil && m.twin.froms[r.f] != nil {
+				cs = append(cs, cand{s, r})
+			}
+		}
+	}
+	if len(cs) == 0 {
+		return false
+	}
+	c := cs[m.g.r.IntN(len(cs))]
+	op, l := pick(m.g.r, cmpOps), m.g.literal(classOf(c.g))
+	c.s.having = andExpr(c.s.having, &binary{op: op, l: &colRef{f: c.g.f, col: c.g.col, qual: true}, r: l})
+	s1 := m.twin.sels[c.s]
+	s1.where = andExpr(s1.where, &binary{op: op, l: &colRef{f: m.twin.froms[c.g.f], col: c.g.col, qual: true}, r: l})
+	m.detail = "added"
+	return true
+}
+
+// readsGrouped reports whether e reads columns of s that s groups by
+// (GROUP BY terms that are those columns), at least one, and nothing
+// else of a FROM: no other column, alias, position or subquery.
+func readsGrouped(e expr, s *sel) bool {
+	ok, some := true, false
+	slot := e
+	walkExprTree(&slot, func(x expr) {
+		switch t := x.(type) {
+		case *colRef:
+			some = true
+			ok = ok && slices.ContainsFunc(s.groupBy, func(g expr) bool {
+				r, is := g.(*colRef)
+				return is && r.f == t.f && r.col == t.col
+			})
+		case *inSub, *exists, *scalar, *aliasRef, *posRef:
+			ok = false
+		}
+	})
+	return ok && some
 }
 
 // withCTE moves a table of a FROM into a common table expression, as
