@@ -41,9 +41,11 @@ const RuleRightToLeft = "right_to_left"
 // RIGHT JOIN (right_to_left then applies). The column must be written
 // qualified by a's (or b's) name, which no other FROM item of that
 // SELECT has: it then names that item (a SELECT's own FROM is searched
-// first). SQLite only: PostgreSQL refuses a FULL JOIN whose ON is not
-// merge- or hash-joinable, which a LEFT JOIN runs (an error against
-// rows); MySQL and MariaDB read FULL as an alias. Refused as
+// first). SQLite, and PostgreSQL where the ON is equalities of a
+// column of each side of family Int or Text (mergeJoinable): PostgreSQL
+// refuses a FULL JOIN whose ON is not merge- or hash-joinable, which a
+// LEFT JOIN runs (an error against rows); MySQL and MariaDB read FULL as
+// an alias. Refused as
 // right_to_left is (its place in the FROM, ON, NATURAL, USING,
 // parentheses, WITH). At is -1; After is not in canonical form.
 const RuleFullToOuter = "full_to_outer"
@@ -151,18 +153,20 @@ func rightToLeft(sql string, s Schema) (string, error) {
 
 // fullToOuter applies RuleFullToOuter to sql.
 func fullToOuter(sql string, s Schema) (string, error) {
-	if s.Dialect() != SQLite {
-		return "", refuse("RIGHT/FULL JOIN", "FULL JOIN is rewritten on SQLite only (PostgreSQL refuses some that a LEFT JOIN runs)")
+	d := s.Dialect()
+	if d != SQLite && d != Postgres {
+		return "", refuse("RIGHT/FULL JOIN", "FULL JOIN is rewritten on SQLite and PostgreSQL only (MySQL and MariaDB read FULL as an alias)")
 	}
 	st, cores, err := outerJoinItems(sql, sqlast.JoinLeft|sqlast.JoinRight, 0)
 	if err != nil {
 		return "", err
 	}
-	d := s.Dialect()
 	done := 0
 	for _, sq := range cores {
 		j := sq.From[1].Join
 		switch {
+		case d == Postgres && !mergeJoinable(sq, s):
+			continue
 		case rejectsNullOf(sq, 0, d):
 			j.Type, j.Words = sqlast.JoinLeft|sqlast.JoinOuter, []string{"LEFT", "JOIN"}
 		case rejectsNullOf(sq, 1, d):
@@ -173,9 +177,78 @@ func fullToOuter(sql string, s Schema) (string, error) {
 		done++
 	}
 	if done == 0 {
+		if d == Postgres {
+			return "", refuse("RIGHT/FULL JOIN", "no FULL JOIN whose WHERE rejects NULL in a column of one side and whose ON PostgreSQL runs (equalities of a column of each side, both int or both text)")
+		}
 		return "", refuse("RIGHT/FULL JOIN", "no FULL JOIN whose WHERE rejects NULL in a column of one side")
 	}
 	return sqlast.Format(st), nil
+}
+
+// mergeJoinable reports whether the ON of sq's second FROM item is a
+// conjunction of equalities, each of a column of the first item and a
+// column of the second (written qualified by the items' names, which no
+// other item of the FROM has; both items tables of the schema), the two
+// of family Int or both of family Text: a FULL JOIN PostgreSQL runs.
+// PostgreSQL refuses one it can neither merge nor hash ("FULL JOIN is
+// only supported with merge-joinable or hash-joinable join conditions":
+// a.x < b.y, a.x = a.z, an OR), where the LEFT JOIN it would become
+// runs. Checked on PostgreSQL 15: int = int, int = bigint, text =
+// varchar and two such equalities run; a.x < b.y, a.x = a.z and an OR
+// of equalities are refused.
+func mergeJoinable(sq *sqlast.SelectQuery, s Schema) bool {
+	d := s.Dialect()
+	var keys [2]string
+	var tables [2]*Table
+	for i := range 2 {
+		t := sq.From[i]
+		name, ok := itemName(t)
+		if !ok || t.Name == nil || t.Name.Schema != nil {
+			return false
+		}
+		keys[i], tables[i] = identKey(name, d), s.Table(t.Name.Name.Name)
+		if tables[i] == nil {
+			return false
+		}
+		for j, u := range sq.From {
+			if other, ok := itemName(u); j != i && ok && identKey(other, d) == keys[i] {
+				return false
+			}
+		}
+	}
+	if sq.From[1].On == nil {
+		return false
+	}
+	// side returns the item a column reference names and its column.
+	side := func(e sqlast.Expr) (int, *Column) {
+		r, ok := stripParens(e).(*sqlast.QualifiedRef)
+		if !ok || len(r.Parts) != 2 {
+			return -1, nil
+		}
+		for i := range 2 {
+			if identKey(r.Parts[0], d) == keys[i] {
+				if k := tables[i].Col(r.Parts[1].Name); k >= 0 {
+					return i, &tables[i].Columns[k]
+				}
+			}
+		}
+		return -1, nil
+	}
+	for _, x := range conjuncts(sq.From[1].On) {
+		b, ok := x.(*sqlast.BinaryExpr)
+		if !ok || b.Op != sqlast.OpEq {
+			return false
+		}
+		i, ci := side(b.X)
+		j, cj := side(b.Y)
+		if i < 0 || j < 0 || i == j {
+			return false
+		}
+		if f := ci.family(d); f != cj.family(d) || (f != Int && f != Text) {
+			return false
+		}
+	}
+	return true
 }
 
 // rejectsNullOf reports whether a top-level conjunct of sq's WHERE is

@@ -76,7 +76,7 @@ func derivedMerge(c *Canon, at int, _ *factSet) error {
 			return refuse("rule", "the subquery has an outer join")
 		}
 	}
-	if nullSide && (len(sub.From) != 1 || sub.From[0].Name == nil) {
+	if nullSide && (len(sub.From) != 1 || sub.From[0].Name == nil || sub.From[0].Alias == nil) {
 		return refuse("rule", "the right side of a LEFT JOIN reads more than one table")
 	}
 	// The outer query's * becomes its columns, d's among them, before d

@@ -80,7 +80,7 @@ var rewrites = []rewrite{
 	{"join_fk", famRule, 8, 4, (*mutator).joinFK},
 	{"in_not_null", famRule, 3, 3, (*mutator).inNotNull},
 	{"right_swap", famRule, 4, 3, (*mutator).rightSwap},
-	{"full_outer", famRule, 3, 1, (*mutator).fullOuter},
+	{"full_outer", famRule, 3, 4, (*mutator).fullOuter},
 	{"op_change", famBreak, 1, 1, (*mutator).opChange},
 	{"lit_shift", famBreak, 1, 1, (*mutator).litShift},
 	{"drop_conjunct", famBreak, 1, 1, (*mutator).dropConjunct},
