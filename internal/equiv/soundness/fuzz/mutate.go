@@ -727,20 +727,32 @@ func (m *mutator) derive(q *sel) bool {
 			trap = notNull[m.g.r.IntN(len(notNull))]
 			m.detail = "cols,coalesce"
 		}
-		sub.items = nil
-		for i, col := range inner.table.cols {
-			var x expr = &colRef{f: inner, col: i}
-			if i == trap {
-				x = &call{name: "coalesce", args: []expr{x, m.g.literal(classOf(&colRef{f: inner, col: i}))}}
-			}
-			sub.items = append(sub.items, &item{x: x, alias: col.name})
+		sub.items = columnItems(inner)
+		if trap >= 0 {
+			sub.items[trap].x = &call{name: "coalesce", args: []expr{sub.items[trap].x, m.g.literal(classOf(&colRef{f: inner, col: trap}))}}
 		}
 	}
-	if c.f.alias == "" {
-		c.f.alias = c.f.table.name
-	}
-	c.f.table, c.f.sub = nil, sub
+	readSub(c.f, sub)
 	return true
+}
+
+// columnItems lists the columns of inner's table as outputs, each named
+// as its column.
+func columnItems(inner *fromItem) []*item {
+	var out []*item
+	for i, col := range inner.table.cols {
+		out = append(out, &item{x: &colRef{f: inner, col: i}, alias: col.name})
+	}
+	return out
+}
+
+// readSub makes the table item f read the subquery sub, under the
+// table's name when f has no alias (the query's names stay).
+func readSub(f *fromItem, sub *sel) {
+	if f.alias == "" {
+		f.alias = f.table.name
+	}
+	f.table, f.sub = nil, sub
 }
 
 // lift moves an expression that reads columns of one table of its
@@ -792,15 +804,9 @@ func (m *mutator) lift(q *sel) bool {
 	}
 	sub := newSel()
 	sub.from = []*fromItem{inner}
-	for i, col := range inner.table.cols {
-		sub.items = append(sub.items, &item{x: &colRef{f: inner, col: i}, alias: col.name})
-	}
-	sub.items = append(sub.items, &item{x: e, alias: "lx"})
-	if c.f.alias == "" {
-		c.f.alias = c.f.table.name
-	}
+	sub.items = append(columnItems(inner), &item{x: e, alias: "lx"})
 	*c.st.slot = &colRef{f: c.f, col: len(inner.table.cols), qual: true}
-	c.f.table, c.f.sub = nil, sub
+	readSub(c.f, sub)
 	return true
 }
 
