@@ -748,7 +748,7 @@ func (g *gen) cond(s *sel, depth int) expr {
 		col = clone(f).(*colRef)
 	}
 	if col == nil {
-		return &binary{op: "=", l: numLit(intVal(1)), r: numLit(intVal(1))}
+		return trueConjunct()
 	}
 	c := classOf(col)
 	switch x := g.r.Float64(); {

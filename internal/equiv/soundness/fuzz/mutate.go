@@ -391,7 +391,7 @@ func (m *mutator) addTrue(q *sel) bool {
 	if len(s.from) == 0 {
 		return false
 	}
-	s.where = andExpr(s.where, &binary{op: "=", l: numLit(intVal(1)), r: numLit(intVal(1))})
+	s.where = andExpr(s.where, trueConjunct())
 	return true
 }
 
@@ -837,13 +837,13 @@ func (m *mutator) havingMove(q *sel) bool {
 	}
 	c := cs[m.g.r.IntN(len(cs))]
 	moved := *c.slot
-	*c.slot = &binary{op: "=", l: numLit(intVal(1)), r: numLit(intVal(1))}
+	*c.slot = trueConjunct()
 	c.s.having = andExpr(c.s.having, moved)
 	return true
 }
 
 // havingAdd is havingMove where no WHERE conjunct reads only grouped
-// columns: a comparison of a grouped column with a literal goes to the
+// columns (and at times where one does): a comparison of a grouped column with a literal goes to the
 // HAVING of the second query and to the WHERE of the first (the pair's
 // twin SELECT), so that the pair differs only in where it sits.
 func (m *mutator) havingAdd(q *sel) bool {
@@ -1038,11 +1038,17 @@ func moveConjunct(s *sel, f, inner *fromItem) expr {
 		if readsOnly(*sl, f) {
 			moved := clone(*sl)
 			repoint(moved, f, inner)
-			*sl = &binary{op: "=", l: numLit(intVal(1)), r: numLit(intVal(1))}
+			*sl = trueConjunct()
 			return moved
 		}
 	}
 	return nil
+}
+
+// trueConjunct is 1 = 1, which a conjunct moved elsewhere leaves in
+// its place.
+func trueConjunct() expr {
+	return &binary{op: "=", l: numLit(intVal(1)), r: numLit(intVal(1))}
 }
 
 // readsOnly reports whether e reads columns of f only (at least one) and
@@ -1125,7 +1131,7 @@ func (m *mutator) inToExists(q *sel) bool {
 			x, y = y, x
 		}
 		if ok1 && ok2 && own(y) && !own(x) {
-			*sl = &binary{op: "=", l: numLit(intVal(1)), r: numLit(intVal(1))}
+			*sl = trueConjunct()
 			ex.sub.items = []*item{{x: y}}
 			*st.slot = &inSub{x: x, sub: ex.sub, not: ex.not}
 			return true
@@ -1392,7 +1398,7 @@ func (m *mutator) dropConjunct(q *sel) bool {
 		s.where = nil
 		return true
 	}
-	*cs[m.g.r.IntN(len(cs))] = &binary{op: "=", l: numLit(intVal(1)), r: numLit(intVal(1))}
+	*cs[m.g.r.IntN(len(cs))] = trueConjunct()
 	return true
 }
 
