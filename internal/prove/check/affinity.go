@@ -55,7 +55,10 @@ func (c *Canon) exprKind(e sqlast.Expr) (aff Affinity, coll string, ok bool) {
 		}
 		return 0, "", false
 	}
-	return AffinityNone, "", true
+	// Any other expression has no affinity, and no collation unless a
+	// COLLATE inside it lends one (sqlite3ExprCollSeq follows EP_Collate
+	// into operands and a CASE's terms): not read.
+	return AffinityNone, "", !holdsCollate(e)
 }
 
 // sameKinds refuses two subqueries (IN or scalar) whose outputs differ in

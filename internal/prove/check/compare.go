@@ -594,7 +594,7 @@ func (k *kernel) outputs(b1, b2 *block, d *deps, m mode, where string) error {
 		s := newScript(k.d)
 		enc := func(sd side, e sqlast.Expr) (term, bool, error) {
 			en := &encoder{s: s, env: kernelEnv{k: k, sd: sd, deps: d}, agg: b1.aggregate, grouped: len(b1.groupBy) > 0}
-			return en.scalar(e)
+			return en.value(e)
 		}
 		t1, ok1, err := enc(k.side(0), e1)
 		if err != nil {
@@ -604,7 +604,7 @@ func (k *kernel) outputs(b1, b2 *block, d *deps, m mode, where string) error {
 		if err != nil {
 			return err
 		}
-		if !ok1 || !ok2 || t1.srt != t2.srt || t1.srt == "" {
+		if !ok1 || !ok2 || t1.srt != t2.srt && t1.srt != "" && t2.srt != "" {
 			return refuse("output", "output column %d differs: %s against %s (%s)", i+1, sqlast.Format(e1), sqlast.Format(e2), where)
 		}
 		if b1.aggregate {
@@ -618,10 +618,36 @@ func (k *kernel) outputs(b1, b2 *block, d *deps, m mode, where string) error {
 			}
 			s.assert(p.t)
 		}
-		same := and("(= "+t1.n+" "+t2.n+")", or(t1.n, "(= "+t1.v+" "+t2.v+")"))
+		same := sameValue(t1, t2)
 		k.obligation(s, fmt.Sprintf("output column %d of the first equals column %d of the second, %s", i+1, m.perm[i]+1, where), same)
 	}
 	return nil
+}
+
+// sameValue is the claim that two encoded outputs are the same value:
+// both NULL, or neither and equal; the NULL literal (sort "") is NULL.
+// Where either may be a real past 64 bits (ovf), both must be, with the
+// same real (the same uninterpreted operation of the same integers), or
+// neither.
+func sameValue(t1, t2 term) string {
+	switch {
+	case t1.srt == "" && t2.srt == "":
+		return "true"
+	case t1.srt == "":
+		return t2.n
+	case t2.srt == "":
+		return t1.n
+	}
+	eq := "(= " + t1.v + " " + t2.v + ")"
+	switch {
+	case t1.ovf != "" && t2.ovf != "":
+		eq = and("(= "+t1.ovf+" "+t2.ovf+")", ite(t1.ovf, "(= "+t1.rv+" "+t2.rv+")", eq))
+	case t1.ovf != "":
+		eq = and(not(t1.ovf), eq)
+	case t2.ovf != "":
+		eq = and(not(t2.ovf), eq)
+	}
+	return and("(= "+t1.n+" "+t2.n+")", or(t1.n, eq))
 }
 
 // order checks ORDER BY and LIMIT: when rows must come in order, or a

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
@@ -22,13 +23,18 @@ import (
 // int64Bounds are the smallest and largest values of SQLite's integers.
 const int64Min, int64Max = "(- 9223372036854775808)", "9223372036854775807"
 
+// pow62 is 2^62 as an SMT real.
+const pow62 = "4611686018427387904.0"
+
 // nullTerm is the value NULL.
 var nullTerm = term{n: "true", tag: "null"}
 
 // arith encodes a + b, a - b, a * b and a / b of numbers of families Int
 // and Real (SQLite's rules: NULL when either is NULL or a divisor is 0;
 // two integers give an integer, the quotient truncated toward zero;
-// otherwise a real); ok is false for any other operator or operand.
+// otherwise a real); ok is false for any other operator or operand. For
+// a proof (not cover) only two integers are modelled (intArith): a real
+// is a double in SQLite, not the solver's rational.
 func (e *encoder) arith(b *sqlast.BinaryExpr) (term, bool, error) {
 	op, ok := map[sqlast.Operator]string{sqlast.OpAdd: "+", sqlast.OpSub: "-", sqlast.OpMul: "*", sqlast.OpDiv: "/"}[b.Op]
 	if !ok || e.s.d != SQLite {
@@ -45,6 +51,13 @@ func (e *encoder) arith(b *sqlast.BinaryExpr) (term, bool, error) {
 	if x.srt == "" || y.srt == "" {
 		return nullTerm, true, nil
 	}
+	if !e.cover {
+		if x.tn != nil || y.tn != nil || x.fam != Int || x.srt != "Int" || y.fam != Int || y.srt != "Int" {
+			return term{}, false, nil
+		}
+		t, ok := e.intArith(op, x, y)
+		return t, ok, nil
+	}
 	x, y = x.number(), y.number()
 	if !arithFamily(x) || !arithFamily(y) {
 		return term{}, false, nil
@@ -54,7 +67,7 @@ func (e *encoder) arith(b *sqlast.BinaryExpr) (term, bool, error) {
 		var v string
 		if op == "/" {
 			n = or(x.n, y.n, "(= "+y.v+" 0)")
-			v = "(ite (>= " + x.v + " 0) (div " + x.v + " " + y.v + ") (- (div (- " + x.v + ") " + y.v + ")))"
+			v = truncDiv(x.v, y.v)
 		} else {
 			v = "(" + op + " " + x.v + " " + y.v + ")"
 		}
@@ -67,6 +80,79 @@ func (e *encoder) arith(b *sqlast.BinaryExpr) (term, bool, error) {
 	return term{n: n, v: "(" + op + " " + toReal(x) + " " + toReal(y) + ")", srt: "Real", fam: Real, tag: "arith Real"}, true, nil
 }
 
+// intArith is the prover's x op y of two integers, as SQLite's OP_Add,
+// OP_Subtract, OP_Multiply and OP_Divide compute it (vdbe.c): NULL when
+// either is NULL or, for /, the divisor is 0; else the integer result,
+// the quotient truncated toward zero, while it fits in 64 bits
+// (sqlite3AddInt64, sqlite3SubInt64, sqlite3MulInt64 and the
+// SMALLEST_INT64 / -1 test); past them the operands are read as doubles
+// and the result is a real. That real is not modelled: the term's ovf
+// says when it is the value, and rv is an uninterpreted function of the
+// operands (the same operation of the same integers, the same real).
+// Two integer literals are computed here (one past 64 bits is not
+// modelled). ok is false for an operand that may itself overflow
+// (scalar refuses it).
+func (e *encoder) intArith(op string, x, y term) (term, bool) {
+	if x.lit != nil && y.lit != nil && x.lit.Kind == sqlast.LitInteger && y.lit.Kind == sqlast.LitInteger {
+		a, okA := new(big.Int).SetString(x.lit.Value, 10)
+		b, okB := new(big.Int).SetString(y.lit.Value, 10)
+		if !okA || !okB {
+			return term{}, false
+		}
+		r := new(big.Int)
+		switch op {
+		case "+":
+			r.Add(a, b)
+		case "-":
+			r.Sub(a, b)
+		case "*":
+			r.Mul(a, b)
+		case "/":
+			if b.Sign() == 0 {
+				return nullTerm, true
+			}
+			r.Quo(a, b) // truncated toward zero
+		}
+		if !r.IsInt64() {
+			return term{}, false
+		}
+		v := r.Int64()
+		return term{n: "false", v: smtInt(v), srt: "Int", fam: Int, lit: sqlast.NumberLiteral(strconv.FormatInt(v, 10)), tag: "lit"}, true
+	}
+	// A value of SQLite's integers (a column's, a literal's, a CASE of
+	// them, an aggregate's: SUM stops with an error past them) is a
+	// 64-bit one.
+	for _, t := range []term{x, y} {
+		if t.lit == nil {
+			e.s.assert("(=> " + not(t.n) + " (and (<= " + int64Min + " " + t.v + ") (<= " + t.v + " " + int64Max + ")))")
+		}
+	}
+	n := or(x.n, y.n)
+	v := "(" + op + " " + x.v + " " + y.v + ")"
+	if op == "/" {
+		n = or(x.n, y.n, "(= "+y.v+" 0)")
+		v = truncDiv(x.v, y.v)
+	}
+	ovf := and(not(n), or("(< "+v+" "+int64Min+")", "(> "+v+" "+int64Max+")"))
+	rv := app(e.fun("|int "+op+" past 64 bits|", []string{"Int", "Int"}, "Real"), []string{x.v, y.v})
+	// What is known of that real: the sign of the exact result, and a
+	// magnitude past 2^62. The doubles of the operands are each within
+	// 512 of them (the spacing of doubles below 2^63 is at most 1024),
+	// so a sum or difference past 2^63 - 1 rounds to at least
+	// 2^63 - 1024; a product's relative error is under 2^-50; a
+	// quotient leaves the integers only as SMALLEST_INT64 / -1, 2^63.
+	e.s.assert("(=> (and " + ovf + " (> " + v + " " + int64Max + ")) (> " + rv + " " + pow62 + "))")
+	e.s.assert("(=> (and " + ovf + " (< " + v + " " + int64Min + ")) (< " + rv + " (- " + pow62 + ")))")
+	return term{n: n, v: v, srt: "Int", fam: Int, tag: "arith Int", ovf: ovf, rv: rv}, true
+}
+
+// truncDiv is x / y of two integers truncated toward zero: SMT-LIB's div
+// is Euclidean (a non-negative remainder), which truncates a
+// non-negative x for either sign of y.
+func truncDiv(x, y string) string {
+	return "(ite (>= " + x + " 0) (div " + x + " " + y + ") (- (div (- " + x + ") " + y + ")))"
+}
+
 // arithFamily: a value arith models, an integer or a real.
 func arithFamily(t term) bool {
 	return t.fam == Int && t.srt == "Int" || t.fam == Real && t.srt == "Real"
@@ -75,16 +161,39 @@ func arithFamily(t term) bool {
 // cast encodes CAST(x AS type) of a number to INTEGER affinity (a real
 // truncated toward zero) or REAL affinity (an integer made real); its
 // result has the type's affinity.
+//
+// For a proof (not cover) only a cast to INTEGER affinity of an integer
+// is modelled: the integer, or when it is a real past 64 bits (ovf), an
+// uninterpreted function of that real (SQLite clamps it).
 func (e *encoder) cast(c *sqlast.CastExpr) (term, bool, error) {
 	if e.s.d != SQLite || c.Type == nil {
 		return term{}, false, nil
 	}
-	x, ok, err := e.scalar(c.X)
+	x, ok, err := e.value(c.X)
 	if err != nil || !ok {
 		return term{}, false, err
 	}
 	if x.srt == "" {
 		return nullTerm, true, nil
+	}
+	if !e.cover {
+		if aff := AffinityOf(c.Type.Name); aff != AffinityInteger || x.fam != Int || x.srt != "Int" || x.tn != nil {
+			return term{}, false, nil
+		}
+		v := x.v
+		if x.ovf != "" {
+			// A real to an integer (sqlite3VdbeIntValue's
+			// doubleToInt64): truncated toward zero, the extremes
+			// past the integers' range.
+			r := x.rv
+			trunc := "(ite (>= " + r + " 0.0) (to_int " + r + ") (- (to_int (- " + r + "))))"
+			clamp := "(ite (>= " + r + " (to_real " + int64Max + ")) " + int64Max + " (ite (<= " + r + " (to_real " + int64Min + ")) " + int64Min + " " + trunc + "))"
+			v = "(ite " + x.ovf + " " + clamp + " " + x.v + ")"
+		}
+		return term{n: x.n, v: v, srt: "Int", fam: Int, aff: AffinityInteger, tag: "cast Int"}, true, nil
+	}
+	if x.ovf != "" {
+		return term{}, false, nil
 	}
 	if !arithFamily(x) {
 		return term{}, false, nil

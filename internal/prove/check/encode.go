@@ -69,12 +69,18 @@ type encodeEnv interface {
 // tag, which names its kind in an uninterpreted predicate's symbol.
 type term struct {
 	n, v string
-	srt  string
-	fam  Family
-	aff  Affinity
-	coll string
-	lit  *sqlast.Literal
-	tag  string
+	// ovf, when not "", is a formula that holds when the value is not
+	// the integer v but a real past SQLite's 64-bit integers (an
+	// integer arithmetic that overflowed, which SQLite computes in
+	// doubles); rv is that real then, a value of the uninterpreted
+	// function of the operation's operands (arith).
+	ovf, rv string
+	srt     string
+	fam     Family
+	aff     Affinity
+	coll    string
+	lit     *sqlast.Literal
+	tag     string
 	// tn: the value is a text of numeric fields (a date, a year) whose
 	// number v is (ConditionCover's encoding only, cover_date.go).
 	tn *textNum
@@ -206,11 +212,26 @@ func (e *encoder) literal(l *sqlast.Literal, neg bool) (term, bool) {
 }
 
 // scalar encodes a value; ok is false when the kernel does not model it
-// (the comparison holding it is then uninterpreted).
+// (the comparison holding it is then uninterpreted), and for a value that
+// may leave the integers (value's ovf): a caller that does not write
+// what the engine does then fails closed.
 func (e *encoder) scalar(x sqlast.Expr) (term, bool, error) {
+	t, ok, err := e.value(x)
+	if err != nil || !ok || t.ovf != "" {
+		return term{}, false, err
+	}
+	return t, true, nil
+}
+
+// value encodes a value as scalar does, and also one that may leave the
+// integers (term.ovf): SQLite's integer arithmetic, whose result past 64
+// bits is a real (arith). Only compare, is and the kernel's output
+// comparison read such a term; each writes what holds when ovf does
+// apart from what holds when it does not.
+func (e *encoder) value(x sqlast.Expr) (term, bool, error) {
 	switch t := x.(type) {
 	case *sqlast.ParenExpr:
-		return e.scalar(t.X)
+		return e.value(t.X)
 	case *sqlast.QualifiedRef:
 		tm, err := e.column(t)
 		return tm, err == nil, err
@@ -237,13 +258,11 @@ func (e *encoder) scalar(x sqlast.Expr) (term, bool, error) {
 			return e.coverFunc(t)
 		}
 	case *sqlast.BinaryExpr:
-		if e.cover {
-			return e.arith(t)
-		}
+		return e.arith(t)
 	case *sqlast.CastExpr:
-		if e.cover {
-			return e.cast(t)
-		}
+		return e.cast(t)
+	case *sqlast.CaseExpr:
+		return e.caseValue(t)
 	case *sqlast.SubqueryExpr:
 		if tm, ok := e.subTerms[t.Select]; ok && e.cover {
 			return tm, true, nil
@@ -373,8 +392,14 @@ func (e *encoder) cond(x sqlast.Expr) (pred, error) {
 			p, err := e.cond(t.X)
 			return p.not(), err
 		}
+	case *sqlast.CaseExpr:
+		p, ok, err := e.caseCond(t)
+		if err != nil || ok {
+			return p, err
+		}
 	case *sqlast.NullCheckExpr:
-		a, ok, err := e.scalar(t.X)
+		// value: a real past 64 bits is no NULL, so n holds either way.
+		a, ok, err := e.value(t.X)
 		if err != nil {
 			return pred{}, err
 		}
@@ -450,11 +475,11 @@ func (e *encoder) cond(x sqlast.Expr) (pred, error) {
 // compare encodes a op b (x is the whole comparison, for the
 // uninterpreted case).
 func (e *encoder) compare(x sqlast.Expr, op sqlast.Operator, a, b sqlast.Expr) (pred, error) {
-	ta, oka, err := e.scalar(a)
+	ta, oka, err := e.value(a)
 	if err != nil {
 		return pred{}, err
 	}
-	tb, okb, err := e.scalar(b)
+	tb, okb, err := e.value(b)
 	if err != nil {
 		return pred{}, err
 	}
@@ -462,7 +487,7 @@ func (e *encoder) compare(x sqlast.Expr, op sqlast.Operator, a, b sqlast.Expr) (
 		return pred{"false", "false"}, nil // a comparison with NULL is NULL
 	}
 	if oka && okb {
-		if c, ok := e.relate(op, ta, tb); ok {
+		if c, ok := e.relate(op, past(ta), past(tb)); ok {
 			known := and(not(ta.n), not(tb.n))
 			return pred{and(known, c), and(known, not(c))}, nil
 		}
@@ -651,11 +676,11 @@ func relation(op sqlast.Operator, a, b, srt string, d Dialect) (string, bool) {
 
 // is encodes a IS [NOT] b.
 func (e *encoder) is(x sqlast.Expr, t *sqlast.IsExpr) (pred, error) {
-	ta, oka, err := e.scalar(t.X)
+	ta, oka, err := e.value(t.X)
 	if err != nil {
 		return pred{}, err
 	}
-	tb, okb, err := e.scalar(t.Y)
+	tb, okb, err := e.value(t.Y)
 	if err != nil {
 		return pred{}, err
 	}
@@ -668,7 +693,7 @@ func (e *encoder) is(x sqlast.Expr, t *sqlast.IsExpr) (pred, error) {
 	case oka && okb && ta.srt == "":
 		same = tb.n
 	case oka && okb:
-		eq, ok := e.relate(sqlast.OpEq, ta, tb)
+		eq, ok := e.relate(sqlast.OpEq, past(ta), past(tb))
 		if !ok {
 			return e.opaque(x)
 		}

@@ -55,6 +55,8 @@ func suspect(c *Counterexample, p *pairSpec, s *schema, db *database) string {
 		return "outer join removed: its ON binds no key"
 	case rw("with_cte"):
 		return "WITH inlined: " + strings.Join(p.rewrites, "+")
+	case rw("case_wrap", "arith_shift") || f["query_case"]:
+		return "CASE or arithmetic: " + strings.Join(p.rewrites, "+")
 	case f["in_list_lit"]:
 		return "R5 IN list without affinity" + collated(f)
 	case f["in_list_cols"] && f["nocase_col"]:
@@ -198,6 +200,8 @@ func queryFeatures(q *sel, f map[string]bool) {
 			}
 		case *collate:
 			f["query_collate"] = true
+		case *caseExpr:
+			f["query_case"] = true
 		}
 	})
 	affs := map[affinity]bool{}

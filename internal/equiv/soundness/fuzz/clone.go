@@ -120,6 +120,15 @@ func (c *cloner) expr(e expr) expr {
 		return &isNull{x: c.expr(t.x), not: t.not}
 	case *between:
 		return &between{x: c.expr(t.x), lo: c.expr(t.lo), hi: c.expr(t.hi), not: t.not}
+	case *caseExpr:
+		n := &caseExpr{}
+		for _, w := range t.whens {
+			n.whens = append(n.whens, caseWhen{c.expr(w.cond), c.expr(w.then)})
+		}
+		if t.els != nil {
+			n.els = c.expr(t.els)
+		}
+		return n
 	}
 	panic("fuzz: clone of an unknown node")
 }

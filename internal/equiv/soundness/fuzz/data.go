@@ -244,6 +244,13 @@ func (h hintReader) comparison(a, b expr, op string) {
 		}
 	case *collate:
 		h.comparison(t.x, b, op)
+	case *caseExpr:
+		for _, w := range t.whens {
+			h.comparison(w.then, b, op)
+		}
+		if t.els != nil {
+			h.comparison(t.els, b, op)
+		}
 	case *binary:
 		n, ok := v.numeric()
 		k, ok2 := literalNumber(t.r)

@@ -59,6 +59,11 @@ type Report struct {
 	// ByRule counts the proofs by each kernel rule their steps use (a
 	// proof counts once per rule), so that a new rule's proofs show.
 	ByRule map[string]int
+	// ByRewrite counts the proofs by each rewrite (with its detail,
+	// "case_wrap:not_cond") that made their pair (once per pair), so
+	// that a new encoding's proofs, and a trap proved where it happens
+	// to keep the result, show.
+	ByRewrite map[string]int
 	// Databases run on the engine (each with both queries), Skipped: those
 	// on which a query failed (outside the claim).
 	Databases, Skipped int
@@ -92,6 +97,8 @@ type Proof struct {
 	CheckError string
 	// Rules are the kernel rules the certificate's steps use, each once.
 	Rules []string
+	// Rewrites made the pair's second query from its first (pairSpec).
+	Rewrites []string
 }
 
 // rulesOf lists the rules of cert's steps, each once, in order.
@@ -188,7 +195,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	close(jobs)
 	wg.Wait()
-	rep := &Report{StoppedBy: map[string]int{}, ByRule: map[string]int{}}
+	rep := &Report{StoppedBy: map[string]int{}, ByRule: map[string]int{}, ByRewrite: map[string]int{}}
 	for _, o := range outs {
 		if o.err != nil {
 			return nil, o.err
@@ -232,6 +239,13 @@ func (r *Report) add(o pairOutcome) {
 		for _, rule := range o.proof.Rules {
 			r.ByRule[rule]++
 		}
+		seen := map[string]bool{}
+		for _, rw := range o.proof.Rewrites {
+			if !seen[rw] {
+				seen[rw] = true
+				r.ByRewrite[rw]++
+			}
+		}
 		if o.proof.CheckError != "" {
 			r.Rejected++
 		}
@@ -264,6 +278,7 @@ func (r *Report) Summary() string {
 	sort.Slice(stops, func(i, j int) bool { return stops[i] < stops[j] })
 	fmt.Fprintf(&b, "not proved, by stopped_by: %s\n", strings.Join(stops, ", "))
 	fmt.Fprintf(&b, "proofs by the rules of their steps: %s\n", countList(r.ByRule))
+	fmt.Fprintf(&b, "proofs by the rewrites of their pairs: %s\n", countList(r.ByRewrite))
 	causes := map[string]int{}
 	for _, c := range r.Counterexamples {
 		causes[c.Cause]++
@@ -371,7 +386,7 @@ func (w *worker) runPair(ctx context.Context, i int) pairOutcome {
 	in := check.Input{Q1: p.sql1, Q2: p.sql2, Schema: equiv.ProverSchema(db, cfg.Dialect), Rule: string(p.rule), Solver: cfg.Solver}
 	checkErr := check.Check(ctx, in, cert)
 	out := w.separate(ctx, i, s, p, cert)
-	out.proof = &Proof{Pair: i, Schema: s.script(), Q1: p.sql1, Q2: p.sql2, Rule: p.rule, Method: cert.Method, Refuted: out.cx != nil, Rules: rulesOf(cert)}
+	out.proof = &Proof{Pair: i, Schema: s.script(), Q1: p.sql1, Q2: p.sql2, Rule: p.rule, Method: cert.Method, Refuted: out.cx != nil, Rules: rulesOf(cert), Rewrites: p.rewrites}
 	if checkErr != nil {
 		out.proof.CheckError = checkErr.Error()
 	}

@@ -394,6 +394,9 @@ func (g *gen) value(s *sel, c class, depth int) expr {
 	if col == nil {
 		return g.literal(c)
 	}
+	if chance(g.r, 0.05) {
+		return g.caseOf(col)
+	}
 	switch x := g.r.Float64(); {
 	case x < 0.6:
 		return col
@@ -410,6 +413,32 @@ func (g *gen) value(s *sel, c class, depth int) expr {
 		return &scalar{sub: g.aggregateSub(s, depth-1)}
 	}
 	return col
+}
+
+// caseOf draws a searched CASE of col: one or two WHENs that test col
+// (a comparison with a literal, IS [NOT] NULL), each giving col or a
+// literal of its class, and an ELSE (left out at times: NULL). It reads
+// only col, so it goes wherever col does (a grouped query's outputs).
+func (g *gen) caseOf(col *colRef) expr {
+	c := classOf(col)
+	result := func() expr {
+		if chance(g.r, 0.5) {
+			return &colRef{f: col.f, col: col.col, qual: col.qual, quote: col.quote}
+		}
+		return g.literal(c)
+	}
+	cx := &caseExpr{}
+	for range 1 + g.r.IntN(2) {
+		var w expr = &isNull{x: &colRef{f: col.f, col: col.col, qual: col.qual}, not: chance(g.r, 0.5)}
+		if chance(g.r, 0.7) {
+			w = &binary{op: pick(g.r, cmpOps), l: &colRef{f: col.f, col: col.col, qual: col.qual}, r: g.literal(c)}
+		}
+		cx.whens = append(cx.whens, caseWhen{w, result()})
+	}
+	if chance(g.r, 0.75) {
+		cx.els = result()
+	}
+	return cx
 }
 
 // function applies a function the kernel reads to col (of class c) and
@@ -751,6 +780,17 @@ func (g *gen) cond(s *sel, depth int) expr {
 		return trueConjunct()
 	}
 	c := classOf(col)
+	if chance(g.r, 0.05) {
+		if g.d == engine.SQLite && chance(g.r, 0.4) {
+			// A condition's value as a condition: 1, 0 or NULL.
+			cx := &caseExpr{whens: []caseWhen{{g.cond(s, 0), numLit(intVal(1))}}}
+			if chance(g.r, 0.7) {
+				cx.els = numLit(intVal(0))
+			}
+			return cx
+		}
+		return &binary{op: pick(g.r, cmpOps), l: g.caseOf(col), r: g.literal(c)}
+	}
 	switch x := g.r.Float64(); {
 	case x < 0.28:
 		return &binary{op: pick(g.r, cmpOps), l: col, r: g.literal(c)}

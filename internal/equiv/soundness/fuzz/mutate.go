@@ -81,6 +81,8 @@ var rewrites = []rewrite{
 	{"in_not_null", famRule, 3, 3, (*mutator).inNotNull},
 	{"right_swap", famRule, 4, 3, (*mutator).rightSwap},
 	{"full_outer", famRule, 3, 4, (*mutator).fullOuter},
+	{"case_wrap", famRule, 6, 3, (*mutator).caseWrap},
+	{"arith_shift", famRule, 6, 0, (*mutator).arithShift},
 	{"op_change", famBreak, 1, 1, (*mutator).opChange},
 	{"lit_shift", famBreak, 1, 1, (*mutator).litShift},
 	{"drop_conjunct", famBreak, 1, 1, (*mutator).dropConjunct},
@@ -854,7 +856,9 @@ func (m *mutator) havingAdd(q *sel) bool {
 	var cs []cand
 	for _, s := range sels(q) {
 		for _, g := range s.groupBy {
-			if r, ok := g.(*colRef); ok && m.twin != nil && m.twin.sels[s] != nil && m.twin.froms[r.f] != nil {
+			// The twin's FROM item must still read the same table (an
+			// earlier lift or derive may have put a subquery in its place).
+			if r, ok := g.(*colRef); ok && m.twin != nil && m.twin.sels[s] != nil && r.f.table != nil && m.twin.froms[r.f] != nil && m.twin.froms[r.f].table == r.f.table {
 				cs = append(cs, cand{s, r})
 			}
 		}

@@ -151,7 +151,7 @@ func nameText(name string, quote, upper bool) string {
 // atomicExpr reports whether e prints as one token or a bracketed whole.
 func atomicExpr(e expr) bool {
 	switch t := e.(type) {
-	case *colRef, *aliasRef, *posRef, *call, *scalar, *exists:
+	case *colRef, *aliasRef, *posRef, *call, *scalar, *exists, *caseExpr:
 		return true
 	case *lit:
 		return !strings.HasPrefix(t.text, "-")
@@ -266,6 +266,19 @@ func printExpr(b *strings.Builder, e expr) {
 		} else {
 			b.WriteString(" IS NULL")
 		}
+	case *caseExpr:
+		b.WriteString("CASE")
+		for _, w := range t.whens {
+			b.WriteString(" WHEN ")
+			printExpr(b, w.cond)
+			b.WriteString(" THEN ")
+			printExpr(b, w.then)
+		}
+		if t.els != nil {
+			b.WriteString(" ELSE ")
+			printExpr(b, t.els)
+		}
+		b.WriteString(" END")
 	case *between:
 		operand(b, t.x)
 		if t.not {

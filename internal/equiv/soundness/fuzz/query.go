@@ -148,6 +148,17 @@ type between struct {
 	not       bool
 }
 
+// caseExpr is a searched CASE: CASE WHEN c1 THEN r1 ... [ELSE els] END
+// (els nil: no ELSE, which is NULL).
+type caseExpr struct {
+	whens []caseWhen
+	els   expr
+}
+
+// caseWhen is one WHEN c THEN r of a caseExpr.
+type caseWhen struct{ cond, then expr }
+
+func (*caseExpr) isExpr() {}
 func (*colRef) isExpr()   {}
 func (*aliasRef) isExpr() {}
 func (*posRef) isExpr()   {}

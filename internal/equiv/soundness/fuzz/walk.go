@@ -109,6 +109,14 @@ func (w walker) expr(st site) {
 		child(&t.x)
 		child(&t.lo)
 		child(&t.hi)
+	case *caseExpr:
+		for i := range t.whens {
+			child(&t.whens[i].cond)
+			child(&t.whens[i].then)
+		}
+		if t.els != nil {
+			child(&t.els)
+		}
 	}
 }
 
