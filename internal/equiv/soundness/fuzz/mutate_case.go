@@ -17,12 +17,21 @@ import "github.com/sqljudge/sqljudge/internal/engine"
 // loses inside a CASE, its affinity (x = '5' of an INTEGER column holding
 // 5) and its collation (x = 'A' of a NOCASE column holding 'a').
 func (m *mutator) caseWrap(q *sel) bool {
+	// Most often, where there is one, a column compared with a literal
+	// of the other class, which the column's affinity converts and the
+	// CASE's (none) does not.
 	st, ok := pickSite(m, sitesOf(q, func(st site) bool {
-		if b, ok := (*st.slot).(*binary); ok && isCmp(b.op) {
-			return true
-		}
-		return st.term && st.cl != inGroupBy && st.cl != inOrderBy
+		b, ok := (*st.slot).(*binary)
+		return ok && isCmp(b.op) && crossClass(b)
 	}))
+	if !ok || chance(m.g.r, 0.3) {
+		st, ok = pickSite(m, sitesOf(q, func(st site) bool {
+			if b, ok := (*st.slot).(*binary); ok && isCmp(b.op) {
+				return true
+			}
+			return st.term && st.cl != inGroupBy && st.cl != inOrderBy
+		}))
+	}
 	if !ok {
 		return false
 	}
@@ -58,6 +67,17 @@ func (m *mutator) caseWrap(q *sel) bool {
 		*st.slot = cx
 	}
 	return true
+}
+
+// crossClass reports whether b compares a column with a literal of the
+// other class (a number with a TEXT column, a string with a numeric one).
+func crossClass(b *binary) bool {
+	r, isCol := b.l.(*colRef)
+	l, isLit := b.r.(*lit)
+	if !isCol || !isLit || l.v.k == kNull {
+		return false
+	}
+	return (classOf(r) == cText) != (l.v.k == kText)
 }
 
 // caseValue is x through a CASE that returns it (at times, as a trap,
