@@ -93,6 +93,8 @@ func TestProveCaseArith(t *testing.T) {
 		{"SELECT CASE WHEN i = 1 THEN 1 WHEN 1 IS NOT NULL THEN 2 END FROM t", "SELECT CAST(CASE WHEN i = 1 THEN 1 ELSE 2 END AS INTEGER) FROM t"},
 		{"SELECT i + CASE WHEN 'a' = 'a' THEN 1 END FROM t", "SELECT i + 1 FROM t"},
 		{"SELECT CAST(NULL AS INTEGER) FROM t", "SELECT NULL FROM t"},
+		{"SELECT i FROM t WHERE iif(j > 0, 1, 0)", "SELECT i FROM t WHERE j > 0"},
+		{"SELECT iif(j IS NULL, NULL, j + 1) FROM t WHERE j = 1", "SELECT 2 FROM t WHERE j = 1"},
 	} {
 		a := Prove(context.Background(), c[0], c[1], s, Options{Rule: "bag", Solver: z})
 		if !a.Proved() {
@@ -121,6 +123,10 @@ func TestProveCaseArith(t *testing.T) {
 		{"SELECT i FROM t WHERE CASE WHEN 1 THEN a END = 1", "SELECT i FROM t WHERE a = 1", "INSERT INTO t VALUES (1, 1, '1', 'x')"},
 		// A CASE has no collation: 'a' of a NOCASE column is no 'A'.
 		{"SELECT i FROM t WHERE CASE WHEN 1 THEN c END = 'A'", "SELECT i FROM t WHERE c = 'A'", "INSERT INTO t VALUES (1, 1, 'x', 'a')"},
+		// iif is that CASE: a NULL condition takes the ELSE, and the
+		// value has no affinity.
+		{"SELECT i FROM t WHERE iif(j > 0, 0, 1) = 1", "SELECT i FROM t WHERE NOT j > 0", "INSERT INTO t VALUES (1, NULL, 'x', 'x')"},
+		{"SELECT i FROM t WHERE iif(1, a, a) = 1", "SELECT i FROM t WHERE a = 1", "INSERT INTO t VALUES (1, 1, '1', 'x')"},
 		// Division by zero is NULL.
 		{"SELECT i FROM t WHERE j / i IS NULL", "SELECT i FROM t WHERE j IS NULL", "INSERT INTO t VALUES (0, 1, 'x', 'x')"},
 	} {

@@ -13,6 +13,16 @@ import "github.com/sqljudge/sqljudge/internal/sqlast"
 // x WHEN ...) is not modelled: the comparison holding it stays
 // uninterpreted.
 
+// iifCase is SQLite's iif(c, a, b) as the CASE it is (CASE WHEN c THEN a
+// ELSE b END: func.c's iif is that CASE, since 3.32), nil for any other
+// call, and off SQLite.
+func iifCase(d Dialect, f *sqlast.FuncCall) *sqlast.CaseExpr {
+	if d != SQLite || lowerASCII(f.Name.Name) != "iif" || len(f.Args) != 3 || f.Star || f.Distinct || f.Filter != nil || f.Over != nil {
+		return nil
+	}
+	return &sqlast.CaseExpr{Whens: []*sqlast.CaseWhen{{When: f.Args[0], Then: f.Args[1]}}, Else: f.Args[2]}
+}
+
 // ite is SMT-LIB's if-then-else.
 func ite(c, a, b string) string { return "(ite " + c + " " + a + " " + b + ")" }
 

@@ -254,6 +254,9 @@ func (e *encoder) value(x sqlast.Expr) (term, bool, error) {
 			tm, err := e.aggregate(t)
 			return tm, err == nil, err
 		}
+		if c := iifCase(e.s.d, t); c != nil {
+			return e.caseValue(c)
+		}
 		if e.cover {
 			return e.coverFunc(t)
 		}
@@ -396,6 +399,13 @@ func (e *encoder) cond(x sqlast.Expr) (pred, error) {
 		p, ok, err := e.caseCond(t)
 		if err != nil || ok {
 			return p, err
+		}
+	case *sqlast.FuncCall:
+		if c := iifCase(e.s.d, t); c != nil {
+			p, ok, err := e.caseCond(c)
+			if err != nil || ok {
+				return p, err
+			}
 		}
 	case *sqlast.NullCheckExpr:
 		// value: a real past 64 bits is no NULL, so n holds either way.

@@ -121,7 +121,7 @@ func (c *cloner) expr(e expr) expr {
 	case *between:
 		return &between{x: c.expr(t.x), lo: c.expr(t.lo), hi: c.expr(t.hi), not: t.not}
 	case *caseExpr:
-		n := &caseExpr{}
+		n := &caseExpr{iif: t.iif}
 		for _, w := range t.whens {
 			n.whens = append(n.whens, caseWhen{c.expr(w.cond), c.expr(w.then)})
 		}

@@ -438,6 +438,7 @@ func (g *gen) caseOf(col *colRef) expr {
 	if chance(g.r, 0.75) {
 		cx.els = result()
 	}
+	cx.iif = g.d == engine.SQLite && chance(g.r, 0.25)
 	return cx
 }
 

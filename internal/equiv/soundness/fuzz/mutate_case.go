@@ -12,7 +12,8 @@ import "github.com/sqljudge/sqljudge/internal/engine"
 // without the ELSE; on PostgreSQL, which wants a boolean there, = 1
 // after it), an operand x of a comparison or an output x as CASE WHEN x
 // IS NULL THEN NULL ELSE x END or CASE WHEN x IS NOT NULL THEN x ELSE x
-// END. Traps: CASE WHEN NOT p THEN 0 ELSE 1 END (a NULL p keeps the
+// END (on SQLite at times spelled iif: iif(p, 1, 0), the same CASE).
+// Traps: CASE WHEN NOT p THEN 0 ELSE 1 END (a NULL p keeps the
 // row), CASE WHEN x IS NULL THEN x END (always NULL), and what a column
 // loses inside a CASE, its affinity (x = '5' of an INTEGER column holding
 // 5) and its collation (x = 'A' of a NOCASE column holding 'a').
@@ -61,6 +62,7 @@ func (m *mutator) caseWrap(q *sel) bool {
 	default:
 		cx, m.detail = &caseExpr{whens: []caseWhen{{&unary{op: "NOT", x: p}, zero}}, els: one}, "not_cond"
 	}
+	cx.iif = m.g.d == engine.SQLite && chance(m.g.r, 0.3)
 	if m.g.d == engine.Postgres {
 		*st.slot = &binary{op: "=", l: cx, r: numLit(intVal(1))}
 	} else {
@@ -81,8 +83,15 @@ func crossClass(b *binary) bool {
 }
 
 // caseValue is x through a CASE that returns it (at times, as a trap,
-// one that returns NULL); m.detail says which.
+// one that returns NULL; on SQLite at times spelled iif); m.detail says
+// which.
 func (m *mutator) caseValue(x expr) expr {
+	cx := m.caseOfValue(x)
+	cx.iif = m.g.d == engine.SQLite && chance(m.g.r, 0.3)
+	return cx
+}
+
+func (m *mutator) caseOfValue(x expr) *caseExpr {
 	switch r := m.g.r.Float64(); {
 	case r < 0.45:
 		m.detail = "null_else"

@@ -267,6 +267,16 @@ func printExpr(b *strings.Builder, e expr) {
 			b.WriteString(" IS NULL")
 		}
 	case *caseExpr:
+		if t.iif && len(t.whens) == 1 && t.els != nil {
+			b.WriteString("iif(")
+			printExpr(b, t.whens[0].cond)
+			b.WriteString(", ")
+			printExpr(b, t.whens[0].then)
+			b.WriteString(", ")
+			printExpr(b, t.els)
+			b.WriteString(")")
+			return
+		}
 		b.WriteString("CASE")
 		for _, w := range t.whens {
 			b.WriteString(" WHEN ")

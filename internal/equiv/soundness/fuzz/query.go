@@ -149,10 +149,12 @@ type between struct {
 }
 
 // caseExpr is a searched CASE: CASE WHEN c1 THEN r1 ... [ELSE els] END
-// (els nil: no ELSE, which is NULL).
+// (els nil: no ELSE, which is NULL); with iif, one WHEN and an ELSE, it
+// is printed as SQLite's iif(c1, r1, els), the same CASE.
 type caseExpr struct {
 	whens []caseWhen
 	els   expr
+	iif   bool
 }
 
 // caseWhen is one WHEN c THEN r of a caseExpr.
