@@ -94,6 +94,9 @@ func TestProveCaseArith(t *testing.T) {
 		{"SELECT i + CASE WHEN 'a' = 'a' THEN 1 END FROM t", "SELECT i + 1 FROM t"},
 		{"SELECT CAST(NULL AS INTEGER) FROM t", "SELECT NULL FROM t"},
 		{"SELECT i FROM t WHERE iif(j > 0, 1, 0)", "SELECT i FROM t WHERE j > 0"},
+		{"SELECT i FROM t WHERE (j = 1) IS TRUE", "SELECT i FROM t WHERE j = 1"},
+		{"SELECT i FROM t WHERE j IS NULL OR (j = 10) IS TRUE", "SELECT i FROM t WHERE j IS NULL OR j = 10"},
+		{"SELECT i FROM t WHERE (j > 1) IS NOT FALSE", "SELECT i FROM t WHERE j IS NULL OR j > 1"},
 		{"SELECT iif(j IS NULL, NULL, j + 1) FROM t WHERE j = 1", "SELECT 2 FROM t WHERE j = 1"},
 	} {
 		a := Prove(context.Background(), c[0], c[1], s, Options{Rule: "bag", Solver: z})
@@ -127,6 +130,10 @@ func TestProveCaseArith(t *testing.T) {
 		// value has no affinity.
 		{"SELECT i FROM t WHERE iif(j > 0, 0, 1) = 1", "SELECT i FROM t WHERE NOT j > 0", "INSERT INTO t VALUES (1, NULL, 'x', 'x')"},
 		{"SELECT i FROM t WHERE iif(1, a, a) = 1", "SELECT i FROM t WHERE a = 1", "INSERT INTO t VALUES (1, 1, '1', 'x')"},
+		// x IS TRUE is SQLite's truth test, not x IS 1; a NULL x is
+		// NOT TRUE.
+		{"SELECT i FROM t WHERE j IS TRUE", "SELECT i FROM t WHERE j IS 1", "INSERT INTO t VALUES (1, 2, 'x', 'x')"},
+		{"SELECT i FROM t WHERE j IS NOT TRUE", "SELECT i FROM t WHERE NOT j", "INSERT INTO t VALUES (1, NULL, 'x', 'x')"},
 		// Division by zero is NULL.
 		{"SELECT i FROM t WHERE j / i IS NULL", "SELECT i FROM t WHERE j IS NULL", "INSERT INTO t VALUES (0, 1, 'x', 'x')"},
 	} {

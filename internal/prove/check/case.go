@@ -23,6 +23,21 @@ func iifCase(d Dialect, f *sqlast.FuncCall) *sqlast.CaseExpr {
 	return &sqlast.CaseExpr{Whens: []*sqlast.CaseWhen{{When: f.Args[0], Then: f.Args[1]}}, Else: f.Args[2]}
 }
 
+// truthWord is "true" or "false" for SQLite's keyword TRUE or FALSE
+// written bare (the canonical form keeps it only as the right operand of
+// IS, where no column has the name), "" for anything else.
+func truthWord(d Dialect, e sqlast.Expr) string {
+	id, ok := e.(*sqlast.Ident)
+	if !ok || d != SQLite || id.Quote != sqlast.QuoteNone {
+		return ""
+	}
+	switch w := lowerASCII(id.Name); w {
+	case "true", "false":
+		return w
+	}
+	return ""
+}
+
 // ite is SMT-LIB's if-then-else.
 func ite(c, a, b string) string { return "(ite " + c + " " + a + " " + b + ")" }
 

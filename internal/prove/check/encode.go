@@ -684,8 +684,24 @@ func relation(op sqlast.Operator, a, b, srt string, d Dialect) (string, bool) {
 	return "", false
 }
 
-// is encodes a IS [NOT] b.
+// is encodes a IS [NOT] b, and SQLite's a IS [NOT] TRUE / FALSE: TRUE
+// when a is TRUE (FALSE), never NULL (OP_IsTrue: a NULL a is neither).
 func (e *encoder) is(x sqlast.Expr, t *sqlast.IsExpr) (pred, error) {
+	if w := truthWord(e.s.d, t.Y); w != "" {
+		p, err := e.cond(t.X)
+		if err != nil {
+			return pred{}, err
+		}
+		holds := p.t
+		if w == "false" {
+			holds = p.f
+		}
+		q := pred{holds, not(holds)}
+		if t.Not != t.Distinct {
+			q = q.not()
+		}
+		return q, nil
+	}
 	ta, oka, err := e.value(t.X)
 	if err != nil {
 		return pred{}, err

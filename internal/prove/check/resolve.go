@@ -306,8 +306,19 @@ func (cz *canonicalizer) expr(e sqlast.Expr, sc *scope) (sqlast.Expr, error) {
 		if t.X, err = sub(t.X); err != nil {
 			return nil, err
 		}
-		t.Y, err = sub(t.Y)
-		return t, err
+		y, err := sub(t.Y)
+		if err != nil {
+			return nil, err
+		}
+		// x IS [NOT] TRUE / FALSE, the keyword naming no column, is
+		// SQLite's truth test (resolve.c turns TK_IS into TK_TRUTH),
+		// not x IS 1: 2 IS TRUE holds, 2 IS 1 does not. The keyword
+		// stays, for the encoding's truthWord.
+		if _, lit := y.(*sqlast.Literal); lit && truthWord(cz.schema.Dialect(), t.Y) != "" {
+			y = t.Y
+		}
+		t.Y = y
+		return t, nil
 	case *sqlast.NullCheckExpr:
 		t.X, err = sub(t.X)
 		return t, err

@@ -69,7 +69,7 @@ var rewrites = []rewrite{
 	{"distinct_toggle", famRule, 3, 3, (*mutator).distinctToggle},
 	{"group_term", famRule, 3, 3, (*mutator).groupTerm},
 	{"derive", famRule, 3, 3, (*mutator).derive},
-	{"lift", famRule, 6, 4, (*mutator).lift},
+	{"lift", famRule, 10, 4, (*mutator).lift},
 	{"having_move", famRule, 6, 4, (*mutator).havingMove},
 	{"with_cte", famRule, 3, 3, (*mutator).withCTE},
 	{"left_add", famRule, 3, 3, (*mutator).leftAdd},

@@ -12,8 +12,9 @@ import "github.com/sqljudge/sqljudge/internal/engine"
 // without the ELSE; on PostgreSQL, which wants a boolean there, = 1
 // after it), an operand x of a comparison or an output x as CASE WHEN x
 // IS NULL THEN NULL ELSE x END or CASE WHEN x IS NOT NULL THEN x ELSE x
-// END (on SQLite at times spelled iif: iif(p, 1, 0), the same CASE).
-// Traps: CASE WHEN NOT p THEN 0 ELSE 1 END (a NULL p keeps the
+// END (on SQLite at times spelled iif: iif(p, 1, 0), the same CASE), or p
+// IS TRUE.
+// Traps: p IS NOT FALSE and CASE WHEN NOT p THEN 0 ELSE 1 END (a NULL p keeps the
 // row), CASE WHEN x IS NULL THEN x END (always NULL), and what a column
 // loses inside a CASE, its affinity (x = '5' of an INTEGER column holding
 // 5) and its collation (x = 'A' of a NOCASE column holding 'a').
@@ -55,10 +56,24 @@ func (m *mutator) caseWrap(q *sel) bool {
 	one, zero := numLit(intVal(1)), numLit(intVal(0))
 	var cx *caseExpr
 	switch r := m.g.r.Float64(); {
-	case r < 0.5:
+	case r < 0.4:
 		cx, m.detail = &caseExpr{whens: []caseWhen{{p, one}}, els: zero}, "cond"
-	case r < 0.75:
+	case r < 0.6:
 		cx, m.detail = &caseExpr{whens: []caseWhen{{p, one}}}, "cond_no_else"
+	case r < 0.85:
+		// p IS TRUE keeps the rows p keeps; p IS NOT FALSE (a trap)
+		// keeps those where p is NULL too.
+		m.detail = "is_true"
+		w := &lit{v: intVal(1), text: "TRUE"}
+		if chance(m.g.r, 0.4) {
+			w, m.detail = &lit{v: intVal(0), text: "FALSE"}, "is_not_false"
+		}
+		op := "IS"
+		if m.detail == "is_not_false" {
+			op = "IS NOT"
+		}
+		*st.slot = &binary{op: op, l: p, r: w}
+		return true
 	default:
 		cx, m.detail = &caseExpr{whens: []caseWhen{{&unary{op: "NOT", x: p}, zero}}, els: one}, "not_cond"
 	}
