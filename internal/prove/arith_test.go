@@ -95,6 +95,8 @@ func TestProveCaseArith(t *testing.T) {
 		{"SELECT CAST(NULL AS INTEGER) FROM t", "SELECT NULL FROM t"},
 		{"SELECT i FROM t WHERE iif(j > 0, 1, 0)", "SELECT i FROM t WHERE j > 0"},
 		{"SELECT i FROM t WHERE (j = 1) IS TRUE", "SELECT i FROM t WHERE j = 1"},
+		{"SELECT coalesce(j, 0) FROM t", "SELECT CASE WHEN j IS NOT NULL THEN j ELSE 0 END FROM t"},
+		{"SELECT i FROM t WHERE ifnull(j, i) = 3", "SELECT i FROM t WHERE j = 3 OR j IS NULL AND i = 3"},
 		{"SELECT i FROM t WHERE j IS NULL OR (j = 10) IS TRUE", "SELECT i FROM t WHERE j IS NULL OR j = 10"},
 		{"SELECT i FROM t WHERE (j > 1) IS NOT FALSE", "SELECT i FROM t WHERE j IS NULL OR j > 1"},
 		{"SELECT iif(j IS NULL, NULL, j + 1) FROM t WHERE j = 1", "SELECT 2 FROM t WHERE j = 1"},
@@ -134,6 +136,10 @@ func TestProveCaseArith(t *testing.T) {
 		// NOT TRUE.
 		{"SELECT i FROM t WHERE j IS TRUE", "SELECT i FROM t WHERE j IS 1", "INSERT INTO t VALUES (1, 2, 'x', 'x')"},
 		{"SELECT i FROM t WHERE j IS NOT TRUE", "SELECT i FROM t WHERE NOT j", "INSERT INTO t VALUES (1, NULL, 'x', 'x')"},
+		// coalesce has no affinity either; its first argument that is
+		// not NULL wins.
+		{"SELECT i FROM t WHERE coalesce(a, 'z') = 1", "SELECT i FROM t WHERE a = 1", "INSERT INTO t VALUES (1, 1, '1', 'x')"},
+		{"SELECT coalesce(j, i) FROM t", "SELECT coalesce(i, j) FROM t", "INSERT INTO t VALUES (1, 2, 'x', 'x')"},
 		// Division by zero is NULL.
 		{"SELECT i FROM t WHERE j / i IS NULL", "SELECT i FROM t WHERE j IS NULL", "INSERT INTO t VALUES (0, 1, 'x', 'x')"},
 	} {

@@ -13,14 +13,29 @@ import "github.com/sqljudge/sqljudge/internal/sqlast"
 // x WHEN ...) is not modelled: the comparison holding it stays
 // uninterpreted.
 
-// iifCase is SQLite's iif(c, a, b) as the CASE it is (CASE WHEN c THEN a
-// ELSE b END: func.c's iif is that CASE, since 3.32), nil for any other
-// call, and off SQLite.
-func iifCase(d Dialect, f *sqlast.FuncCall) *sqlast.CaseExpr {
-	if d != SQLite || lowerASCII(f.Name.Name) != "iif" || len(f.Args) != 3 || f.Star || f.Distinct || f.Filter != nil || f.Over != nil {
+// funcCase is a call that is a CASE, as that CASE, nil for any other:
+// SQLite's iif(c, a, b) is CASE WHEN c THEN a ELSE b END (SQLite compiles
+// it to the same bytecode, since 3.32); coalesce(a, b, …), and SQLite's
+// ifnull(a, b), is CASE WHEN a IS NOT NULL THEN a WHEN b IS NOT NULL
+// THEN b … ELSE the last END (the first argument that is not NULL, each
+// evaluated in turn; like a CASE, no affinity, and a collation only from
+// a COLLATE inside, which caseValue refuses, or on PostgreSQL from a
+// result's, which it refuses too).
+func funcCase(d Dialect, f *sqlast.FuncCall) *sqlast.CaseExpr {
+	if f.Star || f.Distinct || f.Filter != nil || f.Over != nil {
 		return nil
 	}
-	return &sqlast.CaseExpr{Whens: []*sqlast.CaseWhen{{When: f.Args[0], Then: f.Args[1]}}, Else: f.Args[2]}
+	switch name := lowerASCII(f.Name.Name); {
+	case name == "iif" && d == SQLite && len(f.Args) == 3:
+		return &sqlast.CaseExpr{Whens: []*sqlast.CaseWhen{{When: f.Args[0], Then: f.Args[1]}}, Else: f.Args[2]}
+	case name == "coalesce" && len(f.Args) >= 2, name == "ifnull" && d == SQLite && len(f.Args) == 2:
+		c := &sqlast.CaseExpr{Else: f.Args[len(f.Args)-1]}
+		for _, a := range f.Args[:len(f.Args)-1] {
+			c.Whens = append(c.Whens, &sqlast.CaseWhen{When: &sqlast.NullCheckExpr{Test: sqlast.TestNotNullWords, X: a}, Then: a})
+		}
+		return c
+	}
+	return nil
 }
 
 // truthWord is "true" or "false" for SQLite's keyword TRUE or FALSE

@@ -254,7 +254,7 @@ func (e *encoder) value(x sqlast.Expr) (term, bool, error) {
 			tm, err := e.aggregate(t)
 			return tm, err == nil, err
 		}
-		if c := iifCase(e.s.d, t); c != nil {
+		if c := funcCase(e.s.d, t); c != nil {
 			return e.caseValue(c)
 		}
 		if e.cover {
@@ -401,7 +401,7 @@ func (e *encoder) cond(x sqlast.Expr) (pred, error) {
 			return p, err
 		}
 	case *sqlast.FuncCall:
-		if c := iifCase(e.s.d, t); c != nil {
+		if c := funcCase(e.s.d, t); c != nil {
 			p, ok, err := e.caseCond(c)
 			if err != nil || ok {
 				return p, err
