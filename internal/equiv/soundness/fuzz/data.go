@@ -178,6 +178,16 @@ func gatherHints(qs ...*sel) hints {
 					h.comparison(t.l, t.r, t.op)
 					h.comparison(t.r, t.l, t.op)
 				}
+				if t.op == "+" || t.op == "-" || t.op == "*" {
+					// Integers whose sum, difference or product
+					// leaves the 64 bits: SQLite computes it as a
+					// real, which two neighbours share.
+					for _, x := range []expr{t.l, t.r} {
+						for _, v := range extremes {
+							h.add(x, v)
+						}
+					}
+				}
 			case *inList:
 				for _, y := range t.list {
 					h.comparison(t.x, y, "=")
@@ -270,7 +280,11 @@ func (h hintReader) comparison(a, b expr, op string) {
 		case "-":
 			h.add(t.l, numberValue(n+k))
 		case "/":
-			h.add(t.l, numberValue(n*k))
+			// Integer division truncates toward zero: the values
+			// around n * k on both sides (x / 2 >= 0 holds of -1).
+			for _, d := range []float64{0, -1, 1, k - 1, 1 - k, -k} {
+				h.add(t.l, numberValue(n*k+d))
+			}
 		}
 	case *call:
 		if len(t.args) == 0 {
@@ -315,7 +329,8 @@ func numberValue(f float64) value {
 // class (which the engine accepts in any column without STRICT).
 var (
 	intPool = []value{intVal(0), intVal(1), intVal(2), intVal(3), intVal(5), intVal(-1), intVal(40961),
-		intVal(math.MaxInt64), intVal(math.MinInt64), textVal("5"), textVal("05"), realVal(5), realVal(2)}
+		intVal(math.MaxInt64), intVal(math.MinInt64), intVal(math.MaxInt64 - 1), textVal("5"), textVal("05"),
+		realVal(5), realVal(2)}
 	realPool = []value{realVal(0), realVal(1), realVal(2.5), realVal(-1.5), realVal(5), realVal(0.1), realVal(1e16),
 		realVal(1e308), realVal(-1e308), realVal(1.7976931348623157e308), intVal(5), intVal(2), textVal("5")}
 	numericPool = []value{intVal(0), intVal(1), intVal(5), realVal(5), realVal(2.5), textVal("5"), textVal("05"),
@@ -324,6 +339,10 @@ var (
 		textVal("ABC"), textVal("5"), textVal("05"), textVal("5.0"), textVal("x y"), textVal("z"), intVal(5), realVal(5)}
 	untypedPool = []value{intVal(5), textVal("5"), realVal(5), textVal("05"), blobVal("\x05"), textVal("a"),
 		textVal("A"), textVal(""), textVal("a "), intVal(1), textVal("1")}
+	// extremes are integers whose arithmetic leaves the 64 bits, in
+	// neighbouring pairs that double to one real.
+	extremes = []value{intVal(math.MaxInt64), intVal(math.MaxInt64 - 1), intVal(math.MinInt64),
+		intVal(math.MinInt64 + 1), intVal(1<<62 + 1), intVal(1 << 62)}
 	outsidePool = []value{textVal("abc"), realVal(5.5), textVal(""), blobVal("\x05"), intVal(7), textVal("a ")}
 )
 
@@ -505,7 +524,9 @@ func (dg *dataGen) matchLinks(r *rand.Rand, db *database, ti int, row []value) {
 // twin copies a row of t with one value respelled (of column col; when
 // col is -1, of a column the queries give hints for most of the time): 'a' as 'A' or 'a ', 5 as 5.0
 // or '5' (rows a collation or an affinity ties, that a proof may claim
-// equal), or a number negated (rows that cancel in a sum).
+// equal), a number negated (rows that cancel in a sum), or an integer
+// near the extremes made its neighbour (rows whose arithmetic past 64
+// bits gives one real).
 func (dg *dataGen) twin(r *rand.Rand, t *table, row []value, col int) []value {
 	out := slices.Clone(row)
 	var hinted []int
@@ -521,6 +542,10 @@ func (dg *dataGen) twin(r *rand.Rand, t *table, row []value, col int) []value {
 	case len(hinted) > 0 && chance(r, 0.7):
 		i = hinted[r.IntN(len(hinted))]
 	}
+	if v := out[i]; v.k == kInt && (v.i > 1<<61 || v.i < -1<<61) && chance(r, 0.7) {
+		out[i] = neighbour(v) // one real past 64 bits
+		return out
+	}
 	if n, ok := out[i].numeric(); ok && chance(r, 0.3) {
 		out[i] = numberValue(-n) // a value that cancels: sums in another order overflow
 		return out
@@ -531,12 +556,25 @@ func (dg *dataGen) twin(r *rand.Rand, t *table, row []value, col int) []value {
 	return out
 }
 
-// respell returns v, or (a third of the time) another spelling of it.
+// respell returns v, or (a third of the time) another spelling of it;
+// an integer near the extremes, at times its neighbour (the two that
+// arithmetic past 64 bits makes one real).
 func respell(r *rand.Rand, v value) value {
+	if v.k == kInt && (v.i > 1<<61 || v.i < -1<<61) && chance(r, 0.35) {
+		return neighbour(v)
+	}
 	if alts := v.spellings()[1:]; len(alts) > 0 && chance(r, 0.35) {
 		return alts[r.IntN(len(alts))]
 	}
 	return v
+}
+
+// neighbour is the integer next to v toward zero.
+func neighbour(v value) value {
+	if v.i > 0 {
+		return intVal(v.i - 1)
+	}
+	return intVal(v.i + 1)
 }
 
 // domain draws the few values column c takes in one database, from its

@@ -29,6 +29,9 @@ type gen struct {
 	// motif is the chance a conjunction begins with an equality and
 	// another use of its column (0: the default).
 	motif float64
+	// focusRewrites, when set, are the only rewrites drawn (Config.Focus)
+	// and every query is a small one.
+	focusRewrites []string
 }
 
 // class is what kind of value an expression gives, as far as the
@@ -45,7 +48,7 @@ func newSel() *sel { return &sel{limit: -1, offset: -1} }
 
 // query draws a top-level query.
 func (g *gen) query() *sel {
-	if chance(g.r, 0.4) {
+	if len(g.focusRewrites) > 0 || chance(g.r, 0.4) {
 		return g.smallQuery()
 	}
 	s := newSel()

@@ -9,16 +9,23 @@ import "github.com/sqljudge/sqljudge/internal/engine"
 
 // caseWrap writes a condition or a value through a searched CASE: a
 // WHERE, ON or HAVING conjunct p as CASE WHEN p THEN 1 ELSE 0 END (or
-// without the ELSE; on PostgreSQL, which wants a boolean there, = 1
-// after it), an operand x of a comparison or an output x as CASE WHEN x
+// without the ELSE; = 1 after it on PostgreSQL, which wants a boolean
+// there, and at times on SQLite), an operand x of a comparison or an output x as CASE WHEN x
 // IS NULL THEN NULL ELSE x END or CASE WHEN x IS NOT NULL THEN x ELSE x
 // END (on SQLite at times spelled iif: iif(p, 1, 0), the same CASE), or p
 // IS TRUE.
+// A CASE already there has, at times, a WHEN w written (w) IS TRUE.
 // Traps: p IS NOT FALSE and CASE WHEN NOT p THEN 0 ELSE 1 END (a NULL p keeps the
-// row), CASE WHEN x IS NULL THEN x END (always NULL), and what a column
+// row), a WHEN w written (w) IS NOT FALSE (a NULL w takes it), CASE WHEN x IS NULL THEN x END (always NULL), and what a column
 // loses inside a CASE, its affinity (x = '5' of an INTEGER column holding
 // 5) and its collation (x = 'A' of a NOCASE column holding 'a').
 func (m *mutator) caseWrap(q *sel) bool {
+	if cs, ok := pickSite(m, sitesOf(q, func(st site) bool {
+		_, ok := (*st.slot).(*caseExpr)
+		return ok
+	})); ok && chance(m.g.r, 0.3) {
+		return m.whenTruth((*cs.slot).(*caseExpr))
+	}
 	// Most often, where there is one, a column compared with a literal
 	// of the other class, which the column's affinity converts and the
 	// CASE's (none) does not.
@@ -26,7 +33,8 @@ func (m *mutator) caseWrap(q *sel) bool {
 		b, ok := (*st.slot).(*binary)
 		return ok && isCmp(b.op) && crossClass(b)
 	}))
-	if !ok || chance(m.g.r, 0.3) {
+	cross := ok && chance(m.g.r, 0.85)
+	if !cross {
 		st, ok = pickSite(m, sitesOf(q, func(st site) bool {
 			if b, ok := (*st.slot).(*binary); ok && isCmp(b.op) {
 				return true
@@ -40,11 +48,14 @@ func (m *mutator) caseWrap(q *sel) bool {
 	cond := st.cl == inWhere || st.cl == inOn || st.cl == inHaving
 	if b, ok := (*st.slot).(*binary); ok && isCmp(b.op) && !(cond && st.term && chance(m.g.r, 0.3)) {
 		side := &b.l
-		if _, isLit := b.l.(*lit); isLit || chance(m.g.r, 0.3) {
+		if _, isLit := b.l.(*lit); isLit || !cross && chance(m.g.r, 0.3) {
 			side = &b.r
 		}
 		*side = m.caseValue(*side)
 		m.detail = "operand:" + m.detail
+		if cross {
+			m.detail = "cross_" + m.detail
+		}
 		return true
 	}
 	if !cond {
@@ -78,11 +89,27 @@ func (m *mutator) caseWrap(q *sel) bool {
 		cx, m.detail = &caseExpr{whens: []caseWhen{{&unary{op: "NOT", x: p}, zero}}, els: one}, "not_cond"
 	}
 	cx.iif = m.g.d == engine.SQLite && chance(m.g.r, 0.3)
-	if m.g.d == engine.Postgres {
+	// On SQLite at times = 1 after it too: the CASE then read as a
+	// value, not as a condition.
+	if m.g.d == engine.Postgres || chance(m.g.r, 0.3) {
 		*st.slot = &binary{op: "=", l: cx, r: numLit(intVal(1))}
 	} else {
 		*st.slot = cx
 	}
+	return true
+}
+
+// whenTruth writes a WHEN condition w of cx as (w) IS TRUE, the WHEN a
+// CASE takes (only when w is true), or, as a trap, (w) IS NOT FALSE, which
+// takes a NULL w too.
+func (m *mutator) whenTruth(cx *caseExpr) bool {
+	w := &cx.whens[m.g.r.IntN(len(cx.whens))]
+	op, word, v := "IS", "TRUE", int64(1)
+	m.detail = "when_is_true"
+	if chance(m.g.r, 0.4) {
+		op, word, v, m.detail = "IS NOT", "FALSE", 0, "when_not_false"
+	}
+	w.cond = &binary{op: op, l: w.cond, r: &lit{v: intVal(v), text: word}}
 	return true
 }
 
@@ -121,18 +148,53 @@ func (m *mutator) caseOfValue(x expr) *caseExpr {
 
 // arithShift moves an integer across a comparison of a value with an
 // integer literal, as the kernel's integer arithmetic reads it back: x
-// op k as x + d op k + d, x - d op k - d or x * 2 op 2k (d from 1 to 3),
-// and an output x of a numeric column as x + 0, 0 + x or x * 1. Traps: x
-// / 2 op k / 2 (integer division truncates: 7 / 2 = 3), x * -1 op -k
-// (an order reverses), and what the arithmetic does to x's value: a
-// TEXT column holding '05' (x + 1 = 6, x = 5 is false), a real, a value
-// near the largest integer (x + 3 past 64 bits is a real).
+// op k as x + d op k + d, x - d op k - d or x * 2 op 2k (d from 1 to 3);
+// x >= 2c and x < 2c as x / 2 >= c and x / 2 < c (x > 2c - 1 and x <= 2c
+// - 1 the same), true of integers when c > 0; and an output x of a
+// numeric column as x + 0, 0 + x or x * 1. Traps: the division at c <= 0
+// (SQLite's division truncates toward zero: -1 / 2 >= 0, where rounding
+// down, SMT-LIB's div, gives -1), x / 2 op k / 2 otherwise (7 / 2 = 3),
+// x * -1 op -k (an order reverses), and what the arithmetic does to x's
+// value: a TEXT column holding '05' (x + 1 = 6, x = 5 is false), a real,
+// a value near the largest integer (x + 3 past 64 bits is a real). A
+// comparison of two numeric columns x op y becomes x + d op y + d, x - d
+// op y - d or x * 2 op y * 2: a trap on SQLite, where two integers near
+// the extremes leave the integers as one real (9223372036854775807 * 2
+// and 9223372036854775806 * 2 compare equal).
 func (m *mutator) arithShift(q *sel) bool {
 	const small = 1 << 40
+	smallInt := func(e expr) (int64, bool) {
+		l, isLit := e.(*lit)
+		if !isLit || l.v.k != kInt || l.v.i <= -small || l.v.i >= small {
+			return 0, false
+		}
+		return l.v.i, true
+	}
+	// An order comparison of an INTEGER column, the division's ground,
+	// first at times: most comparisons are equalities.
+	if st, ok := pickSite(m, sitesOf(q, func(st site) bool {
+		b, ok := (*st.slot).(*binary)
+		if !ok {
+			return false
+		}
+		_, isInt := smallInt(b.r)
+		return isInt && integerColumn(b.l) && (b.op == "<" || b.op == "<=" || b.op == ">" || b.op == ">=")
+	})); ok && chance(m.g.r, 0.35) {
+		b := (*st.slot).(*binary)
+		k, _ := smallInt(b.r)
+		m.detail = "div_eq"
+		if divThreshold(b, k) {
+			m.detail = "div"
+		}
+		return true
+	}
 	st, ok := pickSite(m, sitesOf(q, func(st site) bool {
 		if b, ok := (*st.slot).(*binary); ok && isCmp(b.op) {
-			l, isLit := b.r.(*lit)
-			return isLit && l.v.k == kInt && l.v.i > -small && l.v.i < small
+			if numericColumns(b) {
+				return true
+			}
+			_, isInt := smallInt(b.r)
+			return isInt
 		}
 		r, isCol := (*st.slot).(*colRef)
 		return isCol && st.term && st.cl == inItems && classOf(r) == cNum
@@ -154,16 +216,30 @@ func (m *mutator) arithShift(q *sel) bool {
 		m.detail = "output"
 		return true
 	}
+	if numericColumns(b) {
+		op, d := oneOf(m.g.r, "+", "-", "*"), int64(1+m.g.r.IntN(3))
+		if op == "*" {
+			d = 2
+		}
+		b.l = &binary{op: op, l: b.l, r: numLit(intVal(d))}
+		b.r = &binary{op: op, l: b.r, r: numLit(intVal(d))}
+		m.detail = "both_" + map[string]string{"+": "add", "-": "sub", "*": "mul"}[op]
+		return true
+	}
 	k, d := b.r.(*lit).v.i, int64(1+m.g.r.IntN(3))
 	op, lit, det := "+", k+d, "add"
 	switch r := m.g.r.Float64(); {
-	case r < 0.35:
-	case r < 0.6:
+	case r < 0.3:
+	case r < 0.5:
 		op, lit, det = "-", k-d, "sub"
-	case r < 0.8:
+	case r < 0.65:
 		op, d, lit, det = "*", 2, 2*k, "mul"
-	case r < 0.9:
-		op, d, lit, det = "/", 2, k/2, "div"
+	case r < 0.9 && integerColumn(b.l):
+		m.detail = "div_eq"
+		if divThreshold(b, k) {
+			m.detail = "div"
+		}
+		return true
 	default:
 		op, d, lit, det = "*", -1, -k, "neg"
 	}
@@ -171,4 +247,44 @@ func (m *mutator) arithShift(q *sel) bool {
 	b.r = numLit(intVal(lit))
 	m.detail = det
 	return true
+}
+
+// numericColumns reports whether b compares two columns of numeric
+// affinity.
+func numericColumns(b *binary) bool {
+	x, ok1 := b.l.(*colRef)
+	y, ok2 := b.r.(*colRef)
+	return ok1 && ok2 && classOf(x) == cNum && classOf(y) == cNum
+}
+
+// divThreshold writes b, x op k of an integer literal k, as x / 2 >= c
+// or x / 2 < c when x op k is x >= 2c or x < 2c (x > k and x <= k are
+// those of k + 1): the same integers when / rounds down (SMT-LIB's div),
+// and when it truncates toward zero (SQLite) only if c > 0 (-1 / 2 >= 0).
+// It reports whether it did; otherwise (an equality, a threshold of the
+// other parity) it writes x / 2 op k / 2, a trap (7 / 2 = 3).
+func divThreshold(b *binary, k int64) bool {
+	t := k
+	if b.op == ">" || b.op == "<=" {
+		t = k + 1
+	}
+	if t%2 != 0 || b.op == "=" || b.op == "<>" {
+		b.l = &binary{op: "/", l: b.l, r: numLit(intVal(2))}
+		b.r = numLit(intVal(k / 2))
+		return false
+	}
+	b.op = map[string]string{">": ">=", ">=": ">=", "<": "<", "<=": "<"}[b.op]
+	b.l = &binary{op: "/", l: b.l, r: numLit(intVal(2))}
+	b.r = numLit(intVal(t / 2))
+	return true
+}
+
+// integerColumn reports whether x is a column of INTEGER affinity.
+func integerColumn(x expr) bool {
+	r, ok := x.(*colRef)
+	if !ok {
+		return false
+	}
+	t, i, ok := baseColumn(r)
+	return ok && t.cols[i].affinity() == affInteger
 }

@@ -1,6 +1,10 @@
 package fuzz
 
-import "github.com/sqljudge/sqljudge/internal/equiv"
+import (
+	"slices"
+
+	"github.com/sqljudge/sqljudge/internal/equiv"
+)
 
 // pairSpec is a generated pair: the two queries (printed), the
 // rewrites that made the second from the first (in order; the two are
@@ -74,6 +78,11 @@ func (g *gen) rewrite(q *sel, tw *twin) string {
 		ws[i] = weighted[int]{i, rw.weight}
 		if g.strict() {
 			ws[i].w = rw.pgWeight
+		}
+		if len(g.focusRewrites) > 0 && !slices.Contains(g.focusRewrites, rw.name) {
+			ws[i].w = 0
+		} else if len(g.focusRewrites) > 0 {
+			ws[i].w = max(ws[i].w, 1)
 		}
 	}
 	m := &mutator{g: g, twin: tw}
