@@ -100,6 +100,10 @@ func TestProveCaseArith(t *testing.T) {
 		{"SELECT i FROM t WHERE j IS NULL OR (j = 10) IS TRUE", "SELECT i FROM t WHERE j IS NULL OR j = 10"},
 		{"SELECT i FROM t WHERE (j > 1) IS NOT FALSE", "SELECT i FROM t WHERE j IS NULL OR j > 1"},
 		{"SELECT iif(j IS NULL, NULL, j + 1) FROM t WHERE j = 1", "SELECT 2 FROM t WHERE j = 1"},
+		// A literal WHEN is taken always or never, whatever the types
+		// of the results it skips (VeriEQL's calcite-15).
+		{"SELECT CASE WHEN 0 THEN 2.1 ELSE 1 END FROM t", "SELECT 1 FROM t"},
+		{"SELECT CASE WHEN NULL THEN a WHEN 2.5 THEN i ELSE 'x' END FROM t", "SELECT i FROM t"},
 	} {
 		a := Prove(context.Background(), c[0], c[1], s, Options{Rule: "bag", Solver: z})
 		if !a.Proved() {
@@ -140,6 +144,10 @@ func TestProveCaseArith(t *testing.T) {
 		// not NULL wins.
 		{"SELECT i FROM t WHERE coalesce(a, 'z') = 1", "SELECT i FROM t WHERE a = 1", "INSERT INTO t VALUES (1, 1, '1', 'x')"},
 		{"SELECT coalesce(j, i) FROM t", "SELECT coalesce(i, j) FROM t", "INSERT INTO t VALUES (1, 2, 'x', 'x')"},
+		// A literal WHEN: 0.0 is false; the result taken has no
+		// affinity still.
+		{"SELECT CASE WHEN 0.0 THEN 1 ELSE 2 END FROM t", "SELECT 1 FROM t", "INSERT INTO t VALUES (1, 1, 'x', 'x')"},
+		{"SELECT i FROM t WHERE CASE WHEN 0 THEN 2 ELSE a END = 1", "SELECT i FROM t WHERE a = 1", "INSERT INTO t VALUES (1, 1, '1', 'x')"},
 		// Division by zero is NULL.
 		{"SELECT i FROM t WHERE j / i IS NULL", "SELECT i FROM t WHERE j IS NULL", "INSERT INTO t VALUES (0, 1, 'x', 'x')"},
 	} {

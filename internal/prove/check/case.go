@@ -1,6 +1,10 @@
 package check
 
-import "github.com/sqljudge/sqljudge/internal/sqlast"
+import (
+	"strconv"
+
+	"github.com/sqljudge/sqljudge/internal/sqlast"
+)
 
 // CASE in the encoding: a searched CASE (CASE WHEN c1 THEN r1 ... [ELSE
 // e] END) is the result of the first WHEN whose condition is TRUE (one
@@ -53,6 +57,30 @@ func truthWord(d Dialect, e sqlast.Expr) string {
 	return ""
 }
 
+// constWhen reports, for a WHEN condition that is a literal on SQLite,
+// whether the CASE takes it (known true): NULL never, a number when it is
+// not zero (sqlite3VdbeBooleanValue). Anything else, and any condition on
+// PostgreSQL (which wants a boolean there), is not known.
+func constWhen(d Dialect, w sqlast.Expr) (taken, known bool) {
+	l, ok := stripParens(w).(*sqlast.Literal)
+	if !ok || d != SQLite {
+		return false, false
+	}
+	switch l.Kind {
+	case sqlast.LitNull:
+		return false, true
+	case sqlast.LitInteger:
+		if i, err := strconv.ParseInt(l.Value, 10, 64); err == nil {
+			return i != 0, true
+		}
+	case sqlast.LitFloat:
+		if f, err := strconv.ParseFloat(l.Value, 64); err == nil {
+			return f != 0, true
+		}
+	}
+	return false, false
+}
+
 // ite is SMT-LIB's if-then-else.
 func ite(c, a, b string) string { return "(ite " + c + " " + a + " " + b + ")" }
 
@@ -67,7 +95,18 @@ func (e *encoder) caseValue(c *sqlast.CaseExpr) (term, bool, error) {
 	}
 	var whens []pred
 	var rs []term
+	var always sqlast.Expr // the result of a WHEN always taken
 	for _, w := range c.Whens {
+		// A WHEN that is a literal is taken always or never (SQLite,
+		// whose CASE is evaluated lazily and whose results keep their
+		// own types: one never taken has no part in the value).
+		if taken, known := constWhen(e.s.d, w.When); known {
+			if !taken {
+				continue
+			}
+			always = w.Then
+			break
+		}
 		p, err := e.cond(w.When)
 		if err != nil {
 			return term{}, false, err
@@ -78,11 +117,14 @@ func (e *encoder) caseValue(c *sqlast.CaseExpr) (term, bool, error) {
 		}
 		whens, rs = append(whens, p), append(rs, r)
 	}
+	if always == nil {
+		always = c.Else
+	}
 	els := nullTerm
-	if c.Else != nil {
+	if always != nil {
 		var ok bool
 		var err error
-		if els, ok, err = e.value(c.Else); err != nil || !ok {
+		if els, ok, err = e.value(always); err != nil || !ok {
 			return term{}, false, err
 		}
 	}

@@ -419,7 +419,8 @@ func (g *gen) value(s *sel, c class, depth int) expr {
 }
 
 // caseOf draws a searched CASE of col: one or two WHENs that test col
-// (a comparison with a literal, IS [NOT] NULL), each giving col or a
+// (a comparison with a literal, IS [NOT] NULL; on SQLite at times a
+// literal, taken always or never), each giving col or a
 // literal of its class, and an ELSE (left out at times: NULL). It reads
 // only col, so it goes wherever col does (a grouped query's outputs).
 func (g *gen) caseOf(col *colRef) expr {
@@ -433,7 +434,12 @@ func (g *gen) caseOf(col *colRef) expr {
 	cx := &caseExpr{}
 	for range 1 + g.r.IntN(2) {
 		var w expr = &isNull{x: &colRef{f: col.f, col: col.col, qual: col.qual}, not: chance(g.r, 0.5)}
-		if chance(g.r, 0.7) {
+		switch x := g.r.Float64(); {
+		case x < 0.08 && g.d == engine.SQLite:
+			// A literal WHEN, taken always (1, 2.5) or never (0,
+			// 0.0, NULL).
+			w = numLit(oneOf(g.r, intVal(0), intVal(1), realVal(0), realVal(2.5), value{}))
+		case x < 0.75:
 			w = &binary{op: pick(g.r, cmpOps), l: &colRef{f: col.f, col: col.col, qual: col.qual}, r: g.literal(c)}
 		}
 		cx.whens = append(cx.whens, caseWhen{w, result()})
