@@ -118,7 +118,7 @@ func (db *Database) CreateStatementsWith(d engine.Dialect, typ func(engine.Diale
 	out := make([]string, 0, len(db.Tables))
 	for ti, t := range db.Tables {
 		var parts []string
-		for _, c := range t.Columns {
+		for i, c := range t.Columns {
 			p := Ident(d, c.Name, c.Unquoted)
 			if ty := typ(d, c); ty != "" {
 				p += " " + ty
@@ -129,9 +129,12 @@ func (db *Database) CreateStatementsWith(d engine.Dialect, typ func(engine.Diale
 			if c.NotNull {
 				p += " NOT NULL"
 			}
+			if descKey(d, t, i) {
+				p += " PRIMARY KEY DESC"
+			}
 			parts = append(parts, p)
 		}
-		if len(t.PK) > 0 {
+		if len(t.PK) > 0 && !descKey(d, t, t.PK[0]) {
 			parts = append(parts, "PRIMARY KEY ("+colNames(d, t, t.PK)+")")
 		}
 		for _, u := range t.Uniques {
@@ -150,6 +153,14 @@ func (db *Database) CreateStatementsWith(d engine.Dialect, typ func(engine.Diale
 		out = append(out, fmt.Sprintf("CREATE TABLE %s (%s)", TableIdent(d, t), strings.Join(parts, ", ")))
 	}
 	return out
+}
+
+// descKey reports whether column i of t is declared, on SQLite, as the
+// column constraint PRIMARY KEY DESC (Table.PKDesc): an INTEGER column so
+// declared is no alias of the rowid (it keeps NULL and any value), which
+// the table constraint PRIMARY KEY (i) would make it.
+func descKey(d engine.Dialect, t *Table, i int) bool {
+	return d == engine.SQLite && t.PKDesc && len(t.PK) == 1 && t.PK[0] == i
 }
 
 // sqliteCollation returns the SQLite collation a column's declared

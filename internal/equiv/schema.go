@@ -43,6 +43,32 @@ func newSchema(db *catalog.Database) *schema {
 	return &schema{Database: db, minRows: make([]int, len(db.Tables))}
 }
 
+// nullableKeys lets the PRIMARY KEY columns that SQLite lets hold NULL
+// do so in the search's databases: those declared without NOT NULL
+// (catalog.Column.KeyNotNull; SQLite enforces it only on an INTEGER
+// PRIMARY KEY, a WITHOUT ROWID or a STRICT table,
+// https://sqlite.org/lang_createtable.html, "PRIMARY KEY"). A single
+// INTEGER key column keeps NOT NULL (an alias of the rowid, which a NULL
+// makes a fresh integer) unless declared PRIMARY KEY DESC (no alias, and
+// the sandbox declares it so too: catalog's descKey), and so does a table
+// whose CREATE statement the catalog could not read. The sandbox's
+// tables are rendered from the schema, so they declare no NOT NULL on
+// those columns either: the databases searched are those the prover's
+// SQLite model covers (prove.SchemaOf), where COUNT(id) need not equal
+// COUNT(*) for an id TEXT PRIMARY KEY.
+func (s *schema) nullableKeys() {
+	for _, t := range s.Tables {
+		if t.Undeclared || len(t.PK) == 1 && t.Columns[t.PK[0]].UpperType() == "INTEGER" && !t.PKDesc {
+			continue
+		}
+		for i := range t.Columns {
+			if c := &t.Columns[i]; c.KeyNotNull {
+				c.NotNull = false
+			}
+		}
+	}
+}
+
 // readSQLiteDB reads the schema of the SQLite database at path with its
 // CHECKs and sampleValues values a column (catalog.Read), ordered by
 // references and validated. A CHECK the grammar refuses is the error as

@@ -126,6 +126,9 @@ func (s *searcher) run(ctx, parent context.Context) error {
 		return nil
 	}
 	s.schema.dialect = s.o.Sandbox.Dialect()
+	if s.schema.dialect == engine.SQLite {
+		s.schema.nullableKeys()
+	}
 	// The prover reads the declared schema, before assumptions add to it:
 	// a proof never rests on them.
 	s.prove(ctx)

@@ -170,8 +170,11 @@ func (w wrongProof) String() string { return fmt.Sprintf("%s (%s)", w.ID, w.Caus
 // (the prover off) refutes on SQLite since the classes behind them were
 // fixed: text spelling a number in another form than the number's own
 // ('05' against 5: numberSpellings), and an EXISTS operand's ORDER BY …
-// LIMIT, which once stopped every witness as a possible tie (tiebreakAll).
-var searchRefutesWrongProofs = []string{"R6-text-in-int", "R6-text-not-in-int", "R7-in-subquery-affinity", "R7-not-in-subquery-tie-hatch", "R1-order-expression-tie-hatch"}
+// LIMIT, which once stopped every witness as a possible tie (tiebreakAll);
+// and NULL in a key column SQLite does not keep from it, an INTEGER
+// PRIMARY KEY DESC among them (schema.nullableKeys, catalog's descKey).
+var searchRefutesWrongProofs = []string{"R6-text-in-int", "R6-text-not-in-int", "R7-in-subquery-affinity", "R7-not-in-subquery-tie-hatch", "R1-order-expression-tie-hatch",
+	"R13-integer-primary-key-desc", "R13-distinct-key"}
 
 // TestSearchRefutesWrongProofs: each pair of searchRefutesWrongProofs is
 // refuted on SQLite by the search alone, the witness re-verified from its
