@@ -239,6 +239,15 @@ func (t *Table) Column(name string) *Column {
 	return nil
 }
 
+// RowidAlias reports whether t's primary key is SQLite's INTEGER PRIMARY
+// KEY, an alias of the rowid, the one key SQLite keeps from holding NULL
+// without a NOT NULL (https://sqlite.org/lang_createtable.html#rowid): a
+// single column declared exactly INTEGER, not as a column constraint
+// PRIMARY KEY DESC, on a table whose CREATE statement the catalog read.
+func (t *Table) RowidAlias() bool {
+	return len(t.PK) == 1 && t.Columns[t.PK[0]].UpperType() == "INTEGER" && !t.PKDesc && !t.Undeclared
+}
+
 // InPK reports whether column ci is part of the primary key.
 func (t *Table) InPK(ci int) bool { return slices.Contains(t.PK, ci) }
 

@@ -47,10 +47,10 @@ func newSchema(db *catalog.Database) *schema {
 // do so in the search's databases: those declared without NOT NULL
 // (catalog.Column.KeyNotNull; SQLite enforces it only on an INTEGER
 // PRIMARY KEY, a WITHOUT ROWID or a STRICT table,
-// https://sqlite.org/lang_createtable.html, "PRIMARY KEY"). A single
-// INTEGER key column keeps NOT NULL (an alias of the rowid, which a NULL
-// makes a fresh integer) unless declared PRIMARY KEY DESC (no alias, and
-// the sandbox declares it so too: catalog's descKey), and so does a table
+// https://sqlite.org/lang_createtable.html, "PRIMARY KEY"). The rowid's
+// alias (catalog.Table.RowidAlias, which a NULL makes a fresh integer)
+// keeps NOT NULL; an INTEGER PRIMARY KEY DESC is none, and the sandbox
+// declares it so too (catalog's descKey); so does a table
 // whose CREATE statement the catalog could not read. The sandbox's
 // tables are rendered from the schema, so they declare no NOT NULL on
 // those columns either: the databases searched are those the prover's
@@ -58,7 +58,7 @@ func newSchema(db *catalog.Database) *schema {
 // COUNT(*) for an id TEXT PRIMARY KEY.
 func (s *schema) nullableKeys() {
 	for _, t := range s.Tables {
-		if t.Undeclared || len(t.PK) == 1 && t.Columns[t.PK[0]].UpperType() == "INTEGER" && !t.PKDesc {
+		if t.Undeclared || t.RowidAlias() {
 			continue
 		}
 		for i := range t.Columns {

@@ -13,7 +13,7 @@ import (
 // = on strings case-insensitive, and DuckDB). Each column is
 // built by column. NOT NULL is the engine's: declared NOT NULL, or in the
 // PRIMARY KEY on PostgreSQL, but on SQLite only the INTEGER PRIMARY KEY
-// (rowidAlias), since SQLite lets any other key column hold NULL
+// (catalog.Table.RowidAlias), since SQLite lets any other key column hold NULL
 // (catalog.Column.KeyNotNull: a proof then covers the item's own
 // database, not only equiv's sandbox's, which declares every key column NOT
 // NULL); the keys are the PRIMARY KEY and the UNIQUE sets (no two rows
@@ -62,7 +62,7 @@ func SchemaOf(db *catalog.Database, d engine.Dialect) check.Schema {
 // affinity of its declared type, and its family (family).
 func column(t *catalog.Table, c catalog.Column, d engine.Dialect) check.Column {
 	notNull := c.NotNull
-	if d == engine.SQLite && c.KeyNotNull && !rowidAlias(t) {
+	if d == engine.SQLite && c.KeyNotNull && !t.RowidAlias() {
 		notNull = false // SQLite lets this key column hold NULL
 	}
 	out := check.Column{Name: engineName(d, c.Name, c.Unquoted), NotNull: notNull, Collation: strings.ToLower(c.Collation), Family: family(c, d)}
@@ -90,15 +90,6 @@ func engineName(d engine.Dialect, name string, unquoted bool) string {
 		return strings.ToLower(name)
 	}
 	return name
-}
-
-// rowidAlias reports whether t's primary key is SQLite's INTEGER PRIMARY
-// KEY, an alias of the rowid, the one key SQLite keeps from holding NULL
-// without a NOT NULL (https://sqlite.org/lang_createtable.html#rowid): a
-// single column declared exactly INTEGER, not as a column constraint
-// PRIMARY KEY DESC, on a table whose CREATE statement the catalog read.
-func rowidAlias(t *catalog.Table) bool {
-	return len(t.PK) == 1 && t.Columns[t.PK[0]].UpperType() == "INTEGER" && !t.PKDesc && !t.Undeclared
 }
 
 // family returns the prover's family of column c on dialect d. On

@@ -542,7 +542,7 @@ func (dg *dataGen) twin(r *rand.Rand, t *table, row []value, col int) []value {
 	case len(hinted) > 0 && chance(r, 0.7):
 		i = hinted[r.IntN(len(hinted))]
 	}
-	if v := out[i]; v.k == kInt && (v.i > 1<<61 || v.i < -1<<61) && chance(r, 0.7) {
+	if v := out[i]; nearExtreme(v) && chance(r, 0.7) {
 		out[i] = neighbour(v) // one real past 64 bits
 		return out
 	}
@@ -560,7 +560,7 @@ func (dg *dataGen) twin(r *rand.Rand, t *table, row []value, col int) []value {
 // an integer near the extremes, at times its neighbour (the two that
 // arithmetic past 64 bits makes one real).
 func respell(r *rand.Rand, v value) value {
-	if v.k == kInt && (v.i > 1<<61 || v.i < -1<<61) && chance(r, 0.35) {
+	if nearExtreme(v) && chance(r, 0.35) {
 		return neighbour(v)
 	}
 	if alts := v.spellings()[1:]; len(alts) > 0 && chance(r, 0.35) {
@@ -568,6 +568,10 @@ func respell(r *rand.Rand, v value) value {
 	}
 	return v
 }
+
+// nearExtreme reports whether v is an integer past 2^61 in magnitude,
+// one whose neighbour arithmetic past 64 bits may make the same real.
+func nearExtreme(v value) bool { return v.k == kInt && (v.i > 1<<61 || v.i < -1<<61) }
 
 // neighbour is the integer next to v toward zero.
 func neighbour(v value) value {
