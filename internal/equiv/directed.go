@@ -17,15 +17,19 @@ import (
 // SQL Queries", VLDB Journal 2015): where random rows rarely meet a
 // condition at its boundary, these do. For an aggregate compared with a
 // literal (HAVING count(*) > 10, SUM(x) >= 100, AVG(x) = 3, MAX(x) < 75)
-// a group of rows that sits exactly on the literal: 10 rows in one group,
+// a group of rows that sits exactly on the literal: 10 rows in one group
+// (and 10 with a NULL in one row's column a COUNT reads, where it may hold
+// one: COUNT(*) on the literal, COUNT(x) one below),
 // values summing to exactly 100 while staying under the query's bounds on
 // the column (x < 75, MAX(x) < 75), every value equal to the average; and
 // for a table a subquery reads, several rows that meet the query's
 // equalities on literals, so that a scalar subquery returns more than one
 // row. The rows of a group copy one template row: the columns the queries
 // compare with a literal take that literal, the GROUP BY columns keep the
-// template's values, keys are made distinct; the other tables are drawn as
-// in the small phase, and the whole is repaired.
+// template's values, keys are made distinct (of a composite key, the
+// columns neither grouped nor joined on); a missing parent row of a
+// foreign key is drawn; the other tables are drawn as in the small phase,
+// and the whole is repaired.
 
 // aggTarget is an aggregate of a query compared with a number: fn is
 // COUNT, SUM, AVG, MAX or MIN, col its argument ("" for COUNT(*)), n the
@@ -54,21 +58,25 @@ type conditions struct {
 	links [][2]string
 	// groupBy are the GROUP BY column names (lower case).
 	groupBy map[string]bool
+	// counted are the column names (lower case) a COUNT reads, compared
+	// with a number or not (ORDER BY count(x)): a NULL there makes
+	// COUNT(x) one less than COUNT(*).
+	counted map[string]bool
 	// tables are the tables the queries name, in schema order; subquery
 	// tables the tables named after a FROM inside parentheses.
 	tables, subquery []int
 }
 
 // maxDirectedRows bounds the rows of a directed group (a COUNT above it is
-// not targeted).
-const maxDirectedRows = 120
+// not targeted): Spider's HAVING count(*) < 200 is met.
+const maxDirectedRows = 256
 
 var aggFuncs = map[string]bool{"COUNT": true, "SUM": true, "AVG": true, "MAX": true, "MIN": true}
 
 // readConditions reads the conditions of the queries from their tokens
 // (no parse is needed, so a query the parser refuses is read too).
 func (s *schema) readConditions(queries ...string) conditions {
-	c := conditions{equal: map[string][]result.Value{}, below: map[string]float64{}, meet: map[string]result.Value{}, groupBy: map[string]bool{}}
+	c := conditions{equal: map[string][]result.Value{}, below: map[string]float64{}, meet: map[string]result.Value{}, groupBy: map[string]bool{}, counted: map[string]bool{}}
 	named, inSub := map[int]bool{}, map[int]bool{}
 	for _, q := range queries {
 		toks := significant(q)
@@ -162,6 +170,9 @@ func (s *schema) readAggregate(toks []sqllex.Token, i int, c *conditions) {
 		return
 	}
 	fn := strings.ToUpper(toks[i].Text)
+	if fn == "COUNT" && col != "" {
+		c.counted[col] = true
+	}
 	n, op, ok := numberAfter(toks, j+1)
 	if !ok && i >= 2 {
 		n, op, ok = numberBefore(toks, i)
@@ -430,6 +441,21 @@ func (s *searcher) groups(c conditions, ti int, a aggTarget) [][]map[int]result.
 				out = append(out, rows(m, nil))
 			}
 		}
+		// The same sizes with a NULL in the first row's column that a
+		// COUNT reads, where the column may hold one: COUNT(*) on the
+		// bound while COUNT(x) is one below it.
+		for cj, col := range t.Columns {
+			if !c.counted[strings.ToLower(col.Name)] || col.NotNull {
+				continue
+			}
+			for _, m := range []int{n, n + 1} {
+				if m > 1 && m <= maxDirectedRows {
+					g := rows(m, nil)
+					g[0][cj] = result.Value{}
+					out = append(out, g)
+				}
+			}
+		}
 		return out
 	case "SUM":
 		if ci < 0 {
@@ -512,9 +538,29 @@ func (s *searcher) withGroup(c conditions, ti int, values []map[int]result.Value
 			template[ci], bound[ci] = cv, true
 		}
 	}
+	// The columns made distinct: of each key, those neither grouped nor
+	// joined on (a composite key's other column keeps the group whole and
+	// joined to one row), else those not grouped, else all of it.
 	keys := map[int]bool{}
 	for _, k := range t.Keys() {
+		var free, ungrouped []int
 		for _, ci := range k {
+			name := strings.ToLower(t.Columns[ci].Name)
+			if !c.groupBy[name] {
+				ungrouped = append(ungrouped, ci)
+				if !c.linksColumn(name) {
+					free = append(free, ci)
+				}
+			}
+		}
+		switch {
+		case len(free) > 0:
+		case len(ungrouped) > 0:
+			free = ungrouped
+		default:
+			free = k
+		}
+		for _, ci := range free {
 			keys[ci] = true
 		}
 	}
@@ -537,7 +583,9 @@ func (s *searcher) withGroup(c conditions, ti int, values []map[int]result.Value
 			}
 		}
 		for ci := range keys {
-			row[ci] = distinctKey(t.Columns[ci], k)
+			if v, ok := set[ci]; !ok || !v.IsNull() {
+				row[ci] = distinctKey(t.Columns[ci], k)
+			}
 		}
 		group = append(group, row)
 	}
@@ -563,6 +611,9 @@ func (s *searcher) withGroup(c conditions, ti int, values []map[int]result.Value
 			db[tj] = append(db[tj], row)
 		}
 	}
+	// A foreign key whose parent the small draw left out (a table the
+	// queries do not name) gets one: the repair would drop the group.
+	s.addParents(s.gen, sh, db, p)
 	fixed := s.schema.repair(db)
 	if len(fixed[ti]) < len(group) {
 		return nil
@@ -591,6 +642,17 @@ func twoDigits(n int) string {
 		return "0" + strconv.Itoa(n)
 	}
 	return strconv.Itoa(n)
+}
+
+// linksColumn reports whether the queries compare col (lower case) with
+// another column by = or IN (c.links).
+func (c conditions) linksColumn(col string) bool {
+	for _, l := range c.links {
+		if l[0] == col || l[1] == col {
+			return true
+		}
+	}
+	return false
 }
 
 // linked returns the column of t the queries compare col with (c.links),
