@@ -382,9 +382,11 @@ func antiJoin(c *Canon, at int, facts *factSet) error {
 
 // RuleGroupSemijoin: SELECT e FROM A WHERE p AND A.k IN (SELECT y FROM F
 // WHERE q GROUP BY y HAVING h) is SELECT e FROM A, F WHERE p AND A.k = y
-// AND q GROUP BY A.k HAVING h, when A.k is a NOT NULL key of A (so that
+// AND q GROUP BY A.k HAVING h, when A.k is a one-column key of A (so that
 // each row of A is its own group, holding exactly the rows of F's group
-// y = A.k), A is the only table of the outer FROM, the outer query
+// y = A.k; the key may hold NULL, as SQLite lets a PRIMARY KEY: A.k = y is
+// never TRUE on NULL and NULL IN (…) never TRUE, so neither side keeps
+// such a row), A is the only table of the outer FROM, the outer query
 // neither groups, aggregates nor removes duplicates, the subquery is not
 // correlated, and A.k and y are columns of one family, Int or Text. At:
 // the IN.
@@ -413,9 +415,9 @@ func groupSemijoin(c *Canon, at int, facts *factSet) error {
 	if len(sub.GroupBy) != 1 || sub.Limit != nil || sub.Distinct == sqlast.DistinctDistinct || len(sub.Columns) != 1 {
 		return refuse("rule", "the subquery does not group by one term, or limits")
 	}
-	a, k, ok := notNullColumn(c, in.X)
-	if !ok || a.core != sq || !singleKey(a.table, k) {
-		return refuse("rule", "%s is not a NOT NULL one-column key of the outer table", sqlast.Format(in.X))
+	a, k, ok := c.colOf(in.X)
+	if !ok || a.core != sq || a.join == joinLeft || !singleKey(a.table, k) {
+		return refuse("rule", "%s is not a one-column key of the outer table", sqlast.Format(in.X))
 	}
 	yo, yi, ok := c.colOf(sub.Columns[0].Expr)
 	if !ok || yo.core != sub || sqlast.Format(sub.GroupBy[0]) != sqlast.Format(sub.Columns[0].Expr) {
@@ -432,7 +434,6 @@ func groupSemijoin(c *Canon, at int, facts *factSet) error {
 		return refuse("rule", "the subquery is correlated")
 	}
 	facts.add(Fact{Fact: FactKey, Table: a.table.Name, Columns: []string{a.table.Columns[k].Name}})
-	facts.add(notNullFact(a, k))
 	facts.add(c.familyFact(a, k))
 	facts.add(c.familyFact(yo, yi))
 	for j, t := range sub.From {

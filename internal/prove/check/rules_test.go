@@ -89,6 +89,10 @@ func TestRules(t *testing.T) {
 			"SELECT a1.name FROM singer AS a1 WHERE a1.age > 3 AND NOT EXISTS (SELECT a2.id FROM member AS a2 WHERE a1.singer_id = a2.singer_id)", []string{"not_null(member.id)"}},
 		{RuleGroupSemijoin, "SELECT name FROM singer WHERE singer_id IN (SELECT singer_id FROM member GROUP BY singer_id HAVING count(*) > 1)", "a1.singer_id IN",
 			"SELECT a1.name FROM singer AS a1, member AS a2 WHERE a1.singer_id = a2.singer_id GROUP BY a1.singer_id HAVING count(*) > 1", []string{"key(singer(Singer_ID))"}},
+		// A key that may hold NULL: = never holds on NULL, and NULL IN (…)
+		// is never TRUE, so neither side keeps its rows.
+		{RuleGroupSemijoin, "SELECT name FROM u WHERE id IN (SELECT a FROM log GROUP BY a HAVING count(*) > 1)", "a1.id IN",
+			"SELECT a1.name FROM u AS a1, log AS a2 WHERE a1.id = a2.a GROUP BY a1.id HAVING count(*) > 1", []string{"key(u(id))"}},
 		{RuleDerivedMerge, "SELECT * FROM (SELECT * FROM singer WHERE age > 3) AS t", "(SELECT",
 			"SELECT a1.singer_id, a1.name, a1.country, a1.age FROM singer AS a1 WHERE a1.age > 3", nil},
 		// Outer joins: the right side of a LEFT JOIN (its WHERE to the ON,
