@@ -358,10 +358,13 @@ func (s *searcher) directedDatabases() []Data {
 func (s *searcher) directed() []Data {
 	c := s.schema.readConditions(s.p.Q1, s.p.Q2)
 	var out []Data
-	add := func(ti int, values []map[int]result.Value) {
-		if db := s.withGroup(c, ti, values); db != nil {
+	addAs := func(ti int, values []map[int]result.Value, vary bool) {
+		if db := s.withGroup(c, ti, values, vary); db != nil {
 			out = append(out, db)
 		}
+	}
+	add := func(ti int, values []map[int]result.Value) {
+		addAs(ti, values, len(values) > 1 && len(c.groupBy) == 0)
 	}
 	for _, a := range c.aggs {
 		for _, ti := range s.aggTables(c, a) {
@@ -387,11 +390,17 @@ func (s *searcher) directed() []Data {
 			if len(lits) < 2 {
 				continue
 			}
-			var g []map[int]result.Value
+			var g, shared []map[int]result.Value
 			for _, v := range lits {
 				g = append(g, map[int]result.Value{ci: v}, map[int]result.Value{ci: v})
+				shared = append(shared, map[int]result.Value{ci: v})
 			}
 			add(ti, g)
+			// … and one row for each, their other values the same (one
+			// stadium with a concert in 2014 and one in 2015, which
+			// INTERSECT and IN … AND IN … both need; the twin phase then
+			// doubles the stadium).
+			addAs(ti, shared, false)
 		}
 	}
 	return out
@@ -515,10 +524,11 @@ func sumParts(n, bound float64, ints bool) []float64 {
 
 // withGroup draws a small database and gives table ti the group: one row
 // per entry of values, copies of a template row with the columns compared
-// to a literal set to it, the GROUP BY columns kept, the entry's values
-// set, and the key columns made distinct; repaired. Nil when the group
-// does not survive the repair.
-func (s *searcher) withGroup(c conditions, ti int, values []map[int]result.Value) Data {
+// to a literal set to it, the GROUP BY columns kept (with vary, the other
+// columns drawn apart from row to row instead), the entry's values set,
+// and the key columns made distinct; repaired. Nil when the group does
+// not survive the repair.
+func (s *searcher) withGroup(c conditions, ti int, values []map[int]result.Value, vary bool) Data {
 	db := s.gen.small(1)
 	t := s.schema.Tables[ti]
 	sh := s.gen.newShape()
@@ -567,7 +577,7 @@ func (s *searcher) withGroup(c conditions, ti int, values []map[int]result.Value
 	var group [][]result.Value
 	for k, set := range values {
 		row := append([]result.Value(nil), template...)
-		if len(values) > 1 && len(c.groupBy) == 0 {
+		if vary {
 			// No GROUP BY: the other columns differ from row to row (a
 			// scalar subquery's rows, say), keeping what the queries
 			// compare with literals.
@@ -583,7 +593,7 @@ func (s *searcher) withGroup(c conditions, ti int, values []map[int]result.Value
 			}
 		}
 		for ci := range keys {
-			if v, ok := set[ci]; !ok || !v.IsNull() {
+			if _, ok := set[ci]; !ok { // a value set (a literal, NULL) stays
 				row[ci] = distinctKey(t.Columns[ci], k)
 			}
 		}

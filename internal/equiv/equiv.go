@@ -309,12 +309,13 @@ const (
 	PhaseSmall      = "small"      // tables of 0 to 3 rows from the value pools
 	PhaseSolver     = "solver"     // models of the queries' conditions from Z3 (cover.go)
 	PhaseDirected   = "directed"   // groups built on the queries' conditions (directed.go)
+	PhaseTwin       = "twin"       // a database the queries return rows on, one table's rows twinned (twin.go)
 	PhaseNeighbour  = "neighbour"  // mutations kept while they tell a query from a neighbour
 	PhaseRandom     = "random"     // the test-suite fuzzer's databases, up to 80 rows a table
 )
 
 // PhaseNames are the phases of the search in the order they run.
-var PhaseNames = []string{PhaseSuite, PhaseEmpty, PhaseConditions, PhaseSmall, PhaseSolver, PhaseDirected, PhaseNeighbour, PhaseRandom}
+var PhaseNames = []string{PhaseSuite, PhaseEmpty, PhaseConditions, PhaseSmall, PhaseSolver, PhaseDirected, PhaseTwin, PhaseNeighbour, PhaseRandom}
 
 // Search is what the search tried: Databases compared (both queries ran),
 // Skipped (the engine refused the database, or a query failed on it),

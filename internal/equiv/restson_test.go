@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sandbox"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
 )
@@ -181,5 +182,93 @@ func TestKeysCompareAsTheEngine(t *testing.T) {
 	q2 := "SELECT FlightNo FROM flights AS T1 JOIN airports AS T2 ON T1.DestAirport = T2.AirportCode WHERE T2.AirportCode = 'APG'"
 	if out := decide(t, sb, Pair{Q1: q1, Q2: q2, Schema: ddl}); out.Verdict != EquivalentBounded {
 		t.Fatalf("%s %+v, want equivalent_bounded", out.Verdict, out.Witness)
+	}
+}
+
+// TestTwinSearch: differences that need a twin of an entity, equal in
+// every column but its keys and with copies of the rows that reference
+// it, found by the twin phase within 200 databases (equivalent_bounded
+// at that cap without it): INTERSECT against IN over two stadiums of one
+// name and location (Spider dev #42), over two students of one first name
+// (C3's #60). The twin doubles a database the queries return rows on,
+// which the solver or the directed phase most often supplies.
+func TestTwinSearch(t *testing.T) {
+	sb := newSQLite(t)
+	const stadium = "CREATE TABLE stadium (id INT PRIMARY KEY, name TEXT, loc TEXT); CREATE TABLE concert (cid INT PRIMARY KEY, sid INT REFERENCES stadium (id), year INT)"
+	// ddl: the DDL, or a db_id of the committed Spider subset.
+	cases := []struct{ name, q1, q2, ddl string }{
+		{"intersect against in", "SELECT name, loc FROM stadium s JOIN concert c ON s.id = c.sid WHERE c.year = 2014 INTERSECT SELECT name, loc FROM stadium s JOIN concert c ON s.id = c.sid WHERE c.year = 2015",
+			"SELECT name, loc FROM stadium WHERE id IN (SELECT sid FROM concert WHERE year = 2014) AND id IN (SELECT sid FROM concert WHERE year = 2015)", stadium},
+		// Spider dev #42 on its own database (a TEXT year, its values in
+		// the pools).
+		{"intersect against in on Spider's schema", "SELECT T2.name, T2.location FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = T2.stadium_id WHERE T1.Year = 2014 INTERSECT SELECT T2.name, T2.location FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = T2.stadium_id WHERE T1.Year = 2015",
+			"SELECT Name, Location FROM stadium WHERE Stadium_ID IN (SELECT Stadium_ID FROM concert WHERE Year = 2014) AND Stadium_ID IN (SELECT Stadium_ID FROM concert WHERE Year = 2015)", "concert_singer"},
+		// C3's prediction of Spider dev #60: two students of one first
+		// name, each with a cat and a dog (the twin copies has_pet's rows).
+		{"intersect against in over a link table", "SELECT T1.Fname FROM student AS T1 JOIN has_pet AS T2 ON T1.stuid = T2.stuid JOIN pets AS T3 ON T3.petid = T2.petid WHERE T3.pettype = 'cat' INTERSECT SELECT T1.Fname FROM student AS T1 JOIN has_pet AS T2 ON T1.stuid = T2.stuid JOIN pets AS T3 ON T3.petid = T2.petid WHERE T3.pettype = 'dog'",
+			"SELECT student.fname FROM student WHERE stuid IN ( SELECT stuid FROM has_pet JOIN pets ON has_pet.petid = pets.petid WHERE pettype = 'cat' ) AND stuid IN ( SELECT stuid FROM has_pet JOIN pets ON has_pet.petid = pets.petid WHERE pettype = 'dog' )", "pets_1"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := Pair{Q1: c.q1, Q2: c.q2, Schema: c.ddl}
+			if !strings.Contains(c.ddl, " ") {
+				p = Pair{Q1: c.q1, Q2: c.q2, DB: shareddata.SubsetPath(t, "spider", "database", c.ddl, c.ddl+".sqlite")}
+			}
+			out, err := Decide(context.Background(), p, Options{Sandbox: sb, Seed: 1, Budget: time.Minute, MaxDatabases: 200, NoProof: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.Verdict != Inequivalent {
+				t.Fatalf("%s after %d databases, want inequivalent", out.Verdict, out.Search.Databases)
+			}
+			reverifySQLite(t, out.Witness, c.q1, c.q2)
+			if out.Witness.Phase != PhaseTwin {
+				t.Errorf("found in phase %s, want %s", out.Witness.Phase, PhaseTwin)
+			}
+		})
+	}
+}
+
+// TestDouble: a stadium's twin keeps its name and location under a fresh
+// key, each of its concerts gets a copy that references the twin under a
+// fresh key of its own, and the other stadium's concerts are left alone
+// (doubled only with their own stadium).
+func TestDouble(t *testing.T) {
+	ddl := "CREATE TABLE stadium (id INT PRIMARY KEY, name TEXT, loc TEXT); CREATE TABLE concert (cid INT PRIMARY KEY, sid INT REFERENCES stadium (id), year INT)"
+	s := &searcher{p: Pair{Q1: "SELECT name FROM stadium", Q2: "SELECT name FROM stadium", Schema: ddl}}
+	if err := s.loadSchema(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	st, co := s.schema.index("stadium"), s.schema.index("concert")
+	i, x := result.IntValue, result.TextValue
+	db := make(Data, len(s.schema.Tables))
+	db[st] = [][]result.Value{{i(1), x("A"), x("L")}, {i(2), x("B"), x("M")}}
+	db[co] = [][]result.Value{{i(10), i(1), i(2014)}, {i(11), i(1), i(2015)}, {i(12), i(2), i(2014)}}
+	d := s.double(db, st)
+	if d == nil {
+		t.Fatal("no twin")
+	}
+	if len(d[st]) != 4 || len(d[co]) != 6 {
+		t.Fatalf("%d stadiums, %d concerts: want 4, 6\n%v", len(d[st]), len(d[co]), d)
+	}
+	twinOf := map[int64]int64{}
+	for k, r := range d[st][2:] {
+		if r[1] != db[st][k][1] || r[2] != db[st][k][2] || r[0] == db[st][k][0] {
+			t.Errorf("twin %v of %v: want the same name and location, another id", r, db[st][k])
+		}
+		twinOf[db[st][k][0].I] = r[0].I
+	}
+	seen := map[int64]bool{}
+	for _, r := range d[co] {
+		if seen[r[0].I] {
+			t.Errorf("concert key %d twice", r[0].I)
+		}
+		seen[r[0].I] = true
+	}
+	for k, r := range d[co][3:] {
+		orig := db[co][k]
+		if r[1].I != twinOf[orig[1].I] || r[2] != orig[2] {
+			t.Errorf("copy %v of concert %v: want stadium %d, year %v", r, orig, twinOf[orig[1].I], orig[2])
+		}
 	}
 }

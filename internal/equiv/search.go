@@ -80,6 +80,11 @@ type searcher struct {
 	spent  [2]time.Duration
 	neigh  []*neighbour
 	corpus []Data
+	// productive are the first databases on which a query returned rows
+	// and the two agreed (the twin phase doubles them).
+	productive []Data
+	// emptyResult is q1's result on every table empty (resultKey).
+	emptyResult string
 	// tieSensitive: a query orders its output or takes a LIMIT (robust).
 	tieSensitive bool
 	// loadErr is the engine's first refusal of a database.
@@ -341,14 +346,7 @@ func (s *searcher) phases(ctx context.Context, conds []solved) bool {
 	}, s.o.MaxDatabases}) {
 		return true
 	}
-	if dbs := s.conditionDatabases(conds); len(dbs) > 0 && run(phase{PhaseConditions, func() (Data, bool) {
-		if len(dbs) == 0 {
-			return nil, false
-		}
-		db := dbs[0]
-		dbs = dbs[1:]
-		return db, true
-	}, s.o.MaxDatabases}) {
+	if dbs := s.conditionDatabases(conds); len(dbs) > 0 && run(phase{PhaseConditions, listOf(dbs), s.o.MaxDatabases}) {
 		return true
 	}
 	if run(phase{PhaseSmall, func() (Data, bool) { return s.gen.small(1 + s.gen.rng.IntN(3)), true }, capFor(0.4)}) {
@@ -358,25 +356,14 @@ func (s *searcher) phases(ctx context.Context, conds []solved) bool {
 	// TripwireDatabases stays as it was): most pairs of a benchmark are
 	// proved, and Z3's models cost more than the tripwire's databases.
 	if s.proof == nil && s.total() < s.o.MaxDatabases && ctx.Err() == nil && !s.hopeless() {
-		if dbs := s.solverDatabases(ctx); len(dbs) > 0 && run(phase{PhaseSolver, func() (Data, bool) {
-			if len(dbs) == 0 {
-				return nil, false
-			}
-			db := dbs[0]
-			dbs = dbs[1:]
-			return db, true
-		}, s.o.MaxDatabases}) {
+		if dbs := s.solverDatabases(ctx); len(dbs) > 0 && run(phase{PhaseSolver, listOf(dbs), s.o.MaxDatabases}) {
 			return true
 		}
 	}
-	if dbs := s.directedDatabases(); len(dbs) > 0 && run(phase{PhaseDirected, func() (Data, bool) {
-		if len(dbs) == 0 {
-			return nil, false
-		}
-		db := dbs[0]
-		dbs = dbs[1:]
-		return db, true
-	}, capFor(0.1)}) {
+	if dbs := s.directedDatabases(); len(dbs) > 0 && run(phase{PhaseDirected, listOf(dbs), capFor(0.1)}) {
+		return true
+	}
+	if dbs := s.twinDatabases(); len(dbs) > 0 && run(phase{PhaseTwin, listOf(dbs), capFor(0.1)}) {
 		return true
 	}
 	s.prepareNeighbours(ctx)
@@ -384,6 +371,19 @@ func (s *searcher) phases(ctx context.Context, conds []solved) bool {
 		return true
 	}
 	return run(phase{PhaseRandom, func() (Data, bool) { return s.gen.random(), true }, s.o.MaxDatabases})
+}
+
+// listOf returns a phase's source of databases that yields dbs in order,
+// then ends.
+func listOf(dbs []Data) func() (Data, bool) {
+	return func() (Data, bool) {
+		if len(dbs) == 0 {
+			return nil, false
+		}
+		db := dbs[0]
+		dbs = dbs[1:]
+		return db, true
+	}
 }
 
 // readSuite reads a suite database through a read-only engine of its
@@ -442,6 +442,7 @@ func (s *searcher) try(ctx context.Context, db Data, guide bool) bool {
 		}
 		return false
 	}
+	s.keepProductive(db, r)
 	if guide {
 		s.separateNeighbours(ctx, db, r)
 	}
