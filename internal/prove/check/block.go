@@ -222,20 +222,44 @@ func (c *Canon) sumFact(arg sqlast.Expr) *Fact {
 }
 
 // orderFacts lists the facts that make the aggregates of c free of the
-// order of their rows (sumFact of every AVG and TOTAL).
+// order of their rows: sumFact of every AVG and TOTAL, and the family of
+// each Int column an AVG, TOTAL, SUM, MIN or MAX is free of the order by
+// (integerExpr, sumFact): SQLite stores a REAL it cannot convert in an
+// INTEGER column, and a sum of reals (1e16 + 1 - 1e16) depends on the
+// order however small their magnitudes.
 func (c *Canon) orderFacts() []Fact {
 	var fs factSet
 	sqlast.Walk(c.Stmt, func(n sqlast.Node) bool {
-		if f, ok := n.(*sqlast.FuncCall); ok && isAggregateCall(f) && len(f.Args) == 1 {
-			if name := lowerASCII(f.Name.Name); name == "avg" || name == "total" {
-				if fact := c.sumFact(f.Args[0]); fact != nil {
-					fs.add(*fact)
-				}
+		f, ok := n.(*sqlast.FuncCall)
+		if !ok || !isAggregateCall(f) || len(f.Args) != 1 {
+			return true
+		}
+		arg := f.Args[0]
+		switch name := lowerASCII(f.Name.Name); {
+		case name == "avg" || name == "total":
+			if fact := c.sumFact(arg); fact != nil {
+				fs.add(*fact)
+				c.intFamilies(&fs, arg)
+			}
+		case name == "sum" || name == "min" || name == "max":
+			if c.integerExpr(arg) {
+				c.intFamilies(&fs, arg)
 			}
 		}
 		return true
 	})
 	return fs.list
+}
+
+// intFamilies adds to fs the family fact of each column of family Int
+// that e reads (outside subqueries).
+func (c *Canon) intFamilies(fs *factSet, e sqlast.Expr) {
+	walkExpr(e, func(x sqlast.Expr) bool {
+		if o, i, ok := c.colOf(x); ok && c.fam(o, i) == Int {
+			fs.add(c.familyFact(o, i))
+		}
+		return true
+	})
 }
 
 // integerExpr reports whether e's values are integers (or NULL): an

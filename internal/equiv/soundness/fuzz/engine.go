@@ -29,6 +29,11 @@ type session interface {
 	// storage returns the storage classes (typeof) column i of t holds,
 	// on an engine where a column may hold several; nil elsewhere.
 	storage(ctx context.Context, t *table, i int) ([]string, error)
+	// sumInRange reports whether the magnitudes of column i of t sum
+	// below 2^63 (the kernel's sum_in_range fact: on SQLite AVG and TOTAL
+	// of integers are then exact, in any order); true on an engine that
+	// sums integers exactly.
+	sumInRange(ctx context.Context, t *table, i int) (bool, error)
 	// stored returns the rows loaded last as the engine stores them (the
 	// INSERTs of kept may leave it to the engine to fill a value: SQLite
 	// numbers the rowid of an INTEGER PRIMARY KEY given NULL), in scan
@@ -163,6 +168,15 @@ func (ss *sqliteSession) storage(ctx context.Context, t *table, i int) ([]string
 	return out, nil
 }
 
+func (ss *sqliteSession) sumInRange(ctx context.Context, t *table, i int) (bool, error) {
+	c := ident(t.cols[i].name)
+	set, err := ss.query(ctx, fmt.Sprintf("SELECT count(*) FROM %s HAVING total(abs(%s)) >= 9.2e18", ident(t.name), c))
+	if err != nil {
+		return false, err
+	}
+	return len(set.Rows) == 0, nil
+}
+
 func (ss *sqliteSession) stored(ctx context.Context, kept *database) (*database, error) {
 	out := &database{s: kept.s, rows: make([][][]value, len(kept.rows))}
 	for ti, t := range ss.s.tables {
@@ -271,6 +285,8 @@ func (ss *serverSession) query(ctx context.Context, q string) (*result.Set, erro
 }
 
 func (ss *serverSession) storage(context.Context, *table, int) ([]string, error) { return nil, nil }
+
+func (ss *serverSession) sumInRange(context.Context, *table, int) (bool, error) { return true, nil }
 
 // stored is kept: no column of the fuzzer's PostgreSQL schemas is filled
 // by the server.

@@ -556,13 +556,21 @@ func reversed(db *database) *database {
 }
 
 // inModel reports whether the database loaded last keeps every family
-// fact the proof lists: an int column holds only integers, a real or
-// numeric one integers and reals, a text one only text (a database
-// outside them is
+// and sum_in_range fact the proof lists: an int column holds only
+// integers, a real or numeric one integers and reals, a text one only
+// text; a column's magnitudes sum below 2^63 (a database outside them is
 // outside what the proof claims, as docs/equiv.md defines "every
 // database").
 func (t *trial) inModel() bool {
 	for _, f := range proofFacts(t.cert) {
+		if f.Fact == check.FactSumInRange {
+			if tb, ci := t.column(f.Table, f.Column); tb != nil {
+				if ok, err := t.sess.sumInRange(t.ctx, tb, ci); err != nil || !ok {
+					return false
+				}
+			}
+			continue
+		}
 		if f.Fact != check.FactFamily {
 			continue
 		}
