@@ -71,7 +71,8 @@ func (p *prover) normalForm() Attempt {
 // COUNT(*), DISTINCT dropped in IN and
 // EXISTS subqueries, IS NOT NULL of an IN subquery's output dropped, HAVING conjuncts on
 // GROUP BY columns moved to the WHERE, GROUP BY terms determined by the others dropped,
-// DISTINCT dropped where the outputs determine a key.
+// DISTINCT dropped where the outputs determine a key, last a WHERE's x IS
+// NOT NULL that only aggregates of x would read.
 func (p *prover) normalize(i int) {
 	p.applyAll(i, check.RuleDerivedMerge, derivedSites)
 	p.applyAll(i, check.RuleLeftToInner, leftJoinSites)
@@ -86,6 +87,7 @@ func (p *prover) normalize(i int) {
 	p.applyAll(i, check.RuleGroupByFD, groupBySites)
 	p.applyAll(i, check.RuleCountDistinctKey, countDistinctSites)
 	p.applyAll(i, check.RuleDistinctKey, distinctSites)
+	p.applyAll(i, check.RuleAggNotNull, notNullSites)
 }
 
 // applyAll applies rule at the sites sites finds in query i, again and

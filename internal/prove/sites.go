@@ -48,6 +48,38 @@ func inSites(q *sqlast.Query) []int {
 	return out
 }
 
+// notNullSites are the IS NOT NULL tests (x IS NOT NULL, x NOTNULL, x
+// NOT NULL) of a WHERE that are not under OR or NOT (the rule takes those
+// that are top-level conjuncts).
+func notNullSites(q *sqlast.Query) []int {
+	var out []int
+	var conj func(e sqlast.Expr)
+	conj = func(e sqlast.Expr) {
+		switch t := e.(type) {
+		case *sqlast.BinaryExpr:
+			if t.Op == sqlast.OpAnd {
+				conj(t.X)
+				conj(t.Y)
+			}
+		case *sqlast.IsExpr:
+			if t.Not && !t.Distinct {
+				out = append(out, t.Pos())
+			}
+		case *sqlast.NullCheckExpr:
+			if t.Test != sqlast.TestIsNull {
+				out = append(out, t.Pos())
+			}
+		}
+	}
+	sqlast.Walk(q.Stmt, func(n sqlast.Node) bool {
+		if sq, ok := n.(*sqlast.SelectQuery); ok && sq.Where != nil {
+			conj(sq.Where)
+		}
+		return true
+	})
+	return out
+}
+
 // groupBySites are the GROUP BY terms, the last first (dropping the
 // later, usually the determined ones).
 func groupBySites(q *sqlast.Query) []int {

@@ -80,3 +80,94 @@ func whereConjunct(c *Canon, e sqlast.Expr) bool {
 	})
 	return found
 }
+
+// RuleAggNotNull: SELECT … FROM … WHERE p AND x IS NOT NULL is SELECT …
+// FROM … WHERE p when the SELECT has no GROUP BY and no window, and
+// every aggregate call of its outputs and HAVING (COUNT, SUM, TOTAL,
+// AVG, MIN, MAX, DISTINCT or not, without FILTER or an inner ORDER BY)
+// takes the column x alone as its argument, with no column read outside
+// them and no subquery there: each such aggregate skips the rows whose
+// argument is NULL, which are the rows the conjunct removes, and without
+// GROUP BY the SELECT returns its one row either way. (COUNT(*), an
+// aggregate of another column or of an expression of x, or a bare
+// column read the removed rows; GROUP BY would lose a group whose x are
+// all NULL.) It lets join_elim's `c.f IS NOT NULL` go where only
+// aggregates of c.f read the rows (Spider dev #305: COUNT(DISTINCT
+// template_id) of Documents against the same over its join with
+// Templates). At: the conjunct x IS NOT NULL.
+const RuleAggNotNull = "agg_not_null"
+
+func init() { rules[RuleAggNotNull] = aggNotNull }
+
+func aggNotNull(c *Canon, at int, _ *factSet) error {
+	sq, cs, i := whereOf(c, at)
+	if sq == nil {
+		return refuse("rule", "no top-level conjunct of a WHERE at %d", at)
+	}
+	xo, xi, ok := c.colOf(notNullOperand(cs[i]))
+	if !ok || xo.core != sq {
+		return refuse("rule", "the conjunct is not x IS NOT NULL of a column of its SELECT")
+	}
+	if len(sq.GroupBy) > 0 || len(sq.Windows) > 0 {
+		return refuse("rule", "the SELECT groups or has windows")
+	}
+	aggs := 0
+	var bad string
+	var visit func(e sqlast.Expr)
+	visit = func(e sqlast.Expr) {
+		walkExpr(e, func(x sqlast.Expr) bool {
+			if bad != "" {
+				return false
+			}
+			switch t := x.(type) {
+			case *sqlast.FuncCall:
+				if t.Over != nil {
+					bad = "a window function"
+					return false
+				}
+				if !isAggregateCall(t) {
+					return true
+				}
+				name := lowerASCII(t.Name.Name)
+				if name == "group_concat" || t.Star || len(t.Args) != 1 || t.Filter != nil || len(t.OrderBy) > 0 {
+					bad = "an aggregate other than COUNT, SUM, TOTAL, AVG, MIN or MAX of one argument"
+					return false
+				}
+				if o, k, ok := c.colOf(t.Args[0]); !ok || o != xo || k != xi {
+					bad = "an aggregate of something other than " + sqlast.Format(notNullOperand(cs[i]))
+					return false
+				}
+				aggs++
+				return false
+			case *sqlast.SubqueryExpr, *sqlast.ExistsExpr:
+				bad = "a subquery"
+				return false
+			case *sqlast.Star:
+				bad = "a *"
+				return false
+			case *sqlast.InExpr:
+				if t.Select != nil {
+					bad = "a subquery"
+					return false
+				}
+			}
+			if _, _, ok := c.colOf(x); ok {
+				bad = "a column read outside an aggregate"
+				return false
+			}
+			return true
+		})
+	}
+	for _, col := range sq.Columns {
+		visit(col.Expr)
+	}
+	visit(sq.Having)
+	if bad != "" {
+		return refuse("rule", "the SELECT reads %s", bad)
+	}
+	if aggs == 0 {
+		return refuse("rule", "the SELECT does not aggregate")
+	}
+	sq.Where = andAll(slices.Delete(cs, i, i+1))
+	return nil
+}

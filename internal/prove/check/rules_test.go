@@ -89,6 +89,9 @@ func TestRules(t *testing.T) {
 			"SELECT a1.name FROM singer AS a1 WHERE a1.age > 3 AND NOT EXISTS (SELECT a2.id FROM member AS a2 WHERE a1.singer_id = a2.singer_id)", []string{"not_null(member.id)"}},
 		{RuleGroupSemijoin, "SELECT name FROM singer WHERE singer_id IN (SELECT singer_id FROM member GROUP BY singer_id HAVING count(*) > 1)", "a1.singer_id IN",
 			"SELECT a1.name FROM singer AS a1, member AS a2 WHERE a1.singer_id = a2.singer_id GROUP BY a1.singer_id HAVING count(*) > 1", []string{"key(singer(Singer_ID))"}},
+		// Aggregates of age alone skip the rows age IS NOT NULL removes.
+		{RuleAggNotNull, "SELECT count(DISTINCT age), max(age) + 1 FROM singer WHERE name = 'x' AND age IS NOT NULL", "a1.age IS NOT NULL",
+			"SELECT count(DISTINCT a1.age), max(a1.age) + 1 FROM singer AS a1 WHERE a1.name = 'x'", nil},
 		// A key that may hold NULL: = never holds on NULL, and NULL IN (…)
 		// is never TRUE, so neither side keeps its rows.
 		{RuleGroupSemijoin, "SELECT name FROM u WHERE id IN (SELECT a FROM log GROUP BY a HAVING count(*) > 1)", "a1.id IN",
@@ -194,6 +197,16 @@ func TestRulesRefuse(t *testing.T) {
 		{"an outer join of two tables", RuleGroupSemijoin, "SELECT s.name FROM singer s, concert c WHERE s.singer_id IN (SELECT singer_id FROM member GROUP BY singer_id HAVING count(*) > 1)", "a1.singer_id IN"},
 		{"a LIMIT", RuleGroupSemijoin, "SELECT name FROM singer WHERE singer_id IN (SELECT singer_id FROM member GROUP BY singer_id ORDER BY count(*) DESC LIMIT 1)", "a1.singer_id IN"},
 		{"an aggregate outside", RuleGroupSemijoin, "SELECT count(*) FROM singer WHERE singer_id IN (SELECT singer_id FROM member GROUP BY singer_id HAVING count(*) > 1)", "a1.singer_id IN"},
+		{"COUNT(*)", RuleAggNotNull, "SELECT count(*), max(age) FROM singer WHERE age IS NOT NULL", "a1.age IS NOT NULL"},
+		{"another column's aggregate", RuleAggNotNull, "SELECT max(age), min(name) FROM singer WHERE age IS NOT NULL", "a1.age IS NOT NULL"},
+		{"an expression's aggregate", RuleAggNotNull, "SELECT sum(coalesce(age, 0)) FROM singer WHERE age IS NOT NULL", "a1.age IS NOT NULL"},
+		{"a bare column", RuleAggNotNull, "SELECT max(age), name FROM singer WHERE age IS NOT NULL", "a1.age IS NOT NULL"},
+		{"GROUP BY", RuleAggNotNull, "SELECT max(age) FROM singer WHERE age IS NOT NULL GROUP BY name", "a1.age IS NOT NULL"},
+		{"no aggregate", RuleAggNotNull, "SELECT age FROM singer WHERE age IS NOT NULL", "a1.age IS NOT NULL"},
+		{"group_concat", RuleAggNotNull, "SELECT group_concat(age) FROM singer WHERE age IS NOT NULL", "a1.age IS NOT NULL"},
+		{"a subquery in an output", RuleAggNotNull, "SELECT max(age), (SELECT count(*) FROM concert) FROM singer WHERE age IS NOT NULL", "a1.age IS NOT NULL"},
+		{"a HAVING that reads a column", RuleAggNotNull, "SELECT max(age) FROM singer WHERE age IS NOT NULL HAVING name = 'x'", "a1.age IS NOT NULL"},
+		{"under OR", RuleAggNotNull, "SELECT max(age) FROM singer WHERE age IS NOT NULL OR name = 'x'", "a1.age IS NOT NULL"},
 		{"an aggregate subquery", RuleDerivedMerge, "SELECT t.c FROM (SELECT count(*) AS c FROM singer) AS t", "(SELECT"},
 		{"DISTINCT", RuleDerivedMerge, "SELECT t.n FROM (SELECT DISTINCT name AS n FROM singer) AS t", "(SELECT"},
 		{"LIMIT", RuleDerivedMerge, "SELECT t.n FROM (SELECT name AS n FROM singer ORDER BY age LIMIT 2) AS t", "(SELECT"},

@@ -96,13 +96,13 @@ func config(t testing.TB, d engine.Dialect, pairs int) Config {
 // the engine separates is a counterexample: the test fails and prints
 // it. The proofs obtained must reach a floor (a prover that proves
 // nothing must not pass), and in CI group_semi's pairs with a key that
-// may hold NULL must be proved. Then the counterexamples and one proved
+// may hold NULL and agg_not_null's must be proved. Then the counterexamples and one proved
 // pair in 25 go through `sqljudge equiv` and `sqljudge equiv check`.
 func TestFuzzSQLite(t *testing.T) {
 	cfg := config(t, engine.SQLite, scaled(ciPairsSQLite, 8))
 	rep := runAndReport(t, cfg)
 	if cfg.Focus == nil {
-		requireProofs(t, cfg, rep, "group_semi:added:nullkey", "group_semi:added:key:group_y")
+		requireProofs(t, cfg, rep, "group_semi:added:nullkey", "group_semi:added:key:group_y", "agg_not_null:agg")
 	}
 	equivCheck(t, rep, "")
 }

@@ -84,6 +84,7 @@ var rewrites = []rewrite{
 	{"case_wrap", famRule, 6, 3, (*mutator).caseWrap},
 	{"arith_shift", famRule, 6, 0, (*mutator).arithShift},
 	{"group_semi", famRule, 3, 2, (*mutator).groupSemi},
+	{"agg_not_null", famRule, 3, 2, (*mutator).aggNotNull},
 	{"op_change", famBreak, 1, 1, (*mutator).opChange},
 	{"lit_shift", famBreak, 1, 1, (*mutator).litShift},
 	{"drop_conjunct", famBreak, 1, 1, (*mutator).dropConjunct},

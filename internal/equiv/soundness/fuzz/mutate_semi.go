@@ -213,3 +213,77 @@ func isOneColumnKey(t *table, i int) bool {
 	}
 	return false
 }
+
+// aggNotNull makes both queries' top-level SELECT aggregate one column
+// x of a FROM table (one or two of COUNT(x), COUNT(DISTINCT x), SUM,
+// TOTAL, AVG, MIN, MAX of x) and adds x IS NOT NULL to the second's
+// WHERE, as agg_not_null removes it. Traps: COUNT(*) among the
+// aggregates ("star"), an aggregate of coalesce(x, v) ("expr"), a bare
+// column beside them ("bare"), or both queries grouped by another column
+// ("grouped": a group whose x are all NULL is lost).
+func (m *mutator) aggNotNull(q *sel) bool {
+	s1 := m.twinSel(q)
+	if s1 == nil {
+		return false
+	}
+	var fs []*fromItem
+	for _, f := range q.from {
+		if f.table != nil && m.twin.froms[f] != nil {
+			fs = append(fs, f)
+		}
+	}
+	named := false
+	walkOwn(q, func(st site) {
+		switch (*st.slot).(type) {
+		case *aliasRef, *posRef:
+			named = true
+		}
+	})
+	if len(fs) == 0 || named {
+		return false
+	}
+	f := fs[m.g.r.IntN(len(fs))]
+	col := m.g.r.IntN(len(f.table.cols))
+	trap := ""
+	if chance(m.g.r, 0.3) {
+		trap = oneOf(m.g.r, "star", "expr", "bare", "grouped")
+	}
+	type aggSpec struct {
+		name     string
+		distinct bool
+	}
+	specs := []aggSpec{{oneOf(m.g.r, "count", "sum", "total", "avg", "min", "max"), chance(m.g.r, 0.3)}}
+	if chance(m.g.r, 0.5) {
+		specs = append(specs, aggSpec{oneOf(m.g.r, "count", "max", "min"), false})
+	}
+	other := m.g.r.IntN(len(f.table.cols))
+	for _, pair := range [][2]any{{q, f}, {s1, m.twin.froms[f]}} {
+		s, fi := pair[0].(*sel), pair[1].(*fromItem)
+		x := func() expr { return &colRef{f: fi, col: col, qual: true} }
+		var items []*item
+		for _, sp := range specs {
+			items = append(items, &item{x: &call{name: sp.name, args: []expr{x()}, distinct: sp.distinct}})
+		}
+		switch trap {
+		case "star":
+			items = append(items, &item{x: &call{name: "count", star: true}})
+		case "expr":
+			items[0].x = &call{name: "sum", args: []expr{&call{name: "coalesce", args: []expr{x(), numLit(intVal(1))}}}}
+		case "bare":
+			items = append(items, &item{x: &colRef{f: fi, col: other, qual: true}})
+		case "grouped":
+			s.groupBy = []expr{&colRef{f: fi, col: other, qual: true}}
+		}
+		if trap != "grouped" {
+			s.groupBy = nil
+		}
+		s.items, s.having, s.distinct = items, nil, false
+		s.orderBy, s.limit, s.offset = nil, -1, -1
+	}
+	q.where = andExpr(q.where, &isNull{x: &colRef{f: f, col: col, qual: true}, not: true})
+	m.detail = "agg"
+	if trap != "" {
+		m.detail = trap
+	}
+	return true
+}
