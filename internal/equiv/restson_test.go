@@ -190,8 +190,10 @@ func TestKeysCompareAsTheEngine(t *testing.T) {
 // it, found by the twin phase within 200 databases (equivalent_bounded
 // at that cap without it): INTERSECT against IN over two stadiums of one
 // name and location (Spider dev #42), over two students of one first name
-// (C3's #60). The twin doubles a database the queries return rows on,
-// which the solver or the directed phase most often supplies.
+// (C3's #60), and a ratio of two counts over a sibling of one row that
+// points at another parent (BIRD pair 788's shape). The twin doubles a
+// database the queries return rows on, which the solver or the directed
+// phase most often supplies.
 func TestTwinSearch(t *testing.T) {
 	sb := newSQLite(t)
 	const stadium = "CREATE TABLE stadium (id INT PRIMARY KEY, name TEXT, loc TEXT); CREATE TABLE concert (cid INT PRIMARY KEY, sid INT REFERENCES stadium (id), year INT)"
@@ -203,6 +205,12 @@ func TestTwinSearch(t *testing.T) {
 		// the pools).
 		{"intersect against in on Spider's schema", "SELECT T2.name, T2.location FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = T2.stadium_id WHERE T1.Year = 2014 INTERSECT SELECT T2.name, T2.location FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = T2.stadium_id WHERE T1.Year = 2015",
 			"SELECT Name, Location FROM stadium WHERE Stadium_ID IN (SELECT Stadium_ID FROM concert WHERE Year = 2014) AND Stadium_ID IN (SELECT Stadium_ID FROM concert WHERE Year = 2015)", "concert_singer"},
+		// A ratio of counts in real against integer division (BIRD pair
+		// 788's shape): a sibling of a Marvel hero with another gender
+		// makes the counts 1 of 2, which do not divide.
+		{"real against integer division of two counts", "SELECT CAST(COUNT(CASE WHEN g.gender = 'Female' AND p.name = 'Marvel' THEN 1 ELSE NULL END) AS REAL) / COUNT(CASE WHEN p.name = 'Marvel' THEN 1 ELSE NULL END) * 100 FROM hero AS h JOIN publisher AS p ON h.publisher_id = p.id JOIN gender AS g ON h.gender_id = g.id",
+			"SELECT COUNT(CASE WHEN g.gender = 'Female' AND p.name = 'Marvel' THEN 1 ELSE NULL END) / COUNT(CASE WHEN p.name = 'Marvel' THEN 1 ELSE NULL END) * 100 FROM hero AS h JOIN publisher AS p ON h.publisher_id = p.id JOIN gender AS g ON h.gender_id = g.id",
+			"CREATE TABLE publisher (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE gender (id INTEGER PRIMARY KEY, gender TEXT); CREATE TABLE hero (id INTEGER PRIMARY KEY, publisher_id INTEGER REFERENCES publisher (id), gender_id INTEGER REFERENCES gender (id))"},
 		// C3's prediction of Spider dev #60: two students of one first
 		// name, each with a cat and a dog (the twin copies has_pet's rows).
 		{"intersect against in over a link table", "SELECT T1.Fname FROM student AS T1 JOIN has_pet AS T2 ON T1.stuid = T2.stuid JOIN pets AS T3 ON T3.petid = T2.petid WHERE T3.pettype = 'cat' INTERSECT SELECT T1.Fname FROM student AS T1 JOIN has_pet AS T2 ON T1.stuid = T2.stuid JOIN pets AS T3 ON T3.petid = T2.petid WHERE T3.pettype = 'dog'",

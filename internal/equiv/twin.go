@@ -12,8 +12,10 @@ import "github.com/sqljudge/sqljudge/internal/result"
 // IN, COUNT against COUNT(DISTINCT), DISTINCT against a semi-join, GROUP
 // BY a name against GROUP BY a key) disagree on its double, and random
 // rows, which must repeat every compared value at once, almost never
-// are one. It draws nothing: the databases follow from the productive
-// ones (the first on which a query returned rows and the two agreed).
+// are one. A sibling is one such twin whose foreign key points at another
+// parent: two counts of one group then differ by one. It draws nothing:
+// the databases follow from the productive ones (the first on which a
+// query returned rows and the two agreed).
 
 // maxProductive bounds the databases the twin phase doubles.
 const maxProductive = 3
@@ -47,8 +49,9 @@ func resultKey(r *result.Set) string {
 
 // twinDatabases returns, for each productive database and each table the
 // queries name that has rows there, the database with that table
-// doubled (double), repaired; those the repair leaves as they were are
-// left out.
+// doubled (double), then one with a sibling of its first row for each of
+// its foreign keys (sibling), repaired; those the repair leaves as they
+// were are left out.
 func (s *searcher) twinDatabases() []Data {
 	c := s.schema.readConditions(s.p.Q1, s.p.Q2)
 	var out []Data
@@ -60,9 +63,82 @@ func (s *searcher) twinDatabases() []Data {
 			if d := s.double(db, ti); d != nil {
 				out = append(out, d)
 			}
+			for fk := range s.schema.Tables[ti].FKs {
+				if d := s.sibling(db, ti, fk); d != nil {
+					out = append(out, d)
+				}
+			}
 		}
 	}
 	return out
+}
+
+// twinner makes rows under fresh keys in out, a copy of a database:
+// used holds, by table and column, the values (result.RowKey) a column
+// holds there.
+type twinner struct {
+	s    *searcher
+	out  Data
+	used map[[2]int]map[string]bool
+}
+
+func (s *searcher) newTwinner(db Data) *twinner {
+	return &twinner{s: s, out: db.clone(), used: map[[2]int]map[string]bool{}}
+}
+
+// fresh returns a value column ci of table tj holds nowhere in w.out.
+func (w *twinner) fresh(tj, ci int) (result.Value, bool) {
+	k := [2]int{tj, ci}
+	if w.used[k] == nil {
+		w.used[k] = map[string]bool{}
+		for _, r := range w.out[tj] {
+			w.used[k][result.RowKey(r[ci:ci+1])] = true
+		}
+	}
+	col := w.s.schema.Tables[tj].Columns[ci]
+	for n := 0; n < 1000; n++ {
+		cv, ok := coerce(distinctKey(col, n), col)
+		if !ok {
+			return result.Value{}, false
+		}
+		if key := result.RowKey([]result.Value{cv}); !w.used[k][key] {
+			w.used[k][key] = true
+			return cv, true
+		}
+	}
+	return result.Value{}, false
+}
+
+// freshKeys gives row (of table tj) fresh values in each key's columns
+// outside a foreign key, unless the key holds a column of keep (a foreign
+// key just re-pointed: the key is new already).
+func (w *twinner) freshKeys(tj int, row []result.Value, keep map[int]bool) bool {
+	t := w.s.schema.Tables[tj]
+	inFK := map[int]bool{}
+	for _, fk := range t.FKs {
+		for _, c := range fk.Cols {
+			inFK[c] = true
+		}
+	}
+keys:
+	for _, key := range t.Keys() {
+		for _, ci := range key {
+			if keep[ci] {
+				continue keys
+			}
+		}
+		for _, ci := range key {
+			if inFK[ci] {
+				continue
+			}
+			v, ok := w.fresh(tj, ci)
+			if !ok {
+				return false
+			}
+			row[ci] = v
+		}
+	}
+	return true
 }
 
 // double returns db with every row of table ti twinned: the twin keeps
@@ -73,65 +149,13 @@ func (s *searcher) twinDatabases() []Data {
 // that holds the changed foreign key stays as it is). Repaired; nil when
 // no twin survives the repair.
 func (s *searcher) double(db Data, ti int) Data {
-	out := db.clone()
-	used := map[[2]int]map[string]bool{}
-	fresh := func(tj, ci int) (result.Value, bool) {
-		k := [2]int{tj, ci}
-		if used[k] == nil {
-			used[k] = map[string]bool{}
-			for _, r := range out[tj] {
-				used[k][result.RowKey(r[ci:ci+1])] = true
-			}
-		}
-		col := s.schema.Tables[tj].Columns[ci]
-		for n := 0; n < 1000; n++ {
-			cv, ok := coerce(distinctKey(col, n), col)
-			if !ok {
-				return result.Value{}, false
-			}
-			if key := result.RowKey([]result.Value{cv}); !used[k][key] {
-				used[k][key] = true
-				return cv, true
-			}
-		}
-		return result.Value{}, false
-	}
-	// freshKeys gives row (of table tj) fresh values in each key's
-	// columns outside a foreign key, unless the key holds a column of
-	// keep (a foreign key just re-pointed: the key is new already).
-	freshKeys := func(tj int, row []result.Value, keep map[int]bool) bool {
-		t := s.schema.Tables[tj]
-		inFK := map[int]bool{}
-		for _, fk := range t.FKs {
-			for _, c := range fk.Cols {
-				inFK[c] = true
-			}
-		}
-	keys:
-		for _, key := range t.Keys() {
-			for _, ci := range key {
-				if keep[ci] {
-					continue keys
-				}
-			}
-			for _, ci := range key {
-				if inFK[ci] {
-					continue
-				}
-				v, ok := fresh(tj, ci)
-				if !ok {
-					return false
-				}
-				row[ci] = v
-			}
-		}
-		return true
-	}
+	w := s.newTwinner(db)
+	out := w.out
 	n := len(db[ti])
 	added := 0
 	for _, r := range db[ti][:n] {
 		twin := append([]result.Value(nil), r...)
-		if !freshKeys(ti, twin, nil) {
+		if !w.freshKeys(ti, twin, nil) {
 			continue
 		}
 		out[ti] = append(out[ti], twin)
@@ -158,7 +182,7 @@ func (s *searcher) double(db Data, ti int) Data {
 						child[c] = twin[fk.RefCols[k]]
 						keep[c] = true
 					}
-					if freshKeys(tj, child, keep) {
+					if w.freshKeys(tj, child, keep) {
 						out[tj] = append(out[tj], child)
 					}
 				}
@@ -173,4 +197,45 @@ func (s *searcher) double(db Data, ti int) Data {
 		return nil
 	}
 	return fixed
+}
+
+// sibling returns db with a twin of table ti's first row whose foreign
+// key fk points at another row of the referenced table (a superhero of
+// the same publisher but another gender): two entities alike but for one
+// relationship, which separate counts that should divide unevenly (a
+// ratio of COUNT(CASE …) to COUNT(…) in integer against real division).
+// Nil when the referenced table holds no other row or the twin does not
+// survive the repair.
+func (s *searcher) sibling(db Data, ti, fk int) Data {
+	t := s.schema.Tables[ti]
+	f := t.FKs[fk]
+	pi := s.schema.refIndex(f)
+	if pi < 0 || len(db[ti]) == 0 {
+		return nil
+	}
+	r := db[ti][0]
+	own, _ := s.schema.keyOf(t, r, f.Cols)
+	for _, p := range db[pi] {
+		pk, ok := s.schema.keyOf(s.schema.Tables[pi], p, f.RefCols)
+		if !ok || pk == own {
+			continue
+		}
+		w := s.newTwinner(db)
+		twin := append([]result.Value(nil), r...)
+		keep := map[int]bool{}
+		for k, c := range f.Cols {
+			twin[c] = p[f.RefCols[k]]
+			keep[c] = true
+		}
+		if !w.freshKeys(ti, twin, keep) {
+			return nil
+		}
+		w.out[ti] = append(w.out[ti], twin)
+		fixed := s.schema.repair(w.out)
+		if len(fixed[ti]) == len(db[ti]) {
+			return nil
+		}
+		return fixed
+	}
+	return nil
 }
