@@ -1,6 +1,10 @@
 package equiv
 
-import "github.com/sqljudge/sqljudge/internal/result"
+import (
+	"strings"
+
+	"github.com/sqljudge/sqljudge/internal/result"
+)
 
 // The twin phase doubles the entities of a database the queries return
 // rows on: every row of one table gets a twin, equal in every column but
@@ -24,27 +28,23 @@ const maxProductive = 3
 // there, returned rows other than what they return on empty tables (an
 // aggregate's row over nothing is not rows met), up to maxProductive.
 func (s *searcher) keepProductive(db Data, r [2]*result.Set) {
-	key := resultKey(r[0])
-	if s.phase == PhaseEmpty {
-		s.emptyResult = key
-		return
-	}
-	if len(s.productive) < maxProductive && r[0].Len() > 0 && key != s.emptyResult {
+	switch {
+	case s.phase == PhaseEmpty:
+		s.emptyResult = resultKey(r[0])
+	case len(s.productive) < maxProductive && r[0].Len() > 0 && resultKey(r[0]) != s.emptyResult:
 		s.productive = append(s.productive, db)
 	}
 }
 
 // resultKey is a text that tells result sets apart by their rows in
-// order.
+// order (result.RowKey of each).
 func resultKey(r *result.Set) string {
-	var b []byte
+	var b strings.Builder
 	for _, row := range r.Rows {
-		b = append(b, '|')
-		for _, v := range row {
-			b = result.AppendKey(b, v)
-		}
+		b.WriteByte('|')
+		b.WriteString(result.RowKey(row))
 	}
-	return string(b)
+	return b.String()
 }
 
 // twinDatabases returns, for each productive database and each table the

@@ -3,6 +3,7 @@ package prove
 import (
 	"strings"
 
+	"github.com/sqljudge/sqljudge/internal/prove/check"
 	"github.com/sqljudge/sqljudge/internal/sqlast"
 )
 
@@ -61,13 +62,9 @@ func notNullSites(q *sqlast.Query) []int {
 				conj(t.X)
 				conj(t.Y)
 			}
-		case *sqlast.IsExpr:
-			if t.Not && !t.Distinct {
-				out = append(out, t.Pos())
-			}
-		case *sqlast.NullCheckExpr:
-			if t.Test != sqlast.TestIsNull {
-				out = append(out, t.Pos())
+		default:
+			if check.NotNullOperand(e) != nil {
+				out = append(out, e.Pos())
 			}
 		}
 	}

@@ -42,7 +42,7 @@ func inNotNull(c *Canon, at int, _ *factSet) error {
 	}
 	conds := conjuncts(sub.Where)
 	k := slices.IndexFunc(conds, func(x sqlast.Expr) bool {
-		o, i, ok := c.colOf(notNullOperand(x))
+		o, i, ok := c.colOf(NotNullOperand(x))
 		return ok && o == yo && i == yi
 	})
 	if k < 0 {
@@ -52,9 +52,9 @@ func inNotNull(c *Canon, at int, _ *factSet) error {
 	return nil
 }
 
-// notNullOperand returns x of a condition x IS NOT NULL (x NOTNULL, x
+// NotNullOperand returns x of a condition x IS NOT NULL (x NOTNULL, x
 // NOT NULL), nil for any other.
-func notNullOperand(e sqlast.Expr) sqlast.Expr {
+func NotNullOperand(e sqlast.Expr) sqlast.Expr {
 	switch t := stripParens(e).(type) {
 	case *sqlast.IsExpr:
 		if l, ok := t.Y.(*sqlast.Literal); ok && l.Kind == sqlast.LitNull && t.Not && !t.Distinct {
@@ -104,7 +104,7 @@ func aggNotNull(c *Canon, at int, _ *factSet) error {
 	if sq == nil {
 		return refuse("rule", "no top-level conjunct of a WHERE at %d", at)
 	}
-	xo, xi, ok := c.colOf(notNullOperand(cs[i]))
+	xo, xi, ok := c.colOf(NotNullOperand(cs[i]))
 	if !ok || xo.core != sq {
 		return refuse("rule", "the conjunct is not x IS NOT NULL of a column of its SELECT")
 	}
@@ -134,7 +134,7 @@ func aggNotNull(c *Canon, at int, _ *factSet) error {
 					return false
 				}
 				if o, k, ok := c.colOf(t.Args[0]); !ok || o != xo || k != xi {
-					bad = "an aggregate of something other than " + sqlast.Format(notNullOperand(cs[i]))
+					bad = "an aggregate of something other than " + sqlast.Format(NotNullOperand(cs[i]))
 					return false
 				}
 				aggs++
