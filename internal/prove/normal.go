@@ -21,12 +21,26 @@ func (p *prover) normalForm() Attempt {
 	if err := p.rename(1, "b"); err != nil {
 		return stop(err)
 	}
+	renamed := *p
 	for i := range 2 {
 		p.normalize(i)
 	}
 	a := p.pair()
 	if a.Proved() || p.ctx.Err() != nil {
 		return a
+	}
+	if p.used(check.RuleGroupDistinct) {
+		// One query's GROUP BY became DISTINCT and the other's did not
+		// (it aggregates: HAVING count(*) >= 1): compare the groups.
+		normal := *p
+		p.steps, p.cur, p.keepGroups = renamed.steps, renamed.cur, true
+		for i := range 2 {
+			p.normalize(i)
+		}
+		if b := p.pair(); b.Proved() || p.ctx.Err() != nil {
+			return b
+		}
+		p.steps, p.cur, p.keepGroups = normal.steps, normal.cur, false
 	}
 	// Subqueries as joins, then tables joined for nothing removed.
 	base := *p
@@ -65,7 +79,10 @@ func (p *prover) normalForm() Attempt {
 }
 
 // normalize applies the normalizing rules to query i until none applies:
-// FROM subqueries merged (first: the LEFT JOIN rules read tables), LEFT
+// GROUP BY without aggregates as DISTINCT, DISTINCT dropped in FROM
+// subqueries whose rows the query around them only tests for presence,
+// joins with a FROM subquery of distinct rows pinned by equalities as
+// EXISTS, FROM subqueries merged (first: the LEFT JOIN rules read tables), LEFT
 // JOINs whose NULL rows the WHERE rejects as JOINs, LEFT JOINs on a key
 // nothing else reads removed, anti-joins as NOT EXISTS, EXCEPT as NOT IN, COUNT of a NOT NULL column as
 // COUNT(*), DISTINCT dropped in IN and
@@ -74,7 +91,18 @@ func (p *prover) normalForm() Attempt {
 // DISTINCT dropped where the outputs determine a key, last a WHERE's x IS
 // NOT NULL that only aggregates of x would read.
 func (p *prover) normalize(i int) {
-	p.applyAll(i, check.RuleDerivedMerge, derivedSites)
+	for range 5 {
+		before := p.cur[i]
+		if !p.keepGroups {
+			p.applyAll(i, check.RuleGroupDistinct, groupSites)
+		}
+		p.applyAll(i, check.RuleDistinctDerived, derivedSites)
+		p.applyAll(i, check.RuleDistinctSemijoin, derivedSites)
+		p.applyAll(i, check.RuleDerivedMerge, derivedSites)
+		if p.cur[i] == before {
+			break
+		}
+	}
 	p.applyAll(i, check.RuleLeftToInner, leftJoinSites)
 	p.applyAll(i, check.RuleLeftJoinElim, leftJoinSites)
 	p.applyAll(i, check.RuleAntiJoin, leftJoinSites)
@@ -85,6 +113,18 @@ func (p *prover) normalize(i int) {
 	p.applyAll(i, check.RuleSetOpDistinct, distinctSites)
 	p.applyAll(i, check.RuleHavingToWhere, havingSites)
 	p.applyAll(i, check.RuleGroupByFD, groupBySites)
+	// Once HAVING went to the WHERE and determined terms left the GROUP
+	// BY, a GROUP BY may be DISTINCT after all (and its FROM subqueries
+	// then merge).
+	grouped := p.cur[i]
+	if !p.keepGroups {
+		p.applyAll(i, check.RuleGroupDistinct, groupSites)
+	}
+	if p.cur[i] != grouped {
+		p.applyAll(i, check.RuleDistinctDerived, derivedSites)
+		p.applyAll(i, check.RuleDistinctSemijoin, derivedSites)
+		p.applyAll(i, check.RuleDerivedMerge, derivedSites)
+	}
 	p.applyAll(i, check.RuleCountDistinctKey, countDistinctSites)
 	p.applyAll(i, check.RuleDistinctKey, distinctSites)
 	p.applyAll(i, check.RuleAggNotNull, notNullSites)
@@ -348,4 +388,16 @@ func lower(s string) string {
 // form (as the kernel reads it).
 func outputCount(nf string, s Schema) (int, error) {
 	return check.OutputCount(nf, s)
+}
+
+// used reports whether a step of either query applies rule.
+func (p *prover) used(rule string) bool {
+	for i := range 2 {
+		for _, st := range p.steps[i] {
+			if st.Rule == rule {
+				return true
+			}
+		}
+	}
+	return false
 }

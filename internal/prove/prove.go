@@ -147,6 +147,10 @@ type prover struct {
 	cur     [2]string
 	calls   int
 	answers map[string]string // obligation text → the solver's answer
+	// keepGroups: normalize leaves GROUP BY without aggregates as it is
+	// (group_distinct off), for a pair whose other query groups with an
+	// aggregate the normal form cannot drop.
+	keepGroups bool
 }
 
 // renameStep appends the step from the query to its canonical form (none

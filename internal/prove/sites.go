@@ -172,3 +172,15 @@ func leftJoinSites(q *sqlast.Query) []int {
 	})
 	return out
 }
+
+// groupSites are the SELECTs with GROUP BY.
+func groupSites(q *sqlast.Query) []int {
+	var out []int
+	sqlast.Walk(q.Stmt, func(n sqlast.Node) bool {
+		if sq, ok := n.(*sqlast.SelectQuery); ok && len(sq.GroupBy) > 0 {
+			out = append(out, sq.Pos())
+		}
+		return true
+	})
+	return out
+}

@@ -124,6 +124,21 @@ func TestRules(t *testing.T) {
 		{RuleCountStar, "SELECT count(id) FROM u WHERE id > 3", "count(", "SELECT count(*) FROM u AS a1 WHERE a1.id > 3", nil},
 		{RuleDistinctKey, "SELECT DISTINCT id, name FROM u WHERE id IN (1, 2)", "SELECT", "SELECT a1.id, a1.name FROM u AS a1 WHERE a1.id IN (1, 2)", []string{"key(u(id))"}},
 		{RuleInToJoin, "SELECT name FROM singer WHERE age IN (SELECT id FROM u)", "a1.age IN", "SELECT a1.name FROM singer AS a1, u AS a2 WHERE a1.age = a2.id", []string{"key(u(id))"}},
+		// GROUP BY without aggregates as DISTINCT; ORDER BY an output stays.
+		{RuleGroupDistinct, "SELECT name, age FROM singer WHERE age > 3 GROUP BY age, name ORDER BY name", "SELECT",
+			"SELECT DISTINCT a1.name, a1.age FROM singer AS a1 WHERE a1.age > 3 ORDER BY a1.name", nil},
+		// A FROM subquery's DISTINCT under a DISTINCT of tie-safe outputs,
+		// in an EXISTS, in an IN.
+		{RuleDistinctDerived, "SELECT DISTINCT t.n, c.year FROM (SELECT DISTINCT name AS n, age FROM singer) AS t JOIN concert c ON c.year = t.age", "(SELECT",
+			"SELECT DISTINCT a1.c1, a3.year FROM (SELECT a2.name AS c1, a2.age AS c2 FROM singer AS a2) AS a1 JOIN concert AS a3 ON a3.year = a1.c2", nil},
+		{RuleDistinctDerived, "SELECT name FROM singer WHERE EXISTS (SELECT 1 FROM (SELECT DISTINCT singer_id FROM member) AS t WHERE t.singer_id = singer.singer_id)", "(SELECT DISTINCT",
+			"SELECT a1.name FROM singer AS a1 WHERE EXISTS (SELECT 1 FROM (SELECT a3.singer_id AS c1 FROM member AS a3) AS a2 WHERE a2.c1 = a1.singer_id)", nil},
+		{RuleDistinctDerived, "SELECT name FROM singer WHERE age NOT IN (SELECT t.club FROM (SELECT DISTINCT club, id FROM member) AS t)", "(SELECT DISTINCT",
+			"SELECT a1.name FROM singer AS a1 WHERE a1.age NOT IN (SELECT a2.c1 FROM (SELECT a3.club AS c1, a3.id AS c2 FROM member AS a3) AS a2)", nil},
+		// A join with a subquery of distinct rows pinned by equalities
+		// (an ON and a WHERE conjunct; a literal output unpinned).
+		{RuleDistinctSemijoin, "SELECT s.name FROM singer s JOIN (SELECT DISTINCT singer_id, club, 1 AS one FROM member WHERE id > 2) AS t ON t.singer_id = s.singer_id JOIN concert c ON c.year = s.age WHERE s.age > 3 AND c.concert_id = t.club", "JOIN (SELECT",
+			"SELECT a1.name FROM singer AS a1, concert AS a2 WHERE a1.age > 3 AND a2.year = a1.age AND EXISTS (SELECT 1 FROM (SELECT DISTINCT a4.singer_id AS c1, a4.club AS c2, 1 AS c3 FROM member AS a4 WHERE a4.id > 2) AS a3 WHERE a2.concert_id = a3.c2 AND a3.c1 = a1.singer_id)", nil},
 	}
 	for _, c := range cases {
 		if c.rule == RuleGroupByFD {
@@ -227,6 +242,32 @@ func TestRulesRefuse(t *testing.T) {
 		{"NOT IN keeps NULL", RuleCountStar, "SELECT count(id) FROM u WHERE id NOT IN (SELECT a FROM log WHERE a = 1)", "count("},
 		{"a nullable key without a conjunct", RuleDistinctKey, "SELECT DISTINCT id, name FROM u WHERE name = 'x'", "SELECT"},
 		{"DISTINCT of an untied column under IN", RuleInDistinct, "SELECT name FROM singer WHERE name IN (SELECT DISTINCT u.name COLLATE nocase FROM u)", "a1.name IN"},
+		{"an aggregate", RuleGroupDistinct, "SELECT name, count(*) FROM singer GROUP BY name", "SELECT"},
+		{"a NOCASE output", RuleGroupDistinct, "SELECT nc FROM kind GROUP BY nc", "SELECT"},
+		{"a term that is no output", RuleGroupDistinct, "SELECT name FROM singer GROUP BY name, age", "SELECT"},
+		{"a bare column", RuleGroupDistinct, "SELECT name, age FROM singer GROUP BY name", "SELECT"},
+		{"HAVING", RuleGroupDistinct, "SELECT name FROM singer GROUP BY name HAVING name > 'a'", "SELECT"},
+		{"LIMIT", RuleGroupDistinct, "SELECT name FROM singer GROUP BY name LIMIT 2", "SELECT"},
+		{"an expression", RuleGroupDistinct, "SELECT age + 1 FROM singer GROUP BY age + 1", "SELECT"},
+		{"ORDER BY no output", RuleGroupDistinct, "SELECT name FROM singer GROUP BY name ORDER BY max(age)", "SELECT"},
+		{"the query around counts", RuleDistinctDerived, "SELECT count(*) FROM (SELECT DISTINCT name FROM singer) AS t", "(SELECT"},
+		{"the query around keeps duplicates", RuleDistinctDerived, "SELECT t.name FROM (SELECT DISTINCT name FROM singer) AS t", "(SELECT"},
+		{"a NOCASE output inside", RuleDistinctDerived, "SELECT DISTINCT t.nc FROM (SELECT DISTINCT nc FROM kind) AS t", "(SELECT"},
+		{"a NOCASE output around", RuleDistinctDerived, "SELECT DISTINCT k.nc FROM kind k JOIN (SELECT DISTINCT code FROM kind) AS t ON t.code = k.code", "JOIN (SELECT"},
+		{"LIMIT around", RuleDistinctDerived, "SELECT DISTINCT t.name FROM (SELECT DISTINCT name FROM singer) AS t ORDER BY t.name LIMIT 2", "(SELECT"},
+		{"a scalar subquery", RuleDistinctDerived, "SELECT (SELECT t.singer_id FROM (SELECT DISTINCT singer_id FROM member) AS t) FROM singer", "(SELECT DISTINCT"},
+		{"an expression inside", RuleDistinctDerived, "SELECT DISTINCT t.a FROM (SELECT DISTINCT age + 1 AS a FROM singer) AS t", "(SELECT"},
+		{"a group inside", RuleDistinctDerived, "SELECT DISTINCT t.name FROM (SELECT DISTINCT name FROM singer GROUP BY name HAVING count(*) > 1) AS t", "(SELECT"},
+		{"an output reads the subquery", RuleDistinctSemijoin, "SELECT t.singer_id FROM singer s JOIN (SELECT DISTINCT singer_id FROM member) AS t ON t.singer_id = s.singer_id", "JOIN (SELECT"},
+		{"an unpinned output", RuleDistinctSemijoin, "SELECT s.name FROM singer s JOIN (SELECT DISTINCT singer_id, club FROM member) AS t ON t.singer_id = s.singer_id", "JOIN (SELECT"},
+		{"no equality", RuleDistinctSemijoin, "SELECT s.name FROM singer s JOIN (SELECT DISTINCT singer_id FROM member) AS t ON t.singer_id > s.singer_id", "JOIN (SELECT"},
+		{"under OR", RuleDistinctSemijoin, "SELECT s.name FROM singer s JOIN (SELECT DISTINCT singer_id FROM member) AS t ON t.singer_id = s.singer_id OR s.age > 3", "JOIN (SELECT"},
+		{"TEXT against INTEGER", RuleDistinctSemijoin, "SELECT s.age FROM singer s JOIN (SELECT DISTINCT name FROM singer) AS t ON t.name = s.age", "JOIN (SELECT"},
+		{"a LEFT JOIN", RuleDistinctSemijoin, "SELECT s.name FROM singer s LEFT JOIN (SELECT DISTINCT singer_id FROM member) AS t ON t.singer_id = s.singer_id", "LEFT JOIN (SELECT"},
+		{"a NOCASE column", RuleDistinctSemijoin, "SELECT i.id FROM item i JOIN (SELECT DISTINCT nc FROM kind) AS t ON t.nc = i.kc", "JOIN (SELECT"},
+		{"COLLATE on the other side", RuleDistinctSemijoin, "SELECT i.id FROM item i JOIN (SELECT DISTINCT code FROM kind) AS t ON t.code = i.kc COLLATE nocase", "JOIN (SELECT"},
+		{"without DISTINCT", RuleDistinctSemijoin, "SELECT s.name FROM singer s JOIN (SELECT singer_id FROM member) AS t ON t.singer_id = s.singer_id", "JOIN (SELECT"},
+		{"a subquery reads it", RuleDistinctSemijoin, "SELECT s.name FROM singer s JOIN (SELECT DISTINCT singer_id FROM member) AS t ON t.singer_id = s.singer_id WHERE EXISTS (SELECT 1 FROM concert c WHERE c.year = t.singer_id)", "JOIN (SELECT"},
 	}
 	for _, c := range cases {
 		if got, _, err := applyAt(t, s, c.rule, c.q, c.marker); err == nil {

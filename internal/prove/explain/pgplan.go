@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/prove/check"
+	"github.com/sqljudge/sqljudge/internal/sqlast"
 	"github.com/sqljudge/sqljudge/internal/sqllex"
 )
 
@@ -57,7 +58,7 @@ func SamePlan(ctx context.Context, plan PlanFunc, before, after string) error {
 	for i, q := range []string{before, after} {
 		b, err := plan(ctx, q)
 		if err == nil {
-			trees[i], err = NormalPlan(b)
+			trees[i], err = normalPlan(b, subqueryColumns(q))
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -105,7 +106,16 @@ func ValidatePlans(ctx context.Context, plan PlanFunc, c *check.Certificate) err
 // of the same relations (or of the same subqueries, by the same names)
 // into the same expressions. The error is for text that is not such a
 // plan, or longer than MaxPlanBytes.
-func NormalPlan(b []byte) (any, error) {
+func NormalPlan(b []byte) (any, error) { return normalPlan(b, nil) }
+
+// normalPlan is NormalPlan that also numbers the columns of the FROM
+// subqueries cols names (alias → output names in order, as PostgreSQL
+// folds them): a column qualified by such a subquery's alias is #k, its
+// position, so that a renaming of a subquery's outputs (the canonical
+// form's c1, c2, …) plans alike when it reads the same positions.
+// PostgreSQL prints a subquery it cannot pull up (one that groups, a
+// Subquery Scan) with its columns' names.
+func normalPlan(b []byte, cols map[string][]string) (any, error) {
 	if len(b) > MaxPlanBytes {
 		return nil, fmt.Errorf("a plan of %d bytes, over the %d read", len(b), MaxPlanBytes)
 	}
@@ -120,7 +130,73 @@ func NormalPlan(b []byte) (any, error) {
 	}
 	names := map[string]string{}
 	collectAliases(v, names)
-	return renameTree(v, names, ""), nil
+	return renameTree(v, &renaming{names: names, cols: cols}, ""), nil
+}
+
+// renaming is what NormalPlan renames: node aliases (names) and the
+// columns of FROM subqueries by position (cols).
+type renaming struct {
+	names map[string]string
+	cols  map[string][]string
+}
+
+// subqueryColumns returns, for each FROM subquery of q with an alias, the
+// names of its outputs in order as PostgreSQL folds them (an unquoted
+// name in lower case): an output's alias, else the column it reads. A
+// subquery with an output of neither kind, with *, or a compound is left
+// out (its columns keep their printed names), and so is every subquery
+// of a query that does not parse.
+func subqueryColumns(q string) map[string][]string {
+	parsed, err := sqlast.Parse(q)
+	if err != nil {
+		return nil
+	}
+	fold := func(id *sqlast.Ident) string {
+		if id.Quote == sqlast.QuoteNone {
+			return strings.ToLower(id.Name)
+		}
+		return id.Name
+	}
+	out := map[string][]string{}
+	sqlast.Walk(parsed.Stmt, func(n sqlast.Node) bool {
+		t, ok := n.(*sqlast.TableRef)
+		if !ok || t.Select == nil || t.Alias == nil || len(t.Select.Cores) != 1 {
+			return true
+		}
+		sq, ok := t.Select.Cores[0].(*sqlast.SelectQuery)
+		if !ok {
+			return true
+		}
+		var names []string
+		for _, c := range sq.Columns {
+			switch x := c.Expr.(type) {
+			case *sqlast.Star:
+				return true
+			case *sqlast.QualifiedRef:
+				if c.Alias == nil {
+					names = append(names, fold(x.Parts[len(x.Parts)-1]))
+					continue
+				}
+			case *sqlast.Ident:
+				if c.Alias == nil {
+					names = append(names, fold(x))
+					continue
+				}
+			}
+			if c.Alias == nil {
+				return true
+			}
+			names = append(names, fold(c.Alias))
+		}
+		alias := fold(t.Alias)
+		if _, twice := out[alias]; twice {
+			out[alias] = nil // two subqueries of one alias: neither numbered
+			return true
+		}
+		out[alias] = names
+		return true
+	})
+	return out
 }
 
 // collectAliases numbers the Alias of every plan node of v, depth first.
@@ -144,7 +220,7 @@ func collectAliases(v any, names map[string]string) {
 
 // renameTree returns v with its aliases and the qualifiers naming them
 // renamed (names), under key (the field v is the value of).
-func renameTree(v any, names map[string]string, key string) any {
+func renameTree(v any, names *renaming, key string) any {
 	switch x := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(x))
@@ -164,7 +240,7 @@ func renameTree(v any, names map[string]string, key string) any {
 	case string:
 		switch key {
 		case "Alias":
-			return names[x]
+			return names.names[x]
 		case "Relation Name", "Node Type", "Parent Relationship", "Subplan Name", "CTE Name", "Function Name":
 			return x
 		}
@@ -177,7 +253,8 @@ func renameTree(v any, names map[string]string, key string) any {
 // followed by '.') that names holds; string literals ('…', ”-escaped)
 // and the rest stay as printed. A qualifier may be double-quoted, as
 // PostgreSQL quotes a name that is not lower case or is a keyword.
-func renameQualifiers(e string, names map[string]string) string {
+func renameQualifiers(e string, rn *renaming) string {
+	names := rn.names
 	var b strings.Builder
 	for i := 0; i < len(e); {
 		c := e[i]
@@ -201,6 +278,10 @@ func renameQualifiers(e string, names map[string]string) string {
 			}
 			if n, ok := names[name]; ok && j < len(e) && e[j] == '.' && (i == 0 || e[i-1] != '.') {
 				b.WriteString(n)
+				if k, end := columnAt(e, j+1, rn.cols[name]); k >= 0 {
+					fmt.Fprintf(&b, ".#%d", k+1)
+					j = end
+				}
 			} else {
 				b.WriteString(e[i:j])
 			}
@@ -211,6 +292,43 @@ func renameQualifiers(e string, names map[string]string) string {
 		}
 	}
 	return b.String()
+}
+
+// columnAt reads the column name at e[i:] (double-quoted or plain) and
+// returns its position in cols (-1 when it is not there once) and the
+// offset after it.
+func columnAt(e string, i int, cols []string) (int, int) {
+	if i >= len(e) || len(cols) == 0 {
+		return -1, i
+	}
+	var j int
+	var name string
+	switch {
+	case e[i] == '"':
+		j = sqllex.QuotedEnd(e, i, '"')
+		name = strings.ReplaceAll(strings.TrimSuffix(e[i+1:j], `"`), `""`, `"`)
+	case isIdentStart(e[i]):
+		j = i + 1
+		for j < len(e) && isIdentPart(e[j]) {
+			j++
+		}
+		name = e[i:j]
+	default:
+		return -1, i
+	}
+	k := -1
+	for n, c := range cols {
+		if c == name {
+			if k >= 0 {
+				return -1, i // two outputs of one name: not numbered
+			}
+			k = n
+		}
+	}
+	if k < 0 {
+		return -1, i
+	}
+	return k, j
 }
 
 func isIdentStart(c byte) bool {

@@ -61,3 +61,29 @@ func TestSamePlanNumbersAliases(t *testing.T) {
 		t.Errorf("a plan over MaxPlanBytes is read")
 	}
 }
+
+// TestSamePlanNumbersSubqueryColumns: a FROM subquery PostgreSQL cannot
+// pull up (it groups) shows its columns by name; a renaming of its
+// outputs (c1, c2) plans alike when it reads the same positions, and is a
+// mismatch when it reads another.
+func TestSamePlanNumbersSubqueryColumns(t *testing.T) {
+	ctx := context.Background()
+	grouped := func(alias, key string) string {
+		return `[{"Plan": {"Node Type": "Group", "Group Key": ["` + key + `"], "Output": ["` + key + `"], "Plans": [{"Node Type": "Subquery Scan", "Alias": "` + alias +
+			`", "Output": ["` + key + `"], "Plans": [{"Node Type": "Seq Scan", "Relation Name": "emp", "Alias": "emp", "Output": ["emp.ename", "emp.job"]}]}]}}]`
+	}
+	q := `SELECT t5.ENAME FROM (SELECT ENAME, JOB FROM EMP GROUP BY ENAME, JOB) AS t5 GROUP BY t5.ENAME`
+	alike := `SELECT b1.c1 FROM (SELECT b2.ename AS c1, b2.job AS c2 FROM emp AS b2 GROUP BY b2.ename, b2.job) AS b1 GROUP BY b1.c1`
+	other := `SELECT b1.c2 FROM (SELECT b2.ename AS c1, b2.job AS c2 FROM emp AS b2 GROUP BY b2.ename, b2.job) AS b1 GROUP BY b1.c2`
+	plans := planOf(map[string]string{q: grouped("t5", "t5.ename"), alike: grouped("b1", "b1.c1"), other: grouped("b1", "b1.c2")})
+	if err := SamePlan(ctx, plans, q, alike); err != nil {
+		t.Errorf("the same positions: %v", err)
+	}
+	var m *PlanMismatch
+	if err := SamePlan(ctx, plans, q, other); !errors.As(err, &m) || m.Err != nil || !strings.Contains(m.Got, "#2") {
+		t.Errorf("another position: %v, want a mismatch reading #2", err)
+	}
+	if got := subqueryColumns(`SELECT x.a FROM (SELECT "Ab", b AS "C d", e.f FROM e) AS x, (SELECT * FROM e) AS y, (SELECT 1 FROM e) AS z`); len(got) != 1 || strings.Join(got["x"], ",") != "Ab,C d,f" {
+		t.Errorf("subqueryColumns: %q", got)
+	}
+}

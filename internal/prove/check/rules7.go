@@ -1,0 +1,399 @@
+package check
+
+import (
+	"slices"
+
+	"github.com/sqljudge/sqljudge/internal/sqlast"
+)
+
+// RuleGroupDistinct: SELECT e1, ..., ek FROM F WHERE p GROUP BY g1, ...,
+// gm, with no aggregate anywhere in the SELECT, is SELECT DISTINCT e1,
+// ..., ek FROM F WHERE p when the outputs and the GROUP BY terms are the
+// same expressions (each ei is some gj and each gj some ei, by text; a
+// literal may be an output or a term alone: it is one value) and
+// every output is tie-safe (two values the engine takes for equal are the
+// same value: a column of a non-BLOB affinity under BINARY on SQLite, of a
+// modelled family on PostgreSQL, a literal, COUNT, MIN or MAX of such a
+// column; a column of a FROM subquery is when its expression is). GROUP BY
+// makes one row of each class of rows equal on the terms, and each output
+// is a term, so that row is the class's values, which DISTINCT keeps
+// once; NULLs group and are kept together in both (lang_select.html,
+// "the GROUP BY clause" and "DISTINCT"). Not: HAVING, a window, LIMIT (the
+// rows before it come in another order), an ORDER BY term that is no
+// output, a * output, a subquery in an output or a term, an output that is
+// not tie-safe (GROUP BY returns one row's value and DISTINCT another: 'a'
+// and 'A' under NOCASE). At: the SELECT.
+const RuleGroupDistinct = "group_distinct"
+
+// RuleDistinctDerived: a FROM subquery (SELECT DISTINCT e1, ..., ek FROM
+// F WHERE p) AS d loses its DISTINCT where the query around it cannot
+// tell a row of d from two of it: its SELECT is DISTINCT with tie-safe
+// outputs and neither groups, aggregates, limits nor has a window, or it
+// is the body of an EXISTS or of an IN subquery and neither groups,
+// aggregates nor limits. Every ei is tie-safe (RuleGroupDistinct), so the
+// rows DISTINCT removes are the same values as a row it keeps: without
+// it, d holds more copies of the same rows, and the query around it more
+// copies of the same rows (EXISTS: the same emptiness; IN: the same set of
+// values; DISTINCT: the same rows once). Not: d's SELECT groups,
+// aggregates, limits, orders, has a window or is a compound. At: d's FROM
+// item.
+const RuleDistinctDerived = "distinct_derived"
+
+// RuleDistinctSemijoin: SELECT ... FROM A, (SELECT DISTINCT e1, ..., ek
+// FROM F WHERE p) AS d WHERE q AND d.c1 = x1 AND ... (inner joins only, ON
+// conditions read as WHERE conjuncts) is SELECT ... FROM A WHERE q AND
+// EXISTS (SELECT 1 FROM (SELECT DISTINCT ...) AS d WHERE d.c1 = x1 AND
+// ...) when the conjuncts d.ci = xi (top-level, of the WHERE or of an ON
+// of the same FROM, xi reading no column of d and no subquery) are all
+// that read d's columns, and every output of d is pinned by one of them or
+// is a literal. A row of A then meets at most one row of d: two rows of d
+// are distinct (DISTINCT) and differ on some pinned column, whose values
+// cannot both equal xi — each pinned ei is COUNT, or a column compared
+// without converting its own values (SQLite: INTEGER, REAL or NUMERIC
+// affinity, or TEXT affinity against an xi of TEXT, BLOB or no affinity;
+// PostgreSQL: a column of the Int or Text family), tie-safe, under the
+// BINARY collation (xi without COLLATE). So the join keeps each row of A
+// once when it meets a row of d and drops it when it meets none: the
+// semijoin. Not: an outer join in the FROM, USING, d read anywhere else
+// (an output, a GROUP BY, a subquery), d's SELECT grouping, aggregating,
+// limiting or a compound. At: d's FROM item.
+const RuleDistinctSemijoin = "distinct_semijoin"
+
+func init() {
+	rules[RuleGroupDistinct] = groupDistinct
+	rules[RuleDistinctDerived] = distinctDerived
+	rules[RuleDistinctSemijoin] = distinctSemijoin
+}
+
+func groupDistinct(c *Canon, at int, _ *factSet) error {
+	sq, ok := nodeAt[*sqlast.SelectQuery](c, at)
+	if !ok || len(sq.GroupBy) == 0 {
+		return refuse("rule", "no SELECT with GROUP BY at %d", at)
+	}
+	if sq.Having != nil || len(sq.Windows) > 0 || sq.Limit != nil {
+		return refuse("rule", "the SELECT has HAVING, a window or LIMIT")
+	}
+	var outs []string
+	for _, col := range sq.Columns {
+		if _, star := col.Expr.(*sqlast.Star); star {
+			return refuse("rule", "a * output")
+		}
+		if containsAggregate(col.Expr) || holdsSubquery(col.Expr) {
+			return refuse("rule", "an output aggregates or holds a subquery")
+		}
+		if !c.tieSafeThrough(col.Expr) {
+			return refuse("rule", "output %s is not tie-safe: GROUP BY may return another of the values it takes for equal than DISTINCT", sqlast.Format(col.Expr))
+		}
+		outs = append(outs, sqlast.Format(stripParens(col.Expr)))
+	}
+	var terms []string
+	for _, g := range sq.GroupBy {
+		if holdsSubquery(g) {
+			return refuse("rule", "a GROUP BY term holds a subquery")
+		}
+		terms = append(terms, sqlast.Format(stripParens(g)))
+	}
+	for _, o := range sq.OrderBy {
+		if containsAggregate(o.Expr) || !slices.Contains(outs, sqlast.Format(stripParens(o.Expr))) {
+			return refuse("rule", "ORDER BY %s, which is no output", sqlast.Format(o.Expr))
+		}
+	}
+	for k, o := range outs {
+		if _, lit := stripParens(sq.Columns[k].Expr).(*sqlast.Literal); lit {
+			continue // a constant: the same on every row of a group
+		}
+		if !slices.Contains(terms, o) {
+			return refuse("rule", "output %s is no GROUP BY term", o)
+		}
+	}
+	for k, g := range terms {
+		if _, lit := stripParens(sq.GroupBy[k]).(*sqlast.Literal); lit {
+			continue // a constant groups nothing apart
+		}
+		if !slices.Contains(outs, g) {
+			return refuse("rule", "GROUP BY term %s is no output", g)
+		}
+	}
+	sq.Distinct = sqlast.DistinctDistinct
+	sq.GroupBy = nil
+	return nil
+}
+
+// tieSafeThrough is tieSafe(e, false), reading a column of a FROM
+// subquery as the subquery's output expression.
+func (c *Canon) tieSafeThrough(e sqlast.Expr) bool {
+	if x, ok := c.derivedOutput(e); ok {
+		return c.tieSafeThrough(x)
+	}
+	return c.tieSafe(e, false)
+}
+
+// derivedOutput returns, for a column reference d.c of a FROM subquery d
+// whose SELECT is not a compound, the expression of its output c.
+func (c *Canon) derivedOutput(e sqlast.Expr) (sqlast.Expr, bool) {
+	r, ok := stripParens(e).(*sqlast.QualifiedRef)
+	if !ok || len(r.Parts) != 2 {
+		return nil, false
+	}
+	o := c.byAlias[lowerASCII(r.Parts[0].Name)]
+	if o == nil || o.derived == nil || len(o.derived.Cores) != 1 {
+		return nil, false
+	}
+	sub, ok := o.derived.Cores[0].(*sqlast.SelectQuery)
+	i := o.column(r.Parts[1].Name)
+	if !ok || i < 0 || i >= len(sub.Columns) {
+		return nil, false
+	}
+	if _, star := sub.Columns[i].Expr.(*sqlast.Star); star {
+		return nil, false
+	}
+	return sub.Columns[i].Expr, true
+}
+
+// distinctBody returns the SELECT of FROM subquery t when it is one
+// SELECT DISTINCT that neither groups, aggregates, limits, orders nor has
+// a window, with tie-safe outputs.
+func (c *Canon) distinctBody(t *sqlast.TableRef) (*occurrence, *sqlast.SelectQuery, error) {
+	if t.Select == nil || t.Alias == nil {
+		return nil, nil, refuse("rule", "no FROM subquery")
+	}
+	d := c.byAlias[lowerASCII(t.Alias.Name)]
+	if d == nil || d.derived == nil {
+		return nil, nil, refuse("rule", "no FROM subquery")
+	}
+	if len(t.Select.Cores) != 1 || t.Select.With != nil {
+		return nil, nil, refuse("rule", "the subquery is a compound")
+	}
+	sub := t.Select.Cores[0].(*sqlast.SelectQuery)
+	if sub.Distinct != sqlast.DistinctDistinct || len(sub.GroupBy) > 0 || sub.Having != nil || sub.Limit != nil || len(sub.OrderBy) > 0 || len(sub.Windows) > 0 || len(sub.From) == 0 {
+		return nil, nil, refuse("rule", "the subquery is no SELECT DISTINCT, or groups, limits, orders or has a window")
+	}
+	for _, col := range sub.Columns {
+		if _, star := col.Expr.(*sqlast.Star); star {
+			return nil, nil, refuse("rule", "a * output of the subquery")
+		}
+		if containsAggregate(col.Expr) {
+			return nil, nil, refuse("rule", "the subquery aggregates")
+		}
+		if !c.tieSafeThrough(col.Expr) {
+			return nil, nil, refuse("rule", "the subquery's output %s is not tie-safe", sqlast.Format(col.Expr))
+		}
+	}
+	return d, sub, nil
+}
+
+func distinctDerived(c *Canon, at int, _ *factSet) error {
+	t, ok := nodeAt[*sqlast.TableRef](c, at)
+	if !ok {
+		return refuse("rule", "no FROM subquery at %d", at)
+	}
+	d, sub, err := c.distinctBody(t)
+	if err != nil {
+		return err
+	}
+	outer := d.core
+	if len(outer.GroupBy) > 0 || outer.Having != nil || outer.Limit != nil || len(outer.Windows) > 0 {
+		return refuse("rule", "the query around the subquery groups, limits or has a window")
+	}
+	for _, col := range outer.Columns {
+		if containsAggregate(col.Expr) {
+			return refuse("rule", "the query around the subquery aggregates")
+		}
+	}
+	for _, o := range outer.OrderBy {
+		if containsAggregate(o.Expr) {
+			return refuse("rule", "the query around the subquery aggregates")
+		}
+	}
+	blind := false
+	if outer.Distinct == sqlast.DistinctDistinct {
+		blind = true
+		expandOuterStars(c, outer)
+		for _, col := range outer.Columns {
+			if !c.tieSafeThrough(col.Expr) {
+				blind = false
+			}
+		}
+	}
+	if !blind {
+		sqlast.Walk(c.Stmt, func(n sqlast.Node) bool {
+			var st *sqlast.SelectStmt
+			switch x := n.(type) {
+			case *sqlast.ExistsExpr:
+				st = x.Select
+			case *sqlast.InExpr:
+				st = x.Select
+			}
+			if st != nil && len(st.Cores) == 1 && st.Cores[0] == sqlast.SelectCore(outer) {
+				blind = true
+			}
+			return !blind
+		})
+	}
+	if !blind {
+		return refuse("rule", "the query around the subquery counts its rows (no DISTINCT of tie-safe outputs, EXISTS or IN)")
+	}
+	sub.Distinct = sqlast.DistinctNone
+	return nil
+}
+
+func distinctSemijoin(c *Canon, at int, _ *factSet) error {
+	t, ok := nodeAt[*sqlast.TableRef](c, at)
+	if !ok {
+		return refuse("rule", "no FROM subquery at %d", at)
+	}
+	d, sub, err := c.distinctBody(t)
+	if err != nil {
+		return err
+	}
+	sq := d.core
+	if len(sq.From) < 2 {
+		return refuse("rule", "the subquery is the FROM's only item")
+	}
+	for _, item := range sq.From {
+		if item.Join != nil && item.Join.Type&(sqlast.JoinLeft|sqlast.JoinRight|sqlast.JoinNatural) != 0 || len(item.Using) > 0 {
+			return refuse("rule", "an outer or natural join, or USING, in the FROM")
+		}
+	}
+	if bareStar(sq) {
+		return refuse("rule", "SELECT *")
+	}
+	for _, col := range sq.Columns {
+		if st, ok := col.Expr.(*sqlast.Star); ok && (st.Table == nil || lowerASCII(st.Table.Name) == d.alias) {
+			return refuse("rule", "a * output reads %s", d.alias)
+		}
+	}
+	readsD := func(e sqlast.Expr) bool {
+		found := false
+		sqlast.Walk(e, func(n sqlast.Node) bool {
+			if r, ok := n.(*sqlast.QualifiedRef); ok && len(r.Parts) == 2 && lowerASCII(r.Parts[0].Name) == d.alias {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	// The conjuncts of the WHERE and of every ON; those that read d.
+	var all []sqlast.Expr
+	all = append(all, optConjuncts(sq.Where)...)
+	for _, item := range sq.From {
+		all = append(all, optConjuncts(item.On)...)
+	}
+	pinned := make([]bool, len(sub.Columns))
+	var pins, rest []sqlast.Expr
+	for _, x := range all {
+		if !readsD(x) {
+			rest = append(rest, x)
+			continue
+		}
+		b, ok := stripParens(x).(*sqlast.BinaryExpr)
+		if !ok || b.Op != sqlast.OpEq {
+			return refuse("rule", "%s reads %s and is not %s.c = x", sqlast.Format(x), d.alias, d.alias)
+		}
+		col, other := stripParens(b.X), stripParens(b.Y)
+		if r, ok := col.(*sqlast.QualifiedRef); !ok || len(r.Parts) != 2 || lowerASCII(r.Parts[0].Name) != d.alias {
+			col, other = other, col
+		}
+		r, ok := col.(*sqlast.QualifiedRef)
+		if !ok || len(r.Parts) != 2 || lowerASCII(r.Parts[0].Name) != d.alias || readsD(other) || holdsSubquery(other) {
+			return refuse("rule", "%s is not %s.c = x with x reading neither %s nor a subquery", sqlast.Format(x), d.alias, d.alias)
+		}
+		i := d.column(r.Parts[1].Name)
+		if i < 0 || i >= len(sub.Columns) {
+			return refuse("rule", "a column of %s that its subquery does not give", d.alias)
+		}
+		if err := c.pinsOne(sub.Columns[i].Expr, other); err != nil {
+			return err
+		}
+		pinned[i] = true
+		pins = append(pins, x)
+	}
+	// Nothing else reads d.
+	reads := 0
+	sqlast.Walk(c.Stmt, func(n sqlast.Node) bool {
+		if r, ok := n.(*sqlast.QualifiedRef); ok && len(r.Parts) == 2 && lowerASCII(r.Parts[0].Name) == d.alias {
+			reads++
+		}
+		return true
+	})
+	inPins := 0
+	for _, x := range pins {
+		sqlast.Walk(x, func(n sqlast.Node) bool {
+			if r, ok := n.(*sqlast.QualifiedRef); ok && len(r.Parts) == 2 && lowerASCII(r.Parts[0].Name) == d.alias {
+				inPins++
+			}
+			return true
+		})
+	}
+	if reads != inPins {
+		return refuse("rule", "the query reads %s outside the conjuncts that pin it", d.alias)
+	}
+	for i, col := range sub.Columns {
+		if _, lit := stripParens(col.Expr).(*sqlast.Literal); !pinned[i] && !lit {
+			return refuse("rule", "output %d of %s (%s) is neither pinned by a conjunct nor a literal", i+1, d.alias, sqlast.Format(col.Expr))
+		}
+	}
+	// EXISTS (SELECT 1 FROM (sub) AS d WHERE pins).
+	item := &sqlast.TableRef{Select: t.Select, Alias: t.Alias, HasAs: true}
+	one := &sqlast.Literal{Kind: sqlast.LitInteger, Value: "1", Raw: "1"}
+	inner := &sqlast.SelectQuery{Columns: []*sqlast.ResultColumn{{Expr: one}}, From: []*sqlast.TableRef{item}, Where: andAll(pins)}
+	exists := &sqlast.ExistsExpr{Select: &sqlast.SelectStmt{Cores: []sqlast.SelectCore{inner}}}
+	var from []*sqlast.TableRef
+	for _, it := range sq.From {
+		it.On = nil
+		if it != t {
+			from = append(from, it)
+		}
+	}
+	for k, it := range from {
+		it.Join = nil
+		if k > 0 {
+			it.Join = &sqlast.JoinOperator{Type: sqlast.JoinInner | sqlast.JoinComma}
+		}
+	}
+	sq.From = from
+	sq.Where = andAll(append(rest, exists))
+	return nil
+}
+
+// pinsOne checks that a comparison of subquery output e with x is TRUE
+// for at most one of e's distinct values: e is COUNT, or a column whose
+// own values the comparison does not convert, under BINARY.
+func (c *Canon) pinsOne(e, x sqlast.Expr) error {
+	for {
+		y, ok := c.derivedOutput(e)
+		if !ok {
+			break
+		}
+		e = y
+	}
+	e = stripParens(e)
+	if f, ok := e.(*sqlast.FuncCall); ok && lowerASCII(f.Name.Name) == "count" && f.Over == nil {
+		if _, coll, ok := c.exprKind(x); ok && coll == "" {
+			return nil
+		}
+		return refuse("rule", "%s under a collation, or of a kind the kernel does not read", sqlast.Format(x))
+	}
+	o, i, ok := c.colOf(e)
+	if !ok || !o.table.Columns[i].tieSafe(c.d) {
+		return refuse("rule", "the pinned output %s is no tie-safe column or COUNT", sqlast.Format(e))
+	}
+	xAff, xColl, ok := c.exprKind(x)
+	if !ok || xColl != "" {
+		return refuse("rule", "%s under a collation, or of a kind the kernel does not read", sqlast.Format(x))
+	}
+	col := o.table.Columns[i]
+	if c.d != SQLite {
+		if f := col.family(c.d); f != Int && f != Text {
+			return refuse("rule", "the pinned column %s is neither of the Int nor of the Text family", sqlast.Format(e))
+		}
+		return nil
+	}
+	switch aff := col.affinity(); {
+	case aff.numeric():
+		return nil
+	case aff == AffinityText && !xAff.numeric():
+		return nil
+	}
+	return refuse("rule", "the comparison of %s with %s may convert the column's own values", sqlast.Format(e), sqlast.Format(x))
+}
