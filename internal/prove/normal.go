@@ -87,7 +87,8 @@ func (p *prover) normalForm() Attempt {
 // nothing else reads removed, anti-joins as NOT EXISTS, EXCEPT as NOT IN, COUNT of a NOT NULL column as
 // COUNT(*), DISTINCT dropped in IN and
 // EXISTS subqueries, IS NOT NULL of an IN subquery's output dropped, HAVING conjuncts on
-// GROUP BY columns moved to the WHERE, GROUP BY terms determined by the others dropped,
+// GROUP BY columns moved to the WHERE, an aggregate of a grouped FROM subquery's
+// aggregates merged into one, GROUP BY terms determined by the others dropped,
 // DISTINCT dropped where the outputs determine a key, last a WHERE's x IS
 // NOT NULL that only aggregates of x would read.
 func (p *prover) normalize(i int) {
@@ -112,6 +113,7 @@ func (p *prover) normalize(i int) {
 	p.applyAll(i, check.RuleInNotNull, inSites)
 	p.applyAll(i, check.RuleSetOpDistinct, distinctSites)
 	p.applyAll(i, check.RuleHavingToWhere, havingSites)
+	p.applyAll(i, check.RuleAggMerge, derivedSites)
 	p.applyAll(i, check.RuleGroupByFD, groupBySites)
 	// Once HAVING went to the WHERE and determined terms left the GROUP
 	// BY, a GROUP BY may be DISTINCT after all (and its FROM subqueries

@@ -2,6 +2,7 @@ package check
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/sqlast"
 )
@@ -396,4 +397,164 @@ func (c *Canon) pinsOne(e, x sqlast.Expr) error {
 		return nil
 	}
 	return refuse("rule", "the comparison of %s with %s may convert the column's own values", sqlast.Format(e), sqlast.Format(x))
+}
+
+// RuleAggMerge: an aggregate over a grouped FROM subquery is one
+// aggregate (Calcite's AggregateMergeRule):
+//
+//	SELECT d.g1, …, agg(d.a1), … FROM (SELECT g1, …, h1, …, inner1 AS a1, … FROM F WHERE p GROUP BY g1, …, h1, …) AS d GROUP BY d.g1, …
+//
+// is SELECT g1, …, merged1, … FROM F WHERE p GROUP BY g1, …, where the
+// outer GROUP BY terms are outputs of d that are inner GROUP BY terms,
+// and each outer aggregate of an inner one merges: SUM(SUM(x)) is
+// SUM(x) for x a column of family Int whose magnitudes sum below 2^63
+// (facts family, sum_in_range: no partial sum overflows, in either
+// order); MIN(MIN(x)) and MAX(MAX(x)) are MIN(x) and MAX(x) for x a
+// tie-safe column (the outer MIN compares d.a1 without x's collation,
+// which a tie-safe column does not have); SUM(COUNT(…)) is COUNT(…) when
+// the outer query groups (each of its groups holds at least one inner
+// group, so the sum is never of no rows), COALESCE(SUM(COUNT(…)), 0) is
+// COUNT(…) always. An inner GROUP BY term the outer one lacks splits
+// rows into finer groups the outer one joins again; NULLs group together
+// in both. Without an inner GROUP BY the subquery returns one row (of
+// NULL sums on no rows) and the outer query must not group. Not: an
+// outer WHERE, HAVING, DISTINCT, ORDER BY, LIMIT or window, another FROM
+// item beside d; an inner HAVING, DISTINCT, LIMIT, ORDER BY or window;
+// an outer output that is neither an outer GROUP BY term (tie-safe: each
+// level keeps one of the values its group takes for equal), a literal
+// nor one of the merging forms; AVG, TOTAL, COUNT(DISTINCT …) and any
+// aggregate of an expression. At: d's FROM item.
+const RuleAggMerge = "agg_merge"
+
+func init() { rules[RuleAggMerge] = aggMerge }
+
+func aggMerge(c *Canon, at int, facts *factSet) error {
+	t, ok := nodeAt[*sqlast.TableRef](c, at)
+	if !ok || t.Select == nil || t.Alias == nil {
+		return refuse("rule", "no FROM subquery at %d", at)
+	}
+	d := c.byAlias[lowerASCII(t.Alias.Name)]
+	if d == nil || d.derived == nil || len(t.Select.Cores) != 1 || t.Select.With != nil {
+		return refuse("rule", "no FROM subquery of one SELECT at %d", at)
+	}
+	outer := d.core
+	if len(outer.From) != 1 || outer.Where != nil || outer.Having != nil || outer.Distinct == sqlast.DistinctDistinct || len(outer.OrderBy) > 0 || outer.Limit != nil || len(outer.Windows) > 0 {
+		return refuse("rule", "the query around the subquery joins, filters, removes duplicates, orders, limits or has a window")
+	}
+	sub := t.Select.Cores[0].(*sqlast.SelectQuery)
+	if sub.Having != nil || sub.Distinct == sqlast.DistinctDistinct || sub.Limit != nil || len(sub.OrderBy) > 0 || len(sub.Windows) > 0 || len(sub.From) == 0 {
+		return refuse("rule", "the subquery has HAVING, DISTINCT, LIMIT, ORDER BY or a window")
+	}
+	if len(sub.GroupBy) == 0 && len(outer.GroupBy) > 0 {
+		return refuse("rule", "the outer query groups the one row of a scalar aggregate")
+	}
+	var innerTerms []string
+	for _, g := range sub.GroupBy {
+		innerTerms = append(innerTerms, sqlast.Format(stripParens(g)))
+	}
+	// output returns the subquery's output a reference to d reads.
+	output := func(e sqlast.Expr) (sqlast.Expr, bool) {
+		r, ok := stripParens(e).(*sqlast.QualifiedRef)
+		if !ok || len(r.Parts) != 2 || lowerASCII(r.Parts[0].Name) != d.alias {
+			return nil, false
+		}
+		i := d.column(r.Parts[1].Name)
+		if i < 0 || i >= len(sub.Columns) {
+			return nil, false
+		}
+		if _, star := sub.Columns[i].Expr.(*sqlast.Star); star {
+			return nil, false
+		}
+		return sub.Columns[i].Expr, true
+	}
+	var groupBy []sqlast.Expr
+	var outerTerms []string
+	for _, g := range outer.GroupBy {
+		x, ok := output(g)
+		if !ok || containsAggregate(x) || !slices.Contains(innerTerms, sqlast.Format(stripParens(x))) {
+			return refuse("rule", "outer GROUP BY term %s is no inner GROUP BY term", sqlast.Format(g))
+		}
+		groupBy = append(groupBy, cloneExpr(x))
+		outerTerms = append(outerTerms, sqlast.Format(stripParens(g)))
+	}
+	var local factSet
+	merged := make([]sqlast.Expr, len(outer.Columns))
+	for k, col := range outer.Columns {
+		e := stripParens(col.Expr)
+		if _, lit := e.(*sqlast.Literal); lit {
+			merged[k] = cloneExpr(e)
+			continue
+		}
+		if x, ok := output(e); ok {
+			if !slices.Contains(outerTerms, sqlast.Format(e)) {
+				return refuse("rule", "output %s is no outer GROUP BY term", sqlast.Format(e))
+			}
+			if !c.tieSafeThrough(x) {
+				return refuse("rule", "output %s is not tie-safe: each level keeps one of the values its group takes for equal", sqlast.Format(e))
+			}
+			merged[k] = cloneExpr(x)
+			continue
+		}
+		m, err := c.mergeAggregate(e, output, len(outer.GroupBy) > 0, &local)
+		if err != nil {
+			return err
+		}
+		merged[k] = m
+	}
+	facts.addAll(local.list)
+	for k, col := range outer.Columns {
+		col.Expr = merged[k]
+	}
+	outer.From = sub.From
+	outer.Where = sub.Where
+	outer.GroupBy = groupBy
+	return nil
+}
+
+// mergeAggregate returns the single aggregate an outer aggregate e of an
+// inner one merges into (RuleAggMerge), with its facts.
+func (c *Canon) mergeAggregate(e sqlast.Expr, output func(sqlast.Expr) (sqlast.Expr, bool), grouped bool, facts *factSet) (sqlast.Expr, error) {
+	bad := refuse("rule", "output %s is no aggregate of an inner aggregate that merges", sqlast.Format(e))
+	coalesced := false
+	if f, ok := e.(*sqlast.FuncCall); ok && lowerASCII(f.Name.Name) == "coalesce" && len(f.Args) == 2 && f.Over == nil {
+		if l, ok := stripParens(f.Args[1]).(*sqlast.Literal); ok && l.Kind == sqlast.LitInteger && l.Value == "0" {
+			e, coalesced = stripParens(f.Args[0]), true
+		}
+	}
+	f, ok := e.(*sqlast.FuncCall)
+	if !ok || f.Over != nil || f.Filter != nil || f.Distinct || f.Star || len(f.Args) != 1 || len(f.OrderBy) > 0 {
+		return nil, bad
+	}
+	x, ok := output(f.Args[0])
+	if !ok {
+		return nil, bad
+	}
+	g, ok := stripParens(x).(*sqlast.FuncCall)
+	if !ok || g.Over != nil || g.Filter != nil || len(g.OrderBy) > 0 {
+		return nil, bad
+	}
+	outerName, innerName := lowerASCII(f.Name.Name), lowerASCII(g.Name.Name)
+	switch {
+	case outerName == "sum" && innerName == "count" && !g.Distinct && (grouped || coalesced):
+		return cloneExpr(g), nil
+	case coalesced:
+		return nil, bad
+	case g.Distinct || g.Star || len(g.Args) != 1:
+		return nil, bad
+	case outerName == "sum" && innerName == "sum":
+		fact := c.sumFact(g.Args[0])
+		if fact == nil {
+			return nil, refuse("rule", "SUM of SUM of %s, no column of family Int", sqlast.Format(g.Args[0]))
+		}
+		o, i, _ := c.colOf(g.Args[0])
+		facts.add(*fact)
+		facts.add(c.familyFact(o, i))
+		return cloneExpr(g), nil
+	case (outerName == "min" || outerName == "max") && innerName == outerName:
+		if o, i, ok := c.colOf(g.Args[0]); !ok || !o.table.Columns[i].tieSafe(c.d) {
+			return nil, refuse("rule", "%s of %s of %s, no tie-safe column", strings.ToUpper(outerName), strings.ToUpper(innerName), sqlast.Format(g.Args[0]))
+		}
+		return cloneExpr(g), nil
+	}
+	return nil, bad
 }

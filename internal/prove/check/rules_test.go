@@ -135,6 +135,12 @@ func TestRules(t *testing.T) {
 			"SELECT a1.name FROM singer AS a1 WHERE EXISTS (SELECT 1 FROM (SELECT a3.singer_id AS c1 FROM member AS a3) AS a2 WHERE a2.c1 = a1.singer_id)", nil},
 		{RuleDistinctDerived, "SELECT name FROM singer WHERE age NOT IN (SELECT t.club FROM (SELECT DISTINCT club, id FROM member) AS t)", "(SELECT DISTINCT",
 			"SELECT a1.name FROM singer AS a1 WHERE a1.age NOT IN (SELECT a2.c1 FROM (SELECT a3.club AS c1, a3.id AS c2 FROM member AS a3) AS a2)", nil},
+		// Aggregates of a grouped subquery's aggregates merged; the inner
+		// GROUP BY term h the outer one lacks only splits groups.
+		{RuleAggMerge, "SELECT t.g, sum(t.s), min(t.m), max(t.x), sum(t.c) FROM (SELECT singer_id AS g, age AS h, sum(age) AS s, min(age) AS m, max(age) AS x, count(*) AS c FROM singer WHERE name > 'a' GROUP BY singer_id, age) AS t GROUP BY t.g", "(SELECT",
+			"SELECT a1.singer_id, sum(a1.age), min(a1.age), max(a1.age), count(*) FROM singer AS a1 WHERE a1.name > 'a' GROUP BY a1.singer_id", []string{"sum_in_range(singer.Age)", "family(singer.Age = int)"}},
+		{RuleAggMerge, "SELECT sum(t.s), coalesce(sum(t.c), 0) FROM (SELECT name, sum(age) AS s, count(age) AS c FROM singer GROUP BY name) AS t", "(SELECT",
+			"SELECT sum(a1.age), count(a1.age) FROM singer AS a1", nil},
 		// A join with a subquery of distinct rows pinned by equalities
 		// (an ON and a WHERE conjunct; a literal output unpinned).
 		{RuleDistinctSemijoin, "SELECT s.name FROM singer s JOIN (SELECT DISTINCT singer_id, club, 1 AS one FROM member WHERE id > 2) AS t ON t.singer_id = s.singer_id JOIN concert c ON c.year = s.age WHERE s.age > 3 AND c.concert_id = t.club", "JOIN (SELECT",
@@ -258,6 +264,18 @@ func TestRulesRefuse(t *testing.T) {
 		{"a scalar subquery", RuleDistinctDerived, "SELECT (SELECT t.singer_id FROM (SELECT DISTINCT singer_id FROM member) AS t) FROM singer", "(SELECT DISTINCT"},
 		{"an expression inside", RuleDistinctDerived, "SELECT DISTINCT t.a FROM (SELECT DISTINCT age + 1 AS a FROM singer) AS t", "(SELECT"},
 		{"a group inside", RuleDistinctDerived, "SELECT DISTINCT t.name FROM (SELECT DISTINCT name FROM singer GROUP BY name HAVING count(*) > 1) AS t", "(SELECT"},
+		{"AVG", RuleAggMerge, "SELECT t.g, avg(t.s) FROM (SELECT name AS g, avg(age) AS s FROM singer GROUP BY name, age) AS t GROUP BY t.g", "(SELECT"},
+		{"SUM of COUNT without GROUP BY", RuleAggMerge, "SELECT sum(t.c) FROM (SELECT name, count(*) AS c FROM singer GROUP BY name) AS t", "(SELECT"},
+		{"MIN of SUM", RuleAggMerge, "SELECT t.g, min(t.s) FROM (SELECT name AS g, sum(age) AS s FROM singer GROUP BY name, age) AS t GROUP BY t.g", "(SELECT"},
+		{"SUM of a Text column", RuleAggMerge, "SELECT t.g, sum(t.s) FROM (SELECT age AS g, sum(name) AS s FROM singer GROUP BY age, name) AS t GROUP BY t.g", "(SELECT"},
+		{"MIN of a NOCASE column", RuleAggMerge, "SELECT t.g, min(t.m) FROM (SELECT code AS g, min(nc) AS m FROM kind GROUP BY code, label) AS t GROUP BY t.g", "(SELECT"},
+		{"an outer WHERE", RuleAggMerge, "SELECT t.g, sum(t.s) FROM (SELECT age AS g, sum(age) AS s FROM singer GROUP BY age, name) AS t WHERE t.g > 1 GROUP BY t.g", "(SELECT"},
+		{"an outer term no inner term", RuleAggMerge, "SELECT t.s, count(*) FROM (SELECT age AS g, sum(age) AS s FROM singer GROUP BY age) AS t GROUP BY t.s", "(SELECT"},
+		{"an inner HAVING", RuleAggMerge, "SELECT t.g, sum(t.s) FROM (SELECT age AS g, sum(age) AS s FROM singer GROUP BY age, name HAVING count(*) > 1) AS t GROUP BY t.g", "(SELECT"},
+		{"a bare inner column", RuleAggMerge, "SELECT t.h, sum(t.s) FROM (SELECT age AS g, name AS h, sum(age) AS s FROM singer GROUP BY age, name) AS t GROUP BY t.g", "(SELECT"},
+		{"SUM of COUNT DISTINCT", RuleAggMerge, "SELECT t.g, sum(t.c) FROM (SELECT age AS g, count(DISTINCT name) AS c FROM singer GROUP BY age, country) AS t GROUP BY t.g", "(SELECT"},
+		{"a NOCASE outer term", RuleAggMerge, "SELECT t.g, count(*) FROM (SELECT nc AS g, count(*) AS c FROM kind GROUP BY nc, code) AS t GROUP BY t.g", "(SELECT"},
+		{"the outer query groups a scalar aggregate", RuleAggMerge, "SELECT t.s, max(t.s) FROM (SELECT sum(age) AS s FROM singer) AS t GROUP BY t.s", "(SELECT"},
 		{"an output reads the subquery", RuleDistinctSemijoin, "SELECT t.singer_id FROM singer s JOIN (SELECT DISTINCT singer_id FROM member) AS t ON t.singer_id = s.singer_id", "JOIN (SELECT"},
 		{"an unpinned output", RuleDistinctSemijoin, "SELECT s.name FROM singer s JOIN (SELECT DISTINCT singer_id, club FROM member) AS t ON t.singer_id = s.singer_id", "JOIN (SELECT"},
 		{"no equality", RuleDistinctSemijoin, "SELECT s.name FROM singer s JOIN (SELECT DISTINCT singer_id FROM member) AS t ON t.singer_id > s.singer_id", "JOIN (SELECT"},

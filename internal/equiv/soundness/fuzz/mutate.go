@@ -88,6 +88,7 @@ var rewrites = []rewrite{
 	{"group_distinct", famRule, 3, 2, (*mutator).groupDistinct},
 	{"derived_distinct", famRule, 3, 2, (*mutator).derivedDistinct},
 	{"semi_distinct", famRule, 3, 2, (*mutator).semiDistinct},
+	{"agg_merge", famRule, 3, 2, (*mutator).aggMerge},
 	{"op_change", famBreak, 1, 1, (*mutator).opChange},
 	{"lit_shift", famBreak, 1, 1, (*mutator).litShift},
 	{"drop_conjunct", famBreak, 1, 1, (*mutator).dropConjunct},

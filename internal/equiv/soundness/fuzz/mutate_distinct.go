@@ -119,7 +119,7 @@ func (m *mutator) semiDistinct(q *sel) bool {
 	s := cs[m.g.r.IntN(len(cs))]
 	s1 := m.twinSel(s)
 	x := m.g.column(s, cAny, false)
-	if x == nil || m.twin.froms[x.f] == nil {
+	if x == nil || !m.hasTwinColumn(x) {
 		return false
 	}
 	x.qual = true
@@ -180,4 +180,106 @@ func (m *mutator) semiDistinct(q *sel) bool {
 	s.from = append(s.from, d)
 	s.where = andExpr(s.where, &binary{op: "=", l: &colRef{f: d, col: 0, qual: true}, r: clone(x)})
 	return true
+}
+
+// aggMerge writes a grouped aggregate the two ways the kernel's
+// agg_merge relates: the first query becomes SELECT g, SUM(x), MIN(x),
+// MAX(x), COUNT(*) … FROM F WHERE p GROUP BY g (some of those
+// aggregates), the second SELECT d.g, SUM(d.s), MIN(d.m), MAX(d.x),
+// SUM(d.c) … FROM (SELECT g, h, SUM(x) AS s, … FROM F WHERE p GROUP BY
+// g, h) AS d GROUP BY d.g, h another column that splits each group
+// (detail "grouped"; "scalar": neither level keeps g, the outer COUNT
+// written COALESCE(SUM(d.c), 0)). Traps: COUNT(*) over d ("groups": it
+// counts inner groups), AVG of AVG ("avg"), SUM of COUNT without GROUP BY
+// and without COALESCE ("nullcount": NULL on no rows where COUNT is 0),
+// and whatever x is (a REAL column adds in another order, a NOCASE MIN
+// keeps another value).
+func (m *mutator) aggMerge(q *sel) bool {
+	s1 := m.twinSel(q)
+	if s1 == nil || len(q.from) == 0 || q.outer != nil {
+		return false
+	}
+	g, h, x := m.g.column(q, cAny, false), m.g.column(q, cAny, false), m.g.column(q, cNum, false)
+	if g == nil || h == nil || x == nil || !m.hasTwinColumn(g) || !m.hasTwinColumn(x) {
+		return false
+	}
+	for _, r := range []*colRef{g, h, x} {
+		r.qual = true
+	}
+	on1 := func(r *colRef) *colRef { return &colRef{f: m.twin.froms[r.f], col: r.col, qual: true} }
+	grouped := chance(m.g.r, 0.75)
+	m.detail = "grouped"
+	if !grouped {
+		m.detail = "scalar"
+	}
+	inner := newSel()
+	inner.from, inner.where = q.from, q.where
+	inner.items = []*item{{x: g, alias: "g"}, {x: h, alias: "h"}}
+	inner.groupBy = []expr{clone(g), clone(h)}
+	d := &fromItem{sub: inner, alias: m.g.fromAlias(q)}
+	var out1, out2 []*item
+	if grouped {
+		out1 = append(out1, &item{x: on1(g)})
+		out2 = append(out2, &item{x: &colRef{f: d, col: 0, qual: true}})
+	}
+	add := func(innerAgg expr, alias string, first, second func(*colRef) expr) {
+		inner.items = append(inner.items, &item{x: innerAgg, alias: alias})
+		out1 = append(out1, &item{x: first(on1(x))})
+		out2 = append(out2, &item{x: second(&colRef{f: d, col: len(inner.items) - 1, qual: true})})
+	}
+	call1 := func(name string) func(*colRef) expr {
+		return func(r *colRef) expr { return &call{name: name, args: []expr{r}} }
+	}
+	for _, k := range []string{"sum", "min", "max", "count"} {
+		if !chance(m.g.r, 0.6) {
+			continue
+		}
+		if k != "count" {
+			add(&call{name: k, args: []expr{clone(x)}}, k+"_x", call1(k), call1(k))
+			continue
+		}
+		first := func(*colRef) expr { return &call{name: "count", star: true} }
+		second := func(r *colRef) expr {
+			if grouped {
+				return &call{name: "sum", args: []expr{r}}
+			}
+			return &call{name: "coalesce", args: []expr{&call{name: "sum", args: []expr{r}}, numLit(intVal(0))}}
+		}
+		switch t := m.g.r.Float64(); {
+		case t < 0.15:
+			second = func(*colRef) expr { return &call{name: "count", star: true} }
+			m.detail += ":groups"
+		case t < 0.25 && !grouped:
+			second = call1("sum")
+			m.detail += ":nullcount"
+		}
+		add(&call{name: "count", star: true}, "c", first, second)
+	}
+	if chance(m.g.r, 0.1) {
+		add(&call{name: "avg", args: []expr{clone(x)}}, "a", call1("avg"), call1("avg"))
+		m.detail += ":avg"
+	}
+	if len(inner.items) == 2 {
+		add(&call{name: "sum", args: []expr{clone(x)}}, "sx", call1("sum"), call1("sum"))
+	}
+	s1.items, s1.having, s1.orderBy, s1.limit, s1.offset, s1.distinct = out1, nil, nil, -1, -1, false
+	s1.groupBy = nil
+	if grouped {
+		s1.groupBy = []expr{on1(g)}
+	}
+	q.from, q.where = []*fromItem{d}, nil
+	q.items, q.having, q.orderBy, q.limit, q.offset, q.distinct = out2, nil, nil, -1, -1, false
+	q.groupBy = nil
+	if grouped {
+		q.groupBy = []expr{&colRef{f: d, col: 0, qual: true}}
+	}
+	return true
+}
+
+// hasTwinColumn reports whether the first query's FROM item that r's was
+// copied from has r's column (an earlier rewrite may have changed a FROM
+// subquery's outputs in the copy).
+func (m *mutator) hasTwinColumn(r *colRef) bool {
+	f := m.twin.froms[r.f]
+	return f != nil && r.col < f.ncols() && f.ncols() == r.f.ncols()
 }
