@@ -405,24 +405,7 @@ func joinElim(c *Canon, at int, facts *factSet) error {
 	// FROM as comma joins without p, every ON moved to WHERE, the
 	// joining conjunct dropped (it reads c.f = c.f now).
 	sq := p.core
-	var conds []sqlast.Expr
-	var from []*sqlast.TableRef
-	for _, item := range sq.From {
-		if item.On != nil {
-			conds = append(conds, conjuncts(item.On)...)
-		}
-		item.On = nil
-		if item != t {
-			from = append(from, item)
-		}
-	}
-	for k, item := range from {
-		item.Join = nil
-		if k > 0 {
-			item.Join = &sqlast.JoinOperator{Type: sqlast.JoinInner | sqlast.JoinComma}
-		}
-	}
-	sq.From = from
+	conds := commaFromWithout(sq, t)
 	if sq.Where != nil {
 		conds = append(conds, conjuncts(sq.Where)...)
 	}
@@ -472,4 +455,27 @@ func fkJoins(c *Canon, co *occurrence, ci int, po *occurrence, pi int) bool {
 		}
 	}
 	return false
+}
+
+// commaFromWithout makes sq's FROM its items but t joined by commas, and
+// returns the conjuncts of every ON it held (for the WHERE: the FROM
+// must have inner joins only).
+func commaFromWithout(sq *sqlast.SelectQuery, t *sqlast.TableRef) []sqlast.Expr {
+	var conds []sqlast.Expr
+	var from []*sqlast.TableRef
+	for _, item := range sq.From {
+		conds = append(conds, optConjuncts(item.On)...)
+		item.On = nil
+		if item != t {
+			from = append(from, item)
+		}
+	}
+	for k, item := range from {
+		item.Join = nil
+		if k > 0 {
+			item.Join = &sqlast.JoinOperator{Type: sqlast.JoinInner | sqlast.JoinComma}
+		}
+	}
+	sq.From = from
+	return conds
 }

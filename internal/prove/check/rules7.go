@@ -151,44 +151,42 @@ func (c *Canon) derivedOutput(e sqlast.Expr) (sqlast.Expr, bool) {
 	return sub.Columns[i].Expr, true
 }
 
-// distinctBody returns the SELECT of FROM subquery t when it is one
-// SELECT DISTINCT that neither groups, aggregates, limits, orders nor has
-// a window, with tie-safe outputs.
-func (c *Canon) distinctBody(t *sqlast.TableRef) (*occurrence, *sqlast.SelectQuery, error) {
-	if t.Select == nil || t.Alias == nil {
-		return nil, nil, refuse("rule", "no FROM subquery")
+// distinctBody returns the FROM subquery at byte offset at, its
+// occurrence and its SELECT, when that is one SELECT DISTINCT that
+// neither groups, aggregates, limits, orders nor has a window, with
+// tie-safe outputs.
+func (c *Canon) distinctBody(at int) (*sqlast.TableRef, *occurrence, *sqlast.SelectQuery, error) {
+	t, ok := nodeAt[*sqlast.TableRef](c, at)
+	if !ok || t.Select == nil || t.Alias == nil {
+		return nil, nil, nil, refuse("rule", "no FROM subquery at %d", at)
 	}
 	d := c.byAlias[lowerASCII(t.Alias.Name)]
 	if d == nil || d.derived == nil {
-		return nil, nil, refuse("rule", "no FROM subquery")
+		return nil, nil, nil, refuse("rule", "no FROM subquery at %d", at)
 	}
 	if len(t.Select.Cores) != 1 || t.Select.With != nil {
-		return nil, nil, refuse("rule", "the subquery is a compound")
+		return nil, nil, nil, refuse("rule", "the subquery is a compound")
 	}
 	sub := t.Select.Cores[0].(*sqlast.SelectQuery)
 	if sub.Distinct != sqlast.DistinctDistinct || len(sub.GroupBy) > 0 || sub.Having != nil || sub.Limit != nil || len(sub.OrderBy) > 0 || len(sub.Windows) > 0 || len(sub.From) == 0 {
-		return nil, nil, refuse("rule", "the subquery is no SELECT DISTINCT, or groups, limits, orders or has a window")
+		return nil, nil, nil, refuse("rule", "the subquery is no SELECT DISTINCT, or groups, limits, orders or has a window")
 	}
 	for _, col := range sub.Columns {
 		if _, star := col.Expr.(*sqlast.Star); star {
-			return nil, nil, refuse("rule", "a * output of the subquery")
+			return nil, nil, nil, refuse("rule", "a * output of the subquery")
 		}
 		if containsAggregate(col.Expr) {
-			return nil, nil, refuse("rule", "the subquery aggregates")
+			return nil, nil, nil, refuse("rule", "the subquery aggregates")
 		}
 		if !c.tieSafeThrough(col.Expr) {
-			return nil, nil, refuse("rule", "the subquery's output %s is not tie-safe", sqlast.Format(col.Expr))
+			return nil, nil, nil, refuse("rule", "the subquery's output %s is not tie-safe", sqlast.Format(col.Expr))
 		}
 	}
-	return d, sub, nil
+	return t, d, sub, nil
 }
 
 func distinctDerived(c *Canon, at int, _ *factSet) error {
-	t, ok := nodeAt[*sqlast.TableRef](c, at)
-	if !ok {
-		return refuse("rule", "no FROM subquery at %d", at)
-	}
-	d, sub, err := c.distinctBody(t)
+	_, d, sub, err := c.distinctBody(at)
 	if err != nil {
 		return err
 	}
@@ -239,11 +237,7 @@ func distinctDerived(c *Canon, at int, _ *factSet) error {
 }
 
 func distinctSemijoin(c *Canon, at int, _ *factSet) error {
-	t, ok := nodeAt[*sqlast.TableRef](c, at)
-	if !ok {
-		return refuse("rule", "no FROM subquery at %d", at)
-	}
-	d, sub, err := c.distinctBody(t)
+	t, d, sub, err := c.distinctBody(at)
 	if err != nil {
 		return err
 	}
@@ -339,20 +333,7 @@ func distinctSemijoin(c *Canon, at int, _ *factSet) error {
 	one := &sqlast.Literal{Kind: sqlast.LitInteger, Value: "1", Raw: "1"}
 	inner := &sqlast.SelectQuery{Columns: []*sqlast.ResultColumn{{Expr: one}}, From: []*sqlast.TableRef{item}, Where: andAll(pins)}
 	exists := &sqlast.ExistsExpr{Select: &sqlast.SelectStmt{Cores: []sqlast.SelectCore{inner}}}
-	var from []*sqlast.TableRef
-	for _, it := range sq.From {
-		it.On = nil
-		if it != t {
-			from = append(from, it)
-		}
-	}
-	for k, it := range from {
-		it.Join = nil
-		if k > 0 {
-			it.Join = &sqlast.JoinOperator{Type: sqlast.JoinInner | sqlast.JoinComma}
-		}
-	}
-	sq.From = from
+	commaFromWithout(sq, t) // every ON's conjuncts are in pins or rest
 	sq.Where = andAll(append(rest, exists))
 	return nil
 }
