@@ -32,13 +32,19 @@ func arithSchema() *check.MapSchema {
 // printed with its values' storage classes, sorted.
 func sqliteBag(t *testing.T, rows, q string) []string {
 	t.Helper()
+	return sqliteBagOf(t, arithDDL, rows, q)
+}
+
+// sqliteBagOf is sqliteBag over the tables of ddl.
+func sqliteBagOf(t *testing.T, ddl, rows, q string) []string {
+	t.Helper()
 	db, err := sql.Open("sqlite3", ":memory:")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
-	for _, st := range []string{arithDDL, rows} {
+	for _, st := range []string{ddl, rows} {
 		if _, err := db.Exec(st); err != nil {
 			t.Fatalf("%s: %v", st, err)
 		}

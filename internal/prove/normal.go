@@ -82,7 +82,7 @@ func (p *prover) normalForm() Attempt {
 // GROUP BY without aggregates as DISTINCT, DISTINCT dropped in FROM
 // subqueries whose rows the query around them only tests for presence,
 // joins with a FROM subquery of distinct rows pinned by equalities as
-// EXISTS, FROM subqueries merged (first: the LEFT JOIN rules read tables), LEFT
+// EXISTS, a compound FROM subquery of the statement spliced into it, FROM subqueries merged (first: the LEFT JOIN rules read tables), LEFT
 // JOINs whose NULL rows the WHERE rejects as JOINs, LEFT JOINs on a key
 // nothing else reads removed, anti-joins as NOT EXISTS, EXCEPT as NOT IN, COUNT of a NOT NULL column as
 // COUNT(*), DISTINCT dropped in IN and
@@ -99,6 +99,7 @@ func (p *prover) normalize(i int) {
 		}
 		p.applyAll(i, check.RuleDistinctDerived, derivedSites)
 		p.applyAll(i, check.RuleDistinctSemijoin, derivedSites)
+		p.applyAll(i, check.RuleDerivedCompound, derivedSites)
 		p.applyAll(i, check.RuleDerivedMerge, derivedSites)
 		if p.cur[i] == before {
 			break

@@ -141,6 +141,12 @@ func TestRules(t *testing.T) {
 			"SELECT a1.singer_id, sum(a1.age), min(a1.age), max(a1.age), count(*) FROM singer AS a1 WHERE a1.name > 'a' GROUP BY a1.singer_id", []string{"sum_in_range(singer.Age)", "family(singer.Age = int)"}},
 		{RuleAggMerge, "SELECT sum(t.s), coalesce(sum(t.c), 0) FROM (SELECT name, sum(age) AS s, count(age) AS c FROM singer GROUP BY name) AS t", "(SELECT",
 			"SELECT sum(a1.age), count(a1.age) FROM singer AS a1", nil},
+		// A compound FROM subquery spliced into the statement: a
+		// projection of a UNION ALL; a whole EXCEPT as the first branch.
+		{RuleDerivedCompound, "SELECT 2, t.age, t.name FROM (SELECT name, age FROM singer UNION ALL SELECT country, age FROM singer WHERE age > 3) AS t", "(SELECT",
+			"SELECT 2, a1.age, a1.name FROM singer AS a1 UNION ALL SELECT 2, a2.age, a2.country FROM singer AS a2 WHERE a2.age > 3", nil},
+		{RuleDerivedCompound, "SELECT * FROM (SELECT name FROM singer EXCEPT SELECT country FROM singer) AS t EXCEPT SELECT b FROM log", "(SELECT",
+			"SELECT a1.name FROM singer AS a1 EXCEPT SELECT a2.country FROM singer AS a2 EXCEPT SELECT a3.b FROM log AS a3", nil},
 		// A join with a subquery of distinct rows pinned by equalities
 		// (an ON and a WHERE conjunct; a literal output unpinned).
 		{RuleDistinctSemijoin, "SELECT s.name FROM singer s JOIN (SELECT DISTINCT singer_id, club, 1 AS one FROM member WHERE id > 2) AS t ON t.singer_id = s.singer_id JOIN concert c ON c.year = s.age WHERE s.age > 3 AND c.concert_id = t.club", "JOIN (SELECT",
@@ -276,6 +282,12 @@ func TestRulesRefuse(t *testing.T) {
 		{"SUM of COUNT DISTINCT", RuleAggMerge, "SELECT t.g, sum(t.c) FROM (SELECT age AS g, count(DISTINCT name) AS c FROM singer GROUP BY age, country) AS t GROUP BY t.g", "(SELECT"},
 		{"a NOCASE outer term", RuleAggMerge, "SELECT t.g, count(*) FROM (SELECT nc AS g, count(*) AS c FROM kind GROUP BY nc, code) AS t GROUP BY t.g", "(SELECT"},
 		{"the outer query groups a scalar aggregate", RuleAggMerge, "SELECT t.s, max(t.s) FROM (SELECT sum(age) AS s FROM singer) AS t GROUP BY t.s", "(SELECT"},
+		{"a projection of an EXCEPT", RuleDerivedCompound, "SELECT t.name FROM (SELECT name, age FROM singer EXCEPT SELECT country, age FROM singer) AS t", "(SELECT"},
+		{"the second branch of a UNION", RuleDerivedCompound, "SELECT name FROM singer UNION SELECT * FROM (SELECT name FROM singer UNION ALL SELECT country FROM singer) AS t", "(SELECT a3.name"},
+		{"a WHERE around", RuleDerivedCompound, "SELECT t.name FROM (SELECT name FROM singer UNION ALL SELECT country FROM singer) AS t WHERE t.name = 'x'", "(SELECT"},
+		{"an IN subquery", RuleDerivedCompound, "SELECT name FROM singer WHERE name IN (SELECT t.name FROM (SELECT name FROM singer UNION ALL SELECT country FROM singer) AS t)", "(SELECT a3"},
+		{"a LIMIT inside", RuleDerivedCompound, "SELECT t.name FROM (SELECT name FROM singer UNION ALL SELECT country FROM singer LIMIT 3) AS t", "(SELECT"},
+		{"an expression around", RuleDerivedCompound, "SELECT t.age + 1 FROM (SELECT age FROM singer UNION ALL SELECT year FROM concert) AS t", "(SELECT"},
 		{"an output reads the subquery", RuleDistinctSemijoin, "SELECT t.singer_id FROM singer s JOIN (SELECT DISTINCT singer_id FROM member) AS t ON t.singer_id = s.singer_id", "JOIN (SELECT"},
 		{"an unpinned output", RuleDistinctSemijoin, "SELECT s.name FROM singer s JOIN (SELECT DISTINCT singer_id, club FROM member) AS t ON t.singer_id = s.singer_id", "JOIN (SELECT"},
 		{"no equality", RuleDistinctSemijoin, "SELECT s.name FROM singer s JOIN (SELECT DISTINCT singer_id FROM member) AS t ON t.singer_id > s.singer_id", "JOIN (SELECT"},
