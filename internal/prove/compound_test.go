@@ -43,8 +43,8 @@ func compoundRows(r *rand.Rand) string {
 
 // compoundQuery draws a statement that reads a compound FROM subquery:
 // SELECT * FROM (B1 op B2) AS d op C, or a projection (columns of d, a
-// literal) of a UNION ALL, alone or beside another branch; at times one
-// the rule refuses.
+// literal) of a UNION ALL, alone or beside another branch, or DISTINCT;
+// at times one the rule refuses.
 func compoundQuery(r *rand.Rand) string {
 	pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
 	branch := func() string {
@@ -77,6 +77,12 @@ func compoundQuery(r *rand.Rand) string {
 		outs = append(outs, pick("d.i", "d.a", "d.c", "d.x", "7", "'z'"))
 	}
 	q := fmt.Sprintf("SELECT %s FROM (%s) AS d", strings.Join(outs, ", "), inner)
+	if r.IntN(3) == 0 {
+		// SELECT DISTINCT: a UNION of the projections where the columns
+		// are tie-safe (i, a), refused where they are not (c NOCASE, x
+		// untyped).
+		return "SELECT DISTINCT" + strings.TrimPrefix(q, "SELECT")
+	}
 	if r.IntN(2) == 0 {
 		cols := []string{"i", "a", "c", "x", "7"}
 		var other []string

@@ -121,12 +121,73 @@ func groupDistinct(c *Canon, at int, _ *factSet) error {
 }
 
 // tieSafeThrough is tieSafe(e, false), reading a column of a FROM
-// subquery as the subquery's output expression.
+// subquery as the subquery's output expression (of a compound: every
+// branch's).
 func (c *Canon) tieSafeThrough(e sqlast.Expr) bool {
 	if x, ok := c.derivedOutput(e); ok {
 		return c.tieSafeThrough(x)
 	}
+	if xs, ok := c.compoundOutputs(e); ok {
+		return c.branchesTieSafe(xs)
+	}
 	return c.tieSafe(e, false)
+}
+
+// branchesTieSafe reports whether the values a compound's column takes
+// from its branches' outputs xs are equal only when they are the same:
+// each a tie-safe column, all of one affinity on SQLite (an INTEGER
+// column's 1 and a REAL column's 1.0 are equal, not the same) and of one
+// family on PostgreSQL.
+func (c *Canon) branchesTieSafe(xs []sqlast.Expr) bool {
+	var kind string
+	for _, x := range xs {
+		for {
+			y, ok := c.derivedOutput(x)
+			if !ok {
+				break
+			}
+			x = y
+		}
+		o, i, ok := c.colOf(stripParens(x))
+		if !ok || !o.table.Columns[i].tieSafe(c.d) {
+			return false
+		}
+		k := o.table.Columns[i].family(c.d).String()
+		if c.d == SQLite {
+			k = o.table.Columns[i].affinity().String()
+		}
+		if kind != "" && k != kind {
+			return false
+		}
+		kind = k
+	}
+	return kind != ""
+}
+
+// compoundOutputs returns, for a column reference d.c of a FROM subquery
+// d that is a compound, the expression of output c in each branch.
+func (c *Canon) compoundOutputs(e sqlast.Expr) ([]sqlast.Expr, bool) {
+	r, ok := stripParens(e).(*sqlast.QualifiedRef)
+	if !ok || len(r.Parts) != 2 {
+		return nil, false
+	}
+	o := c.byAlias[lowerASCII(r.Parts[0].Name)]
+	if o == nil || o.derived == nil || len(o.derived.Cores) < 2 {
+		return nil, false
+	}
+	i := o.column(r.Parts[1].Name)
+	var out []sqlast.Expr
+	for _, core := range o.derived.Cores {
+		b, ok := core.(*sqlast.SelectQuery)
+		if !ok || i < 0 || i >= len(b.Columns) {
+			return nil, false
+		}
+		if _, star := b.Columns[i].Expr.(*sqlast.Star); star {
+			return nil, false
+		}
+		out = append(out, b.Columns[i].Expr)
+	}
+	return out, true
 }
 
 // derivedOutput returns, for a column reference d.c of a FROM subquery d

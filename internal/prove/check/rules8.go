@@ -14,6 +14,12 @@ import (
 //     UNION ALL SELECT o1[B2], … FROM …: each oi is a column of d (the
 //     branch's output at its position) or a literal, and a bag union of
 //     the branches' projections is the projection of their bag union;
+//   - SELECT DISTINCT o1, … FROM (B1 UNION ALL B2 …) AS d, the whole
+//     statement, is SELECT o1[B1], … FROM … UNION SELECT o1[B2], … FROM …:
+//     the set of a bag union's projected rows is the union of the sets,
+//     when the branches' columns under each projected output are tie-safe
+//     columns of one affinity (DISTINCT and UNION each keep the first of
+//     the values they take for equal: an INTEGER 1 and a REAL 1.0);
 //   - SELECT * FROM (B1 op1 B2 …) AS d op C …, d the first branch, the
 //     outputs d's columns in order, is B1 op1 B2 … op C …: SQLite reads a
 //     compound from left to right, every operator of one precedence
@@ -48,8 +54,12 @@ func derivedCompound(c *Canon, at int, _ *factSet) error {
 		return refuse("rule", "the SELECT around the subquery is no branch of the statement")
 	}
 	if len(outer.From) != 1 || outer.Where != nil || len(outer.GroupBy) > 0 || outer.Having != nil || len(outer.Windows) > 0 ||
-		outer.Distinct == sqlast.DistinctDistinct || len(outer.OrderBy) > 0 || outer.Limit != nil {
-		return refuse("rule", "the SELECT around the subquery joins, filters, groups, removes duplicates, orders, limits or has a window")
+		len(outer.OrderBy) > 0 || outer.Limit != nil {
+		return refuse("rule", "the SELECT around the subquery joins, filters, groups, orders, limits or has a window")
+	}
+	distinct := outer.Distinct == sqlast.DistinctDistinct
+	if distinct && (len(top.Cores) > 1 || !allUnionAll(body.Ops)) {
+		return refuse("rule", "SELECT DISTINCT around a compound other than UNION ALL, or beside other branches")
 	}
 	var branches []*sqlast.SelectQuery
 	for _, core := range body.Cores {
@@ -87,12 +97,24 @@ func derivedCompound(c *Canon, at int, _ *factSet) error {
 			return refuse("rule", "an operator other than UNION ALL, and the subquery is not the statement's first branch read whole on SQLite")
 		}
 	}
-	if !identity {
+	if !identity || distinct {
 		for _, b := range branches {
 			for _, col := range b.Columns {
 				if _, star := col.Expr.(*sqlast.Star); star || len(b.Columns) != width {
 					return refuse("rule", "a * branch of the compound under a projection")
 				}
+			}
+		}
+		for i, j := range proj {
+			if !distinct || j < 0 {
+				continue
+			}
+			var xs []sqlast.Expr
+			for _, b := range branches {
+				xs = append(xs, b.Columns[j].Expr)
+			}
+			if !c.branchesTieSafe(xs) {
+				return refuse("rule", "SELECT DISTINCT of output %d, whose values in the branches are not tie-safe columns of one affinity", i+1)
 			}
 		}
 		for _, b := range branches {
@@ -116,6 +138,12 @@ func derivedCompound(c *Canon, at int, _ *factSet) error {
 	}
 	cores := slices.Concat(top.Cores[:k], body.Cores, top.Cores[k+1:])
 	ops := slices.Concat(top.Ops[:k], body.Ops, top.Ops[k:])
+	if distinct {
+		// SELECT DISTINCT of a bag union is the set union.
+		for i := range ops {
+			ops[i].All = false
+		}
+	}
 	top.Cores, top.Ops = cores, ops
 	return nil
 }

@@ -147,6 +147,8 @@ func TestRules(t *testing.T) {
 			"SELECT 2, a1.age, a1.name FROM singer AS a1 UNION ALL SELECT 2, a2.age, a2.country FROM singer AS a2 WHERE a2.age > 3", nil},
 		{RuleDerivedCompound, "SELECT * FROM (SELECT name FROM singer EXCEPT SELECT country FROM singer) AS t EXCEPT SELECT b FROM log", "(SELECT",
 			"SELECT a1.name FROM singer AS a1 EXCEPT SELECT a2.country FROM singer AS a2 EXCEPT SELECT a3.b FROM log AS a3", nil},
+		{RuleDerivedCompound, "SELECT DISTINCT t.age FROM (SELECT age FROM singer UNION ALL SELECT year FROM concert) AS t", "(SELECT",
+			"SELECT a1.age FROM singer AS a1 UNION SELECT a2.year FROM concert AS a2", nil},
 		// A join with a subquery of distinct rows pinned by equalities
 		// (an ON and a WHERE conjunct; a literal output unpinned).
 		{RuleDistinctSemijoin, "SELECT s.name FROM singer s JOIN (SELECT DISTINCT singer_id, club, 1 AS one FROM member WHERE id > 2) AS t ON t.singer_id = s.singer_id JOIN concert c ON c.year = s.age WHERE s.age > 3 AND c.concert_id = t.club", "JOIN (SELECT",
@@ -288,6 +290,9 @@ func TestRulesRefuse(t *testing.T) {
 		{"an IN subquery", RuleDerivedCompound, "SELECT name FROM singer WHERE name IN (SELECT t.name FROM (SELECT name FROM singer UNION ALL SELECT country FROM singer) AS t)", "(SELECT a3"},
 		{"a LIMIT inside", RuleDerivedCompound, "SELECT t.name FROM (SELECT name FROM singer UNION ALL SELECT country FROM singer LIMIT 3) AS t", "(SELECT"},
 		{"an expression around", RuleDerivedCompound, "SELECT t.age + 1 FROM (SELECT age FROM singer UNION ALL SELECT year FROM concert) AS t", "(SELECT"},
+		{"DISTINCT over two affinities", RuleDerivedCompound, "SELECT DISTINCT t.name FROM (SELECT name FROM singer UNION ALL SELECT age FROM singer) AS t", "(SELECT"},
+		{"DISTINCT over a NOCASE column", RuleDerivedCompound, "SELECT DISTINCT t.nc FROM (SELECT nc FROM kind UNION ALL SELECT nc FROM kind) AS t", "(SELECT"},
+		{"DISTINCT beside another branch", RuleDerivedCompound, "SELECT DISTINCT t.age FROM (SELECT age FROM singer UNION ALL SELECT year FROM concert) AS t UNION ALL SELECT a FROM log", "(SELECT"},
 		{"an output reads the subquery", RuleDistinctSemijoin, "SELECT t.singer_id FROM singer s JOIN (SELECT DISTINCT singer_id FROM member) AS t ON t.singer_id = s.singer_id", "JOIN (SELECT"},
 		{"an unpinned output", RuleDistinctSemijoin, "SELECT s.name FROM singer s JOIN (SELECT DISTINCT singer_id, club FROM member) AS t ON t.singer_id = s.singer_id", "JOIN (SELECT"},
 		{"no equality", RuleDistinctSemijoin, "SELECT s.name FROM singer s JOIN (SELECT DISTINCT singer_id FROM member) AS t ON t.singer_id > s.singer_id", "JOIN (SELECT"},
