@@ -130,7 +130,49 @@ func normalPlan(b []byte, cols map[string][]string) (any, error) {
 	}
 	names := map[string]string{}
 	collectAliases(v, names)
-	return renameTree(v, &renaming{names: names, cols: cols}, ""), nil
+	all := map[string][]string{}
+	for a, c := range cols {
+		all[a] = c
+	}
+	setOpBranches(v, all)
+	return renameTree(v, &renaming{names: names, cols: all}, ""), nil
+}
+
+// setOpBranches records, for each Subquery Scan PostgreSQL names for a
+// branch of a set operation ("*SELECT* 1", …, which the SQL text does not
+// name), its columns in the order of its own Output: such a scan returns
+// every column of its branch, in order, to the Append or SetOp above it.
+func setOpBranches(v any, cols map[string][]string) {
+	switch x := v.(type) {
+	case map[string]any:
+		if a, ok := x["Alias"].(string); ok && strings.HasPrefix(a, "*SELECT* ") && x["Node Type"] == "Subquery Scan" {
+			if _, seen := cols[a]; !seen {
+				var names []string
+				outs, _ := x["Output"].([]any)
+				prefix := `"` + strings.ReplaceAll(a, `"`, `""`) + `".`
+				for _, o := range outs {
+					e, _ := o.(string)
+					name, ok := strings.CutPrefix(e, prefix)
+					if !ok || name == "" {
+						names = nil
+						break
+					}
+					if len(name) >= 2 && name[0] == '"' && name[len(name)-1] == '"' {
+						name = strings.ReplaceAll(name[1:len(name)-1], `""`, `"`)
+					}
+					names = append(names, name)
+				}
+				cols[a] = names
+			}
+		}
+		for _, k := range sortedKeys(x) {
+			setOpBranches(x[k], cols)
+		}
+	case []any:
+		for _, e := range x {
+			setOpBranches(e, cols)
+		}
+	}
 }
 
 // renaming is what NormalPlan renames: node aliases (names) and the
@@ -142,53 +184,27 @@ type renaming struct {
 
 // subqueryColumns returns, for each FROM subquery of q with an alias, the
 // names of its outputs in order as PostgreSQL folds them (an unquoted
-// name in lower case): an output's alias, else the column it reads. A
-// subquery with an output of neither kind, with *, or a compound is left
-// out (its columns keep their printed names), and so is every subquery
-// of a query that does not parse.
+// name in lower case): an output's alias, else the column it reads (of
+// a compound: its first SELECT's, which name the compound's columns). A
+// subquery with an output of neither kind or with * is left out (its
+// columns keep their printed names), and so is every subquery of a query
+// that does not parse.
 func subqueryColumns(q string) map[string][]string {
 	parsed, err := sqlast.Parse(q)
 	if err != nil {
 		return nil
 	}
-	fold := func(id *sqlast.Ident) string {
-		if id.Quote == sqlast.QuoteNone {
-			return strings.ToLower(id.Name)
-		}
-		return id.Name
-	}
 	out := map[string][]string{}
 	sqlast.Walk(parsed.Stmt, func(n sqlast.Node) bool {
 		t, ok := n.(*sqlast.TableRef)
-		if !ok || t.Select == nil || t.Alias == nil || len(t.Select.Cores) != 1 {
+		if !ok || t.Select == nil || t.Alias == nil {
 			return true
 		}
-		sq, ok := t.Select.Cores[0].(*sqlast.SelectQuery)
+		names, ok := outputNames(t.Select)
 		if !ok {
 			return true
 		}
-		var names []string
-		for _, c := range sq.Columns {
-			switch x := c.Expr.(type) {
-			case *sqlast.Star:
-				return true
-			case *sqlast.QualifiedRef:
-				if c.Alias == nil {
-					names = append(names, fold(x.Parts[len(x.Parts)-1]))
-					continue
-				}
-			case *sqlast.Ident:
-				if c.Alias == nil {
-					names = append(names, fold(x))
-					continue
-				}
-			}
-			if c.Alias == nil {
-				return true
-			}
-			names = append(names, fold(c.Alias))
-		}
-		alias := fold(t.Alias)
+		alias := foldIdent(t.Alias)
 		if _, twice := out[alias]; twice {
 			out[alias] = nil // two subqueries of one alias: neither numbered
 			return true
@@ -197,6 +213,48 @@ func subqueryColumns(q string) map[string][]string {
 		return true
 	})
 	return out
+}
+
+// foldIdent is a name as PostgreSQL reads it: unquoted in lower case.
+func foldIdent(id *sqlast.Ident) string {
+	if id.Quote == sqlast.QuoteNone {
+		return strings.ToLower(id.Name)
+	}
+	return id.Name
+}
+
+// outputNames returns the names of st's outputs as subqueryColumns reads
+// them; a * of a SELECT whose FROM is one subquery is that subquery's.
+func outputNames(st *sqlast.SelectStmt) ([]string, bool) {
+	sq, ok := st.Cores[0].(*sqlast.SelectQuery)
+	if !ok {
+		return nil, false
+	}
+	var names []string
+	for _, c := range sq.Columns {
+		switch x := c.Expr.(type) {
+		case *sqlast.Star:
+			if x.Table != nil || len(sq.From) != 1 || sq.From[0].Select == nil || len(sq.Columns) != 1 {
+				return nil, false
+			}
+			return outputNames(sq.From[0].Select)
+		case *sqlast.QualifiedRef:
+			if c.Alias == nil {
+				names = append(names, foldIdent(x.Parts[len(x.Parts)-1]))
+				continue
+			}
+		case *sqlast.Ident:
+			if c.Alias == nil {
+				names = append(names, foldIdent(x))
+				continue
+			}
+		}
+		if c.Alias == nil {
+			return nil, false
+		}
+		names = append(names, foldIdent(c.Alias))
+	}
+	return names, true
 }
 
 // collectAliases numbers the Alias of every plan node of v, depth first.

@@ -87,3 +87,24 @@ func TestSamePlanNumbersSubqueryColumns(t *testing.T) {
 		t.Errorf("subqueryColumns: %q", got)
 	}
 }
+
+// TestSamePlanNumbersSetOpBranches: PostgreSQL names a set operation's
+// branches "*SELECT* n" and their columns by the branch's output names,
+// which a renaming changes; the columns are numbered by their place in
+// the branch scan's Output, so the same positions read alike and others
+// do not.
+func TestSamePlanNumbersSetOpBranches(t *testing.T) {
+	ctx := context.Background()
+	plan := func(a, b, read string) string {
+		return `[{"Plan": {"Node Type": "Sort", "Sort Key": ["\"*SELECT* 1\".` + read + `"], "Plans": [{"Node Type": "Subquery Scan", "Alias": "*SELECT* 1", "Output": ["\"*SELECT* 1\".` + a +
+			`", "\"*SELECT* 1\".` + b + `"], "Plans": [{"Node Type": "Seq Scan", "Relation Name": "dept", "Alias": "dept", "Output": ["dept.name", "dept.deptno"]}]}]}}]`
+	}
+	plans := planOf(map[string]string{"q": plan("name", "deptno", "name"), "alike": plan("c1", "c2", "c1"), "other": plan("c1", "c2", "c2")})
+	if err := SamePlan(ctx, plans, "q", "alike"); err != nil {
+		t.Errorf("the same positions: %v", err)
+	}
+	var m *PlanMismatch
+	if err := SamePlan(ctx, plans, "q", "other"); !errors.As(err, &m) || m.Err != nil || !strings.Contains(m.Got, "#2") {
+		t.Errorf("another position: %v, want a mismatch reading #2", err)
+	}
+}
