@@ -82,15 +82,17 @@ func (p *prover) normalForm() Attempt {
 // GROUP BY without aggregates as DISTINCT, DISTINCT dropped in FROM
 // subqueries whose rows the query around them only tests for presence,
 // joins with a FROM subquery of distinct rows pinned by equalities as
-// EXISTS, a compound FROM subquery of the statement spliced into it, FROM subqueries merged (first: the LEFT JOIN rules read tables), LEFT
-// JOINs whose NULL rows the WHERE rejects as JOINs, LEFT JOINs on a key
-// nothing else reads removed, anti-joins as NOT EXISTS, EXCEPT as NOT IN, COUNT of a NOT NULL column as
-// COUNT(*), DISTINCT dropped in IN and
-// EXISTS subqueries, IS NOT NULL of an IN subquery's output dropped, HAVING conjuncts on
-// GROUP BY columns moved to the WHERE, an aggregate of a grouped FROM subquery's
-// aggregates merged into one, GROUP BY terms determined by the others dropped,
-// DISTINCT dropped where the outputs determine a key, last a WHERE's x IS
-// NOT NULL that only aggregates of x would read.
+// EXISTS, a compound FROM subquery of the statement spliced into it, FROM
+// subqueries merged (first: the LEFT JOIN rules read tables), LEFT JOINs
+// whose NULL rows the WHERE rejects as JOINs, LEFT JOINs on a key nothing
+// else reads removed, anti-joins as NOT EXISTS, EXCEPT as NOT IN, COUNT of
+// a NOT NULL column as COUNT(*), DISTINCT dropped in IN and EXISTS
+// subqueries, IS NOT NULL of an IN subquery's output dropped, HAVING
+// conjuncts on GROUP BY columns moved to the WHERE, an aggregate of a
+// grouped FROM subquery's aggregates merged into one, GROUP BY terms
+// determined by the others dropped, DISTINCT dropped where the outputs
+// determine a key, last a WHERE's x IS NOT NULL that only aggregates of x
+// would read.
 func (p *prover) normalize(i int) {
 	for range 5 {
 		before := p.cur[i]
