@@ -457,13 +457,14 @@ func fkJoins(c *Canon, co *occurrence, ci int, po *occurrence, pi int) bool {
 	return false
 }
 
-// commaFromWithout makes sq's FROM its items but t joined by commas, and
-// returns the conjuncts of every ON it held (for the WHERE: the FROM
-// must have inner joins only).
-func commaFromWithout(sq *sqlast.SelectQuery, t *sqlast.TableRef) []sqlast.Expr {
+// commaFromWithout makes sq's FROM its items but t, then the items
+// extra, joined by commas, and returns the conjuncts of every ON they
+// held, in that order (for the WHERE: the FROM must have inner joins
+// only).
+func commaFromWithout(sq *sqlast.SelectQuery, t *sqlast.TableRef, extra ...*sqlast.TableRef) []sqlast.Expr {
 	var conds []sqlast.Expr
 	var from []*sqlast.TableRef
-	for _, item := range sq.From {
+	for _, item := range slices.Concat(sq.From, extra) {
 		conds = append(conds, optConjuncts(item.On)...)
 		item.On = nil
 		if item != t {

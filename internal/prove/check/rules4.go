@@ -134,27 +134,7 @@ func derivedMerge(c *Canon, at int, _ *factSet) error {
 		outer.Where = andAll(conds)
 	default:
 		// FROM: the outer items without d, then d's; every ON to WHERE.
-		var conds []sqlast.Expr
-		var from []*sqlast.TableRef
-		for _, item := range outer.From {
-			conds = append(conds, optConjuncts(item.On)...)
-			item.On = nil
-			if item != t {
-				from = append(from, item)
-			}
-		}
-		for _, item := range sub.From {
-			conds = append(conds, optConjuncts(item.On)...)
-			item.On = nil
-			from = append(from, item)
-		}
-		for k, item := range from {
-			item.Join = nil
-			if k > 0 {
-				item.Join = &sqlast.JoinOperator{Type: sqlast.JoinInner | sqlast.JoinComma}
-			}
-		}
-		outer.From = from
+		conds := commaFromWithout(outer, t, sub.From...)
 		conds = append(append(conds, optConjuncts(sub.Where)...), optConjuncts(outer.Where)...)
 		outer.Where = andAll(conds)
 	}

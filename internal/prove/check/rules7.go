@@ -141,14 +141,7 @@ func (c *Canon) tieSafeThrough(e sqlast.Expr) bool {
 func (c *Canon) branchesTieSafe(xs []sqlast.Expr) bool {
 	var kind string
 	for _, x := range xs {
-		for {
-			y, ok := c.derivedOutput(x)
-			if !ok {
-				break
-			}
-			x = y
-		}
-		o, i, ok := c.colOf(stripParens(x))
+		o, i, ok := c.colOf(stripParens(c.throughDerived(x)))
 		if !ok || !o.table.Columns[i].tieSafe(c.d) {
 			return false
 		}
@@ -188,6 +181,18 @@ func (c *Canon) compoundOutputs(e sqlast.Expr) ([]sqlast.Expr, bool) {
 		out = append(out, b.Columns[i].Expr)
 	}
 	return out, true
+}
+
+// throughDerived follows e through the FROM subqueries (not compounds)
+// whose output it reads, to the expression that gives its values.
+func (c *Canon) throughDerived(e sqlast.Expr) sqlast.Expr {
+	for {
+		x, ok := c.derivedOutput(e)
+		if !ok {
+			return e
+		}
+		e = x
+	}
 }
 
 // derivedOutput returns, for a column reference d.c of a FROM subquery d
@@ -403,14 +408,7 @@ func distinctSemijoin(c *Canon, at int, _ *factSet) error {
 // for at most one of e's distinct values: e is COUNT, or a column whose
 // own values the comparison does not convert, under BINARY.
 func (c *Canon) pinsOne(e, x sqlast.Expr) error {
-	for {
-		y, ok := c.derivedOutput(e)
-		if !ok {
-			break
-		}
-		e = y
-	}
-	e = stripParens(e)
+	e = stripParens(c.throughDerived(e))
 	if f, ok := e.(*sqlast.FuncCall); ok && lowerASCII(f.Name.Name) == "count" && f.Over == nil {
 		if _, coll, ok := c.exprKind(x); ok && coll == "" {
 			return nil
