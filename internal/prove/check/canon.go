@@ -51,6 +51,11 @@ type occurrence struct {
 	// exact: names are case-sensitive (PostgreSQL): the canonical form
 	// keeps the table's and its columns' names as declared (schemaName).
 	exact bool
+	// merged: the names (lower case) a NATURAL or USING join merges
+	// into a column of an item to its left (using.go); nil for none.
+	// synthOn: its ON clause was written from them, already canonical.
+	merged  map[string]bool
+	synthOn bool
 }
 
 // schemaName is the identifier the canonical form prints for a table's
@@ -156,7 +161,23 @@ func Canonicalize(sql string, s Schema, prefix string) (*Canon, error) {
 	if st == nil {
 		return nil, refuse("not a SELECT", "%s", firstWord(sql))
 	}
-	return canonicalizeStmt(st, s, prefix)
+	return canonicalizeStmt(st, s, prefix, false)
+}
+
+// canonicalizeForCover is Canonicalize for ConditionCover alone: it also
+// reads a NATURAL or USING join on PostgreSQL, as on SQLite (the merged
+// column taken as the left one, not cast to the common type): a goal
+// needs no more, and nothing is proved from it.
+func canonicalizeForCover(sql string, s Schema) (*Canon, error) {
+	q, err := sqlast.Parse(sql)
+	if err != nil {
+		return nil, refuse("parse", "%v", err)
+	}
+	st := q.Select()
+	if st == nil {
+		return nil, refuse("not a SELECT", "%s", firstWord(sql))
+	}
+	return canonicalizeStmt(st, s, "t", true)
 }
 
 // Rename is the kernel's renaming step alone: the canonical form of sql
@@ -173,8 +194,8 @@ func Rename(sql string, s Schema, prefix string) (string, error) {
 	return c.SQL(), nil
 }
 
-func canonicalizeStmt(st *sqlast.SelectStmt, s Schema, prefix string) (*Canon, error) {
-	cz := &canonicalizer{schema: s, prefix: prefix, c: &Canon{Stmt: st, d: s.Dialect(), byAlias: map[string]*occurrence{}, scopes: map[*sqlast.SelectQuery]*scope{}}}
+func canonicalizeStmt(st *sqlast.SelectStmt, s Schema, prefix string, cover bool) (*Canon, error) {
+	cz := &canonicalizer{schema: s, prefix: prefix, cover: cover, c: &Canon{Stmt: st, d: s.Dialect(), byAlias: map[string]*occurrence{}, scopes: map[*sqlast.SelectQuery]*scope{}}}
 	if err := cz.stmt(st, nil, false); err != nil {
 		return nil, err
 	}
@@ -270,6 +291,9 @@ type canonicalizer struct {
 	// origNames are the output names of each derived table's first
 	// SELECT, before they become c1, c2, ...
 	origNames map[*sqlast.SelectQuery][]string
+	// cover: the reading is for ConditionCover's goals only
+	// (canonicalizeForCover).
+	cover bool
 }
 
 // stmt canonicalizes a SELECT statement in place. derived: it is a FROM
@@ -429,7 +453,7 @@ func (cz *canonicalizer) core(sq *sqlast.SelectQuery, parent *scope, derived, ow
 func (cz *canonicalizer) clauses(sq *sqlast.SelectQuery, sc *scope, own bool) error {
 	var err error
 	for k, t := range sq.From {
-		if t.On == nil {
+		if t.On == nil || sc.occs[k].synthOn {
 			continue
 		}
 		if t.On, err = cz.expr(t.On, sc); err != nil {
@@ -676,21 +700,28 @@ func (cz *canonicalizer) positionalOr(e sqlast.Expr, sc *scope) (sqlast.Expr, er
 // fromItem registers a FROM item in sc and canonicalizes it.
 func (cz *canonicalizer) fromItem(t *sqlast.TableRef, sc *scope) error {
 	kind := joinInner
+	natural := t.Join != nil && t.Join.Type&sqlast.JoinNatural != 0
+	merging := natural || len(t.Using) > 0
 	if t.Join != nil {
 		jt := t.Join.Type
 		switch {
-		case jt&(sqlast.JoinNatural) != 0:
-			return refuse("NATURAL JOIN", "")
 		case jt&sqlast.JoinRight != 0:
 			return refuse("RIGHT/FULL JOIN", "")
 		case jt&sqlast.JoinLeft != 0:
 			kind = joinLeft
+		}
+		if merging {
+			if err := cz.mergeable(t, sc); err != nil {
+				return err
+			}
 		}
 		// The operator prints from its words: make them canonical.
 		// CROSS JOIN stays apart: SQLite's planner keeps its order.
 		switch {
 		case kind == joinLeft:
 			t.Join.Type, t.Join.Words = sqlast.JoinLeft|sqlast.JoinOuter, []string{"LEFT", "JOIN"}
+		case merging:
+			t.Join.Type, t.Join.Words = sqlast.JoinInner, []string{"JOIN"}
 		case jt&sqlast.JoinCross != 0:
 			t.Join.Type, t.Join.Words = sqlast.JoinInner|sqlast.JoinCross, []string{"CROSS", "JOIN"}
 		case t.On == nil:
@@ -700,8 +731,8 @@ func (cz *canonicalizer) fromItem(t *sqlast.TableRef, sc *scope) error {
 		}
 	}
 	switch {
-	case len(t.Using) > 0:
-		return refuse("USING", "JOIN ... USING")
+	case t.Join == nil && len(t.Using) > 0:
+		return refuse("USING", "USING on the first FROM item")
 	case t.IndexedBy != nil || t.NotIndexed:
 		return refuse("INDEXED BY", "")
 	case len(t.List) > 0:
@@ -750,6 +781,25 @@ func (cz *canonicalizer) fromItem(t *sqlast.TableRef, sc *scope) error {
 	}
 	t.Alias, t.HasAs = sqlast.Name(o.alias), true
 	sc.occs = append(sc.occs, o)
+	if merging {
+		return cz.mergeJoin(t, o, natural, sc)
+	}
+	return nil
+}
+
+// occurrenceOf is the occurrence of scope sc or of a scope around it
+// whose canonical alias qualifies r, nil for none.
+func occurrenceOf(sc *scope, r *sqlast.QualifiedRef) *occurrence {
+	if len(r.Parts) != 2 {
+		return nil
+	}
+	for s := sc; s != nil; s = s.parent {
+		for _, o := range s.occs {
+			if equalFold(o.alias, r.Parts[0].Name) {
+				return o
+			}
+		}
+	}
 	return nil
 }
 
@@ -768,6 +818,16 @@ func expandStars(cols []*sqlast.ResultColumn, sc *scope) ([]*sqlast.ResultColumn
 				name = lowerASCII(c.Alias.Name)
 			} else if r, ok := c.Expr.(*sqlast.QualifiedRef); ok {
 				name = r.Parts[len(r.Parts)-1].Name
+				// A column of a derived table is named as its query
+				// named it (c1, c2, ... are the canonical form's).
+				if o := occurrenceOf(sc, r); o != nil && o.table == nil {
+					name = ""
+					for i, cn := range o.cols {
+						if equalFold(cn, r.Parts[1].Name) {
+							name = o.names[i]
+						}
+					}
+				}
 			}
 			out, names = append(out, c), append(names, name)
 			continue

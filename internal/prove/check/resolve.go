@@ -13,6 +13,9 @@ func (cz *canonicalizer) resultColumn(c *sqlast.ResultColumn, sc *scope) error {
 		if len(sc.occs) == 0 {
 			return refuse("SELECT *", "* without a FROM clause")
 		}
+		if mergedScope(sc) {
+			return refuse("SELECT *", "* over a NATURAL or USING join (SQLite leaves merged columns out)")
+		}
 		if st.Table != nil {
 			o, err := lookupRef(sc, st.Table.Name)
 			if err != nil {
@@ -67,6 +70,9 @@ func (cz *canonicalizer) columnIn(sc *scope, id *sqlast.Ident) (*sqlast.Qualifie
 	var found *sqlast.QualifiedRef
 	for _, o := range sc.occs {
 		i := o.column(id.Name)
+		if i >= 0 && found != nil && o.merged[lowerASCII(id.Name)] {
+			continue // the right item of a USING join: the left column is the one (using.go)
+		}
 		if i == -2 || i >= 0 && found != nil {
 			return nil, refuse("unresolved", "ambiguous column name %s", id.Name)
 		}

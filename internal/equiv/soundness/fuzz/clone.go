@@ -35,7 +35,7 @@ func (c *cloner) sel(s *sel) *sel {
 	// FROM items first (the rest reads them), a FROM subquery's own
 	// names included; then the outputs (ORDER BY may name them).
 	for _, f := range s.from {
-		nf := &fromItem{table: f.table, alias: f.alias, join: f.join, cte: f.cte, materialized: f.materialized}
+		nf := &fromItem{table: f.table, alias: f.alias, join: f.join, cte: f.cte, materialized: f.materialized, natural: f.natural, using: f.using}
 		c.froms[f] = nf
 		nf.sub = c.sel(f.sub)
 		n.from = append(n.from, nf)

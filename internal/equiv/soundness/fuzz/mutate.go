@@ -89,6 +89,7 @@ var rewrites = []rewrite{
 	{"derived_distinct", famRule, 3, 1, (*mutator).derivedDistinct},
 	{"semi_distinct", famRule, 3, 1, (*mutator).semiDistinct},
 	{"agg_merge", famRule, 3, 1, (*mutator).aggMerge},
+	{"using_join", famRename, 3, 0, (*mutator).usingJoin},
 	{"op_change", famBreak, 1, 1, (*mutator).opChange},
 	{"lit_shift", famBreak, 1, 1, (*mutator).litShift},
 	{"drop_conjunct", famBreak, 1, 1, (*mutator).dropConjunct},

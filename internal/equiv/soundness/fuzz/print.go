@@ -75,9 +75,12 @@ func printSel(b *strings.Builder, s *sel) {
 	}
 	for i, f := range s.from {
 		if i > 0 {
-			if f.join == "," {
+			switch {
+			case f.join == ",":
 				b.WriteString(", ")
-			} else {
+			case f.natural:
+				b.WriteString(" NATURAL " + f.join + " ")
+			default:
 				b.WriteString(" " + f.join + " ")
 			}
 		}
@@ -97,6 +100,13 @@ func printSel(b *strings.Builder, s *sel) {
 		if f.on != nil {
 			b.WriteString(" ON ")
 			printExpr(b, f.on)
+		}
+		if len(f.using) > 0 {
+			var names []string
+			for _, n := range f.using {
+				names = append(names, ident(n))
+			}
+			b.WriteString(" USING (" + strings.Join(names, ", ") + ")")
 		}
 	}
 	if s.where != nil {

@@ -43,6 +43,11 @@ type fromItem struct {
 	// and from the rewrites only, "RIGHT JOIN" and "FULL JOIN".
 	join string
 	on   expr
+	// natural and using (from the rewrite usingJoin only): NATURAL
+	// before the join's words, or USING (names) after the item; on is
+	// then nil.
+	natural bool
+	using   []string
 	// cte, when set, prints the item as a reference to a common table
 	// expression of that name whose body is sub (every reference of
 	// one name holds the same body; the first is printed in the WITH,
