@@ -188,7 +188,7 @@ type coverCore struct {
 // cover_scalar.go).
 func ConditionCover(sql string, s Schema, o CoverOptions) (*Cover, error) {
 	o.defaults()
-	c, err := Canonicalize(sql, s, "t")
+	c, err := coverReading(sql, s)
 	if err != nil {
 		return nil, err
 	}

@@ -366,3 +366,88 @@ func TestConditionCoverSubqueryFrame(t *testing.T) {
 		t.Errorf("outer scores %v (want 3), a present row below them all: %v; model %v", outer, lower, m)
 	}
 }
+
+// TestConditionCoverThroughSubquery: a query whose conditions sit in a
+// common table expression read as a grouped FROM subquery, over a
+// NATURAL JOIN (VeriEQL's literature pair 44, cex-benchmarks-CQ9) gets
+// its group goal: the boundary of HAVING COUNT(slot) > 4 is a group of
+// exactly four rows of takes NATURAL JOIN section, one id, slot and
+// year, beside a student of that id (coverReading: the CTE inlined, the
+// subquery merged into the query, the NATURAL JOIN read as SQLite reads
+// it). Before, the canonical form refused WITH and NATURAL JOIN and the
+// query had no goal at all.
+func TestConditionCoverThroughSubquery(t *testing.T) {
+	z, err := FindZ3()
+	if err != nil {
+		t.Skip(err)
+	}
+	z.RLimit = 2_000_000
+	col := func(name string) Column { return Column{Name: name, Family: Int, Affinity: AffinityInteger} }
+	s := &MapSchema{D: SQLite, Tables: []*Table{
+		{Name: "takes", Columns: []Column{col("id"), col("course_id"), col("year")}},
+		{Name: "section", Columns: []Column{col("course_id"), col("year"), col("slot")}},
+		{Name: "student", Columns: []Column{col("id"), col("name")}},
+	}}
+	q := "WITH s AS (SELECT id, slot, year FROM takes NATURAL JOIN section GROUP BY id, slot, year HAVING COUNT(slot) > 4) SELECT DISTINCT id, name FROM s NATURAL JOIN student"
+	cv, err := ConditionCover(q, s, CoverOptions{MaxGoals: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g *CoverGoal
+	var names []string
+	for i := range cv.Goals {
+		names = append(names, cv.Goals[i].Name)
+		if cv.Goals[i].Name == "group boundary 1" {
+			g = &cv.Goals[i]
+		}
+	}
+	if g == nil {
+		t.Fatalf("no goal group boundary 1 among %v", names)
+	}
+	models, err := z.Models(context.Background(), []string{g.SMT})
+	if err != nil || models[0] == nil {
+		t.Fatalf("no model (%v):\n%s", err, g.SMT)
+	}
+	m := models[0]
+	val := func(c CoverColumn) string {
+		if m[c.Null] == "true" {
+			return "NULL"
+		}
+		return m[c.Value]
+	}
+	type key [3]string
+	var takes []key    // id, course_id, year
+	var sections []key // course_id, year, slot
+	students := map[string]bool{}
+	for _, ri := range g.Rows {
+		r := cv.Rows[ri]
+		if r.Present != "" && m[r.Present] != "true" {
+			continue
+		}
+		switch r.Table {
+		case "takes":
+			takes = append(takes, key{val(r.Columns[0]), val(r.Columns[1]), val(r.Columns[2])})
+		case "section":
+			sections = append(sections, key{val(r.Columns[0]), val(r.Columns[1]), val(r.Columns[2])})
+		case "student":
+			students[val(r.Columns[0])] = true
+		}
+	}
+	// The group: the joined rows of takes and section, their id, slot
+	// and year; the model's database holds one copy of each row.
+	groups := map[key]int{}
+	for _, tk := range takes {
+		for _, sc := range sections {
+			if tk[1] != "NULL" && tk[1] == sc[0] && tk[2] != "NULL" && tk[2] == sc[1] && sc[2] != "NULL" {
+				groups[key{tk[0], sc[2], tk[2]}]++ // id, slot, year
+			}
+		}
+	}
+	found := false
+	for k, n := range groups {
+		found = found || n == 4 && students[k[0]]
+	}
+	if !found {
+		t.Errorf("no group of four joined rows beside its student: takes %v, sections %v, students %v", takes, sections, students)
+	}
+}

@@ -43,8 +43,9 @@ type cte struct {
 	uses int
 }
 
-// inlineCTE applies RuleInlineCTE to sql.
-func inlineCTE(sql string, s Schema) (string, error) {
+// inlineCTE applies RuleInlineCTE to sql; cover: for ConditionCover,
+// each body read as canonicalizeForCover reads it.
+func inlineCTE(sql string, s Schema, cover bool) (string, error) {
 	q, err := sqlast.Parse(sql)
 	if err != nil {
 		return "", refuse("parse", "%v", err)
@@ -87,7 +88,11 @@ func inlineCTE(sql string, s Schema) (string, error) {
 		if err := replaceCTEs(c.Select, ctes, d); err != nil {
 			return "", err
 		}
-		if _, err := Canonicalize(sqlast.Format(c.Select), s, "w"); err != nil {
+		read := Canonicalize
+		if cover {
+			read = func(sql string, s Schema, _ string) (*Canon, error) { return canonicalizeForCover(sql, s) }
+		}
+		if _, err := read(sqlast.Format(c.Select), s, "w"); err != nil {
 			return "", err
 		}
 		if err := nameColumns(c); err != nil {

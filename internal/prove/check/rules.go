@@ -118,7 +118,7 @@ func Apply(rule, before string, at int, s Schema) (string, []Fact, error) {
 		if at != -1 {
 			return "", nil, refuse("rule", "WITH is inlined at -1, not %d", at)
 		}
-		after, err := inlineCTE(before, s)
+		after, err := inlineCTE(before, s, false)
 		return after, nil, err
 	case RuleRightToLeft, RuleFullToOuter:
 		if at != -1 {
