@@ -12,8 +12,8 @@ import (
 
 // compoundDDL holds two tables of every kind of value the compound rule
 // must carry as it is: integers, text that looks like a number, NOCASE
-// text, and an untyped column keeping 1, 1.0 and '1' apart.
-const compoundDDL = "CREATE TABLE t(i INTEGER, a TEXT, c TEXT COLLATE NOCASE, x); CREATE TABLE u(i INTEGER, a TEXT, c TEXT COLLATE NOCASE, x)"
+// text, an untyped column keeping 1, 1.0 and '1' apart, and reals.
+const compoundDDL = "CREATE TABLE t(i INTEGER, a TEXT, c TEXT COLLATE NOCASE, x, r REAL); CREATE TABLE u(i INTEGER, a TEXT, c TEXT COLLATE NOCASE, x, r REAL)"
 
 func compoundSchema() *check.MapSchema {
 	cols := func() []check.Column {
@@ -22,6 +22,7 @@ func compoundSchema() *check.MapSchema {
 			{Name: "a", Family: check.Text, Affinity: check.AffinityText},
 			{Name: "c", Family: check.Text, Affinity: check.AffinityText, Collation: "nocase"},
 			{Name: "x", Family: check.Other, Affinity: check.AffinityBlob},
+			{Name: "r", Family: check.Real, Affinity: check.AffinityReal},
 		}
 	}
 	return &check.MapSchema{D: check.SQLite, Tables: []*check.Table{{Name: "t", Columns: cols()}, {Name: "u", Columns: cols()}}}
@@ -34,8 +35,8 @@ func compoundRows(r *rand.Rand) string {
 	var b strings.Builder
 	for _, table := range []string{"t", "u"} {
 		for range r.IntN(6) {
-			fmt.Fprintf(&b, "INSERT INTO %s VALUES (%s, %s, %s, %s);", table,
-				pick("1", "2", "NULL"), pick("'1'", "'a'", "'A'", "NULL"), pick("'a'", "'A'", "'b'", "NULL"), pick("1", "1.0", "'1'", "'a'", "NULL"))
+			fmt.Fprintf(&b, "INSERT INTO %s VALUES (%s, %s, %s, %s, %s);", table,
+				pick("1", "2", "NULL"), pick("'1'", "'a'", "'A'", "NULL"), pick("'a'", "'A'", "'b'", "NULL"), pick("1", "1.0", "'1'", "'a'", "NULL"), pick("1.5", "2", "NULL"))
 		}
 	}
 	return b.String()
@@ -47,8 +48,28 @@ func compoundRows(r *rand.Rand) string {
 // at times one the rule refuses.
 func compoundQuery(r *rand.Rand) string {
 	pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
+	// A branch's output is at times a literal of another kind than the
+	// column above it: SQLite converts it to the FROM subquery's column
+	// affinity (an integer past 2^53 under REAL's loses its last digits).
+	col := func(name string) string {
+		if r.IntN(8) == 0 {
+			return pick("9223372036854775807", "'1'", "1.0", "1.5", "'a'", "2")
+		}
+		return name
+	}
+	// At times every branch is a SELECT DISTINCT, or an aggregate of one
+	// row whose only aggregate is its last output (a projection that drops
+	// it turns the one row into a row for each row of the FROM).
+	shape := r.IntN(8)
 	branch := func() string {
-		return fmt.Sprintf("SELECT i, a, c, x FROM %s WHERE %s", pick("t", "u"), pick("1 = 1", "i = 1", "x = 1", "c = 'a'", "a = 1", "x IS NOT NULL"))
+		where := pick("t", "u") + " WHERE " + pick("1 = 1", "i = 1", "x = 1", "c = 'a'", "a = 1", "x IS NOT NULL")
+		switch shape {
+		case 0:
+			return "SELECT 2, 'a', 'b', 1, count(*) FROM " + where
+		case 1:
+			return "SELECT DISTINCT i, a, c, x, r FROM " + where
+		}
+		return fmt.Sprintf("SELECT %s, %s, %s, %s, %s FROM %s", col("i"), col("a"), col("c"), col("x"), col("r"), where)
 	}
 	op := func() string { return pick("UNION ALL", "UNION", "EXCEPT", "INTERSECT") }
 	if r.IntN(2) == 0 {
@@ -58,7 +79,7 @@ func compoundQuery(r *rand.Rand) string {
 		}
 		last := branch()
 		if r.IntN(2) == 0 {
-			last = strings.Replace(last, "i, a, c, x", "*", 1)
+			last = "SELECT * FROM " + pick("t", "u")
 		}
 		return fmt.Sprintf("SELECT * FROM (%s) AS d %s %s", inner, op(), last)
 	}
@@ -74,7 +95,7 @@ func compoundQuery(r *rand.Rand) string {
 	inner := branch() + " UNION ALL " + branch()
 	var outs []string
 	for range 1 + r.IntN(4) {
-		outs = append(outs, pick("d.i", "d.a", "d.c", "d.x", "7", "'z'"))
+		outs = append(outs, pick("d.i", "d.a", "d.c", "d.x", "d.r", "7", "'z'"))
 	}
 	q := fmt.Sprintf("SELECT %s FROM (%s) AS d", strings.Join(outs, ", "), inner)
 	if r.IntN(3) == 0 {
@@ -84,7 +105,7 @@ func compoundQuery(r *rand.Rand) string {
 		return "SELECT DISTINCT" + strings.TrimPrefix(q, "SELECT")
 	}
 	if r.IntN(2) == 0 {
-		cols := []string{"i", "a", "c", "x", "7"}
+		cols := []string{"i", "a", "c", "x", "r", "7"}
 		var other []string
 		for range outs {
 			other = append(other, cols[r.IntN(len(cols))])
@@ -96,7 +117,7 @@ func compoundQuery(r *rand.Rand) string {
 
 // TestDerivedCompoundOnSQLite: derived_compound keeps the result of every
 // statement it rewrites, on SQLite, value by value and storage class by
-// storage class: 400 statements of compoundQuery, each where the rule
+// storage class: 500 statements of compoundQuery, each where the rule
 // applies run before and after it on 30 databases of compoundRows. The
 // soundness fuzzer writes no compound query, so this is the rule's
 // differential test.
@@ -104,7 +125,7 @@ func TestDerivedCompoundOnSQLite(t *testing.T) {
 	s := compoundSchema()
 	r := rand.New(rand.NewPCG(7, 7))
 	applied, refused, unread := 0, 0, 0
-	for range 400 {
+	for range 500 {
 		q := compoundQuery(r)
 		c, err := check.Canonicalize(q, s, "a")
 		if err != nil {
@@ -126,7 +147,7 @@ func TestDerivedCompoundOnSQLite(t *testing.T) {
 			}
 		}
 	}
-	if applied < 150 || refused == 0 {
+	if applied < 120 || refused == 0 {
 		t.Errorf("the rule applied to %d statements and refused %d: the generator no longer reaches both", applied, refused)
 	}
 	t.Logf("derived_compound: %d statements rewritten (each on 30 databases), %d refused, %d not read by the canonical form", applied, refused, unread)

@@ -59,6 +59,9 @@ func (c *cloner) sel(s *sel) *sel {
 	for _, o := range s.orderBy {
 		n.orderBy = append(n.orderBy, &orderTerm{x: c.expr(o.x), desc: o.desc})
 	}
+	for _, a := range s.arms {
+		n.arms = append(n.arms, &arm{op: a.op, s: c.sel(a.s)})
+	}
 	return n
 }
 

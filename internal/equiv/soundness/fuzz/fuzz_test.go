@@ -99,8 +99,9 @@ func config(t testing.TB, d engine.Dialect, pairs int) Config {
 // may hold NULL (and grouped by the subquery's column), agg_not_null's,
 // group_distinct's, derived_distinct's (under DISTINCT, and in an IN or
 // EXISTS), semi_distinct's pinned ones and agg_merge's (grouped and
-// scalar) and using_join's (USING, and USING of a LEFT JOIN) must be
-// proved. Then the counterexamples and one proved
+// scalar), using_join's (USING, and USING of a LEFT JOIN) and
+// union_derive's (a projection of a UNION ALL, SELECT DISTINCT of one,
+// and a compound of another operator read whole) must be proved. Then the counterexamples and one proved
 // pair in 25 go through `sqljudge equiv` and `sqljudge equiv check`.
 func TestFuzzSQLite(t *testing.T) {
 	cfg := config(t, engine.SQLite, scaled(ciPairsSQLite, 8))
@@ -108,7 +109,9 @@ func TestFuzzSQLite(t *testing.T) {
 	if cfg.Focus == nil {
 		requireProofs(t, cfg, rep, "group_semi:added:nullkey", "group_semi:added:key:group_y|group_semi:added:nullkey:group_y", "agg_not_null:agg",
 			"group_distinct:group", "derived_distinct:distinct", "derived_distinct:in|derived_distinct:exists", "semi_distinct:pinned", "agg_merge:grouped", "agg_merge:scalar",
-			"using_join:using|using_join:using:bare", "using_join:using:left|using_join:using:left:bare")
+			"using_join:using|using_join:using:bare", "using_join:using:left|using_join:using:left:bare",
+			"union_derive:all", "union_derive:distinct|union_derive:distinct:cond",
+			"union_derive:except|union_derive:except:cond|union_derive:intersect|union_derive:intersect:cond|union_derive:union|union_derive:union:cond")
 	}
 	equivCheck(t, rep, "")
 }

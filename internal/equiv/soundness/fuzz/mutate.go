@@ -90,6 +90,7 @@ var rewrites = []rewrite{
 	{"semi_distinct", famRule, 3, 1, (*mutator).semiDistinct},
 	{"agg_merge", famRule, 3, 1, (*mutator).aggMerge},
 	{"using_join", famRename, 3, 0, (*mutator).usingJoin},
+	{"union_derive", famRule, 3, 0, (*mutator).unionDerive},
 	{"op_change", famBreak, 1, 1, (*mutator).opChange},
 	{"lit_shift", famBreak, 1, 1, (*mutator).litShift},
 	{"drop_conjunct", famBreak, 1, 1, (*mutator).dropConjunct},

@@ -126,6 +126,10 @@ func printSel(b *strings.Builder, s *sel) {
 		b.WriteString(" HAVING ")
 		printExpr(b, s.having)
 	}
+	for _, a := range s.arms {
+		b.WriteString(" " + a.op + " ")
+		printSel(b, a.s)
+	}
 	if len(s.orderBy) > 0 {
 		b.WriteString(" ORDER BY ")
 		for i, o := range s.orderBy {

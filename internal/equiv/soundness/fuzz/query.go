@@ -21,6 +21,16 @@ type sel struct {
 	// outer is the SELECT whose scope this one's correlated names read
 	// (nil for the top level and for a FROM subquery).
 	outer *sel
+	// arms (from the rewrite unionDerive only) follow this SELECT in a
+	// compound: SELECT ... UNION ALL SELECT ...; the SELECT and its arms
+	// then have no ORDER BY or LIMIT.
+	arms []*arm
+}
+
+// arm is a set operation and the SELECT after it.
+type arm struct {
+	op string // "UNION ALL", "UNION", "EXCEPT", "INTERSECT"
+	s  *sel
 }
 
 // item is an output column: an expression with an optional alias, or

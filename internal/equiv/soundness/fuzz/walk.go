@@ -63,6 +63,9 @@ func (w walker) sel(s *sel) {
 	for _, o := range s.orderBy {
 		w.expr(site{slot: &o.x, s: s, cl: inOrderBy, term: true})
 	}
+	for _, a := range s.arms {
+		w.sel(a.s)
+	}
 }
 
 // conj walks a condition: each top-level conjunct is a term.
@@ -147,6 +150,9 @@ func sels(s *sel) []*sel {
 	})
 	for _, sub := range subs {
 		out = append(out, sels(sub)...)
+	}
+	for _, a := range s.arms {
+		out = append(out, sels(a.s)...)
 	}
 	return out
 }
