@@ -153,15 +153,7 @@ func (c *Canon) SQL() string { return sqlast.Format(c.Stmt) }
 // *Refusal for a query outside the kernel's reading (or one that does not
 // resolve: the engine would refuse it too), or a parse error.
 func Canonicalize(sql string, s Schema, prefix string) (*Canon, error) {
-	q, err := sqlast.Parse(sql)
-	if err != nil {
-		return nil, refuse("parse", "%v", err)
-	}
-	st := q.Select()
-	if st == nil {
-		return nil, refuse("not a SELECT", "%s", firstWord(sql))
-	}
-	return canonicalizeStmt(st, s, prefix, false)
+	return canonicalizeText(sql, s, prefix, false)
 }
 
 // canonicalizeForCover is Canonicalize for ConditionCover alone: it also
@@ -169,6 +161,11 @@ func Canonicalize(sql string, s Schema, prefix string) (*Canon, error) {
 // column taken as the left one, not cast to the common type): a goal
 // needs no more, and nothing is proved from it.
 func canonicalizeForCover(sql string, s Schema) (*Canon, error) {
+	return canonicalizeText(sql, s, "t", true)
+}
+
+// canonicalizeText parses sql (one SELECT) and canonicalizes it.
+func canonicalizeText(sql string, s Schema, prefix string, cover bool) (*Canon, error) {
 	q, err := sqlast.Parse(sql)
 	if err != nil {
 		return nil, refuse("parse", "%v", err)
@@ -177,7 +174,7 @@ func canonicalizeForCover(sql string, s Schema) (*Canon, error) {
 	if st == nil {
 		return nil, refuse("not a SELECT", "%s", firstWord(sql))
 	}
-	return canonicalizeStmt(st, s, "t", true)
+	return canonicalizeStmt(st, s, prefix, cover)
 }
 
 // Rename is the kernel's renaming step alone: the canonical form of sql
