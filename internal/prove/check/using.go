@@ -27,7 +27,8 @@ import (
 // columns of the name, a NATURAL join with no common column, a USING
 // that lists a name twice, any item of the scope that is a FROM subquery
 // with an output the kernel cannot name (an expression without an
-// alias: SQLite names it by its text, which could meet a column's name),
+// alias: SQLite names it by its text, which could meet a column's name;
+// a second output of one name, which SQLite renames "a:1"),
 // and a * in the SELECT whose FROM has such a join (SQLite leaves the
 // right item's merged columns out of it).
 
@@ -60,10 +61,12 @@ func (cz *canonicalizer) mergeJoin(t *sqlast.TableRef, r *occurrence, natural bo
 	left := sc.occs[:len(sc.occs)-1]
 	for _, o := range sc.occs {
 		if o.table == nil {
+			seen := map[string]bool{}
 			for _, n := range o.names {
-				if n == "" {
-					return refuse(what, "a FROM subquery with an output that has no name")
+				if n == "" || seen[lowerASCII(n)] {
+					return refuse(what, "a FROM subquery with an output that has no name, or two of one name (SQLite renames the second a:1)")
 				}
+				seen[lowerASCII(n)] = true
 			}
 		}
 	}
