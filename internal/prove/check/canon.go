@@ -81,6 +81,24 @@ func (o *occurrence) colName(i int) string {
 	return o.cols[i]
 }
 
+// width is the number of columns of the occurrence.
+func (o *occurrence) width() int {
+	if o.table != nil {
+		return len(o.table.Columns)
+	}
+	return len(o.cols)
+}
+
+// queryName is the name a query reads column i of the occurrence by:
+// the table's column, or the name the FROM subquery's query gave it (""
+// for none).
+func (o *occurrence) queryName(i int) string {
+	if o.table != nil {
+		return o.colName(i)
+	}
+	return o.names[i]
+}
+
 // colIdent is the identifier of column i of the occurrence in the
 // canonical form (colName, quoted when PostgreSQL needs it).
 func (o *occurrence) colIdent(i int) *sqlast.Ident {
@@ -833,16 +851,8 @@ func expandStars(cols []*sqlast.ResultColumn, sc *scope) ([]*sqlast.ResultColumn
 			if st.Table != nil && !equalFold(st.Table.Name, o.alias) {
 				continue
 			}
-			n := len(o.cols)
-			if o.table != nil {
-				n = len(o.table.Columns)
-			}
-			for i := 0; i < n; i++ {
-				name := o.colName(i)
-				if o.table == nil {
-					name = o.names[i]
-				}
-				out, names = append(out, &sqlast.ResultColumn{Expr: qualified(o, i)}), append(names, name)
+			for i := range o.width() {
+				out, names = append(out, &sqlast.ResultColumn{Expr: qualified(o, i)}), append(names, o.queryName(i))
 			}
 		}
 	}

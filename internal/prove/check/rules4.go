@@ -250,11 +250,7 @@ func expandOuterStars(c *Canon, sq *sqlast.SelectQuery) {
 			if st.Table != nil && !equalFold(st.Table.Name, o.alias) {
 				continue
 			}
-			n := len(o.cols)
-			if o.table != nil {
-				n = len(o.table.Columns)
-			}
-			for i := 0; i < n; i++ {
+			for i := range o.width() {
 				out = append(out, &sqlast.ResultColumn{Expr: qualified(o, i)})
 			}
 		}

@@ -195,6 +195,7 @@ func derivedCompound(c *Canon, at int, _ *factSet) error {
 func (c *Canon) compoundColumnKept(branches []*sqlast.SelectQuery, j int) error {
 	var xs []sqlast.Expr
 	var affs []Affinity
+	var stored []bool
 	first := -1
 	for _, b := range branches {
 		if j >= len(b.Columns) {
@@ -205,7 +206,8 @@ func (c *Canon) compoundColumnKept(branches []*sqlast.SelectQuery, j int) error 
 			return refuse("rule", "a * branch of the compound: its columns' affinities are not read")
 		}
 		a, _, ok := c.exprKind(x)
-		if sa, stored := c.storedColumn(x, 4); stored {
+		sa, isStored := c.storedColumn(x, 4)
+		if isStored {
 			a, ok = sa, true
 		}
 		if !ok {
@@ -214,13 +216,13 @@ func (c *Canon) compoundColumnKept(branches []*sqlast.SelectQuery, j int) error 
 		if first < 0 && a != AffinityNone {
 			first = len(xs)
 		}
-		xs, affs = append(xs, x), append(affs, a)
+		xs, affs, stored = append(xs, x), append(affs, a), append(stored, isStored)
 	}
 	if first < 0 || affs[first] == AffinityBlob {
 		return nil
 	}
 	for i, x := range xs {
-		if _, stored := c.storedColumn(x, 4); !stored || affs[i] != affs[first] {
+		if !stored[i] || affs[i] != affs[first] {
 			return refuse("rule", "column %d of the compound: SQLite converts a branch's value %s to the affinity of %s", j+1, sqlast.Format(x), sqlast.Format(xs[first]))
 		}
 	}

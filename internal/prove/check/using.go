@@ -72,15 +72,8 @@ func (cz *canonicalizer) mergeJoin(t *sqlast.TableRef, r *occurrence, natural bo
 	}
 	var names []string
 	if natural {
-		n := len(r.cols)
-		if r.table != nil {
-			n = len(r.table.Columns)
-		}
-		for i := 0; i < n; i++ {
-			name := r.colName(i)
-			if r.table == nil {
-				name = r.names[i]
-			}
+		for i := range r.width() {
+			name := r.queryName(i)
 			for _, o := range left {
 				if o.column(name) != -1 {
 					names = append(names, name)
