@@ -83,7 +83,8 @@ func (p *prover) normalForm() Attempt {
 // subqueries whose rows the query around them only tests for presence,
 // joins with a FROM subquery of distinct rows pinned by equalities as
 // EXISTS, a compound FROM subquery of the statement spliced into it, FROM
-// subqueries merged (first: the LEFT JOIN rules read tables), LEFT JOINs
+// subqueries merged (first: the LEFT JOIN rules read tables), a grouped
+// FROM subquery read alone merged into the query around it, LEFT JOINs
 // whose NULL rows the WHERE rejects as JOINs, LEFT JOINs on a key nothing
 // else reads removed, anti-joins as NOT EXISTS, EXCEPT as NOT IN, COUNT of
 // a NOT NULL column as COUNT(*), DISTINCT dropped in IN and EXISTS
@@ -103,6 +104,7 @@ func (p *prover) normalize(i int) {
 		p.applyAll(i, check.RuleDistinctSemijoin, derivedSites)
 		p.applyAll(i, check.RuleDerivedCompound, derivedSites)
 		p.applyAll(i, check.RuleDerivedMerge, derivedSites)
+		p.applyAll(i, check.RuleGroupedMerge, derivedSites)
 		if p.cur[i] == before {
 			break
 		}

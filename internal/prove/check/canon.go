@@ -155,6 +155,8 @@ type Canon struct {
 	Stmt *sqlast.SelectStmt
 	// d is the dialect whose rules the names were resolved by.
 	d Dialect
+	// s is the schema the names were resolved in.
+	s Schema
 	// Occs are the occurrences in the order their aliases number them.
 	Occs []*occurrence
 	// byAlias finds an occurrence by its canonical alias.
@@ -210,7 +212,7 @@ func Rename(sql string, s Schema, prefix string) (string, error) {
 }
 
 func canonicalizeStmt(st *sqlast.SelectStmt, s Schema, prefix string, cover bool) (*Canon, error) {
-	cz := &canonicalizer{schema: s, prefix: prefix, cover: cover, c: &Canon{Stmt: st, d: s.Dialect(), byAlias: map[string]*occurrence{}, scopes: map[*sqlast.SelectQuery]*scope{}}}
+	cz := &canonicalizer{schema: s, prefix: prefix, cover: cover, c: &Canon{Stmt: st, d: s.Dialect(), s: s, byAlias: map[string]*occurrence{}, scopes: map[*sqlast.SelectQuery]*scope{}}}
 	if err := cz.stmt(st, nil, false); err != nil {
 		return nil, err
 	}
@@ -227,7 +229,7 @@ func canonicalizeStmt(st *sqlast.SelectStmt, s Schema, prefix string, cover bool
 // relink maps the occurrences of c onto the re-parsed tree st (same
 // shape, same order of FROM items).
 func relink(st *sqlast.SelectStmt, c *Canon) (*Canon, error) {
-	out := &Canon{Stmt: st, d: c.d, byAlias: map[string]*occurrence{}, scopes: map[*sqlast.SelectQuery]*scope{}}
+	out := &Canon{Stmt: st, d: c.d, s: c.s, byAlias: map[string]*occurrence{}, scopes: map[*sqlast.SelectQuery]*scope{}}
 	var cores []*sqlast.SelectQuery
 	var derived []*sqlast.SelectStmt
 	sqlast.Walk(st, func(n sqlast.Node) bool {
