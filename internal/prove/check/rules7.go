@@ -454,7 +454,18 @@ func (c *Canon) pinsOne(e, x sqlast.Expr) error {
 // which a tie-safe column does not have); SUM(COUNT(…)) is COUNT(…) when
 // the outer query groups (each of its groups holds at least one inner
 // group, so the sum is never of no rows), COALESCE(SUM(COUNT(…)), 0) is
-// COUNT(…) always. An inner GROUP BY term the outer one lacks splits
+// COUNT(…) always. An aggregate of d.g, g a column among the inner GROUP
+// BY terms that are exactly the outer ones' and g (each outer group's
+// rows in d are its distinct values of g, one per inner group), is the
+// DISTINCT aggregate: COUNT(d.g) is COUNT(DISTINCT g) and MIN(d.g),
+// MAX(d.g) are MIN(g), MAX(g), g tie-safe (GROUP BY and DISTINCT take
+// the same values for equal, and those are the same value); SUM(d.g) is
+// SUM(DISTINCT g), g of family Int with sum_in_range (Calcite's
+// AggregateExpandDistinctAggregatesRule read backwards). On SQLite a
+// CAST to a type of INTEGER affinity (INT, BIGINT, …) around a merging
+// form is dropped when the merged aggregate is an integer or NULL on
+// every database (COUNT, SUM of a column of family Int), kept around it
+// otherwise. An inner GROUP BY term the outer one lacks splits
 // rows into finer groups the outer one joins again; NULLs group together
 // in both. Without an inner GROUP BY the subquery returns one row (of
 // NULL sums on no rows) and the outer query must not group. Not: an
@@ -517,6 +528,13 @@ func aggMerge(c *Canon, at int, facts *factSet) error {
 		groupBy = append(groupBy, cloneExpr(x))
 		outerTerms = append(outerTerms, sqlast.Format(stripParens(g)))
 	}
+	innerSet := slices.Clone(innerTerms)
+	slices.Sort(innerSet)
+	innerSet = slices.Compact(innerSet)
+	var outerInner []string
+	for _, g := range groupBy {
+		outerInner = append(outerInner, sqlast.Format(stripParens(g)))
+	}
 	var local factSet
 	merged := make([]sqlast.Expr, len(outer.Columns))
 	for k, col := range outer.Columns {
@@ -535,9 +553,26 @@ func aggMerge(c *Canon, at int, facts *factSet) error {
 			merged[k] = cloneExpr(x)
 			continue
 		}
-		m, err := c.mergeAggregate(e, output, len(outer.GroupBy) > 0, &local)
+		// An inner GROUP BY column whose groups the outer one joins alone:
+		// its values in an outer group are the group's distinct values.
+		distinct := func(x sqlast.Expr) bool {
+			want := append([]string{sqlast.Format(stripParens(x))}, outerInner...)
+			slices.Sort(want)
+			return slices.Equal(slices.Compact(want), innerSet)
+		}
+		// CAST(m AS INTEGER) of an aggregate whose value is an integer or
+		// NULL is m (SQLite only: PostgreSQL's SUM of a bigint is a
+		// numeric, and the CAST changes its type).
+		var cast *sqlast.CastExpr
+		if x, ok := e.(*sqlast.CastExpr); ok && c.d == SQLite && x.Type != nil && AffinityOf(x.Type.Name) == AffinityInteger {
+			cast, e = x, stripParens(x.X)
+		}
+		m, err := c.mergeAggregate(e, output, len(outer.GroupBy) > 0, distinct, &local)
 		if err != nil {
 			return err
+		}
+		if cast != nil && !c.integerAggregate(m, &local) {
+			m = &sqlast.CastExpr{X: m, Type: cast.Type}
 		}
 		merged[k] = m
 	}
@@ -553,7 +588,7 @@ func aggMerge(c *Canon, at int, facts *factSet) error {
 
 // mergeAggregate returns the single aggregate an outer aggregate e of an
 // inner one merges into (RuleAggMerge), with its facts.
-func (c *Canon) mergeAggregate(e sqlast.Expr, output func(sqlast.Expr) (sqlast.Expr, bool), grouped bool, facts *factSet) (sqlast.Expr, error) {
+func (c *Canon) mergeAggregate(e sqlast.Expr, output func(sqlast.Expr) (sqlast.Expr, bool), grouped bool, distinct func(sqlast.Expr) bool, facts *factSet) (sqlast.Expr, error) {
 	bad := refuse("rule", "output %s is no aggregate of an inner aggregate that merges", sqlast.Format(e))
 	coalesced := false
 	if f, ok := e.(*sqlast.FuncCall); ok && lowerASCII(f.Name.Name) == "coalesce" && len(f.Args) == 2 && f.Over == nil {
@@ -569,11 +604,28 @@ func (c *Canon) mergeAggregate(e sqlast.Expr, output func(sqlast.Expr) (sqlast.E
 	if !ok {
 		return nil, bad
 	}
+	outerName := lowerASCII(f.Name.Name)
+	if o, i, col := c.colOf(stripParens(x)); col && !coalesced && distinct(x) {
+		// agg(d.g), g an inner GROUP BY column and the inner groups the
+		// outer ones split by g alone: agg(DISTINCT g).
+		tieSafe := o.table.Columns[i].tieSafe(c.d)
+		switch {
+		case outerName == "count" && tieSafe:
+			return &sqlast.FuncCall{Name: f.Name, Args: []sqlast.Expr{cloneExpr(x)}, Distinct: true}, nil
+		case outerName == "sum" && c.sumFact(x) != nil:
+			facts.add(*c.sumFact(x))
+			facts.add(c.familyFact(o, i))
+			return &sqlast.FuncCall{Name: f.Name, Args: []sqlast.Expr{cloneExpr(x)}, Distinct: true}, nil
+		case (outerName == "min" || outerName == "max") && tieSafe:
+			return &sqlast.FuncCall{Name: f.Name, Args: []sqlast.Expr{cloneExpr(x)}}, nil
+		}
+		return nil, refuse("rule", "%s of the inner GROUP BY column %s, not tie-safe (or no column of family Int for SUM)", strings.ToUpper(outerName), sqlast.Format(x))
+	}
 	g, ok := stripParens(x).(*sqlast.FuncCall)
 	if !ok || g.Over != nil || g.Filter != nil || len(g.OrderBy) > 0 {
 		return nil, bad
 	}
-	outerName, innerName := lowerASCII(f.Name.Name), lowerASCII(g.Name.Name)
+	innerName := lowerASCII(g.Name.Name)
 	switch {
 	case outerName == "sum" && innerName == "count" && !g.Distinct && (grouped || coalesced):
 		return cloneExpr(g), nil
@@ -597,4 +649,27 @@ func (c *Canon) mergeAggregate(e sqlast.Expr, output func(sqlast.Expr) (sqlast.E
 		return cloneExpr(g), nil
 	}
 	return nil, bad
+}
+
+// integerAggregate reports whether m, an aggregate agg_merge wrote, is an
+// integer or NULL on every database on SQLite: COUNT, or SUM of a column
+// of family Int (an overflow is an error), whose family it adds to facts.
+func (c *Canon) integerAggregate(m sqlast.Expr, facts *factSet) bool {
+	f, ok := m.(*sqlast.FuncCall)
+	if !ok || f.Over != nil || f.Filter != nil {
+		return false
+	}
+	switch lowerASCII(f.Name.Name) {
+	case "count":
+		return true
+	case "sum":
+		if len(f.Args) != 1 {
+			return false
+		}
+		if o, i, ok := c.colOf(stripParens(f.Args[0])); ok && c.fam(o, i) == Int {
+			facts.add(c.familyFact(o, i))
+			return true
+		}
+	}
+	return false
 }

@@ -193,7 +193,8 @@ func (m *mutator) semiDistinct(q *sel) bool {
 // counts inner groups), AVG of AVG ("avg"), SUM of COUNT without GROUP BY
 // and without COALESCE ("nullcount": NULL on no rows where COUNT is 0),
 // and whatever x is (a REAL column adds in another order, a NOCASE MIN
-// keeps another value).
+// keeps another value). At times the DISTINCT form instead
+// (aggMergeDistinct).
 func (m *mutator) aggMerge(q *sel) bool {
 	s1 := m.twinSel(q)
 	if s1 == nil || len(q.from) == 0 || q.outer != nil {
@@ -211,6 +212,9 @@ func (m *mutator) aggMerge(q *sel) bool {
 	m.detail = "grouped"
 	if !grouped {
 		m.detail = "scalar"
+	}
+	if chance(m.g.r, 0.3) {
+		return m.aggMergeDistinct(q, s1, g, h, x, grouped)
 	}
 	inner := newSel()
 	inner.from, inner.where = q.from, q.where
@@ -282,4 +286,58 @@ func (m *mutator) aggMerge(q *sel) bool {
 func (m *mutator) hasTwinColumn(r *colRef) bool {
 	f := m.twin.froms[r.f]
 	return f != nil && r.col < f.ncols() && f.ncols() == r.f.ncols()
+}
+
+// aggMergeDistinct writes agg_merge's DISTINCT form: the first query
+// SELECT g, COUNT(DISTINCT x), SUM(DISTINCT x), MIN(x), MAX(x) … FROM F
+// WHERE p GROUP BY g (some of those), the second SELECT d.g, COUNT(d.x),
+// SUM(d.x), MIN(d.x), MAX(d.x) … FROM (SELECT g, x FROM F WHERE p GROUP
+// BY g, x) AS d GROUP BY d.g: each inner group one distinct x of its
+// outer group (detail "distinct:grouped"; "distinct:scalar" without g).
+// Trap ":split": the inner GROUP BY also splits by h, so that an x
+// repeats in d; and whatever x is (a NOCASE x groups 'a' with 'A', a
+// REAL x sums in another order, an untyped x holds 1 and 1.0).
+func (m *mutator) aggMergeDistinct(q, s1 *sel, g, h, x *colRef, grouped bool) bool {
+	on1 := func(r *colRef) *colRef { return &colRef{f: m.twin.froms[r.f], col: r.col, qual: true} }
+	m.detail = "distinct:scalar"
+	if grouped {
+		m.detail = "distinct:grouped"
+	}
+	inner := newSel()
+	inner.from, inner.where = q.from, q.where
+	inner.items = []*item{{x: g, alias: "g"}, {x: x, alias: "dx"}}
+	inner.groupBy = []expr{clone(x)}
+	if grouped {
+		inner.groupBy = []expr{clone(g), clone(x)}
+	}
+	if chance(m.g.r, 0.15) {
+		inner.groupBy = append(inner.groupBy, clone(h))
+		m.detail += ":split"
+	}
+	d := &fromItem{sub: inner, alias: m.g.fromAlias(q)}
+	dx := func() *colRef { return &colRef{f: d, col: 1, qual: true} }
+	var out1, out2 []*item
+	if grouped {
+		out1 = append(out1, &item{x: on1(g)})
+		out2 = append(out2, &item{x: &colRef{f: d, col: 0, qual: true}})
+	}
+	for _, k := range []string{"count", "sum", "min", "max"} {
+		if len(out1) > 0 && !chance(m.g.r, 0.6) {
+			continue
+		}
+		out1 = append(out1, &item{x: &call{name: k, args: []expr{on1(x)}, distinct: k == "count" || k == "sum"}})
+		out2 = append(out2, &item{x: &call{name: k, args: []expr{dx()}}})
+	}
+	s1.items, s1.having, s1.orderBy, s1.limit, s1.offset, s1.distinct = out1, nil, nil, -1, -1, false
+	s1.groupBy = nil
+	if grouped {
+		s1.groupBy = []expr{on1(g)}
+	}
+	q.from, q.where = []*fromItem{d}, nil
+	q.items, q.having, q.orderBy, q.limit, q.offset, q.distinct = out2, nil, nil, -1, -1, false
+	q.groupBy = nil
+	if grouped {
+		q.groupBy = []expr{&colRef{f: d, col: 0, qual: true}}
+	}
+	return true
 }
