@@ -2,8 +2,6 @@ package prove
 
 import (
 	"context"
-	"database/sql"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -38,39 +36,10 @@ func sqliteBag(t *testing.T, rows, q string) []string {
 // sqliteBagOf is sqliteBag over the tables of ddl.
 func sqliteBagOf(t *testing.T, ddl, rows, q string) []string {
 	t.Helper()
-	db, err := sql.Open("sqlite3", ":memory:")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
-	for _, st := range []string{ddl, rows} {
-		if _, err := db.Exec(st); err != nil {
-			t.Fatalf("%s: %v", st, err)
-		}
-	}
-	r, err := db.Query(q)
+	out, err := sqliteRun(t, ddl, rows, q, false)
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}
-	defer r.Close()
-	cols, _ := r.Columns()
-	var out []string
-	for r.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := r.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, fmt.Sprintf("%#v", vals))
-	}
-	if err := r.Err(); err != nil {
-		t.Fatal(err)
-	}
-	slices.Sort(out)
 	return out
 }
 

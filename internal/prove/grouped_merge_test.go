@@ -139,13 +139,11 @@ func TestGroupedMergeOnSQLite(t *testing.T) {
 	applied, refused, unread, failing := 0, 0, 0, 0
 	for range 600 {
 		q := groupedMergeQuery(r)
-		c, err := check.Canonicalize(q, s, "a")
-		if err != nil {
+		after, readErr, err := applyAtSubquery(check.RuleGroupedMerge, q, s)
+		if readErr != nil {
 			unread++
 			continue
 		}
-		at := strings.Index(c.SQL(), "(SELECT")
-		after, _, err := check.Apply(check.RuleGroupedMerge, c.SQL(), at, s)
 		if err != nil {
 			refused++
 			continue
@@ -180,11 +178,10 @@ func TestGroupedMergeOnSQLite(t *testing.T) {
 func TestGroupedMergeCases(t *testing.T) {
 	s := compoundSchema()
 	apply := func(q string) (string, error) {
-		c, err := check.Canonicalize(q, s, "a")
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
+		after, readErr, err := applyAtSubquery(check.RuleGroupedMerge, q, s)
+		if readErr != nil {
+			t.Fatalf("%s: %v", q, readErr)
 		}
-		after, _, err := check.Apply(check.RuleGroupedMerge, c.SQL(), strings.Index(c.SQL(), "(SELECT"), s)
 		return after, err
 	}
 	got, err := apply("SELECT d.k FROM (SELECT a AS k, count(*) AS n FROM t GROUP BY a) AS d WHERE d.n > 1 ORDER BY d.n DESC, d.k LIMIT 2")
@@ -234,4 +231,16 @@ func TestGroupedMergeCases(t *testing.T) {
 			t.Errorf("grouped_merge rewrote %s into %s", q, after)
 		}
 	}
+}
+
+// applyAtSubquery applies rule to q's canonical form over s at its first
+// FROM subquery: the query rewritten, or the canonical form's error
+// (readErr: the kernel does not read q) or the rule's (ruleErr).
+func applyAtSubquery(rule, q string, s check.Schema) (after string, readErr, ruleErr error) {
+	c, err := check.Canonicalize(q, s, "a")
+	if err != nil {
+		return "", err, nil
+	}
+	after, _, err = check.Apply(rule, c.SQL(), strings.Index(c.SQL(), "(SELECT"), s)
+	return after, nil, err
 }

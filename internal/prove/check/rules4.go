@@ -38,13 +38,9 @@ const RuleDerivedMerge = "derived_merge"
 func init() { rules[RuleDerivedMerge] = derivedMerge }
 
 func derivedMerge(c *Canon, at int, _ *factSet) error {
-	t, ok := nodeAt[*sqlast.TableRef](c, at)
-	if !ok || t.Select == nil || t.Alias == nil {
-		return refuse("rule", "no FROM subquery at %d", at)
-	}
-	d := c.byAlias[lowerASCII(t.Alias.Name)]
-	if d == nil || d.derived == nil {
-		return refuse("rule", "no FROM subquery at %d", at)
+	t, d, err := c.derivedAt(at)
+	if err != nil {
+		return err
 	}
 	outer := d.core
 	pos := slices.Index(outer.From, t)
@@ -139,6 +135,21 @@ func derivedMerge(c *Canon, at int, _ *factSet) error {
 		outer.Where = andAll(conds)
 	}
 	return nil
+}
+
+// derivedAt returns the FROM subquery at byte offset at (a FROM item with
+// a subquery and an alias) and its occurrence; a *Refusal when there is
+// none.
+func (c *Canon) derivedAt(at int) (*sqlast.TableRef, *occurrence, error) {
+	t, ok := nodeAt[*sqlast.TableRef](c, at)
+	if !ok || t.Select == nil || t.Alias == nil {
+		return nil, nil, refuse("rule", "no FROM subquery at %d", at)
+	}
+	d := c.byAlias[lowerASCII(t.Alias.Name)]
+	if d == nil || d.derived == nil {
+		return nil, nil, refuse("rule", "no FROM subquery at %d", at)
+	}
+	return t, d, nil
 }
 
 // optConjuncts is conjuncts(e), none for a nil e.

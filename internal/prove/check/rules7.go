@@ -222,13 +222,9 @@ func (c *Canon) derivedOutput(e sqlast.Expr) (sqlast.Expr, bool) {
 // neither groups, aggregates, limits, orders nor has a window, with
 // tie-safe outputs.
 func (c *Canon) distinctBody(at int) (*sqlast.TableRef, *occurrence, *sqlast.SelectQuery, error) {
-	t, ok := nodeAt[*sqlast.TableRef](c, at)
-	if !ok || t.Select == nil || t.Alias == nil {
-		return nil, nil, nil, refuse("rule", "no FROM subquery at %d", at)
-	}
-	d := c.byAlias[lowerASCII(t.Alias.Name)]
-	if d == nil || d.derived == nil {
-		return nil, nil, nil, refuse("rule", "no FROM subquery at %d", at)
+	t, d, err := c.derivedAt(at)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	if len(t.Select.Cores) != 1 || t.Select.With != nil {
 		return nil, nil, nil, refuse("rule", "the subquery is a compound")
@@ -480,12 +476,11 @@ const RuleAggMerge = "agg_merge"
 func init() { rules[RuleAggMerge] = aggMerge }
 
 func aggMerge(c *Canon, at int, facts *factSet) error {
-	t, ok := nodeAt[*sqlast.TableRef](c, at)
-	if !ok || t.Select == nil || t.Alias == nil {
-		return refuse("rule", "no FROM subquery at %d", at)
+	t, d, err := c.derivedAt(at)
+	if err != nil {
+		return err
 	}
-	d := c.byAlias[lowerASCII(t.Alias.Name)]
-	if d == nil || d.derived == nil || len(t.Select.Cores) != 1 || t.Select.With != nil {
+	if len(t.Select.Cores) != 1 || t.Select.With != nil {
 		return refuse("rule", "no FROM subquery of one SELECT at %d", at)
 	}
 	outer := d.core

@@ -40,13 +40,12 @@ const RuleDerivedCompound = "derived_compound"
 func init() { rules[RuleDerivedCompound] = derivedCompound }
 
 func derivedCompound(c *Canon, at int, _ *factSet) error {
-	t, ok := nodeAt[*sqlast.TableRef](c, at)
-	if !ok || t.Select == nil || t.Alias == nil {
-		return refuse("rule", "no FROM subquery at %d", at)
+	t, d, err := c.derivedAt(at)
+	if err != nil {
+		return err
 	}
-	d := c.byAlias[lowerASCII(t.Alias.Name)]
 	body := t.Select
-	if d == nil || d.derived == nil || len(body.Cores) < 2 || body.With != nil {
+	if len(body.Cores) < 2 || body.With != nil {
 		return refuse("rule", "no compound FROM subquery at %d", at)
 	}
 	outer := d.core

@@ -37,13 +37,9 @@ const RuleGroupedMerge = "grouped_merge"
 func init() { rules[RuleGroupedMerge] = groupedMerge }
 
 func groupedMerge(c *Canon, at int, facts *factSet) error {
-	t, ok := nodeAt[*sqlast.TableRef](c, at)
-	if !ok || t.Select == nil || t.Alias == nil {
-		return refuse("rule", "no FROM subquery at %d", at)
-	}
-	d := c.byAlias[lowerASCII(t.Alias.Name)]
-	if d == nil || d.derived == nil {
-		return refuse("rule", "no FROM subquery at %d", at)
+	t, d, err := c.derivedAt(at)
+	if err != nil {
+		return err
 	}
 	outer := d.core
 	if len(outer.From) != 1 || outer.From[0] != t {

@@ -266,17 +266,7 @@ func (m *mutator) aggMerge(q *sel) bool {
 	if len(inner.items) == 2 {
 		add(&call{name: "sum", args: []expr{clone(x)}}, "sx", call1("sum"), call1("sum"))
 	}
-	s1.items, s1.having, s1.orderBy, s1.limit, s1.offset, s1.distinct = out1, nil, nil, -1, -1, false
-	s1.groupBy = nil
-	if grouped {
-		s1.groupBy = []expr{on1(g)}
-	}
-	q.from, q.where = []*fromItem{d}, nil
-	q.items, q.having, q.orderBy, q.limit, q.offset, q.distinct = out2, nil, nil, -1, -1, false
-	q.groupBy = nil
-	if grouped {
-		q.groupBy = []expr{&colRef{f: d, col: 0, qual: true}}
-	}
+	aggMergeFinish(q, s1, d, out1, out2, grouped, on1(g))
 	return true
 }
 
@@ -328,10 +318,18 @@ func (m *mutator) aggMergeDistinct(q, s1 *sel, g, h, x *colRef, grouped bool) bo
 		out1 = append(out1, &item{x: &call{name: k, args: []expr{on1(x)}, distinct: k == "count" || k == "sum"}})
 		out2 = append(out2, &item{x: &call{name: k, args: []expr{dx()}}})
 	}
+	aggMergeFinish(q, s1, d, out1, out2, grouped, on1(g))
+	return true
+}
+
+// aggMergeFinish makes the first query s1 SELECT out1 … [GROUP BY g1]
+// over its FROM and WHERE, and the second q SELECT out2 FROM d [GROUP BY
+// d's first column], neither with HAVING, ORDER BY, LIMIT or DISTINCT.
+func aggMergeFinish(q, s1 *sel, d *fromItem, out1, out2 []*item, grouped bool, g1 *colRef) {
 	s1.items, s1.having, s1.orderBy, s1.limit, s1.offset, s1.distinct = out1, nil, nil, -1, -1, false
 	s1.groupBy = nil
 	if grouped {
-		s1.groupBy = []expr{on1(g)}
+		s1.groupBy = []expr{g1}
 	}
 	q.from, q.where = []*fromItem{d}, nil
 	q.items, q.having, q.orderBy, q.limit, q.offset, q.distinct = out2, nil, nil, -1, -1, false
@@ -339,5 +337,4 @@ func (m *mutator) aggMergeDistinct(q, s1 *sel, g, h, x *colRef, grouped bool) bo
 	if grouped {
 		q.groupBy = []expr{&colRef{f: d, col: 0, qual: true}}
 	}
-	return true
 }
