@@ -3,6 +3,7 @@ package prove
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sqljudge/sqljudge/internal/prove/check"
@@ -61,6 +62,23 @@ func TestAggMergeDistinctOnSQLite(t *testing.T) {
 	// read.
 	if got, err := apply("SELECT d.a, CAST(SUM(d.n) AS REAL) FROM (SELECT a, i, COUNT(*) AS n FROM t GROUP BY a, i) AS d GROUP BY d.a"); err == nil {
 		t.Errorf("agg_merge rewrote CAST AS REAL into %s", got)
+	}
+	// Below the statement the CAST's INTEGER affinity is read: e.c = '2'
+	// holds for CAST(count AS INT) = 2, not for count(*) = 2.
+	nested := "SELECT e.c FROM (SELECT CAST(COALESCE(SUM(d.n), 0) AS INT) AS c FROM (SELECT i, COUNT(*) AS n FROM t GROUP BY i) AS d) AS e WHERE e.c = '2'"
+	c, err := check.Canonicalize(nested, s, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inner := strings.LastIndex(c.SQL(), "(SELECT")
+	if got, _, err := check.Apply(check.RuleAggMerge, c.SQL(), inner, s); err == nil && !strings.Contains(got, "CAST") {
+		t.Errorf("agg_merge dropped a CAST whose affinity the statement reads: %s", got)
+	}
+	rows = "INSERT INTO t(i) VALUES (1), (1)"
+	withCast, _ := sqliteRun(t, compoundDDL, rows, nested, false)
+	without, _ := sqliteRun(t, compoundDDL, rows, "SELECT e.c FROM (SELECT count(*) AS c FROM t) AS e WHERE e.c = '2'", false)
+	if slices.Equal(withCast, without) {
+		t.Errorf("the CAST's affinity no longer shows on %s: %v", rows, withCast)
 	}
 	// A column whose equal values differ (NOCASE c): MIN(d.k) is not MIN(c).
 	if got, err := apply("SELECT MIN(d.k) FROM (SELECT c AS k FROM t GROUP BY c) AS d"); err == nil {

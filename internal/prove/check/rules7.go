@@ -457,11 +457,12 @@ func (c *Canon) pinsOne(e, x sqlast.Expr) error {
 // MAX(d.g) are MIN(g), MAX(g), g tie-safe (GROUP BY and DISTINCT take
 // the same values for equal, and those are the same value); SUM(d.g) is
 // SUM(DISTINCT g), g of family Int with sum_in_range (Calcite's
-// AggregateExpandDistinctAggregatesRule read backwards). On SQLite a
-// CAST to a type of INTEGER affinity (INT, BIGINT, …) around a merging
-// form is dropped when the merged aggregate is an integer or NULL on
-// every database (COUNT, SUM of a column of family Int), kept around it
-// otherwise. An inner GROUP BY term the outer one lacks splits
+// AggregateExpandDistinctAggregatesRule read backwards). On SQLite, in a
+// SELECT of the statement itself (its outputs are the result, whose
+// affinity nothing reads), a CAST to a type of INTEGER affinity (INT,
+// BIGINT, …) around a merging form is dropped when the merged aggregate
+// is an integer or NULL on every database (COUNT, SUM of a column of
+// family Int), kept around it otherwise. An inner GROUP BY term the outer one lacks splits
 // rows into finer groups the outer one joins again; NULLs group together
 // in both. Without an inner GROUP BY the subquery returns one row (of
 // NULL sums on no rows) and the outer query must not group. Not: an
@@ -530,6 +531,14 @@ func aggMerge(c *Canon, at int, facts *factSet) error {
 	for _, g := range groupBy {
 		outerInner = append(outerInner, sqlast.Format(stripParens(g)))
 	}
+	// An inner GROUP BY column whose groups the outer one joins alone:
+	// its values in an outer group are the group's distinct values.
+	distinct := func(x sqlast.Expr) bool {
+		want := append([]string{sqlast.Format(stripParens(x))}, outerInner...)
+		slices.Sort(want)
+		return slices.Equal(slices.Compact(want), innerSet)
+	}
+	top := c.Stmt.With == nil && slices.Index(c.Stmt.Cores, sqlast.SelectCore(outer)) >= 0
 	var local factSet
 	merged := make([]sqlast.Expr, len(outer.Columns))
 	for k, col := range outer.Columns {
@@ -548,18 +557,14 @@ func aggMerge(c *Canon, at int, facts *factSet) error {
 			merged[k] = cloneExpr(x)
 			continue
 		}
-		// An inner GROUP BY column whose groups the outer one joins alone:
-		// its values in an outer group are the group's distinct values.
-		distinct := func(x sqlast.Expr) bool {
-			want := append([]string{sqlast.Format(stripParens(x))}, outerInner...)
-			slices.Sort(want)
-			return slices.Equal(slices.Compact(want), innerSet)
-		}
 		// CAST(m AS INTEGER) of an aggregate whose value is an integer or
-		// NULL is m (SQLite only: PostgreSQL's SUM of a bigint is a
-		// numeric, and the CAST changes its type).
+		// NULL is m, as a value: only where the statement's result is
+		// read (the CAST gives the output INTEGER affinity, which a
+		// comparison with '2' through a FROM or IN subquery would apply),
+		// and on SQLite only (PostgreSQL's SUM of a bigint is a numeric,
+		// and the CAST changes its type).
 		var cast *sqlast.CastExpr
-		if x, ok := e.(*sqlast.CastExpr); ok && c.d == SQLite && x.Type != nil && AffinityOf(x.Type.Name) == AffinityInteger {
+		if x, ok := e.(*sqlast.CastExpr); ok && top && c.d == SQLite && x.Type != nil && AffinityOf(x.Type.Name) == AffinityInteger {
 			cast, e = x, stripParens(x.X)
 		}
 		m, err := c.mergeAggregate(e, output, len(outer.GroupBy) > 0, distinct, &local)
