@@ -201,6 +201,11 @@ func TestGroupedMergeCases(t *testing.T) {
 		{"SELECT d.k, d.v FROM (SELECT i AS k, min(a) AS m, c AS v FROM t GROUP BY i) AS d",
 			"SELECT i, c FROM t GROUP BY i",
 			"INSERT INTO t(i, a, c) VALUES (1, 'b', 'x'), (1, 'a', 'y')"},
+		// The subquery's HAVING reads the bare column c from the row of
+		// max(a); the merged query, without max(a), from another row.
+		{"SELECT d.k FROM (SELECT i AS k, max(a) AS m FROM t GROUP BY i HAVING c = 'y') AS d",
+			"SELECT i FROM t GROUP BY i HAVING c = 'y'",
+			"INSERT INTO t(i, a, c) VALUES (1, 'a', 'x'), (1, 'b', 'y')"},
 		// Without GROUP BY the subquery is one row, the merged query one
 		// row for each of t's.
 		{"SELECT 1 FROM (SELECT count(*) AS n FROM t) AS d",

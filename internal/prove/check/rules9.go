@@ -19,8 +19,12 @@ import (
 // sqlite3SubqueryColumnTypes; a PostgreSQL column its expression's type),
 // so a comparison of d.ci compares as one of ei does. A column that ei
 // reads outside an aggregate and that the groups do not determine (a bare
-// column, whose row SQLite chooses) is left to the comparison, which
-// refuses a GROUP BY block reading one in an output, HAVING or ORDER BY.
+// column, whose row SQLite chooses) is refused, in an ei read and in the
+// subquery's HAVING (SQLite takes a bare column from the row of a MIN or
+// MAX, which the merge may drop; the merged query may be planned
+// otherwise), and so is an aggregate there whose value depends on the
+// order of the group's rows (GroupDetermined, orderFree: their facts are
+// the rule's).
 //
 // The outer query must not group, aggregate, or have a window; it reads d
 // only outside subqueries (an aggregate ei inside a subquery would be the
@@ -122,6 +126,11 @@ func groupedMerge(c *Canon, at int, facts *factSet) error {
 			kept = append(kept, col)
 		}
 	}
+	// The subquery's HAVING stays, but reads a bare column from the row
+	// of a MIN or MAX the merge may drop: it is read as an output too.
+	if sub.Having != nil {
+		kept = append(kept, &sqlast.ResultColumn{Expr: sub.Having})
+	}
 	var determined []Determined
 	if len(kept) > 0 {
 		sub.Columns = kept
@@ -133,6 +142,16 @@ func groupedMerge(c *Canon, at int, facts *factSet) error {
 		}
 	}
 	var local factSet
+	if sub.Having != nil {
+		h := determined[len(determined)-1]
+		if !h.Determined {
+			return refuse("rule", "the subquery's HAVING reads a value its groups do not determine")
+		}
+		local.addAll(h.Facts)
+		if err := c.orderFreeFacts(sub.Having, &local); err != nil {
+			return err
+		}
+	}
 	for i, col := range sub.Columns {
 		e := col.Expr
 		if _, star := e.(*sqlast.Star); star {
@@ -150,19 +169,7 @@ func groupedMerge(c *Canon, at int, facts *factSet) error {
 			continue
 		}
 		local.addAll(determined[pos[i]].Facts)
-		var err error
-		walkExpr(e, func(x sqlast.Expr) bool {
-			if f, ok := x.(*sqlast.FuncCall); ok && isAggregateCall(f) && err == nil {
-				if err = c.orderFree(f); err == nil && len(f.Args) == 1 {
-					if fact := c.sumFact(f.Args[0]); fact != nil {
-						local.add(*fact)
-					}
-					c.intFamilies(&local, f.Args[0])
-				}
-			}
-			return err == nil
-		})
-		if err != nil {
+		if err := c.orderFreeFacts(e, &local); err != nil {
 			return err
 		}
 	}
@@ -196,6 +203,25 @@ func groupedMerge(c *Canon, at int, facts *factSet) error {
 		outer.Having = andAll(having)
 	}
 	return nil
+}
+
+// orderFreeFacts refuses an aggregate of e (outside subqueries) whose value
+// depends on the order of its group's rows (orderFree), and adds to facts
+// what makes the others free of it (sumFact, the families of Int columns).
+func (c *Canon) orderFreeFacts(e sqlast.Expr, facts *factSet) error {
+	var err error
+	walkExpr(e, func(x sqlast.Expr) bool {
+		if f, ok := x.(*sqlast.FuncCall); ok && isAggregateCall(f) && err == nil {
+			if err = c.orderFree(f); err == nil && len(f.Args) == 1 {
+				if fact := c.sumFact(f.Args[0]); fact != nil {
+					facts.add(*fact)
+				}
+				c.intFamilies(facts, f.Args[0])
+			}
+		}
+		return err == nil
+	})
+	return err
 }
 
 // hasWindowCall reports whether e holds a window function call outside
