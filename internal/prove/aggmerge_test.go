@@ -53,9 +53,7 @@ func TestAggMergeDistinctOnSQLite(t *testing.T) {
 		t.Errorf("agg_merge rewrote %s into %s", split, got)
 	}
 	rows := "INSERT INTO t(i, a) VALUES (1, 'a'), (1, 'b')"
-	before, _ := sqliteRun(t, compoundDDL, rows, split, false)
-	distinct, _ := sqliteRun(t, compoundDDL, rows, "SELECT count(DISTINCT i) FROM t", false)
-	if slices.Equal(before, distinct) {
+	if same, _ := sameOn(t, rows, split, "SELECT count(DISTINCT i) FROM t"); same {
 		t.Errorf("%s equals count(DISTINCT i) on %s: the case no longer shows why the rule refuses", split, rows)
 	}
 	// A CAST to another type than INTEGER around a merging form is not
@@ -75,9 +73,7 @@ func TestAggMergeDistinctOnSQLite(t *testing.T) {
 		t.Errorf("agg_merge dropped a CAST whose affinity the statement reads: %s", got)
 	}
 	rows = "INSERT INTO t(i) VALUES (1), (1)"
-	withCast, _ := sqliteRun(t, compoundDDL, rows, nested, false)
-	without, _ := sqliteRun(t, compoundDDL, rows, "SELECT e.c FROM (SELECT count(*) AS c FROM t) AS e WHERE e.c = '2'", false)
-	if slices.Equal(withCast, without) {
+	if same, withCast := sameOn(t, rows, nested, "SELECT e.c FROM (SELECT count(*) AS c FROM t) AS e WHERE e.c = '2'"); same {
 		t.Errorf("the CAST's affinity no longer shows on %s: %v", rows, withCast)
 	}
 	// A column whose equal values differ (NOCASE c): MIN(d.k) is not MIN(c).

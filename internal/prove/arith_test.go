@@ -2,6 +2,8 @@ package prove
 
 import (
 	"context"
+	"database/sql"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -31,6 +33,49 @@ func arithSchema() *check.MapSchema {
 func sqliteBag(t *testing.T, rows, q string) []string {
 	t.Helper()
 	return sqliteBagOf(t, arithDDL, rows, q)
+}
+
+// sqliteRun runs q on a fresh in-memory database of ddl and rows and
+// returns its rows, each printed with its storage class, sorted unless
+// ordered; an error of q is returned (the database's own are fatal).
+func sqliteRun(t *testing.T, ddl, rows, q string, ordered bool) ([]string, error) {
+	t.Helper()
+	db, err := sql.Open("sqlite3", ":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	for _, st := range []string{ddl, rows} {
+		if _, err := db.Exec(st); err != nil {
+			t.Fatalf("%s: %v", st, err)
+		}
+	}
+	res, err := db.Query(q)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Close()
+	cols, _ := res.Columns()
+	var out []string
+	for res.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := res.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		out = append(out, fmt.Sprintf("%#v", vals))
+	}
+	if err := res.Err(); err != nil {
+		return nil, err
+	}
+	if !ordered {
+		slices.Sort(out)
+	}
+	return out, nil
 }
 
 // sqliteBagOf is sqliteBag over the tables of ddl.

@@ -1,7 +1,6 @@
 package prove
 
 import (
-	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -83,49 +82,6 @@ func groupedMergeQuery(r *rand.Rand) string {
 		q += " ORDER BY " + strings.Join(append(terms, names...), ", ") + " LIMIT " + pick("1", "2", "3 OFFSET 1")
 	}
 	return q
-}
-
-// sqliteRun runs q on a fresh in-memory database of ddl and rows and
-// returns its rows, each printed with its storage class, sorted unless
-// ordered; an error of q is returned (the database's own are fatal).
-func sqliteRun(t *testing.T, ddl, rows, q string, ordered bool) ([]string, error) {
-	t.Helper()
-	db, err := sql.Open("sqlite3", ":memory:")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
-	for _, st := range []string{ddl, rows} {
-		if _, err := db.Exec(st); err != nil {
-			t.Fatalf("%s: %v", st, err)
-		}
-	}
-	res, err := db.Query(q)
-	if err != nil {
-		return nil, err
-	}
-	defer res.Close()
-	cols, _ := res.Columns()
-	var out []string
-	for res.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := res.Scan(ptrs...); err != nil {
-			return nil, err
-		}
-		out = append(out, fmt.Sprintf("%#v", vals))
-	}
-	if err := res.Err(); err != nil {
-		return nil, err
-	}
-	if !ordered {
-		slices.Sort(out)
-	}
-	return out, nil
 }
 
 // TestGroupedMergeOnSQLite: grouped_merge keeps the result of every
@@ -219,10 +175,8 @@ func TestGroupedMergeCases(t *testing.T) {
 		if after, err := apply(tc.q); err == nil {
 			t.Errorf("grouped_merge rewrote %s into %s", tc.q, after)
 		}
-		before, berr := sqliteRun(t, compoundDDL, tc.rows, tc.q, false)
-		merged, merr := sqliteRun(t, compoundDDL, tc.rows, tc.merged, false)
-		if berr == nil && merr == nil && slices.Equal(before, merged) {
-			t.Errorf("%s and %s agree on %s (%v): the case no longer shows why the rule refuses", tc.q, tc.merged, tc.rows, before)
+		if same, rows := sameOn(t, tc.rows, tc.q, tc.merged); same {
+			t.Errorf("%s and %s agree on %s (%v): the case no longer shows why the rule refuses", tc.q, tc.merged, tc.rows, rows)
 		}
 	}
 	for _, q := range []string{
@@ -248,4 +202,13 @@ func applyAtSubquery(rule, q string, s check.Schema) (after string, readErr, rul
 	}
 	after, _, err = check.Apply(rule, c.SQL(), strings.Index(c.SQL(), "(SELECT"), s)
 	return after, nil, err
+}
+
+// sameOn runs q1 and q2 on one SQLite database of compoundDDL and rows:
+// whether both run and return the same rows (as a bag), and q1's rows.
+func sameOn(t *testing.T, rows, q1, q2 string) (bool, []string) {
+	t.Helper()
+	r1, err1 := sqliteRun(t, compoundDDL, rows, q1, false)
+	r2, err2 := sqliteRun(t, compoundDDL, rows, q2, false)
+	return err1 == nil && err2 == nil && slices.Equal(r1, r2), r1
 }

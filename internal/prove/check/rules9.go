@@ -114,13 +114,12 @@ func groupedMerge(c *Canon, at int, facts *factSet) error {
 	// order of the group's rows, that the engine meets last: the merged
 	// query may be planned otherwise (an ORDER BY of it read through an
 	// index), and SQLite takes a bare column from the row of a MIN or MAX
-	// the merge drops.
-	// GroupDetermined reads the subquery with the outputs read alone (an
-	// output dropped is not compared).
-	all := sub.Columns
+	// the merge drops. GroupDetermined reads the subquery with the outputs
+	// read alone (an output dropped is not compared).
+	outputs := sub.Columns
 	var kept []*sqlast.ResultColumn
 	pos := map[int]int{}
-	for i, col := range all {
+	for i, col := range outputs {
 		if read[i] {
 			pos[i] = len(kept)
 			kept = append(kept, col)
@@ -135,7 +134,7 @@ func groupedMerge(c *Canon, at int, facts *factSet) error {
 	if len(kept) > 0 {
 		sub.Columns = kept
 		text := sqlast.Format(t.Select)
-		sub.Columns = all
+		sub.Columns = outputs
 		var err error
 		if determined, err = GroupDetermined(text, c.s); err != nil || len(determined) != len(kept) {
 			return refuse("rule", "the subquery's outputs are not read on their own (%v)", err)
