@@ -82,11 +82,14 @@ func (p *prover) normalForm() Attempt {
 // GROUP BY without aggregates as DISTINCT, DISTINCT dropped in FROM
 // subqueries whose rows the query around them only tests for presence,
 // joins with a FROM subquery of distinct rows pinned by equalities as
-// EXISTS, a compound FROM subquery of the statement spliced into it, FROM
+// EXISTS, a SELECT DISTINCT FROM subquery read whole as the query's
+// DISTINCT, a compound FROM subquery of the statement spliced into it, FROM
 // subqueries merged (first: the LEFT JOIN rules read tables), a grouped
 // FROM subquery read alone merged into the query around it, LEFT JOINs
-// whose NULL rows the WHERE rejects as JOINs, LEFT JOINs on a key nothing
-// else reads removed, anti-joins as NOT EXISTS, EXCEPT as NOT IN, COUNT of
+// nothing reads removed under DISTINCT, EXISTS or IN, or on the key or
+// the groups of what they join (and the loop again: what is left may
+// merge), LEFT JOINs whose NULL rows the WHERE rejects as JOINs, LEFT
+// JOINs on a key nothing else reads removed, anti-joins as NOT EXISTS, EXCEPT as NOT IN, COUNT of
 // a NOT NULL column as COUNT(*), DISTINCT dropped in IN and EXISTS
 // subqueries, IS NOT NULL of an IN subquery's output dropped, HAVING
 // conjuncts on GROUP BY columns moved to the WHERE, an aggregate of a
@@ -102,9 +105,12 @@ func (p *prover) normalize(i int) {
 		}
 		p.applyAll(i, check.RuleDistinctDerived, derivedSites)
 		p.applyAll(i, check.RuleDistinctSemijoin, derivedSites)
+		p.applyAll(i, check.RuleDistinctLift, derivedSites)
 		p.applyAll(i, check.RuleDerivedCompound, derivedSites)
 		p.applyAll(i, check.RuleDerivedMerge, derivedSites)
 		p.applyAll(i, check.RuleGroupedMerge, derivedSites)
+		p.applyAll(i, check.RuleLeftJoinCopies, leftJoinSites)
+		p.applyAll(i, check.RuleLeftJoinElim, leftJoinSites)
 		if p.cur[i] == before {
 			break
 		}

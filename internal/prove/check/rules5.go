@@ -26,8 +26,15 @@ const RuleLeftToInner = "left_to_inner"
 // comparison the key is enforced with), is the query without b: each
 // left row matches at most one row of b (= is never TRUE on NULL, so
 // rows whose key holds NULL, which a UNIQUE key may repeat, match
-// nothing), and the outer join keeps it exactly once either way. At:
-// b's FROM item (a table).
+// nothing), and the outer join keeps it exactly once either way. b may
+// also be a FROM subquery, whose rows are one per group: c's conjuncts
+// b.ci = ei (b.ci an output that is a column of the Int or Text family,
+// through FROM subqueries) then cover every GROUP BY term of its SELECT,
+// or every output of a SELECT DISTINCT, or the SELECT aggregates without
+// GROUP BY (one row); the subquery must not fail (failFree: a column, a
+// literal, a comparison, AND, OR, NOT, IS, BETWEEN, IN a list, an
+// aggregate cannotFail takes; no LIMIT, window or WITH). c must not fail
+// either (failFree): without b the query would not. At: b's FROM item.
 const RuleLeftJoinElim = "left_join_elim"
 
 func init() {
@@ -45,6 +52,20 @@ func leftItem(c *Canon, at int) (*sqlast.TableRef, *occurrence, error) {
 	b := c.byAlias[lowerASCII(t.Alias.Name)]
 	if b == nil || b.table == nil || b.core == nil {
 		return nil, nil, refuse("rule", "no LEFT JOIN of a table at %d", at)
+	}
+	return t, b, nil
+}
+
+// leftAny returns the LEFT JOIN of a table or of a FROM subquery at
+// offset at and its occurrence.
+func leftAny(c *Canon, at int) (*sqlast.TableRef, *occurrence, error) {
+	t, ok := nodeAt[*sqlast.TableRef](c, at)
+	if !ok || t.Alias == nil || t.Join == nil || t.Join.Type&sqlast.JoinLeft == 0 || t.Join.Type&sqlast.JoinRight != 0 || t.Name == nil && t.Select == nil || t.HasArgs {
+		return nil, nil, refuse("rule", "no LEFT JOIN of a table or a FROM subquery at %d", at)
+	}
+	b := c.byAlias[lowerASCII(t.Alias.Name)]
+	if b == nil || b.table == nil && b.derived == nil || b.core == nil {
+		return nil, nil, refuse("rule", "no LEFT JOIN of a table or a FROM subquery at %d", at)
 	}
 	return t, b, nil
 }
@@ -92,7 +113,7 @@ func nullRejectedOperands(e sqlast.Expr) []sqlast.Expr {
 }
 
 func leftJoinElim(c *Canon, at int, facts *factSet) error {
-	t, b, err := leftItem(c, at)
+	t, b, err := leftAny(c, at)
 	if err != nil {
 		return err
 	}
@@ -102,6 +123,12 @@ func leftJoinElim(c *Canon, at int, facts *factSet) error {
 	}
 	if readsOutside(c, b.alias, t.On) {
 		return refuse("rule", "the query reads %s outside its ON", b.alias)
+	}
+	if t.On != nil && !failFree(t.On, c.d) {
+		return refuse("rule", "the ON of %s may fail (arithmetic, a function, CAST, LIKE or a subquery): without it the query would not", b.alias)
+	}
+	if b.derived != nil {
+		return leftJoinElimDerived(c, t, b, facts)
 	}
 	// Key columns of b bound by ON equalities, with their facts.
 	bound := map[int]bool{}

@@ -11,8 +11,8 @@ import (
 // bijection give the same rows on every database, whatever they hold:
 // the engine runs the same query. What the steps to them claim is less:
 // each rule keeps the multiset of rows a FROM, WHERE and join produce,
-// not the order the engine meets them in (right_to_left, left_join_elim
-// and join_elim change it). So the original queries give the rows of
+// not the order the engine meets them in (right_to_left, left_join_elim,
+// left_join_copies and join_elim change it). So the original queries give the rows of
 // their normal forms only where nothing reads that order; sameForm
 // accepts such a pair when the comparison does not read the forms (an
 // outer join it does not model) and orderFreeForm finds nothing that

@@ -1,0 +1,355 @@
+package check
+
+import (
+	"slices"
+
+	"github.com/sqljudge/sqljudge/internal/sqlast"
+)
+
+// RuleLeftJoinCopies: FROM a ... LEFT JOIN b ON c ..., where nothing but
+// c reads b, is the FROM without b in a query that cannot tell a row from
+// two copies of it: a SELECT DISTINCT whose outputs are tie-safe (two
+// values it takes for equal are the same value) and whose ORDER BY terms
+// are outputs, that neither groups, aggregates, limits nor has a window;
+// or the body of an EXISTS or of an IN subquery that neither groups,
+// aggregates nor limits. The outer join keeps each row of its left side
+// at least once (once per row of b that c accepts, once with NULLs when
+// none does), the same values in every column but b's, which nothing
+// reads: so the rows the query keeps are the same values, in other
+// numbers, and DISTINCT shows each once (EXISTS: the same emptiness; IN:
+// the same set of values). c and b must not fail (failFree: without them
+// the query would not), b not be NATURAL or USING (they merge columns
+// that are read unqualified) and no * read b. At: b's FROM item (a table
+// or a FROM subquery).
+const RuleLeftJoinCopies = "left_join_copies"
+
+func init() { rules[RuleLeftJoinCopies] = leftJoinCopies }
+
+func leftJoinCopies(c *Canon, at int, _ *factSet) error {
+	t, b, err := leftAny(c, at)
+	if err != nil {
+		return err
+	}
+	if t.Join.Type&sqlast.JoinNatural != 0 || len(t.Using) > 0 || len(b.merged) > 0 {
+		return refuse("rule", "a NATURAL or USING join")
+	}
+	sq := b.core
+	if bareStar(sq) {
+		return refuse("rule", "SELECT * reads %s", b.alias)
+	}
+	if readsOutside(c, b.alias, t.On) {
+		return refuse("rule", "the query reads %s outside its ON", b.alias)
+	}
+	if t.On != nil && !failFree(t.On, c.d) {
+		return refuse("rule", "the ON of %s may fail (arithmetic, a function, CAST, LIKE or a subquery): without it the query would not", b.alias)
+	}
+	if b.derived != nil && !stmtFailFree(b.derived, c.d) {
+		return refuse("rule", "the subquery %s may fail: without it the query would not", b.alias)
+	}
+	if err := c.copyBlind(sq, true); err != nil {
+		return err
+	}
+	sq.From = slices.DeleteFunc(sq.From, func(x *sqlast.TableRef) bool { return x == t })
+	return nil
+}
+
+// copyBlind refuses a SELECT sq whose result may change when a row of its
+// FROM comes in more copies (or fewer, but at least one): it accepts a
+// SELECT DISTINCT with tie-safe outputs (RuleGroupDistinct), or one that
+// is the body of an EXISTS or an IN subquery, in either case without
+// GROUP BY, HAVING, LIMIT, a window or an aggregate. orderOutputs also
+// requires a SELECT DISTINCT's ORDER BY terms to be outputs (a term that
+// is none is read from one of the rows DISTINCT folds, which the copies
+// and the plan decide).
+func (c *Canon) copyBlind(sq *sqlast.SelectQuery, orderOutputs bool) error {
+	if len(sq.GroupBy) > 0 || sq.Having != nil || sq.Limit != nil || len(sq.Windows) > 0 {
+		return refuse("rule", "the query groups, limits or has a window")
+	}
+	for _, col := range sq.Columns {
+		if containsAggregate(col.Expr) || hasWindowCall(col.Expr) {
+			return refuse("rule", "the query aggregates")
+		}
+	}
+	for _, o := range sq.OrderBy {
+		if containsAggregate(o.Expr) || hasWindowCall(o.Expr) {
+			return refuse("rule", "the query aggregates")
+		}
+	}
+	sqlast.Walk(c.Stmt, func(n sqlast.Node) bool {
+		var st *sqlast.SelectStmt
+		switch x := n.(type) {
+		case *sqlast.ExistsExpr:
+			st = x.Select
+		case *sqlast.InExpr:
+			st = x.Select
+		}
+		if st != nil && len(st.Cores) == 1 && st.Cores[0] == sqlast.SelectCore(sq) {
+			sq = nil
+		}
+		return sq != nil
+	})
+	if sq == nil {
+		return nil // the body of an EXISTS or an IN
+	}
+	if sq.Distinct != sqlast.DistinctDistinct {
+		return refuse("rule", "the query counts its rows (no DISTINCT of tie-safe outputs, EXISTS or IN)")
+	}
+	expandOuterStars(c, sq)
+	var outs []string
+	for _, col := range sq.Columns {
+		if !c.tieSafeThrough(col.Expr) {
+			return refuse("rule", "output %s is not tie-safe: DISTINCT keeps one of the values it takes for equal", sqlast.Format(col.Expr))
+		}
+		outs = append(outs, sqlast.Format(stripParens(col.Expr)))
+	}
+	if orderOutputs {
+		for _, o := range sq.OrderBy {
+			if !slices.Contains(outs, sqlast.Format(stripParens(o.Expr))) {
+				return refuse("rule", "ORDER BY %s, which is no output of the SELECT DISTINCT", sqlast.Format(o.Expr))
+			}
+		}
+	}
+	return nil
+}
+
+// leftJoinElimDerived is left_join_elim for a FROM subquery b (t its FROM
+// item): c's conjuncts b.ci = ei, each b.ci an output that is a column of
+// a table (through FROM subqueries) of the Int or Text family and ei a
+// column of that family that is not b's or a literal, cover every GROUP
+// BY term of b's SELECT (one row per group: two rows differ on a bound
+// column, whose values cannot both equal ei), or, without GROUP BY, every
+// output of a SELECT DISTINCT; a SELECT that aggregates without GROUP BY
+// is one row. b must not fail (stmtFailFree).
+func leftJoinElimDerived(c *Canon, t *sqlast.TableRef, b *occurrence, facts *factSet) error {
+	if len(b.derived.Cores) != 1 || b.derived.With != nil {
+		return refuse("rule", "the subquery %s is a compound or has a WITH", b.alias)
+	}
+	sub, ok := b.derived.Cores[0].(*sqlast.SelectQuery)
+	if !ok || sub.Limit != nil || len(sub.OrderBy) > 0 {
+		return refuse("rule", "the subquery %s is no SELECT, or orders or limits", b.alias)
+	}
+	if !stmtFailFree(b.derived, c.d) {
+		return refuse("rule", "the subquery %s may fail: without it the query would not", b.alias)
+	}
+	bound := map[int]bool{}
+	var pairFacts []Fact
+	for _, x := range optConjuncts(t.On) {
+		be, ok := stripParens(x).(*sqlast.BinaryExpr)
+		if !ok || be.Op != sqlast.OpEq {
+			continue
+		}
+		for _, pair := range [][2]sqlast.Expr{{be.X, be.Y}, {be.Y, be.X}} {
+			r, ok := stripParens(pair[0]).(*sqlast.QualifiedRef)
+			if !ok || len(r.Parts) != 2 || lowerASCII(r.Parts[0].Name) != b.alias {
+				continue
+			}
+			i := b.column(r.Parts[1].Name)
+			if i < 0 || i >= len(sub.Columns) || readsAlias(pair[1], b.alias) {
+				continue
+			}
+			bo, bi, ok := c.colOf(stripParens(c.throughDerived(sub.Columns[i].Expr)))
+			if !ok {
+				continue
+			}
+			f := c.fam(bo, bi)
+			if f != Int && f != Text {
+				continue
+			}
+			if eo, ei, ok := c.colOf(stripParens(c.throughDerived(pair[1]))); ok && c.fam(eo, ei) == f {
+				bound[i] = true
+				pairFacts = append(pairFacts, c.familyFact(bo, bi), c.familyFact(eo, ei))
+			} else if literalOf(stripParens(pair[1]), f) {
+				bound[i] = true
+				pairFacts = append(pairFacts, c.familyFact(bo, bi))
+			}
+		}
+	}
+	boundText := map[string]bool{}
+	for i := range bound {
+		boundText[sqlast.Format(stripParens(sub.Columns[i].Expr))] = true
+	}
+	covered := false
+	switch {
+	case len(sub.GroupBy) > 0:
+		covered = true
+		for _, g := range sub.GroupBy {
+			if _, lit := stripParens(g).(*sqlast.Literal); !lit && !boundText[sqlast.Format(stripParens(g))] {
+				covered = false
+			}
+		}
+	case sub.Distinct == sqlast.DistinctDistinct:
+		covered = true
+		for i, col := range sub.Columns {
+			if _, lit := stripParens(col.Expr).(*sqlast.Literal); !lit && !bound[i] {
+				covered = false
+			}
+		}
+	default:
+		for _, col := range sub.Columns {
+			covered = covered || containsAggregate(col.Expr)
+		}
+		if covered {
+			pairFacts = nil // one row: no comparison is relied on
+		}
+	}
+	if !covered {
+		return refuse("rule", "the ON of %s binds no set of its GROUP BY terms, DISTINCT outputs or a scalar aggregate's row to values of one family, Int or Text", b.alias)
+	}
+	for _, f := range pairFacts {
+		facts.add(f)
+	}
+	sq := b.core
+	sq.From = slices.DeleteFunc(sq.From, func(x *sqlast.TableRef) bool { return x == t })
+	return nil
+}
+
+// readsAlias reports whether e reads a column of occurrence alias.
+func readsAlias(e sqlast.Expr, alias string) bool {
+	found := false
+	sqlast.Walk(e, func(n sqlast.Node) bool {
+		if r, ok := n.(*sqlast.QualifiedRef); ok && len(r.Parts) == 2 && lowerASCII(r.Parts[0].Name) == alias {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// failFree reports whether evaluating e raises no error on any row on
+// dialect d: columns and literals, the comparisons =, <>, <, <=, >, >=,
+// IS [NOT], AND, OR, NOT, IS [NOT] NULL, BETWEEN and IN a list of such
+// operands, COLLATE, and the aggregates cannotFail accepts. Not:
+// arithmetic (PostgreSQL fails on an overflow and on a division by zero),
+// CAST, other functions, LIKE and GLOB (PostgreSQL fails on an escape at
+// a pattern's end), CASE and subqueries (one that returns two rows fails
+// on PostgreSQL).
+func failFree(e sqlast.Expr, d Dialect) bool {
+	switch t := e.(type) {
+	case *sqlast.QualifiedRef, *sqlast.Literal:
+		return true
+	case *sqlast.ParenExpr:
+		return failFree(t.X, d)
+	case *sqlast.CollateExpr:
+		return failFree(t.X, d)
+	case *sqlast.BinaryExpr:
+		switch t.Op {
+		case sqlast.OpAnd, sqlast.OpOr, sqlast.OpEq, sqlast.OpNe, sqlast.OpLt, sqlast.OpLe, sqlast.OpGt, sqlast.OpGe:
+			return failFree(t.X, d) && failFree(t.Y, d)
+		}
+	case *sqlast.UnaryExpr:
+		return t.Op == sqlast.OpNot && failFree(t.X, d)
+	case *sqlast.IsExpr:
+		return failFree(t.X, d) && failFree(t.Y, d)
+	case *sqlast.NullCheckExpr:
+		return failFree(t.X, d)
+	case *sqlast.BetweenExpr:
+		return failFree(t.X, d) && failFree(t.Lo, d) && failFree(t.Hi, d)
+	case *sqlast.InExpr:
+		if t.Select != nil || t.Table != nil {
+			return false
+		}
+		for _, x := range append([]sqlast.Expr{t.X}, t.List...) {
+			if !failFree(x, d) {
+				return false
+			}
+		}
+		return true
+	case *sqlast.FuncCall:
+		return cannotFail(t, d)
+	}
+	return false
+}
+
+// stmtFailFree reports whether a FROM subquery raises no error on any
+// database on dialect d: one SELECT without WITH, LIMIT or window whose
+// outputs, WHERE, GROUP BY terms, HAVING and ON conditions are failFree
+// and whose FROM items are tables or such subqueries.
+func stmtFailFree(st *sqlast.SelectStmt, d Dialect) bool {
+	if st == nil || st.With != nil || len(st.Cores) != 1 {
+		return false
+	}
+	sq, ok := st.Cores[0].(*sqlast.SelectQuery)
+	if !ok || sq.Limit != nil || len(sq.Windows) > 0 {
+		return false
+	}
+	for _, col := range sq.Columns {
+		if _, star := col.Expr.(*sqlast.Star); !star && !failFree(col.Expr, d) {
+			return false
+		}
+	}
+	for _, e := range append([]sqlast.Expr{sq.Where, sq.Having}, sq.GroupBy...) {
+		if e != nil && !failFree(e, d) {
+			return false
+		}
+	}
+	for _, o := range sq.OrderBy {
+		if !failFree(o.Expr, d) {
+			return false
+		}
+	}
+	for _, f := range sq.From {
+		if f.On != nil && !failFree(f.On, d) {
+			return false
+		}
+		if f.Select != nil && !stmtFailFree(f.Select, d) || f.Select == nil && f.Name == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// RuleDistinctLift: SELECT d.c1', ..., d.ck' FROM (SELECT DISTINCT e1 AS
+// c1, ..., ek AS ck FROM F WHERE p) AS d WHERE w ORDER BY ... LIMIT n,
+// whose outputs are d's columns, each once (in any order), is SELECT
+// DISTINCT d.c1', ..., d.ck' FROM (SELECT e1 AS c1, ... FROM F WHERE p) AS
+// d WHERE w ORDER BY ... LIMIT n (derived_merge then merges d): the outer
+// rows are d's rows, reordered column-wise, and w, the outputs and the
+// sort keys read only d's values. With d's outputs tie-safe (as
+// distinct_derived has them), rows DISTINCT takes for equal are the same
+// values, on which w is the same: removing the copies before or after w
+// and the reordering leaves the same rows, and DISTINCT comes before
+// ORDER BY and LIMIT in both. Not: the outer query DISTINCT already
+// (distinct_derived), grouping, aggregating or with a window; d not its
+// only FROM item; an output that is not a column of d, or a column of d
+// shown twice or not at all. At: d's FROM item.
+const RuleDistinctLift = "distinct_lift"
+
+func init() { rules[RuleDistinctLift] = distinctLift }
+
+func distinctLift(c *Canon, at int, _ *factSet) error {
+	t, d, sub, err := c.distinctBody(at)
+	if err != nil {
+		return err
+	}
+	outer := d.core
+	if len(outer.From) != 1 || outer.From[0] != t {
+		return refuse("rule", "%s is not the only item of its FROM", d.alias)
+	}
+	if outer.Distinct == sqlast.DistinctDistinct || len(outer.GroupBy) > 0 || outer.Having != nil || len(outer.Windows) > 0 {
+		return refuse("rule", "the query around the subquery is DISTINCT, groups or has a window")
+	}
+	for _, o := range outer.OrderBy {
+		if containsAggregate(o.Expr) || hasWindowCall(o.Expr) {
+			return refuse("rule", "the query around the subquery aggregates")
+		}
+	}
+	expandOuterStars(c, outer)
+	seen := make([]bool, len(sub.Columns))
+	for _, col := range outer.Columns {
+		r, ok := stripParens(col.Expr).(*sqlast.QualifiedRef)
+		if !ok || len(r.Parts) != 2 || lowerASCII(r.Parts[0].Name) != d.alias {
+			return refuse("rule", "output %s is no column of %s", sqlast.Format(col.Expr), d.alias)
+		}
+		i := d.column(r.Parts[1].Name)
+		if i < 0 || i >= len(seen) || seen[i] {
+			return refuse("rule", "output %s shows a column of %s twice", sqlast.Format(col.Expr), d.alias)
+		}
+		seen[i] = true
+	}
+	if slices.Contains(seen, false) {
+		return refuse("rule", "the outputs do not show every column of %s", d.alias)
+	}
+	sub.Distinct = sqlast.DistinctNone
+	outer.Distinct = sqlast.DistinctDistinct
+	return nil
+}

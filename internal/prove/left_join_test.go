@@ -1,0 +1,326 @@
+package prove
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sqljudge/sqljudge/internal/prove/check"
+	"github.com/sqljudge/sqljudge/internal/sqlast"
+)
+
+// leftJoinQuery draws a statement with a LEFT JOIN of a table or of a FROM
+// subquery that nothing but its ON reads (at times something else does):
+// the right side u itself, u grouped by one or two of compoundDDL's
+// columns (NOCASE, untyped and REAL ones among them), u's distinct rows or
+// one aggregate row; an ON that equates its columns with t's or with
+// literals, at times with one more conjunct or one that may fail; a
+// SELECT that is DISTINCT or not, or the body of an EXISTS or an IN.
+func leftJoinQuery(r *rand.Rand) string {
+	pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
+	cols := []string{"i", "a", "c", "x", "r"}
+	// The right side and the columns its ON may equate.
+	var right string
+	var keys []string
+	switch r.IntN(5) {
+	case 0:
+		right, keys = "u AS d", []string{"i", "a", "c", "x"}
+	case 1, 2:
+		g := []string{pick(cols...)}
+		if r.IntN(3) == 0 {
+			g = append(g, pick(cols...))
+		}
+		g = slices.Compact(g)
+		var outs []string
+		for k, x := range g {
+			outs = append(outs, fmt.Sprintf("%s AS k%d", x, k))
+			keys = append(keys, fmt.Sprintf("k%d", k))
+		}
+		outs = append(outs, pick("count(*) AS n", "max(i) AS n", "min(a) AS n", "sum(i) AS n", "abs(min(i)) AS n", "a AS n"))
+		right = fmt.Sprintf("(SELECT %s FROM u%s GROUP BY %s%s) AS d", strings.Join(outs, ", "), pick("", "", " WHERE i > 1", " WHERE i + 1 > 1"), strings.Join(g, ", "), pick("", "", " HAVING count(*) > 1"))
+	case 3:
+		g := []string{pick(cols...), pick(cols...)}
+		g = slices.Compact(g)
+		var outs []string
+		for k, x := range g {
+			outs = append(outs, fmt.Sprintf("%s AS k%d", x, k))
+			keys = append(keys, fmt.Sprintf("k%d", k))
+		}
+		right = fmt.Sprintf("(SELECT DISTINCT %s FROM u%s) AS d", strings.Join(outs, ", "), pick("", " WHERE c <> 'b'"))
+	default:
+		right, keys = fmt.Sprintf("(SELECT %s AS k0 FROM u) AS d", pick("count(*)", "max(i)", "min(a)", "sum(i)")), []string{"k0"}
+	}
+	var on []string
+	for _, k := range keys {
+		if r.IntN(3) != 0 || len(on) == 0 {
+			on = append(on, fmt.Sprintf("d.%s = %s", k, pick("t.i", "t.a", "t.c", "t.x", "t.r", "1", "'a'", "t.i + 0")))
+		}
+	}
+	if r.IntN(4) == 0 {
+		on = append(on, pick("t.i > 1", "d."+keys[0]+" IS NOT NULL", "abs(t.i) > 0", "t.a LIKE 'a%'"))
+	}
+	from := "t LEFT JOIN " + right + " ON " + strings.Join(on, " AND ")
+	out := func() string { return pick("t.i", "t.a", "t.c", "t.x", "t.r", "t.i", "t.a", "d."+keys[0]) }
+	outs := []string{out()}
+	if r.IntN(2) == 0 {
+		outs = append(outs, out())
+	}
+	where := pick("", "", " WHERE t.i IS NOT NULL", " WHERE t.a <> 'b'")
+	switch r.IntN(6) {
+	case 0:
+		return fmt.Sprintf("SELECT u.i FROM u WHERE EXISTS (SELECT %s FROM %s%s)", outs[0], from, where)
+	case 1:
+		return fmt.Sprintf("SELECT u.i FROM u WHERE u.a IN (SELECT %s FROM %s%s)", outs[0], from, where)
+	case 2, 3:
+		q := fmt.Sprintf("SELECT DISTINCT %s FROM %s%s", strings.Join(outs, ", "), from, where)
+		if r.IntN(3) == 0 {
+			q += " ORDER BY " + pick("1", outs[0], "t.r")
+		}
+		return q
+	}
+	return fmt.Sprintf("SELECT %s FROM %s%s", strings.Join(outs, ", "), from, where)
+}
+
+// applyAtLeftJoin applies rule to q's canonical form over s at its first
+// LEFT JOIN: the query rewritten, or the canonical form's error (readErr)
+// or the rule's (ruleErr).
+func applyAtLeftJoin(rule, q string, s check.Schema) (after string, readErr, ruleErr error) {
+	c, err := check.Canonicalize(q, s, "a")
+	if err != nil {
+		return "", err, nil
+	}
+	parsed, err := sqlast.Parse(c.SQL())
+	if err != nil {
+		return "", err, nil
+	}
+	sites := leftJoinSites(parsed)
+	if len(sites) == 0 {
+		return "", fmt.Errorf("no LEFT JOIN in %s", c.SQL()), nil
+	}
+	after, _, err = check.Apply(rule, c.SQL(), sites[0], s)
+	return after, nil, err
+}
+
+// TestLeftJoinRulesOnSQLite: left_join_elim (a LEFT JOIN of a FROM
+// subquery on its groups or its distinct rows) and left_join_copies (a
+// LEFT JOIN under DISTINCT, EXISTS or IN) keep the result of every
+// statement they rewrite, on SQLite, value by value and storage class by
+// storage class, and fail where the statement fails: 1,500 statements of
+// leftJoinQuery, each where a rule applies run before and after it on 30
+// databases of compoundRows.
+func TestLeftJoinRulesOnSQLite(t *testing.T) {
+	s := compoundSchema()
+	r := rand.New(rand.NewPCG(17, 5))
+	applied := map[string]int{}
+	refused, unread, failing := 0, 0, 0
+	for range 1500 {
+		q := leftJoinQuery(r)
+		for _, rule := range []string{check.RuleLeftJoinElim, check.RuleLeftJoinCopies} {
+			after, readErr, err := applyAtLeftJoin(rule, q, s)
+			if readErr != nil {
+				unread++
+				break
+			}
+			if err != nil {
+				refused++
+				continue
+			}
+			applied[rule]++
+			for range 30 {
+				rows := compoundRows(r)
+				want, werr := sqliteRun(t, compoundDDL, rows, q, false)
+				got, gerr := sqliteRun(t, compoundDDL, rows, after, false)
+				if (werr == nil) != (gerr == nil) {
+					t.Fatalf("%s changes whether the statement fails:\n%s\n%s\nrows %s\nbefore %v\nafter  %v", rule, q, after, rows, werr, gerr)
+				}
+				if werr != nil {
+					failing++
+					continue
+				}
+				if !slices.Equal(want, got) {
+					t.Fatalf("%s changes the result:\n%s\n%s\nrows %s\nbefore %v\nafter  %v", rule, q, after, rows, want, got)
+				}
+			}
+		}
+	}
+	if applied[check.RuleLeftJoinElim] < 60 || applied[check.RuleLeftJoinCopies] < 150 || refused == 0 {
+		t.Errorf("left_join_elim applied to %d statements, left_join_copies to %d, %d refusals: the generator no longer reaches them", applied[check.RuleLeftJoinElim], applied[check.RuleLeftJoinCopies], refused)
+	}
+	t.Logf("left_join_elim rewrote %d statements, left_join_copies %d (each on 30 databases, %d runs failing both ways); %d refusals, %d not read by the canonical form", applied[check.RuleLeftJoinElim], applied[check.RuleLeftJoinCopies], failing, refused, unread)
+}
+
+// TestLeftJoinCases: what left_join_elim, left_join_copies and
+// distinct_lift write, and what they refuse, each refusal with the
+// database on which the rewrite would change the result.
+func TestLeftJoinCases(t *testing.T) {
+	s := compoundSchema()
+	for _, tc := range []struct{ rule, q, want string }{
+		{check.RuleLeftJoinElim, "SELECT t.i FROM t LEFT JOIN (SELECT i AS k, count(*) AS n FROM u GROUP BY i) AS d ON d.k = t.i AND d.n > 1",
+			"SELECT a1.i FROM t AS a1"},
+		{check.RuleLeftJoinElim, "SELECT t.a FROM t LEFT JOIN (SELECT DISTINCT i AS k, a AS b FROM u) AS d ON d.k = t.i AND d.b = 'a'",
+			"SELECT a1.a FROM t AS a1"},
+		{check.RuleLeftJoinCopies, "SELECT DISTINCT t.i, t.a FROM t LEFT JOIN u ON t.c = u.c WHERE t.i > 1 ORDER BY t.a",
+			"SELECT DISTINCT a1.i, a1.a FROM t AS a1 WHERE a1.i > 1 ORDER BY a1.a"},
+		{check.RuleLeftJoinCopies, "SELECT i FROM u WHERE EXISTS (SELECT 1 FROM t LEFT JOIN u AS v ON t.x = v.x WHERE t.i = u.i)",
+			"SELECT a1.i FROM u AS a1 WHERE EXISTS (SELECT 1 FROM t AS a2 WHERE a2.i = a1.i)"},
+	} {
+		after, readErr, err := applyAtLeftJoin(tc.rule, tc.q, s)
+		if readErr != nil || err != nil || after != tc.want {
+			t.Errorf("%s: %s\nwrote %q (%v, %v)\nwant  %q", tc.rule, tc.q, after, readErr, err, tc.want)
+		}
+	}
+	rules := []string{check.RuleLeftJoinElim, check.RuleLeftJoinCopies}
+	for _, tc := range []struct {
+		q, without, rows string // without: the query without the LEFT JOIN, different on rows
+	}{
+		// Not every GROUP BY term bound: two groups of u meet t's row.
+		{"SELECT t.i FROM t LEFT JOIN (SELECT i AS k, a AS b FROM u GROUP BY i, a) AS d ON d.k = t.i",
+			"SELECT t.i FROM t",
+			"INSERT INTO t(i) VALUES (1); INSERT INTO u(i, a) VALUES (1, 'a'), (1, 'b')"},
+		// Groups of a under BINARY, compared under t.c's NOCASE.
+		{"SELECT t.i FROM t LEFT JOIN (SELECT a AS k FROM u GROUP BY a) AS d ON t.c = d.k",
+			"SELECT t.i FROM t",
+			"INSERT INTO t(i, c) VALUES (1, 'a'); INSERT INTO u(a) VALUES ('a'), ('A')"},
+		// Groups of an untyped column (1 and '1' apart), compared with an
+		// INTEGER column, which converts '1' to 1.
+		{"SELECT t.i FROM t LEFT JOIN (SELECT x AS k FROM u GROUP BY x) AS d ON t.i = d.k",
+			"SELECT t.i FROM t",
+			"INSERT INTO t(i) VALUES (1); INSERT INTO u(x) VALUES (1), ('1')"},
+		// Two columns of the Other family: groups of the untyped x apart
+		// under BINARY, compared under t.c's NOCASE.
+		{"SELECT t.i FROM t LEFT JOIN (SELECT x AS k FROM u GROUP BY x) AS d ON t.c = d.k",
+			"SELECT t.i FROM t",
+			"INSERT INTO t(i, c) VALUES (1, 'a'); INSERT INTO u(x) VALUES ('a'), ('A')"},
+		// SQLite's SUM of integers fails on an overflow; without the
+		// subquery the query runs.
+		{"SELECT u.i FROM u WHERE EXISTS (SELECT 1 FROM t LEFT JOIN (SELECT i AS k, sum(i) AS n FROM u GROUP BY i) AS d ON d.k = t.i)",
+			"SELECT u.i FROM u WHERE EXISTS (SELECT 1 FROM t)",
+			"INSERT INTO t(i) VALUES (1); INSERT INTO u(i) VALUES (9223372036854775807), (9223372036854775807)"},
+		// An ON that fails (abs of the smallest integer).
+		{"SELECT u.i FROM u WHERE EXISTS (SELECT 1 FROM t LEFT JOIN u AS v ON t.i = v.i AND abs(v.i - 1) > 0)",
+			"SELECT u.i FROM u WHERE EXISTS (SELECT 1 FROM t)",
+			"INSERT INTO t(i) VALUES (-9223372036854775807); INSERT INTO u(i) VALUES (-9223372036854775807)"},
+		// No DISTINCT: the copies show.
+		{"SELECT t.i FROM t LEFT JOIN u ON t.i = u.i",
+			"SELECT t.i FROM t",
+			"INSERT INTO t(i) VALUES (1); INSERT INTO u(i) VALUES (1), (1)"},
+		// The outer query counts.
+		{"SELECT count(DISTINCT t.i), count(*) FROM t LEFT JOIN u ON t.i = u.i",
+			"SELECT count(DISTINCT t.i), count(*) FROM t",
+			"INSERT INTO t(i) VALUES (1); INSERT INTO u(i) VALUES (1), (1)"},
+		// The right side read outside its ON.
+		{"SELECT DISTINCT t.i, u.a FROM t LEFT JOIN u ON t.i = u.i",
+			"SELECT DISTINCT t.i, NULL FROM t",
+			"INSERT INTO t(i) VALUES (1); INSERT INTO u(i, a) VALUES (1, 'a')"},
+	} {
+		for _, rule := range rules {
+			if after, readErr, err := applyAtLeftJoin(rule, tc.q, s); readErr != nil || err == nil {
+				t.Errorf("%s rewrote %s into %s (%v)", rule, tc.q, after, readErr)
+			}
+		}
+		if same, rows := sameOn(t, tc.rows, tc.q, tc.without); same {
+			t.Errorf("%s and %s agree on %s (%v): the case no longer shows why the rules refuse", tc.q, tc.without, tc.rows, rows)
+		}
+	}
+	// DISTINCT keeps one of 'a' and 'A' under NOCASE, which the join may
+	// change.
+	for _, q := range []string{
+		"SELECT DISTINCT t.c FROM t LEFT JOIN u ON t.i = u.i",
+		"SELECT DISTINCT t.i FROM t LEFT JOIN u ON t.i = u.i ORDER BY t.a", // a sort key read from a row DISTINCT folds
+		"SELECT DISTINCT t.i FROM t LEFT JOIN u ON t.i = u.i LIMIT 1",
+	} {
+		if after, readErr, err := applyAtLeftJoin(check.RuleLeftJoinCopies, q, s); readErr == nil && err == nil {
+			t.Errorf("left_join_copies rewrote %s into %s", q, after)
+		}
+	}
+}
+
+// TestLeftJoinElimFailingOn: left_join_elim keeps a LEFT JOIN on a key
+// whose ON may fail (abs of the smallest integer overflows on SQLite, a
+// division by zero fails on PostgreSQL): SQL evaluates the ON for each
+// pair of rows, and without the table the query would not. (SQLite and
+// PostgreSQL remove such a join themselves, their LEFT JOIN elimination,
+// so neither shows the failure; the rule does not rely on a plan.)
+func TestLeftJoinElimFailingOn(t *testing.T) {
+	s := &check.MapSchema{D: check.SQLite, Tables: []*check.Table{
+		{Name: "t", Columns: []check.Column{{Name: "i", Family: check.Int, Affinity: check.AffinityInteger}, {Name: "a", Family: check.Text, Affinity: check.AffinityText}}},
+		{Name: "k", Columns: []check.Column{{Name: "i", Family: check.Int, Affinity: check.AffinityInteger}, {Name: "a", Family: check.Text, Affinity: check.AffinityText}},
+			Keys: []check.Key{{Cols: []int{0}, Primary: true}}},
+	}}
+	if after, readErr, err := applyAtLeftJoin(check.RuleLeftJoinElim, "SELECT t.i FROM t LEFT JOIN k ON k.i = t.i AND k.a > 'a'", s); readErr != nil || err != nil || after != "SELECT a1.i FROM t AS a1" {
+		t.Fatalf("left_join_elim on a key: %q (%v, %v)", after, readErr, err)
+	}
+	for _, q := range []string{
+		"SELECT t.i FROM t LEFT JOIN k ON k.i = t.i AND abs(k.i - 1) > 0",
+		"SELECT t.i FROM t LEFT JOIN k ON k.i = t.i AND 1 / (k.i - t.i) > 0",
+		"SELECT t.i FROM t LEFT JOIN k ON k.i = t.i AND CAST(k.a AS INTEGER) > 0",
+		"SELECT t.i FROM t LEFT JOIN k ON k.i = t.i AND k.a LIKE t.a",
+		"SELECT t.i FROM t LEFT JOIN k ON k.i = t.i AND k.a = (SELECT a FROM t)",
+	} {
+		if after, readErr, err := applyAtLeftJoin(check.RuleLeftJoinElim, q, s); readErr != nil || err == nil {
+			t.Errorf("left_join_elim rewrote %s into %s (%v)", q, after, readErr)
+		}
+	}
+}
+
+// TestDistinctLiftOnSQLite: distinct_lift keeps the result of every
+// statement it rewrites (a projection of a SELECT DISTINCT FROM subquery
+// read alone, filtered, sorted and limited): 600 statements, each where it
+// applies run before and after it on 30 databases of compoundRows, in
+// order under ORDER BY … LIMIT.
+func TestDistinctLiftOnSQLite(t *testing.T) {
+	s := compoundSchema()
+	r := rand.New(rand.NewPCG(23, 9))
+	pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
+	applied, refused := 0, 0
+	for range 600 {
+		cols := []string{pick("i", "a", "c", "x", "r", "lower(a)"), pick("i", "a", "i + 1", "x")}
+		if r.IntN(2) == 0 {
+			cols = cols[:1]
+		}
+		cols = slices.Compact(cols)
+		var inner, names []string
+		for k, x := range cols {
+			inner = append(inner, fmt.Sprintf("%s AS k%d", x, k))
+			names = append(names, fmt.Sprintf("d.k%d", k))
+		}
+		outs := slices.Clone(names)
+		r.Shuffle(len(outs), func(i, j int) { outs[i], outs[j] = outs[j], outs[i] })
+		switch r.IntN(6) {
+		case 0:
+			outs = outs[:1] // refused when d has two columns: copies of the other remain
+		case 1:
+			outs = append(outs, outs[0]) // refused: a column twice
+		}
+		q := fmt.Sprintf("SELECT %s FROM (SELECT DISTINCT %s FROM %s) AS d", strings.Join(outs, ", "), strings.Join(inner, ", "), pick("t", "u", "t WHERE i > 1"))
+		if r.IntN(2) == 0 {
+			n := names[r.IntN(len(names))]
+			q += " WHERE " + pick(n+" = 'a'", n+" = 1", n+" IS NOT NULL", n+" IN (SELECT i FROM u)", n+" > '1'")
+		}
+		ordered := false
+		if r.IntN(3) == 0 {
+			q += " ORDER BY " + strings.Join(names, ", ") + " LIMIT " + pick("1", "2")
+			ordered = true
+		}
+		after, readErr, err := applyAtSubquery(check.RuleDistinctLift, q, s)
+		if readErr != nil || err != nil {
+			refused++
+			continue
+		}
+		applied++
+		for range 30 {
+			rows := compoundRows(r)
+			want, werr := sqliteRun(t, compoundDDL, rows, q, ordered)
+			got, gerr := sqliteRun(t, compoundDDL, rows, after, ordered)
+			if (werr == nil) != (gerr == nil) || !slices.Equal(want, got) {
+				t.Fatalf("distinct_lift changes the result:\n%s\n%s\nrows %s\nbefore %v %v\nafter  %v %v", q, after, rows, want, werr, got, gerr)
+			}
+		}
+	}
+	if applied < 150 || refused == 0 {
+		t.Errorf("distinct_lift applied to %d statements and refused %d: the generator no longer reaches both", applied, refused)
+	}
+	t.Logf("distinct_lift: %d statements rewritten (each on 30 databases), %d refused", applied, refused)
+}
