@@ -28,7 +28,9 @@ const (
 	ciPairsPostgres = 400
 	// ciPairsCaseArith: TestFuzzSQLiteCaseArith's campaign.
 	ciPairsCaseArith = 4000
-	ciDatabases      = 24
+	// ciPairsUsing: TestFuzzSQLiteUsing's campaign.
+	ciPairsUsing = 1500
+	ciDatabases  = 24
 	// ciDatabasesPostgres: a PostgreSQL database costs round trips.
 	ciDatabasesPostgres = 12
 )
@@ -99,11 +101,12 @@ func config(t testing.TB, d engine.Dialect, pairs int) Config {
 // may hold NULL (and grouped by the subquery's column), agg_not_null's,
 // group_distinct's, derived_distinct's (under DISTINCT, and in an IN or
 // EXISTS), semi_distinct's pinned ones and agg_merge's (grouped and
-// scalar), using_join's (USING, and USING of a LEFT JOIN) and
-// union_derive's (a projection of a UNION ALL, SELECT DISTINCT of one,
+// scalar), union_derive's (a projection of a UNION ALL, SELECT DISTINCT of one,
 // and a compound of another operator read whole), agg_merge's DISTINCT
-// form (grouped and scalar) and group_derive's (the HAVING kept in the
-// subquery, or read by the query around it) must be proved. Then the counterexamples and one proved
+// form (grouped and scalar), group_derive's (the HAVING kept in the
+// subquery, or read by the query around it), left_group's (a LEFT JOIN
+// of a grouped and of a DISTINCT subquery on its keys) and left_copies'
+// (under DISTINCT, and in an EXISTS or IN) must be proved. Then the counterexamples and one proved
 // pair in 25 go through `sqljudge equiv` and `sqljudge equiv check`.
 func TestFuzzSQLite(t *testing.T) {
 	cfg := config(t, engine.SQLite, scaled(ciPairsSQLite, 8))
@@ -111,11 +114,11 @@ func TestFuzzSQLite(t *testing.T) {
 	if cfg.Focus == nil {
 		requireProofs(t, cfg, rep, "group_semi:added:nullkey", "group_semi:added:key:group_y|group_semi:added:nullkey:group_y", "agg_not_null:agg",
 			"group_distinct:group", "derived_distinct:distinct", "derived_distinct:in|derived_distinct:exists", "semi_distinct:pinned", "agg_merge:grouped", "agg_merge:scalar",
-			"using_join:using|using_join:using:bare", "using_join:using:left|using_join:using:left:bare",
 			"union_derive:all", "union_derive:distinct|union_derive:distinct:cond",
 			"union_derive:except|union_derive:except:cond|union_derive:intersect|union_derive:intersect:cond|union_derive:union|union_derive:union:cond",
 			"agg_merge:distinct:grouped", "agg_merge:distinct:scalar",
-			"group_derive:where|group_derive:grouped:where", "group_derive:having|group_derive:grouped:having")
+			"group_derive:where|group_derive:grouped:where", "group_derive:having|group_derive:grouped:having",
+			"left_group:group", "left_group:distinct", "left_copies:distinct", "left_copies:exists|left_copies:in")
 	}
 	equivCheck(t, rep, "")
 }
@@ -152,6 +155,22 @@ func TestFuzzSQLiteCaseArith(t *testing.T) {
 	cfg.Focus = []string{"case_wrap", "arith_shift"}
 	rep := runAndReport(t, cfg)
 	requireProofs(t, cfg, rep, "arith_shift:both_mul", "arith_shift:div", "case_wrap:when_is_true", "case_wrap:cross_operand:same", "case_wrap:not_cond")
+}
+
+// TestFuzzSQLiteUsing is a campaign aimed at the canonical form's reading
+// of USING and NATURAL joins (check/using.go): small queries rewritten
+// only by using_join (seed 3, 1500 pairs in CI, 200 elsewhere), whose
+// proofs of USING and of USING on a LEFT JOIN must be there; in the mixed
+// run a LEFT JOIN with equalities of same-named columns alone is met too
+// seldom for a floor that does not move with every new rewrite's draws.
+func TestFuzzSQLiteUsing(t *testing.T) {
+	cfg := config(t, engine.SQLite, scaled(ciPairsUsing, 8))
+	if os.Getenv("SQLJUDGE_FUZZ_SEED") == "" {
+		cfg.Seed = 3
+	}
+	cfg.Focus = []string{"using_join"}
+	rep := runAndReport(t, cfg)
+	requireProofs(t, cfg, rep, "using_join:using|using_join:using:bare", "using_join:using:left|using_join:using:left:bare")
 }
 
 // TestFuzzPostgres is the same on PostgreSQL (400 pairs in CI, 100

@@ -92,6 +92,8 @@ var rewrites = []rewrite{
 	{"using_join", famRename, 5, 0, (*mutator).usingJoin},
 	{"union_derive", famRule, 3, 0, (*mutator).unionDerive},
 	{"group_derive", famRule, 2, 2, (*mutator).groupDerive},
+	{"left_group", famRule, 3, 2, (*mutator).leftGroup},
+	{"left_copies", famRule, 3, 2, (*mutator).leftCopies},
 	{"op_change", famBreak, 1, 1, (*mutator).opChange},
 	{"lit_shift", famBreak, 1, 1, (*mutator).litShift},
 	{"drop_conjunct", famBreak, 1, 1, (*mutator).dropConjunct},
