@@ -3,7 +3,6 @@ package prove
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 
@@ -137,12 +136,8 @@ func TestDerivedCompoundOnSQLite(t *testing.T) {
 			continue
 		}
 		applied++
-		for range 30 {
-			rows := compoundRows(r)
-			want, got := sqliteBagOf(t, compoundDDL, rows, q), sqliteBagOf(t, compoundDDL, rows, after)
-			if !slices.Equal(want, got) {
-				t.Fatalf("derived_compound changes the result:\n%s\n%s\nrows %s\nbefore %v\nafter  %v", q, after, rows, want, got)
-			}
+		if sameOnDatabases(t, r, check.RuleDerivedCompound, q, after, false) > 0 {
+			t.Fatalf("%s fails on a database: the generator writes statements SQLite refuses", q)
 		}
 	}
 	if applied < 120 || refused == 0 {

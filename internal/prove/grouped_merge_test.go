@@ -105,22 +105,7 @@ func TestGroupedMergeOnSQLite(t *testing.T) {
 			continue
 		}
 		applied++
-		ordered := strings.Contains(q, " LIMIT ")
-		for range 30 {
-			rows := compoundRows(r)
-			want, werr := sqliteRun(t, compoundDDL, rows, q, ordered)
-			got, gerr := sqliteRun(t, compoundDDL, rows, after, ordered)
-			if (werr == nil) != (gerr == nil) {
-				t.Fatalf("grouped_merge changes whether the statement fails:\n%s\n%s\nrows %s\nbefore %v\nafter  %v", q, after, rows, werr, gerr)
-			}
-			if werr != nil {
-				failing++
-				continue
-			}
-			if !slices.Equal(want, got) {
-				t.Fatalf("grouped_merge changes the result:\n%s\n%s\nrows %s\nbefore %v\nafter  %v", q, after, rows, want, got)
-			}
-		}
+		failing += sameOnDatabases(t, r, check.RuleGroupedMerge, q, after, strings.Contains(q, " LIMIT "))
 	}
 	if applied < 150 || refused == 0 {
 		t.Errorf("the rule applied to %d statements and refused %d: the generator no longer reaches both", applied, refused)
@@ -202,6 +187,31 @@ func applyAtSubquery(rule, q string, s check.Schema) (after string, readErr, rul
 	}
 	after, _, err = check.Apply(rule, c.SQL(), strings.Index(c.SQL(), "(SELECT"), s)
 	return after, nil, err
+}
+
+// sameOnDatabases runs q and after, the statement rule wrote from it, on
+// 30 SQLite databases of compoundDDL and compoundRows, in order when
+// ordered: the test fails where they differ in rows, values or storage
+// classes, or in whether they fail. It returns the number of databases on
+// which both fail.
+func sameOnDatabases(t *testing.T, r *rand.Rand, rule, q, after string, ordered bool) (failing int) {
+	t.Helper()
+	for range 30 {
+		rows := compoundRows(r)
+		want, werr := sqliteRun(t, compoundDDL, rows, q, ordered)
+		got, gerr := sqliteRun(t, compoundDDL, rows, after, ordered)
+		if (werr == nil) != (gerr == nil) {
+			t.Fatalf("%s changes whether the statement fails:\n%s\n%s\nrows %s\nbefore %v\nafter  %v", rule, q, after, rows, werr, gerr)
+		}
+		if werr != nil {
+			failing++
+			continue
+		}
+		if !slices.Equal(want, got) {
+			t.Fatalf("%s changes the result:\n%s\n%s\nrows %s\nbefore %v\nafter  %v", rule, q, after, rows, want, got)
+		}
+	}
+	return failing
 }
 
 // sameOn runs q1 and q2 on one SQLite database of compoundDDL and rows:

@@ -128,21 +128,7 @@ func TestLeftJoinRulesOnSQLite(t *testing.T) {
 				continue
 			}
 			applied[rule]++
-			for range 30 {
-				rows := compoundRows(r)
-				want, werr := sqliteRun(t, compoundDDL, rows, q, false)
-				got, gerr := sqliteRun(t, compoundDDL, rows, after, false)
-				if (werr == nil) != (gerr == nil) {
-					t.Fatalf("%s changes whether the statement fails:\n%s\n%s\nrows %s\nbefore %v\nafter  %v", rule, q, after, rows, werr, gerr)
-				}
-				if werr != nil {
-					failing++
-					continue
-				}
-				if !slices.Equal(want, got) {
-					t.Fatalf("%s changes the result:\n%s\n%s\nrows %s\nbefore %v\nafter  %v", rule, q, after, rows, want, got)
-				}
-			}
+			failing += sameOnDatabases(t, r, rule, q, after, false)
 		}
 	}
 	if applied[check.RuleLeftJoinElim] < 60 || applied[check.RuleLeftJoinCopies] < 150 || refused == 0 {
@@ -310,14 +296,7 @@ func TestDistinctLiftOnSQLite(t *testing.T) {
 			continue
 		}
 		applied++
-		for range 30 {
-			rows := compoundRows(r)
-			want, werr := sqliteRun(t, compoundDDL, rows, q, ordered)
-			got, gerr := sqliteRun(t, compoundDDL, rows, after, ordered)
-			if (werr == nil) != (gerr == nil) || !slices.Equal(want, got) {
-				t.Fatalf("distinct_lift changes the result:\n%s\n%s\nrows %s\nbefore %v %v\nafter  %v %v", q, after, rows, want, werr, got, gerr)
-			}
-		}
+		sameOnDatabases(t, r, check.RuleDistinctLift, q, after, ordered)
 	}
 	if applied < 150 || refused == 0 {
 		t.Errorf("distinct_lift applied to %d statements and refused %d: the generator no longer reaches both", applied, refused)

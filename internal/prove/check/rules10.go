@@ -34,19 +34,13 @@ func leftJoinCopies(c *Canon, at int, _ *factSet) error {
 		return refuse("rule", "a NATURAL or USING join")
 	}
 	sq := b.core
-	if bareStar(sq) {
-		return refuse("rule", "SELECT * reads %s", b.alias)
-	}
-	if readsOutside(c, b.alias, t.On) {
-		return refuse("rule", "the query reads %s outside its ON", b.alias)
-	}
-	if t.On != nil && !failFree(t.On, c.d) {
-		return refuse("rule", "the ON of %s may fail (arithmetic, a function, CAST, LIKE or a subquery): without it the query would not", b.alias)
+	if err := c.onlyOnReads(t, b); err != nil {
+		return err
 	}
 	if b.derived != nil && !stmtFailFree(b.derived, c.d) {
 		return refuse("rule", "the subquery %s may fail: without it the query would not", b.alias)
 	}
-	if err := c.copyBlind(sq, true); err != nil {
+	if err := c.copyBlind(sq); err != nil {
 		return err
 	}
 	sq.From = slices.DeleteFunc(sq.From, func(x *sqlast.TableRef) bool { return x == t })
@@ -55,13 +49,13 @@ func leftJoinCopies(c *Canon, at int, _ *factSet) error {
 
 // copyBlind refuses a SELECT sq whose result may change when a row of its
 // FROM comes in more copies (or fewer, but at least one): it accepts a
-// SELECT DISTINCT with tie-safe outputs (RuleGroupDistinct), or one that
-// is the body of an EXISTS or an IN subquery, in either case without
-// GROUP BY, HAVING, LIMIT, a window or an aggregate. orderOutputs also
-// requires a SELECT DISTINCT's ORDER BY terms to be outputs (a term that
-// is none is read from one of the rows DISTINCT folds, which the copies
-// and the plan decide).
-func (c *Canon) copyBlind(sq *sqlast.SelectQuery, orderOutputs bool) error {
+// SELECT DISTINCT with tie-safe outputs (RuleGroupDistinct) whose ORDER
+// BY terms are outputs (a term that is none is read from one of the rows
+// DISTINCT folds, which the copies and the plan decide), or one that is
+// the body of an EXISTS or an IN subquery, in either case without GROUP
+// BY, HAVING, LIMIT, a window or an aggregate. Used by distinct_derived
+// and left_join_copies.
+func (c *Canon) copyBlind(sq *sqlast.SelectQuery) error {
 	if len(sq.GroupBy) > 0 || sq.Having != nil || sq.Limit != nil || len(sq.Windows) > 0 {
 		return refuse("rule", "the query groups, limits or has a window")
 	}
@@ -102,11 +96,9 @@ func (c *Canon) copyBlind(sq *sqlast.SelectQuery, orderOutputs bool) error {
 		}
 		outs = append(outs, sqlast.Format(stripParens(col.Expr)))
 	}
-	if orderOutputs {
-		for _, o := range sq.OrderBy {
-			if !slices.Contains(outs, sqlast.Format(stripParens(o.Expr))) {
-				return refuse("rule", "ORDER BY %s, which is no output of the SELECT DISTINCT", sqlast.Format(o.Expr))
-			}
+	for _, o := range sq.OrderBy {
+		if !slices.Contains(outs, sqlast.Format(stripParens(o.Expr))) {
+			return refuse("rule", "ORDER BY %s, which is no output of the SELECT DISTINCT", sqlast.Format(o.Expr))
 		}
 	}
 	return nil
@@ -200,6 +192,22 @@ func leftJoinElimDerived(c *Canon, t *sqlast.TableRef, b *occurrence, facts *fac
 	}
 	sq := b.core
 	sq.From = slices.DeleteFunc(sq.From, func(x *sqlast.TableRef) bool { return x == t })
+	return nil
+}
+
+// onlyOnReads refuses a LEFT JOIN item t of occurrence b that something
+// but its ON reads (a column of b, b.* or a bare *), or whose ON may fail
+// (failFree): the checks of every rule that drops b.
+func (c *Canon) onlyOnReads(t *sqlast.TableRef, b *occurrence) error {
+	if bareStar(b.core) {
+		return refuse("rule", "SELECT * reads %s", b.alias)
+	}
+	if readsOutside(c, b.alias, t.On) {
+		return refuse("rule", "the query reads %s outside its ON", b.alias)
+	}
+	if t.On != nil && !failFree(t.On, c.d) {
+		return refuse("rule", "the ON of %s may fail (arithmetic, a function, CAST, LIKE or a subquery): without it the query would not", b.alias)
+	}
 	return nil
 }
 

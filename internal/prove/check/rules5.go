@@ -118,14 +118,8 @@ func leftJoinElim(c *Canon, at int, facts *factSet) error {
 		return err
 	}
 	sq := b.core
-	if bareStar(sq) {
-		return refuse("rule", "SELECT * reads %s", b.alias)
-	}
-	if readsOutside(c, b.alias, t.On) {
-		return refuse("rule", "the query reads %s outside its ON", b.alias)
-	}
-	if t.On != nil && !failFree(t.On, c.d) {
-		return refuse("rule", "the ON of %s may fail (arithmetic, a function, CAST, LIKE or a subquery): without it the query would not", b.alias)
+	if err := c.onlyOnReads(t, b); err != nil {
+		return err
 	}
 	if b.derived != nil {
 		return leftJoinElimDerived(c, t, b, facts)

@@ -28,8 +28,9 @@ const RuleGroupDistinct = "group_distinct"
 
 // RuleDistinctDerived: a FROM subquery (SELECT DISTINCT e1, ..., ek FROM
 // F WHERE p) AS d loses its DISTINCT where the query around it cannot
-// tell a row of d from two of it: its SELECT is DISTINCT with tie-safe
-// outputs and neither groups, aggregates, limits nor has a window, or it
+// tell a row of d from two of it (copyBlind): its SELECT is DISTINCT with
+// tie-safe outputs, sorted by outputs only, and neither groups,
+// aggregates, limits nor has a window, or it
 // is the body of an EXISTS or of an IN subquery and neither groups,
 // aggregates nor limits. Every ei is tie-safe (RuleGroupDistinct), so the
 // rows DISTINCT removes are the same values as a row it keeps: without
@@ -252,47 +253,8 @@ func distinctDerived(c *Canon, at int, _ *factSet) error {
 	if err != nil {
 		return err
 	}
-	outer := d.core
-	if len(outer.GroupBy) > 0 || outer.Having != nil || outer.Limit != nil || len(outer.Windows) > 0 {
-		return refuse("rule", "the query around the subquery groups, limits or has a window")
-	}
-	for _, col := range outer.Columns {
-		if containsAggregate(col.Expr) {
-			return refuse("rule", "the query around the subquery aggregates")
-		}
-	}
-	for _, o := range outer.OrderBy {
-		if containsAggregate(o.Expr) {
-			return refuse("rule", "the query around the subquery aggregates")
-		}
-	}
-	blind := false
-	if outer.Distinct == sqlast.DistinctDistinct {
-		blind = true
-		expandOuterStars(c, outer)
-		for _, col := range outer.Columns {
-			if !c.tieSafeThrough(col.Expr) {
-				blind = false
-			}
-		}
-	}
-	if !blind {
-		sqlast.Walk(c.Stmt, func(n sqlast.Node) bool {
-			var st *sqlast.SelectStmt
-			switch x := n.(type) {
-			case *sqlast.ExistsExpr:
-				st = x.Select
-			case *sqlast.InExpr:
-				st = x.Select
-			}
-			if st != nil && len(st.Cores) == 1 && st.Cores[0] == sqlast.SelectCore(outer) {
-				blind = true
-			}
-			return !blind
-		})
-	}
-	if !blind {
-		return refuse("rule", "the query around the subquery counts its rows (no DISTINCT of tie-safe outputs, EXISTS or IN)")
+	if err := c.copyBlind(d.core); err != nil {
+		return err
 	}
 	sub.Distinct = sqlast.DistinctNone
 	return nil
