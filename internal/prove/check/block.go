@@ -230,25 +230,33 @@ func (c *Canon) sumFact(arg sqlast.Expr) *Fact {
 func (c *Canon) orderFacts() []Fact {
 	var fs factSet
 	sqlast.Walk(c.Stmt, func(n sqlast.Node) bool {
-		f, ok := n.(*sqlast.FuncCall)
-		if !ok || !isAggregateCall(f) || len(f.Args) != 1 {
-			return true
-		}
-		arg := f.Args[0]
-		switch name := lowerASCII(f.Name.Name); {
-		case name == "avg" || name == "total":
-			if fact := c.sumFact(arg); fact != nil {
-				fs.add(*fact)
-				c.intFamilies(&fs, arg)
-			}
-		case name == "sum" || name == "min" || name == "max":
-			if c.integerExpr(arg) {
-				c.intFamilies(&fs, arg)
-			}
+		if f, ok := n.(*sqlast.FuncCall); ok {
+			c.aggOrderFacts(f, &fs)
 		}
 		return true
 	})
 	return fs.list
+}
+
+// aggOrderFacts adds to fs the facts that make aggregate f free of the
+// order of its rows (orderFacts' for one aggregate; nothing for another
+// call).
+func (c *Canon) aggOrderFacts(f *sqlast.FuncCall, fs *factSet) {
+	if !isAggregateCall(f) || len(f.Args) != 1 {
+		return
+	}
+	arg := f.Args[0]
+	switch name := lowerASCII(f.Name.Name); {
+	case name == "avg" || name == "total":
+		if fact := c.sumFact(arg); fact != nil {
+			fs.add(*fact)
+			c.intFamilies(fs, arg)
+		}
+	case name == "sum" || name == "min" || name == "max":
+		if c.integerExpr(arg) {
+			c.intFamilies(fs, arg)
+		}
+	}
 }
 
 // intFamilies adds to fs the family fact of each column of family Int

@@ -113,12 +113,9 @@ func (c *Canon) copyBlind(sq *sqlast.SelectQuery) error {
 // output of a SELECT DISTINCT; a SELECT that aggregates without GROUP BY
 // is one row. b must not fail (stmtFailFree).
 func leftJoinElimDerived(c *Canon, t *sqlast.TableRef, b *occurrence, facts *factSet) error {
-	if len(b.derived.Cores) != 1 || b.derived.With != nil {
-		return refuse("rule", "the subquery %s is a compound or has a WITH", b.alias)
-	}
-	sub, ok := b.derived.Cores[0].(*sqlast.SelectQuery)
+	sub, ok := oneSelect(b.derived)
 	if !ok || sub.Limit != nil || len(sub.OrderBy) > 0 {
-		return refuse("rule", "the subquery %s is no SELECT, or orders or limits", b.alias)
+		return refuse("rule", "the subquery %s is a compound, VALUES or has a WITH, or orders or limits", b.alias)
 	}
 	if !stmtFailFree(b.derived, c.d) {
 		return refuse("rule", "the subquery %s may fail: without it the query would not", b.alias)
@@ -273,10 +270,7 @@ func failFree(e sqlast.Expr, d Dialect) bool {
 // outputs, WHERE, GROUP BY terms, HAVING and ON conditions are failFree
 // and whose FROM items are tables or such subqueries.
 func stmtFailFree(st *sqlast.SelectStmt, d Dialect) bool {
-	if st == nil || st.With != nil || len(st.Cores) != 1 {
-		return false
-	}
-	sq, ok := st.Cores[0].(*sqlast.SelectQuery)
+	sq, ok := oneSelect(st)
 	if !ok || sq.Limit != nil || len(sq.Windows) > 0 {
 		return false
 	}

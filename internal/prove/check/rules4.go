@@ -52,10 +52,10 @@ func derivedMerge(c *Canon, at int, _ *factSet) error {
 		outerJoins = outerJoins || (item.Join != nil && item.Join.Type&sqlast.JoinLeft != 0)
 	}
 	nullSide := t.Join != nil && t.Join.Type&sqlast.JoinLeft != 0
-	if len(t.Select.Cores) != 1 || t.Select.With != nil {
-		return refuse("rule", "the subquery is a compound")
+	sub, ok := oneSelect(t.Select)
+	if !ok {
+		return refuse("rule", "the subquery is a compound, VALUES or has a WITH")
 	}
-	sub := t.Select.Cores[0].(*sqlast.SelectQuery)
 	switch {
 	case sub.Distinct == sqlast.DistinctDistinct || len(sub.GroupBy) > 0 || sub.Having != nil || sub.Limit != nil || len(sub.Windows) > 0 || len(sub.From) == 0:
 		return refuse("rule", "the subquery removes duplicates, groups, limits or reads no table")
@@ -150,6 +150,16 @@ func (c *Canon) derivedAt(at int) (*sqlast.TableRef, *occurrence, error) {
 		return nil, nil, refuse("rule", "no FROM subquery at %d", at)
 	}
 	return t, d, nil
+}
+
+// oneSelect returns the SELECT of st when st is one SELECT without WITH:
+// not a compound, not VALUES.
+func oneSelect(st *sqlast.SelectStmt) (*sqlast.SelectQuery, bool) {
+	if st == nil || len(st.Cores) != 1 || st.With != nil {
+		return nil, false
+	}
+	sq, ok := st.Cores[0].(*sqlast.SelectQuery)
+	return sq, ok
 }
 
 // optConjuncts is conjuncts(e), none for a nil e.

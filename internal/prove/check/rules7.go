@@ -227,10 +227,10 @@ func (c *Canon) distinctBody(at int) (*sqlast.TableRef, *occurrence, *sqlast.Sel
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if len(t.Select.Cores) != 1 || t.Select.With != nil {
-		return nil, nil, nil, refuse("rule", "the subquery is a compound")
+	sub, ok := oneSelect(t.Select)
+	if !ok {
+		return nil, nil, nil, refuse("rule", "the subquery is a compound, VALUES or has a WITH")
 	}
-	sub := t.Select.Cores[0].(*sqlast.SelectQuery)
 	if sub.Distinct != sqlast.DistinctDistinct || len(sub.GroupBy) > 0 || sub.Having != nil || sub.Limit != nil || len(sub.OrderBy) > 0 || len(sub.Windows) > 0 || len(sub.From) == 0 {
 		return nil, nil, nil, refuse("rule", "the subquery is no SELECT DISTINCT, or groups, limits, orders or has a window")
 	}
@@ -443,7 +443,7 @@ func aggMerge(c *Canon, at int, facts *factSet) error {
 	if err != nil {
 		return err
 	}
-	if len(t.Select.Cores) != 1 || t.Select.With != nil {
+	if _, ok := oneSelect(t.Select); !ok {
 		return refuse("rule", "no FROM subquery of one SELECT at %d", at)
 	}
 	outer := d.core

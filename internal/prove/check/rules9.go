@@ -49,12 +49,9 @@ func groupedMerge(c *Canon, at int, facts *factSet) error {
 	if len(outer.From) != 1 || outer.From[0] != t {
 		return refuse("rule", "%s is not the only item of its FROM", d.alias)
 	}
-	if len(t.Select.Cores) != 1 || t.Select.With != nil {
-		return refuse("rule", "the subquery is a compound or has a WITH")
-	}
-	sub, ok := t.Select.Cores[0].(*sqlast.SelectQuery)
+	sub, ok := oneSelect(t.Select)
 	if !ok {
-		return refuse("rule", "the subquery is no SELECT")
+		return refuse("rule", "the subquery is a compound, VALUES or has a WITH")
 	}
 	switch {
 	case len(sub.GroupBy) == 0:
@@ -206,16 +203,14 @@ func groupedMerge(c *Canon, at int, facts *factSet) error {
 
 // orderFreeFacts refuses an aggregate of e (outside subqueries) whose value
 // depends on the order of its group's rows (orderFree), and adds to facts
-// what makes the others free of it (sumFact, the families of Int columns).
+// what makes the others free of it (aggOrderFacts, as the comparison
+// lists them).
 func (c *Canon) orderFreeFacts(e sqlast.Expr, facts *factSet) error {
 	var err error
 	walkExpr(e, func(x sqlast.Expr) bool {
 		if f, ok := x.(*sqlast.FuncCall); ok && isAggregateCall(f) && err == nil {
-			if err = c.orderFree(f); err == nil && len(f.Args) == 1 {
-				if fact := c.sumFact(f.Args[0]); fact != nil {
-					facts.add(*fact)
-				}
-				c.intFamilies(facts, f.Args[0])
+			if err = c.orderFree(f); err == nil {
+				c.aggOrderFacts(f, facts)
 			}
 		}
 		return err == nil
