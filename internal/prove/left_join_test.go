@@ -252,16 +252,18 @@ func TestLeftJoinElimFailingOn(t *testing.T) {
 }
 
 // TestDistinctLiftOnSQLite: distinct_lift keeps the result of every
-// statement it rewrites (a projection of a SELECT DISTINCT FROM subquery
-// read alone, filtered, sorted and limited): 600 statements, each where it
-// applies run before and after it on 30 databases of compoundRows, in
-// order under ORDER BY … LIMIT.
+// statement it rewrites (a projection of a SELECT DISTINCT FROM subquery,
+// alone or LEFT JOINed to a grouped or DISTINCT subquery on its groups or
+// to a table, filtered, sorted and limited, outputs of the joined side and
+// expressions among its outputs): 1,200 statements, each where it applies
+// run before and after it on 30 databases of compoundRows, in order under
+// ORDER BY … LIMIT.
 func TestDistinctLiftOnSQLite(t *testing.T) {
 	s := compoundSchema()
 	r := rand.New(rand.NewPCG(23, 9))
 	pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
-	applied, refused := 0, 0
-	for range 600 {
+	applied, joined, refused := 0, 0, 0
+	for range 1200 {
 		cols := []string{pick("i", "a", "c", "x", "r", "lower(a)"), pick("i", "a", "i + 1", "x")}
 		if r.IntN(2) == 0 {
 			cols = cols[:1]
@@ -278,9 +280,31 @@ func TestDistinctLiftOnSQLite(t *testing.T) {
 		case 0:
 			outs = outs[:1] // refused when d has two columns: copies of the other remain
 		case 1:
-			outs = append(outs, outs[0]) // refused: a column twice
+			outs = append(outs, pick(outs[0], outs[0]+" || 'z'", "1"))
 		}
-		q := fmt.Sprintf("SELECT %s FROM (SELECT DISTINCT %s FROM %s) AS d", strings.Join(outs, ", "), strings.Join(inner, ", "), pick("t", "u", "t WHERE i > 1"))
+		// A LEFT JOIN that meets at most one row for a row of d (a
+		// grouped or DISTINCT subquery on its groups), or more (u itself,
+		// a group left out, an inner join): refused.
+		join, g := "", pick("i", "a")
+		if cols[0] == "i" || cols[0] == "a" {
+			g = cols[0] // of d.k0's family, most often
+		}
+		switch r.IntN(10) {
+		case 4, 5:
+			join = fmt.Sprintf(" LEFT JOIN (SELECT %s AS g, count(*) AS n FROM u GROUP BY %[1]s) AS e ON e.g = d.k0", g)
+		case 6:
+			join = fmt.Sprintf(" LEFT JOIN (SELECT DISTINCT %s AS g FROM u) AS e ON e.g = d.k0", g)
+		case 7:
+			join = fmt.Sprintf(" LEFT JOIN (SELECT %s AS g, c AS n FROM u GROUP BY %[1]s, c) AS e ON e.g = d.k0", g)
+		case 8:
+			join = " LEFT JOIN u AS e ON e.i = d.k0"
+		case 9:
+			join = " JOIN (SELECT DISTINCT i AS g FROM u) AS e ON e.g = d.k0"
+		}
+		if join != "" && r.IntN(2) == 0 {
+			outs = append(outs, pick("e.g", "e.n", "e.i"))
+		}
+		q := fmt.Sprintf("SELECT %s FROM (SELECT DISTINCT %s FROM %s) AS d%s", strings.Join(outs, ", "), strings.Join(inner, ", "), pick("t", "u", "t WHERE i > 1"), join)
 		if r.IntN(2) == 0 {
 			n := names[r.IntN(len(names))]
 			q += " WHERE " + pick(n+" = 'a'", n+" = 1", n+" IS NOT NULL", n+" IN (SELECT i FROM u)", n+" > '1'")
@@ -295,11 +319,14 @@ func TestDistinctLiftOnSQLite(t *testing.T) {
 			refused++
 			continue
 		}
+		if strings.Contains(q, " JOIN ") {
+			joined++
+		}
 		applied++
 		sameOnDatabases(t, r, check.RuleDistinctLift, q, after, ordered)
 	}
-	if applied < 150 || refused == 0 {
-		t.Errorf("distinct_lift applied to %d statements and refused %d: the generator no longer reaches both", applied, refused)
+	if applied < 150 || joined < 50 || refused == 0 {
+		t.Errorf("distinct_lift applied to %d statements (%d with a LEFT JOIN) and refused %d: the generator no longer reaches them", applied, joined, refused)
 	}
-	t.Logf("distinct_lift: %d statements rewritten (each on 30 databases), %d refused", applied, refused)
+	t.Logf("distinct_lift: %d statements rewritten (%d with a LEFT JOIN; each on 30 databases), %d refused", applied, joined, refused)
 }

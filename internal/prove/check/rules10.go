@@ -104,21 +104,18 @@ func (c *Canon) copyBlind(sq *sqlast.SelectQuery) error {
 	return nil
 }
 
-// leftJoinElimDerived is left_join_elim for a FROM subquery b (t its FROM
-// item): c's conjuncts b.ci = ei, each b.ci an output that is a column of
-// a table (through FROM subqueries) of the Int or Text family and ei a
+// derivedUnique is leftUnique for a FROM subquery b (t its FROM item):
+// the ON's conjuncts b.ci = ei, each b.ci an output that is a column of a
+// table (through FROM subqueries) of the Int or Text family and ei a
 // column of that family that is not b's or a literal, cover every GROUP
 // BY term of b's SELECT (one row per group: two rows differ on a bound
 // column, whose values cannot both equal ei), or, without GROUP BY, every
 // output of a SELECT DISTINCT; a SELECT that aggregates without GROUP BY
-// is one row. b must not fail (stmtFailFree).
-func leftJoinElimDerived(c *Canon, t *sqlast.TableRef, b *occurrence, facts *factSet) error {
+// is one row. Facts family.
+func (c *Canon) derivedUnique(t *sqlast.TableRef, b *occurrence, facts *factSet) error {
 	sub, ok := oneSelect(b.derived)
 	if !ok || sub.Limit != nil || len(sub.OrderBy) > 0 {
 		return refuse("rule", "the subquery %s is a compound, VALUES or has a WITH, or orders or limits", b.alias)
-	}
-	if !stmtFailFree(b.derived, c.d) {
-		return refuse("rule", "the subquery %s may fail: without it the query would not", b.alias)
 	}
 	bound := map[int]bool{}
 	var pairFacts []Fact
@@ -187,8 +184,6 @@ func leftJoinElimDerived(c *Canon, t *sqlast.TableRef, b *occurrence, facts *fac
 	for _, f := range pairFacts {
 		facts.add(f)
 	}
-	sq := b.core
-	sq.From = slices.DeleteFunc(sq.From, func(x *sqlast.TableRef) bool { return x == t })
 	return nil
 }
 
@@ -300,32 +295,48 @@ func stmtFailFree(st *sqlast.SelectStmt, d Dialect) bool {
 	return true
 }
 
-// RuleDistinctLift: SELECT d.c1', ..., d.ck' FROM (SELECT DISTINCT e1 AS
-// c1, ..., ek AS ck FROM F WHERE p) AS d WHERE w ORDER BY ... LIMIT n,
-// whose outputs are d's columns, each once (in any order), is SELECT
-// DISTINCT d.c1', ..., d.ck' FROM (SELECT e1 AS c1, ... FROM F WHERE p) AS
-// d WHERE w ORDER BY ... LIMIT n (derived_merge then merges d): the outer
-// rows are d's rows, reordered column-wise, and w, the outputs and the
-// sort keys read only d's values. With d's outputs tie-safe (as
-// distinct_derived has them), rows DISTINCT takes for equal are the same
-// values, on which w is the same: removing the copies before or after w
-// and the reordering leaves the same rows, and DISTINCT comes before
-// ORDER BY and LIMIT in both. Not: the outer query DISTINCT already
-// (distinct_derived), grouping, aggregating or with a window; d not its
-// only FROM item; an output that is not a column of d, or a column of d
-// shown twice or not at all. At: d's FROM item.
+// RuleDistinctLift: SELECT o1, ... FROM (SELECT DISTINCT e1 AS c1, ...,
+// ek AS ck FROM F WHERE p) AS d [LEFT JOIN b1 ON q1 ...] WHERE w ORDER BY
+// ... LIMIT n, whose outputs show every column of d, is SELECT DISTINCT o1,
+// ... FROM (SELECT e1 AS c1, ... FROM F WHERE p) AS d [LEFT JOIN b1 ON q1
+// ...] WHERE w ORDER BY ... LIMIT n (distinct_derived and derived_merge
+// then go on): each LEFT JOIN meets at most one row of its bi for a row of
+// what precedes it (leftUnique: a key, the groups or the distinct rows of
+// bi bound by the ON, with their facts), so a row of d makes exactly one
+// joined row, the same one for each copy of it, which w keeps or drops
+// alike; the outputs show d's columns, whose values are tie-safe (as
+// distinct_derived has them), so distinct rows of d give rows DISTINCT
+// does not fold, and copies give copies, which it does. DISTINCT comes
+// before ORDER BY and LIMIT in both. Not: the outer query DISTINCT
+// already (distinct_derived), grouping, aggregating or with a window; d
+// not its first FROM item, or another item that is not such a LEFT JOIN
+// (NATURAL, USING, an inner join: several rows may meet one); a column of
+// d no output shows as it is. At: d's FROM item.
 const RuleDistinctLift = "distinct_lift"
 
 func init() { rules[RuleDistinctLift] = distinctLift }
 
-func distinctLift(c *Canon, at int, _ *factSet) error {
+func distinctLift(c *Canon, at int, facts *factSet) error {
 	t, d, sub, err := c.distinctBody(at)
 	if err != nil {
 		return err
 	}
 	outer := d.core
-	if len(outer.From) != 1 || outer.From[0] != t {
-		return refuse("rule", "%s is not the only item of its FROM", d.alias)
+	if len(outer.From) == 0 || outer.From[0] != t {
+		return refuse("rule", "%s is not the first item of its FROM", d.alias)
+	}
+	var unique factSet
+	for _, item := range outer.From[1:] {
+		if item.Join == nil || item.Join.Type&sqlast.JoinLeft == 0 || item.Join.Type&(sqlast.JoinRight|sqlast.JoinNatural) != 0 || len(item.Using) > 0 || item.Alias == nil {
+			return refuse("rule", "a FROM item after %s that is no LEFT JOIN with ON", d.alias)
+		}
+		b := c.byAlias[lowerASCII(item.Alias.Name)]
+		if b == nil || b.table == nil && b.derived == nil || len(b.merged) > 0 {
+			return refuse("rule", "a FROM item after %s that is no LEFT JOIN of a table or a FROM subquery", d.alias)
+		}
+		if err := c.leftUnique(item, b, &unique); err != nil {
+			return err
+		}
 	}
 	if outer.Distinct == sqlast.DistinctDistinct || len(outer.GroupBy) > 0 || outer.Having != nil || len(outer.Windows) > 0 {
 		return refuse("rule", "the query around the subquery is DISTINCT, groups or has a window")
@@ -338,18 +349,20 @@ func distinctLift(c *Canon, at int, _ *factSet) error {
 	expandOuterStars(c, outer)
 	seen := make([]bool, len(sub.Columns))
 	for _, col := range outer.Columns {
-		r, ok := stripParens(col.Expr).(*sqlast.QualifiedRef)
-		if !ok || len(r.Parts) != 2 || lowerASCII(r.Parts[0].Name) != d.alias {
-			return refuse("rule", "output %s is no column of %s", sqlast.Format(col.Expr), d.alias)
+		if containsAggregate(col.Expr) || hasWindowCall(col.Expr) {
+			return refuse("rule", "the query around the subquery aggregates")
 		}
-		i := d.column(r.Parts[1].Name)
-		if i < 0 || i >= len(seen) || seen[i] {
-			return refuse("rule", "output %s shows a column of %s twice", sqlast.Format(col.Expr), d.alias)
+		if r, ok := stripParens(col.Expr).(*sqlast.QualifiedRef); ok && len(r.Parts) == 2 && lowerASCII(r.Parts[0].Name) == d.alias {
+			if i := d.column(r.Parts[1].Name); i >= 0 && i < len(seen) {
+				seen[i] = true
+			}
 		}
-		seen[i] = true
 	}
 	if slices.Contains(seen, false) {
 		return refuse("rule", "the outputs do not show every column of %s", d.alias)
+	}
+	for _, f := range unique.list {
+		facts.add(f)
 	}
 	sub.Distinct = sqlast.DistinctNone
 	outer.Distinct = sqlast.DistinctDistinct

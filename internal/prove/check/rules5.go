@@ -117,12 +117,28 @@ func leftJoinElim(c *Canon, at int, facts *factSet) error {
 	if err != nil {
 		return err
 	}
-	sq := b.core
 	if err := c.onlyOnReads(t, b); err != nil {
 		return err
 	}
+	if b.derived != nil && !stmtFailFree(b.derived, c.d) {
+		return refuse("rule", "the subquery %s may fail: without it the query would not", b.alias)
+	}
+	if err := c.leftUnique(t, b, facts); err != nil {
+		return err
+	}
+	sq := b.core
+	sq.From = slices.DeleteFunc(sq.From, func(x *sqlast.TableRef) bool { return x == t })
+	return nil
+}
+
+// leftUnique refuses a LEFT JOIN item t of occurrence b on which a row of
+// the left side may meet two rows of b: for a table, its ON has top-level
+// conjuncts b.ki = ei covering a key of b, each ei a column of another
+// table or a literal, of b.ki's family, Int or Text (facts key, family);
+// for a FROM subquery, derivedUnique's conditions.
+func (c *Canon) leftUnique(t *sqlast.TableRef, b *occurrence, facts *factSet) error {
 	if b.derived != nil {
-		return leftJoinElimDerived(c, t, b, facts)
+		return c.derivedUnique(t, b, facts)
 	}
 	// Key columns of b bound by ON equalities, with their facts.
 	bound := map[int]bool{}
@@ -174,7 +190,6 @@ func leftJoinElim(c *Canon, at int, facts *factSet) error {
 	for _, f := range pairFacts {
 		facts.add(f)
 	}
-	sq.From = slices.DeleteFunc(sq.From, func(x *sqlast.TableRef) bool { return x == t })
 	return nil
 }
 
