@@ -82,14 +82,15 @@ func (p *prover) normalForm() Attempt {
 // GROUP BY without aggregates as DISTINCT, DISTINCT dropped in FROM
 // subqueries whose rows the query around them only tests for presence,
 // joins with a FROM subquery of distinct rows pinned by equalities as
-// EXISTS, a SELECT DISTINCT FROM subquery read whole as the query's
-// DISTINCT, a compound FROM subquery of the statement spliced into it, FROM
-// subqueries merged (first: the LEFT JOIN rules read tables), a grouped
-// FROM subquery read alone merged into the query around it, LEFT JOINs
-// nothing reads removed under DISTINCT, EXISTS or IN, or on the key or
-// the groups of what they join (and the loop again: what is left may
-// merge), LEFT JOINs whose NULL rows the WHERE rejects as JOINs, LEFT
-// JOINs on a key nothing else reads removed, anti-joins as NOT EXISTS, EXCEPT as NOT IN, COUNT of
+// EXISTS, a SELECT DISTINCT FROM subquery shown whole (beside LEFT JOINs
+// that meet one row) made the query's DISTINCT, a compound FROM subquery
+// of the statement spliced into it, FROM subqueries merged (first: the
+// LEFT JOIN rules read tables), a grouped FROM subquery read alone merged
+// into the query around it, LEFT JOINs nothing reads removed under
+// DISTINCT, EXISTS or IN, or on the key or the groups of what they join
+// (and the loop again: what is left may merge), LEFT JOINs whose NULL
+// rows the WHERE rejects as JOINs, LEFT JOINs on a key nothing else reads
+// removed, anti-joins as NOT EXISTS, EXCEPT as NOT IN, COUNT of
 // a NOT NULL column as COUNT(*), DISTINCT dropped in IN and EXISTS
 // subqueries, IS NOT NULL of an IN subquery's output dropped, HAVING
 // conjuncts on GROUP BY columns moved to the WHERE, an aggregate of a

@@ -33,8 +33,9 @@ const RuleLeftToInner = "left_to_inner"
 // or every output of a SELECT DISTINCT, or the SELECT aggregates without
 // GROUP BY (one row); the subquery must not fail (failFree: a column, a
 // literal, a comparison, AND, OR, NOT, IS, BETWEEN, IN a list, an
-// aggregate cannotFail takes; no LIMIT, window or WITH). c must not fail
-// either (failFree): without b the query would not. At: b's FROM item.
+// aggregate cannotFail takes; no LIMIT, ORDER BY, window or WITH). c must
+// not fail either (failFree): without b the query would not. At: b's FROM
+// item (a table or a FROM subquery).
 const RuleLeftJoinElim = "left_join_elim"
 
 func init() {

@@ -30,9 +30,8 @@ const RuleGroupDistinct = "group_distinct"
 // F WHERE p) AS d loses its DISTINCT where the query around it cannot
 // tell a row of d from two of it (copyBlind): its SELECT is DISTINCT with
 // tie-safe outputs, sorted by outputs only, and neither groups,
-// aggregates, limits nor has a window, or it
-// is the body of an EXISTS or of an IN subquery and neither groups,
-// aggregates nor limits. Every ei is tie-safe (RuleGroupDistinct), so the
+// aggregates, limits nor has a window, or it is the body of an EXISTS or
+// of an IN subquery and neither groups, aggregates nor limits. Every ei is tie-safe (RuleGroupDistinct), so the
 // rows DISTINCT removes are the same values as a row it keeps: without
 // it, d holds more copies of the same rows, and the query around it more
 // copies of the same rows (EXISTS: the same emptiness; IN: the same set of
