@@ -243,15 +243,24 @@ func relink(st *sqlast.SelectStmt, c *Canon) (*Canon, error) {
 		}
 		return true
 	})
-	// The scopes, in the order the walk meets the cores of both trees.
+	// The scopes and FROM subqueries, in the order the walk meets them in
+	// both trees (not the order the occurrences were made in: a FROM
+	// subquery inside a subquery of the SELECT list is met before those
+	// of the FROM).
 	var oldCores []*sqlast.SelectQuery
+	derivedMap := map[*sqlast.SelectStmt]*sqlast.SelectStmt{}
 	sqlast.Walk(c.Stmt, func(n sqlast.Node) bool {
-		if t, ok := n.(*sqlast.SelectQuery); ok {
+		switch t := n.(type) {
+		case *sqlast.SelectQuery:
 			oldCores = append(oldCores, t)
+		case *sqlast.TableRef:
+			if t.Select != nil && len(derivedMap) < len(derived) {
+				derivedMap[t.Select] = derived[len(derivedMap)]
+			}
 		}
 		return true
 	})
-	if len(oldCores) != len(cores) {
+	if len(oldCores) != len(cores) || len(derivedMap) != len(derived) {
 		return nil, fmt.Errorf("kernel: the canonical form changed shape when parsed again")
 	}
 	coreMap := map[*sqlast.SelectQuery]*sqlast.SelectQuery{}
@@ -272,13 +281,13 @@ func relink(st *sqlast.SelectStmt, c *Canon) (*Canon, error) {
 		m.parent = mapScope(sc.parent)
 		return m
 	}
-	di := 0
 	for _, o := range c.Occs {
 		n := *o
 		n.core = coreMap[o.core]
 		if o.derived != nil {
-			n.derived = derived[di]
-			di++
+			if n.derived = derivedMap[o.derived]; n.derived == nil {
+				return nil, fmt.Errorf("kernel: FROM subquery %s not found in the canonical form", o.alias)
+			}
 		}
 		out.Occs = append(out.Occs, &n)
 		out.byAlias[n.alias] = &n

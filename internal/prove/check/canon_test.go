@@ -2,6 +2,8 @@ package check
 
 import (
 	"testing"
+
+	"github.com/sqljudge/sqljudge/internal/sqlast"
 )
 
 // spiderSchema is a two-table schema in Spider's style.
@@ -132,6 +134,42 @@ func TestCanonicalNames(t *testing.T) {
 			t.Errorf("%s %s: %v", c.d, c.q, err)
 		case got.SQL() != c.want:
 			t.Errorf("%s %s:\n got %s\nwant %s", c.d, c.q, got.SQL(), c.want)
+		}
+	}
+}
+
+// TestCanonicalDerivedLinks checks that every occurrence of a FROM
+// subquery holds the subquery its alias names in the canonical text, where
+// the walk meets FROM subqueries in another order than the canonicalizer
+// makes occurrences: inside a subquery of the SELECT list, of a WHERE, of
+// an ON, and nested. It failed when relink paired them by
+// creation order: a rule then read another subquery's outputs for one
+// (tie-safety looped on a column that named itself).
+func TestCanonicalDerivedLinks(t *testing.T) {
+	s := testSchema()
+	for _, q := range []string{
+		"SELECT DISTINCT (SELECT max(d.n) FROM (SELECT name AS n FROM singer) AS d), e.n FROM (SELECT f.n FROM (SELECT name AS n, age FROM singer) AS f GROUP BY f.n) AS e",
+		"SELECT (SELECT count(*) FROM (SELECT year FROM concert) AS x), y.a FROM (SELECT age AS a FROM singer) AS y WHERE y.a IN (SELECT z.i FROM (SELECT concert_id AS i FROM concert) AS z)",
+		"SELECT g.n FROM singer AS s JOIN (SELECT name AS n, singer_id FROM singer) AS g ON g.singer_id = s.singer_id AND EXISTS (SELECT 1 FROM (SELECT 1 AS one) AS h)",
+	} {
+		c, err := Canonicalize(q, s, "a")
+		if err != nil {
+			t.Errorf("%s: %v", q, err)
+			continue
+		}
+		linked := 0
+		sqlast.Walk(c.Stmt, func(n sqlast.Node) bool {
+			if r, ok := n.(*sqlast.TableRef); ok && r.Select != nil && r.Alias != nil {
+				o := c.byAlias[lowerASCII(r.Alias.Name)]
+				if o == nil || o.derived != r.Select {
+					t.Errorf("%s: occurrence %s does not hold its FROM subquery in %s", q, r.Alias.Name, c.SQL())
+				}
+				linked++
+			}
+			return true
+		})
+		if linked < 2 {
+			t.Errorf("%s: %d FROM subqueries in the canonical form %s, want 2 or more", q, linked, c.SQL())
 		}
 	}
 }
