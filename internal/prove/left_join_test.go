@@ -224,8 +224,9 @@ func TestLeftJoinCases(t *testing.T) {
 }
 
 // TestLeftJoinElimFailingOn: left_join_elim keeps a LEFT JOIN on a key
-// whose ON may fail (abs of the smallest integer overflows on SQLite, a
-// division by zero fails on PostgreSQL): SQL evaluates the ON for each
+// whose ON may fail (abs of the smallest integer overflows on SQLite, ||
+// past the longest string, a division by zero fails on PostgreSQL): SQL
+// evaluates the ON for each
 // pair of rows, and without the table the query would not. (SQLite and
 // PostgreSQL remove such a join themselves, their LEFT JOIN elimination,
 // so neither shows the failure; the rule does not rely on a plan.)
@@ -238,15 +239,68 @@ func TestLeftJoinElimFailingOn(t *testing.T) {
 	if after, readErr, err := applyAtLeftJoin(check.RuleLeftJoinElim, "SELECT t.i FROM t LEFT JOIN k ON k.i = t.i AND k.a > 'a'", s); readErr != nil || err != nil || after != "SELECT a1.i FROM t AS a1" {
 		t.Fatalf("left_join_elim on a key: %q (%v, %v)", after, readErr, err)
 	}
+	pg := *s
+	pg.D = check.Postgres
 	for _, q := range []string{
 		"SELECT t.i FROM t LEFT JOIN k ON k.i = t.i AND abs(k.i - 1) > 0",
-		"SELECT t.i FROM t LEFT JOIN k ON k.i = t.i AND 1 / (k.i - t.i) > 0",
-		"SELECT t.i FROM t LEFT JOIN k ON k.i = t.i AND CAST(k.a AS INTEGER) > 0",
 		"SELECT t.i FROM t LEFT JOIN k ON k.i = t.i AND k.a LIKE t.a",
 		"SELECT t.i FROM t LEFT JOIN k ON k.i = t.i AND k.a = (SELECT a FROM t)",
+		"SELECT t.i FROM t LEFT JOIN k ON k.i = t.i AND k.a || t.a > 'a'",
 	} {
-		if after, readErr, err := applyAtLeftJoin(check.RuleLeftJoinElim, q, s); readErr != nil || err == nil {
-			t.Errorf("left_join_elim rewrote %s into %s (%v)", q, after, readErr)
+		for _, sc := range []*check.MapSchema{s, &pg} {
+			if after, readErr, err := applyAtLeftJoin(check.RuleLeftJoinElim, q, sc); readErr != nil || err == nil {
+				t.Errorf("left_join_elim on %s rewrote %s into %s (%v)", sc.D, q, after, readErr)
+			}
+		}
+	}
+	// Arithmetic and CAST fail on PostgreSQL (a division by zero, an
+	// overflow, a bad input), never on SQLite (TestFailFreeOnSQLite).
+	for _, q := range []string{
+		"SELECT t.i FROM t LEFT JOIN k ON k.i = t.i AND 1 / (k.i - t.i) > 0",
+		"SELECT t.i FROM t LEFT JOIN k ON k.i = t.i AND CAST(k.a AS INTEGER) > 0",
+	} {
+		if after, readErr, err := applyAtLeftJoin(check.RuleLeftJoinElim, q, &pg); readErr != nil || err == nil {
+			t.Errorf("left_join_elim on PostgreSQL rewrote %s into %s (%v)", q, after, readErr)
+		}
+		if after, readErr, err := applyAtLeftJoin(check.RuleLeftJoinElim, q, s); readErr != nil || err != nil || after != "SELECT a1.i FROM t AS a1" {
+			t.Errorf("left_join_elim on SQLite: %s gave %q (%v, %v), want the join removed", q, after, readErr, err)
+		}
+	}
+}
+
+// TestFailFreeOnSQLite holds what failFree accepts on SQLite beyond
+// comparisons: +, -, *, /, % and unary minus and plus, and CAST to every
+// type, on the values that make other engines fail (the largest and
+// smallest integers, zero, a real beyond the integers, text that is and is
+// not a number, a BLOB, NULL): each expression runs on every pair of them
+// without an error, and left_join_elim takes it in an ON on SQLite while
+// refusing it on PostgreSQL.
+func TestFailFreeOnSQLite(t *testing.T) {
+	ddl := "CREATE TABLE t(i INTEGER, a TEXT); CREATE TABLE k(i INTEGER PRIMARY KEY, a TEXT)"
+	var rows []string
+	for n, v := range []string{"9223372036854775807", "-9223372036854775808", "0", "-1", "1.5", "1e308", "'abc'", "'12x'", "x'ff00'", "NULL", "'9223372036854775808'"} {
+		rows = append(rows, fmt.Sprintf("INSERT INTO t VALUES (%s, %[1]s); INSERT INTO k VALUES (%d, %s);", v, n, v))
+	}
+	s := &check.MapSchema{D: check.SQLite, Tables: []*check.Table{
+		{Name: "t", Columns: []check.Column{{Name: "i", Family: check.Int, Affinity: check.AffinityInteger}, {Name: "a", Family: check.Text, Affinity: check.AffinityText}}},
+		{Name: "k", Columns: []check.Column{{Name: "i", Family: check.Int, Affinity: check.AffinityInteger, NotNull: true}, {Name: "a", Family: check.Text, Affinity: check.AffinityText}},
+			Keys: []check.Key{{Cols: []int{0}, Primary: true}}},
+	}}
+	pg := *s
+	pg.D = check.Postgres
+	for _, e := range []string{
+		"t.i + k.a", "t.i - t.a", "t.a * k.a", "t.i / t.a", "k.a % t.i", "t.a / 0", "t.i % 0.0", "-t.i", "+t.a", "-(t.i - 1) * (t.a + 1) / (t.i % k.a)",
+		"CAST(t.a AS INTEGER)", "CAST(t.i AS TEXT)", "CAST(t.a AS REAL)", "CAST(t.i * t.i AS NUMERIC)", "CAST(t.a AS BLOB)", "CAST(-t.a AS INT) / CAST(t.i AS REAL)",
+	} {
+		if _, err := sqliteRun(t, ddl, strings.Join(rows, " "), fmt.Sprintf("SELECT %s FROM t, t AS u, k", strings.ReplaceAll(e, "k.a", "u.a")), false); err != nil {
+			t.Errorf("SQLite fails %s: %v", e, err)
+		}
+		q := fmt.Sprintf("SELECT t.i FROM t LEFT JOIN k ON k.i = t.i AND %s > 0", e)
+		if after, readErr, err := applyAtLeftJoin(check.RuleLeftJoinElim, q, s); readErr != nil || err != nil || after != "SELECT a1.i FROM t AS a1" {
+			t.Errorf("left_join_elim on SQLite: %s gave %q (%v, %v), want the join removed", q, after, readErr, err)
+		}
+		if after, readErr, err := applyAtLeftJoin(check.RuleLeftJoinElim, q, &pg); readErr != nil || err == nil {
+			t.Errorf("left_join_elim on PostgreSQL rewrote %s into %s (%v)", q, after, readErr)
 		}
 	}
 }

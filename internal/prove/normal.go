@@ -105,6 +105,7 @@ func (p *prover) normalize(i int) {
 			p.applyAll(i, check.RuleGroupDistinct, groupSites)
 		}
 		p.applyAll(i, check.RuleDistinctDerived, derivedSites)
+		p.applyAll(i, check.RuleGroupDerived, derivedSites)
 		p.applyAll(i, check.RuleDistinctSemijoin, derivedSites)
 		p.applyAll(i, check.RuleDistinctLift, derivedSites)
 		p.applyAll(i, check.RuleDerivedCompound, derivedSites)

@@ -218,11 +218,16 @@ func readsAlias(e sqlast.Expr, alias string) bool {
 // failFree reports whether evaluating e raises no error on any row on
 // dialect d: columns and literals, the comparisons =, <>, <, <=, >, >=,
 // IS [NOT], AND, OR, NOT, IS [NOT] NULL, BETWEEN and IN a list of such
-// operands, COLLATE, and the aggregates cannotFail accepts. Not:
-// arithmetic (PostgreSQL fails on an overflow and on a division by zero),
-// CAST, other functions, LIKE and GLOB (PostgreSQL fails on an escape at
-// a pattern's end), CASE and subqueries (one that returns two rows fails
-// on PostgreSQL).
+// operands, COLLATE, and the aggregates cannotFail accepts; on SQLite
+// also +, -, *, / and % (binary and unary) and CAST of such operands:
+// SQLite's integer overflow yields a REAL, a division or remainder by zero
+// yields NULL and CAST converts what it cannot read to 0 (the
+// expression rules of https://sqlite.org/lang_expr.html; checked on 3.40
+// and by TestFailFreeOnSQLite). Not: arithmetic and CAST on PostgreSQL
+// (an overflow, a division by zero or a bad input fails), || (SQLite
+// fails on a string longer than SQLITE_MAX_LENGTH), other functions, LIKE
+// and GLOB (PostgreSQL fails on an escape at a pattern's end), CASE and
+// subqueries (one that returns two rows fails on PostgreSQL).
 func failFree(e sqlast.Expr, d Dialect) bool {
 	switch t := e.(type) {
 	case *sqlast.QualifiedRef, *sqlast.Literal:
@@ -235,9 +240,18 @@ func failFree(e sqlast.Expr, d Dialect) bool {
 		switch t.Op {
 		case sqlast.OpAnd, sqlast.OpOr, sqlast.OpEq, sqlast.OpNe, sqlast.OpLt, sqlast.OpLe, sqlast.OpGt, sqlast.OpGe:
 			return failFree(t.X, d) && failFree(t.Y, d)
+		case sqlast.OpAdd, sqlast.OpSub, sqlast.OpMul, sqlast.OpDiv, sqlast.OpMod:
+			return d == SQLite && failFree(t.X, d) && failFree(t.Y, d)
 		}
 	case *sqlast.UnaryExpr:
-		return t.Op == sqlast.OpNot && failFree(t.X, d)
+		switch t.Op {
+		case sqlast.OpNot:
+			return failFree(t.X, d)
+		case sqlast.OpMinus, sqlast.OpPlus:
+			return d == SQLite && failFree(t.X, d)
+		}
+	case *sqlast.CastExpr:
+		return d == SQLite && failFree(t.X, d)
 	case *sqlast.IsExpr:
 		return failFree(t.X, d) && failFree(t.Y, d)
 	case *sqlast.NullCheckExpr:
@@ -366,5 +380,95 @@ func distinctLift(c *Canon, at int, facts *factSet) error {
 	}
 	sub.Distinct = sqlast.DistinctNone
 	outer.Distinct = sqlast.DistinctDistinct
+	return nil
+}
+
+// RuleGroupDerived: a FROM subquery (SELECT e1 AS c1, ..., ek AS ck FROM
+// F WHERE p GROUP BY g1, ..., gm) AS d, without an aggregate, HAVING,
+// ORDER BY, LIMIT or window, loses its GROUP BY where the query around it
+// cannot tell a row of d from two of it (copyBlind, as for
+// RuleDistinctDerived) and reads of d only columns whose expressions are
+// GROUP BY terms (by text) and tie-safe (tieSafeThrough: two values the
+// engine groups together are the same value). Each group of F's rows is
+// then the same values in every column the query reads, so d without
+// GROUP BY holds, for each row of d, one or more rows of those same
+// values and no others (every row of F is in a group): the same rows for
+// the query, in other numbers, which it cannot count. Every ei and gj must
+// not fail (failFree): without GROUP BY an output is evaluated on every
+// row, not on the one a group shows, and a term not at all; on
+// PostgreSQL every output must be a term or a literal (it fails an
+// ungrouped column, which it would not without GROUP BY). Not: a *
+// output in the query around d, d NATURAL or USING (merged columns are
+// read unqualified), d's SELECT a compound, VALUES, with WITH or without
+// FROM. At: d's FROM item.
+const RuleGroupDerived = "group_derived"
+
+func init() { rules[RuleGroupDerived] = groupDerived }
+
+func groupDerived(c *Canon, at int, _ *factSet) error {
+	t, d, err := c.derivedAt(at)
+	if err != nil {
+		return err
+	}
+	sub, ok := oneSelect(t.Select)
+	if !ok || len(sub.GroupBy) == 0 || len(sub.From) == 0 {
+		return refuse("rule", "the subquery %s is no grouping SELECT with a FROM (a compound, VALUES or has a WITH)", d.alias)
+	}
+	if sub.Having != nil || sub.Limit != nil || len(sub.OrderBy) > 0 || len(sub.Windows) > 0 {
+		return refuse("rule", "the subquery %s has HAVING, ORDER BY, LIMIT or a window", d.alias)
+	}
+	if t.Join != nil && t.Join.Type&sqlast.JoinNatural != 0 || len(t.Using) > 0 || len(d.merged) > 0 {
+		return refuse("rule", "%s is joined NATURAL or with USING", d.alias)
+	}
+	var terms []string
+	for _, g := range sub.GroupBy {
+		if !failFree(g, c.d) {
+			return refuse("rule", "GROUP BY term %s may fail: without the GROUP BY it is not evaluated", sqlast.Format(g))
+		}
+		terms = append(terms, sqlast.Format(stripParens(g)))
+	}
+	outs := map[string]sqlast.Expr{}
+	for _, col := range sub.Columns {
+		if _, star := col.Expr.(*sqlast.Star); star || col.Alias == nil {
+			return refuse("rule", "a * or unnamed output of the subquery %s", d.alias)
+		}
+		if containsAggregate(col.Expr) || hasWindowCall(col.Expr) || !failFree(col.Expr, c.d) {
+			return refuse("rule", "output %s of the subquery %s aggregates or may fail", sqlast.Format(col.Expr), d.alias)
+		}
+		if _, lit := stripParens(col.Expr).(*sqlast.Literal); c.d == Postgres && !lit && !slices.Contains(terms, sqlast.Format(stripParens(col.Expr))) {
+			// PostgreSQL fails a column neither grouped nor of a
+			// grouped key's table; without GROUP BY it would not.
+			return refuse("rule", "output %s of the subquery %s is no GROUP BY term: PostgreSQL may fail it", sqlast.Format(col.Expr), d.alias)
+		}
+		outs[lowerASCII(col.Alias.Name)] = col.Expr
+	}
+	if err := c.copyBlind(d.core); err != nil {
+		return err
+	}
+	for _, col := range d.core.Columns {
+		if _, star := col.Expr.(*sqlast.Star); star {
+			return refuse("rule", "a * output in the query around %s", d.alias)
+		}
+	}
+	sqlast.Walk(c.Stmt, func(n sqlast.Node) bool {
+		r, ok := n.(*sqlast.QualifiedRef)
+		if !ok || len(r.Parts) != 2 || lowerASCII(r.Parts[0].Name) != d.alias || err != nil {
+			return err == nil
+		}
+		x, ok := outs[lowerASCII(r.Parts[1].Name)]
+		switch {
+		case !ok:
+			err = refuse("rule", "%s reads no output of %s", sqlast.Format(r), d.alias)
+		case !slices.Contains(terms, sqlast.Format(stripParens(x))):
+			err = refuse("rule", "%s reads %s, which is no GROUP BY term: a group shows the value of a row the engine picks", sqlast.Format(r), sqlast.Format(x))
+		case !c.tieSafeThrough(x):
+			err = refuse("rule", "%s reads %s, which is not tie-safe: a group shows one of the values it takes for equal", sqlast.Format(r), sqlast.Format(x))
+		}
+		return err == nil
+	})
+	if err != nil {
+		return err
+	}
+	sub.GroupBy = nil
 	return nil
 }

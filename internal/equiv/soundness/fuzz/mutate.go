@@ -87,6 +87,7 @@ var rewrites = []rewrite{
 	{"agg_not_null", famRule, 3, 2, (*mutator).aggNotNull},
 	{"group_distinct", famRule, 3, 1, (*mutator).groupDistinct},
 	{"derived_distinct", famRule, 3, 1, (*mutator).derivedDistinct},
+	{"derived_group", famRule, 3, 1, (*mutator).derivedGroup},
 	{"semi_distinct", famRule, 3, 1, (*mutator).semiDistinct},
 	{"agg_merge", famRule, 3, 1, (*mutator).aggMerge},
 	{"using_join", famRename, 5, 0, (*mutator).usingJoin},

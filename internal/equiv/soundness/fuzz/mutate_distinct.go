@@ -51,7 +51,18 @@ func (m *mutator) groupDistinct(q *sel) bool {
 // ("plain": a table with two equal rows shows once), and the table's
 // columns themselves (a NOCASE, BLOB or REAL column keeps one of the
 // values DISTINCT takes for equal).
-func (m *mutator) derivedDistinct(q *sel) bool {
+func (m *mutator) derivedDistinct(q *sel) bool { return m.derivedDedup(q, false) }
+
+// derivedGroup is derivedDistinct with (SELECT its columns FROM it
+// [WHERE a conjunct moved in] GROUP BY its columns) — at times one more
+// term, a column plus 1 ("extra", a finer grouping) — where the kernel's
+// group_derived drops that GROUP BY. Traps: those of derivedDistinct, and
+// a column left out of the GROUP BY (":partial": the query may read it,
+// and a group shows one row's value).
+func (m *mutator) derivedGroup(q *sel) bool { return m.derivedDedup(q, true) }
+
+// derivedDedup is derivedDistinct, or derivedGroup when group.
+func (m *mutator) derivedDedup(q *sel, group bool) bool {
 	c, ok := m.pickTable(q)
 	if !ok || m.twinSel(c.s) == nil {
 		return false
@@ -85,7 +96,7 @@ func (m *mutator) derivedDistinct(q *sel) bool {
 	}
 	inner := &fromItem{table: c.f.table}
 	sub := newSel()
-	sub.distinct = true
+	sub.distinct = !group
 	sub.from = []*fromItem{inner}
 	sub.items = columnItems(inner)
 	if chance(m.g.r, 0.4) {
@@ -93,6 +104,21 @@ func (m *mutator) derivedDistinct(q *sel) bool {
 	}
 	readSub(c.f, sub)
 	m.detail = ctx
+	if group {
+		for _, it := range sub.items {
+			sub.groupBy = append(sub.groupBy, clone(it.x))
+		}
+		if len(sub.groupBy) > 1 && chance(m.g.r, 0.2) {
+			k := m.g.r.IntN(len(sub.groupBy))
+			sub.groupBy = slices.Delete(sub.groupBy, k, k+1)
+			m.detail += ":partial"
+		}
+		if chance(m.g.r, 0.2) {
+			col := &colRef{f: inner, col: m.g.r.IntN(len(inner.table.cols))}
+			sub.groupBy = append(sub.groupBy, &binary{op: "+", l: col, r: numLit(intVal(1))})
+			m.detail += ":extra"
+		}
+	}
 	return true
 }
 
