@@ -340,10 +340,14 @@ func bijections(o1, o2 []check.Occurrence, max int) ([]map[string]string, error)
 		}
 	}
 	sort.Strings(tables)
+	perTable := 1 // the loop below keeps at least one
+	if max > 1 {
+		perTable = max
+	}
 	out := []map[string]string{{}}
 	for _, t := range tables {
 		var next []map[string]string
-		for _, perm := range permutations(len(by1[t])) {
+		for _, perm := range permutations(len(by1[t]), perTable) {
 			for _, base := range out {
 				m := map[string]string{}
 				for k, v := range base {
@@ -366,14 +370,18 @@ func bijections(o1, o2 []check.Occurrence, max int) ([]map[string]string, error)
 	return out, nil
 }
 
-// permutations lists the permutations of 0..n-1, the identity first.
-func permutations(n int) [][]int {
+// permutations lists the first max permutations of 0..n-1 (max > 0), the
+// identity first: each permutation of 0..n-2 with n-1 put at every
+// position from the last to the first. Only the first ⌈max/n⌉ of those
+// are made, so twelve occurrences of one table cost max permutations, not
+// 12! (a pair could exhaust the memory that way).
+func permutations(n, max int) [][]int {
 	if n == 0 {
 		return [][]int{{}}
 	}
 	var out [][]int
-	for _, p := range permutations(n - 1) {
-		for pos := len(p); pos >= 0; pos-- {
+	for _, p := range permutations(n-1, (max+n-1)/n) {
+		for pos := len(p); pos >= 0 && len(out) < max; pos-- {
 			q := append(append(append([]int{}, p[:pos]...), n-1), p[pos:]...)
 			out = append(out, q)
 		}

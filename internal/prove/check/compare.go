@@ -47,10 +47,14 @@ type kernel struct {
 // columns named in the first query's aliases, its aggregates by their
 // text with each column replaced by its class's representative (deps),
 // its subqueries by the symbols of the pairs the comparison proved.
+//
+// nullable reads every column as one that may be NULL, NOT NULL or not
+// (the ON of a LEFT JOIN reads columns an earlier outer join may extend).
 type kernelEnv struct {
-	k    *kernel
-	sd   side
-	deps *deps
+	k        *kernel
+	sd       side
+	deps     *deps
+	nullable bool
 }
 
 func (v kernelEnv) column(r *sqlast.QualifiedRef) (string, string, Column, error) {
@@ -58,7 +62,11 @@ func (v kernelEnv) column(r *sqlast.QualifiedRef) (string, string, Column, error
 	if !ok {
 		return "", "", Column{}, refuse("column", "%s is not a column of a table", sqlast.Format(r))
 	}
-	return v.sd.alias(o.alias) + "." + o.colName(i), o.table.Name, o.table.Columns[i], nil
+	col := o.table.Columns[i]
+	if v.nullable {
+		col.NotNull = false
+	}
+	return v.sd.alias(o.alias) + "." + o.colName(i), o.table.Name, col, nil
 }
 
 func (v kernelEnv) aggregateKey(f *sqlast.FuncCall) string { return v.k.mappedText(f, v.sd, v.deps) }
@@ -99,7 +107,7 @@ func compareForms(d Dialect, c1, c2 *Canon, p Pairing, ordered, spider bool) ([]
 			if serr != nil {
 				return nil, nil, serr
 			}
-			return nil, sortedFacts(facts), nil
+			return k.obls, sortedFacts(facts), nil
 		}
 		return nil, nil, err
 	}

@@ -140,20 +140,26 @@ func OutputCount(nf string, s Schema) (int, error) {
 
 // plainOutputCount counts the output columns of a canonical form that
 // compile refused with err, from its first SELECT's list (a form with an
-// outer join, which the comparison may still take whole: sameForm); err
-// again when that list holds a * (its columns are counted only by
-// compile).
+// outer join, which the comparison may still take whole: sameForm), a *
+// as the columns of the FROM items it names (as sameForm spells it out);
+// err again when a * sits beside USING or NATURAL (it shows a merged
+// column once: its columns are counted only by compile).
 func plainOutputCount(c *Canon, err error) (int, error) {
 	sq, ok := c.Stmt.Cores[0].(*sqlast.SelectQuery)
 	if !ok {
 		return 0, err
 	}
-	for _, col := range sq.Columns {
+	spelled := *sq
+	spellStars(c.scopes[sq], &spelled)
+	if mergesColumns(sq) && len(spelled.Columns) != len(sq.Columns) {
+		return 0, err
+	}
+	for _, col := range spelled.Columns {
 		if _, star := col.Expr.(*sqlast.Star); star {
 			return 0, err
 		}
 	}
-	return len(sq.Columns), nil
+	return len(spelled.Columns), nil
 }
 
 // MustCanon returns the canonical form of sql, "" when it has none

@@ -255,8 +255,11 @@ func nullWhenNull(e sqlast.Expr, alias string) bool {
 
 // expandOuterStars spells out the * and t.* outputs of core sq: the
 // columns of its FROM items, in order.
-func expandOuterStars(c *Canon, sq *sqlast.SelectQuery) {
-	sc := c.scopes[sq]
+func expandOuterStars(c *Canon, sq *sqlast.SelectQuery) { spellStars(c.scopes[sq], sq) }
+
+// spellStars spells out the * and t.* outputs of sq with the occurrences
+// of scope sc (that of sq, or of the core sq is a copy of).
+func spellStars(sc *scope, sq *sqlast.SelectQuery) {
 	if sc == nil {
 		return
 	}

@@ -22,26 +22,174 @@ import (
 
 // sameForm accepts two normal forms that compile refused with cause
 // (only an outer join qualifies) when they are one query up to the
-// bijection's renaming, under the identity column map, without a row
-// order to keep (ordered false), and free of the scan order
-// (orderFreeForm). same reports whether the forms are one query (the
-// shortcut applies); err is then why it does not prove them, nil when
-// it does, with the facts that freedom relies on.
+// bijection's renaming and the ON conditions of their LEFT JOINs, under
+// the identity column map, without a row order to keep (ordered false),
+// and free of the scan order (orderFreeForm). Each pair of LEFT JOIN ON
+// conditions (the i-th of each, in the order of the text) whose texts
+// differ becomes an obligation (onObligation): then every LEFT JOIN keeps
+// the same pairs of rows, and the queries are one query. same reports
+// whether the forms are one query up to those ONs (the shortcut
+// applies); err is then why it does not prove them, nil when it does,
+// with the facts that freedom relies on.
 func (k *kernel) sameForm(cols []int, ordered bool, cause error) (facts []Fact, same bool, err error) {
 	var r *Refusal
 	if !errors.As(cause, &r) || r.Construct != "outer join" {
 		return nil, false, nil
 	}
-	q1 := k.mappedText(&sqlast.SubqueryExpr{Select: k.c1.Stmt}, k.side(0), nil)
-	q2 := k.mappedText(&sqlast.SubqueryExpr{Select: k.c2.Stmt}, k.side(1), nil)
-	if q1 != q2 || !slices.Equal(cols, identity(len(cols))) {
+	q1, ons1 := k.formWithoutOns(k.c1, k.side(0))
+	q2, ons2 := k.formWithoutOns(k.c2, k.side(1))
+	if q1 != q2 || len(ons1) != len(ons2) || !slices.Equal(cols, identity(len(cols))) {
 		return nil, false, nil
 	}
 	if ordered {
 		return nil, true, refuse("order", "the same query up to renaming, with an outer join, where rows must come in order: a rule may have changed the order the engine meets them in")
 	}
 	facts, err = k.c1.orderFreeForm()
-	return facts, true, err
+	if err != nil {
+		return nil, true, err
+	}
+	for i := range ons1 {
+		if k.mappedText(ons1[i].on, k.side(0), nil) == k.mappedText(ons2[i].on, k.side(1), nil) {
+			continue
+		}
+		if err := k.onObligation(ons1[i], ons2[i]); err != nil {
+			return nil, true, err
+		}
+	}
+	return facts, true, nil
+}
+
+// leftOn is the ON condition of a LEFT JOIN of a canonical form, with the
+// conditions that hold on every row of its left side: the ONs of the
+// inner joins before it and the WHERE conjuncts of its SELECT that read
+// only columns of tables before it (a WHERE that reads the left side alone
+// filters the left rows before the join as after it: σp(L ⟕ R) = σp(L) ⟕
+// R, so the ON is never decisive on a left row p rejects).
+type leftOn struct {
+	on    sqlast.Expr
+	holds []sqlast.Expr
+}
+
+// formWithoutOns prints c (renamed by sd, as mappedText) with the ON of
+// every LEFT JOIN replaced by TRUE, and returns those ONs in the order of
+// the text.
+func (k *kernel) formWithoutOns(c *Canon, sd side) (string, []leftOn) {
+	var ons []leftOn
+	sqlast.Walk(c.Stmt, func(n sqlast.Node) bool {
+		sq, ok := n.(*sqlast.SelectQuery)
+		if !ok {
+			return true
+		}
+		var before []sqlast.Expr // inner ONs before the join
+		seen := map[string]bool{}
+		for _, t := range sq.From {
+			if t.Join != nil && t.Join.Type&sqlast.JoinLeft != 0 && t.On != nil {
+				on := leftOn{on: t.On, holds: slices.Clone(before)}
+				for _, w := range optConjuncts(sq.Where) {
+					if readsOnlyTables(c, w, seen) {
+						on.holds = append(on.holds, w)
+					}
+				}
+				ons = append(ons, on)
+			} else if t.On != nil {
+				before = append(before, conjuncts(t.On)...)
+			}
+			if t.Alias != nil {
+				seen[lowerASCII(t.Alias.Name)] = true
+			}
+		}
+		return true
+	})
+	clone := cloneExpr(&sqlast.SubqueryExpr{Select: c.Stmt})
+	cores, i := coresOf(c.Stmt), 0
+	sqlast.Walk(clone, func(n sqlast.Node) bool {
+		switch t := n.(type) {
+		case *sqlast.TableRef:
+			if t.Join != nil && t.Join.Type&sqlast.JoinLeft != 0 && t.On != nil {
+				t.On = sqlast.NumberLiteral("1")
+			}
+		case *sqlast.SelectQuery:
+			// * spelled out (the clone walks its cores in the order of
+			// the original's), but not beside USING or NATURAL, whose
+			// * shows a merged column once.
+			if i < len(cores) && !mergesColumns(t) {
+				spellStars(c.scopes[cores[i]], t)
+			}
+			i++
+		}
+		return true
+	})
+	return k.mappedText(clone, sd, nil), ons
+}
+
+// coresOf lists the SELECT cores of st in the order a walk meets them.
+func coresOf(st *sqlast.SelectStmt) []*sqlast.SelectQuery {
+	var out []*sqlast.SelectQuery
+	sqlast.Walk(st, func(n sqlast.Node) bool {
+		if sq, ok := n.(*sqlast.SelectQuery); ok {
+			out = append(out, sq)
+		}
+		return true
+	})
+	return out
+}
+
+// mergesColumns reports whether a FROM item of sq is NATURAL or USING.
+func mergesColumns(sq *sqlast.SelectQuery) bool {
+	for _, t := range sq.From {
+		if len(t.Using) > 0 || t.Join != nil && t.Join.Type&sqlast.JoinNatural != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// readsOnlyTables reports whether e reads columns of tables among the
+// occurrences aliases names, and nothing else (no subquery).
+func readsOnlyTables(c *Canon, e sqlast.Expr, aliases map[string]bool) bool {
+	if holdsSubquery(e) {
+		return false
+	}
+	ok := true
+	sqlast.Walk(e, func(n sqlast.Node) bool {
+		if r, isRef := n.(*sqlast.QualifiedRef); isRef {
+			o, _, isCol := c.colOf(r)
+			ok = ok && isCol && aliases[o.alias]
+		}
+		return ok
+	})
+	return ok
+}
+
+// onObligation adds the obligation that two LEFT JOIN ONs keep the same
+// pairs of rows: TRUE on the same rows where what holds on the first's
+// left side holds. Every column is read as nullable (a column of a table
+// an earlier outer join extends is NULL on its added rows, NOT NULL or
+// not). Both ONs must not fail (failFree): the engine evaluates an ON on
+// pairs of rows in an order of its own, so a failure of one would not be
+// the other's.
+func (k *kernel) onObligation(a, b leftOn) error {
+	if !failFree(a.on, k.d) || !failFree(b.on, k.d) {
+		return refuse("outer join", "the ONs of a LEFT JOIN differ and one may fail (arithmetic on PostgreSQL, a function, LIKE, CASE or a subquery): the engine may evaluate it on pairs the other never fails on")
+	}
+	s := newScript(k.d)
+	e1 := &encoder{s: s, env: kernelEnv{k: k, sd: k.side(0), nullable: true}}
+	for _, h := range a.holds {
+		if p, err := e1.cond(h); err == nil {
+			s.assert(p.t)
+		}
+	}
+	p1, err := e1.cond(a.on)
+	if err != nil {
+		return err
+	}
+	e2 := &encoder{s: s, env: kernelEnv{k: k, sd: k.side(1), nullable: true}}
+	p2, err := e2.cond(b.on)
+	if err != nil {
+		return err
+	}
+	k.obligation(s, "the ON of a LEFT JOIN keeps the same pairs of rows: "+k.mappedText(a.on, k.side(0), nil), "(= "+p1.t+" "+p2.t+")")
+	return nil
 }
 
 // orderFreeForm refuses a canonical form whose rows, as a multiset, may

@@ -95,6 +95,7 @@ var rewrites = []rewrite{
 	{"group_derive", famRule, 2, 2, (*mutator).groupDerive},
 	{"left_group", famRule, 3, 2, (*mutator).leftGroup},
 	{"left_copies", famRule, 3, 2, (*mutator).leftCopies},
+	{"left_on", famRule, 3, 2, (*mutator).leftOn},
 	{"op_change", famBreak, 1, 1, (*mutator).opChange},
 	{"lit_shift", famBreak, 1, 1, (*mutator).litShift},
 	{"drop_conjunct", famBreak, 1, 1, (*mutator).dropConjunct},

@@ -1,6 +1,9 @@
 package fuzz
 
-import "strconv"
+import (
+	"slices"
+	"strconv"
+)
 
 // leftGroup joins, by LEFT JOIN, a FROM subquery that nothing reads and
 // that holds one row per key (the kernel's left_join_elim on a FROM
@@ -139,5 +142,93 @@ func (m *mutator) leftCopies(q *sel) bool {
 	f.on = on
 	s.from = append(s.from, f)
 	m.detail = ctx
+	return true
+}
+
+// leftOn rewrites the ON of a LEFT JOIN of the second query into one
+// that agrees with it on every pair of rows whose left row the WHERE
+// keeps (the kernel's same-form comparison, whose obligations compare
+// two ONs under what holds of the left side): "premise", both queries get
+// the WHERE conjunct x = v for a column x of a table before the join that
+// an equality of the ON reads, and the second's ON reads v for x; "dup",
+// a conjunct a = b of the ON repeated as b = a. Traps: "premise_null",
+// the WHERE conjunct (x = v OR x IS NULL), which leaves x NULL; "right",
+// the same with x a column of the joined table (a pair it rejects comes
+// back as the left row with NULLs, which the WHERE keeps); "or_null", OR
+// a column of the joined table IS NULL.
+func (m *mutator) leftOn(q *sel) bool {
+	type cand struct {
+		s *sel
+		k int
+	}
+	var cs []cand
+	for _, s := range sels(q) {
+		for k, f := range s.from {
+			if f.join == "LEFT JOIN" && f.on != nil && m.twinSel(s) != nil {
+				cs = append(cs, cand{s, k})
+			}
+		}
+	}
+	if len(cs) == 0 {
+		return false
+	}
+	c := cs[m.g.r.IntN(len(cs))]
+	f := c.s.from[c.k]
+	var eqs []*binary
+	for _, sl := range conjuncts(&f.on) {
+		if b, ok := (*sl).(*binary); ok && b.op == "=" {
+			eqs = append(eqs, b)
+		}
+	}
+	switch m.g.r.IntN(3) {
+	case 0:
+		if len(eqs) == 0 {
+			return false
+		}
+		b := eqs[m.g.r.IntN(len(eqs))]
+		f.on = andExpr(f.on, &binary{op: "=", l: clone(b.r), r: clone(b.l)})
+		m.detail = "dup"
+		return true
+	case 1:
+		mine := &colRef{f: f, col: m.g.r.IntN(f.ncols()), qual: true}
+		f.on = &binary{op: "OR", l: f.on, r: &isNull{x: mine}}
+		m.detail = "or_null"
+		return true
+	}
+	type site struct {
+		slot *expr
+		r    *colRef
+		at   int
+	}
+	var sites []site
+	for _, b := range eqs {
+		for _, slot := range []*expr{&b.l, &b.r} {
+			if r, ok := (*slot).(*colRef); ok && m.hasTwinColumn(r) {
+				if at := slices.Index(c.s.from, r.f); at >= 0 && at <= c.k {
+					sites = append(sites, site{slot, r, at})
+				}
+			}
+		}
+	}
+	if len(sites) == 0 {
+		return false
+	}
+	st := sites[m.g.r.IntN(len(sites))]
+	v := m.g.literal(classOf(st.r))
+	var cond expr = &binary{op: "=", l: clone(st.r), r: v}
+	switch {
+	case st.at == c.k:
+		cond = &binary{op: "OR", l: cond, r: &isNull{x: clone(st.r)}}
+		m.detail = "right"
+	case chance(m.g.r, 0.3):
+		cond = &binary{op: "OR", l: cond, r: &isNull{x: clone(st.r)}}
+		m.detail = "premise_null"
+	default:
+		m.detail = "premise"
+	}
+	tw := m.twinSel(c.s)
+	c.s.where = andExpr(c.s.where, cond)
+	tw.where = andExpr(tw.where, cloneOnto(cond, st.r.f, m.twin.froms[st.r.f]))
+	*st.slot = clone(v)
 	return true
 }
