@@ -83,7 +83,7 @@ func (k *kernel) formWithoutOns(c *Canon, sd side) (string, []leftOn) {
 		var before []sqlast.Expr // inner ONs before the join
 		seen := map[string]bool{}
 		for _, t := range sq.From {
-			if t.Join != nil && t.Join.Type&sqlast.JoinLeft != 0 && t.On != nil {
+			if leftJoinOn(t) {
 				on := leftOn{on: t.On, holds: slices.Clone(before)}
 				for _, w := range optConjuncts(sq.Where) {
 					if readsOnlyTables(c, w, seen) {
@@ -105,7 +105,7 @@ func (k *kernel) formWithoutOns(c *Canon, sd side) (string, []leftOn) {
 	sqlast.Walk(clone, func(n sqlast.Node) bool {
 		switch t := n.(type) {
 		case *sqlast.TableRef:
-			if t.Join != nil && t.Join.Type&sqlast.JoinLeft != 0 && t.On != nil {
+			if leftJoinOn(t) {
 				t.On = sqlast.NumberLiteral("1")
 			}
 		case *sqlast.SelectQuery:
@@ -120,6 +120,13 @@ func (k *kernel) formWithoutOns(c *Canon, sd side) (string, []leftOn) {
 		return true
 	})
 	return k.mappedText(clone, sd, nil), ons
+}
+
+// leftJoinOn reports whether t is a LEFT JOIN with an ON: not a FULL
+// JOIN, whose unmatched right rows depend on the left rows a WHERE
+// rejects (the canonical form refuses RIGHT and FULL JOINs anyway).
+func leftJoinOn(t *sqlast.TableRef) bool {
+	return t.Join != nil && t.Join.Type&sqlast.JoinLeft != 0 && t.Join.Type&sqlast.JoinRight == 0 && t.On != nil
 }
 
 // coresOf lists the SELECT cores of st in the order a walk meets them.
