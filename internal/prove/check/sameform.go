@@ -75,11 +75,8 @@ type leftOn struct {
 // the text.
 func (k *kernel) formWithoutOns(c *Canon, sd side) (string, []leftOn) {
 	var ons []leftOn
-	sqlast.Walk(c.Stmt, func(n sqlast.Node) bool {
-		sq, ok := n.(*sqlast.SelectQuery)
-		if !ok {
-			return true
-		}
+	cores := coresOf(c.Stmt)
+	for _, sq := range cores {
 		var before []sqlast.Expr // inner ONs before the join
 		seen := map[string]bool{}
 		for _, t := range sq.From {
@@ -98,10 +95,9 @@ func (k *kernel) formWithoutOns(c *Canon, sd side) (string, []leftOn) {
 				seen[lowerASCII(t.Alias.Name)] = true
 			}
 		}
-		return true
-	})
+	}
 	clone := cloneExpr(&sqlast.SubqueryExpr{Select: c.Stmt})
-	cores, i := coresOf(c.Stmt), 0
+	i := 0
 	sqlast.Walk(clone, func(n sqlast.Node) bool {
 		switch t := n.(type) {
 		case *sqlast.TableRef:
