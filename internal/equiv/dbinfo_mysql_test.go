@@ -144,8 +144,14 @@ func TestMySQLDBIDSpider(t *testing.T) {
 			t.Fatal(err)
 		}
 		if out.Verdict != c.want {
-			t.Errorf("%s / %s: %s (%s), want %s; %+v", c.q1, c.q2, out.Verdict, out.Reason, c.want, out.Witness)
+			t.Errorf("%s / %s: %s (%s), want %s; %+v; search %+v", c.q1, c.q2, out.Verdict, out.Reason, c.want, out.Witness, out.Search)
 			continue
+		}
+		// No solver phase runs on MariaDB: the boundary 40 gets a row of
+		// its own in the conditions phase, on any seed and any name of the
+		// database, rather than by a lucky draw of the small phase.
+		if strings.Contains(c.q1, "> 40") && (out.Witness.Phase != PhaseConditions || out.Search.Databases > 12) {
+			t.Errorf("%s / %s: found by %s after %d databases, want the conditions phase", c.q1, c.q2, out.Witness.Phase, out.Search.Databases)
 		}
 		if out.Witness != nil {
 			reverifyMySQL(t, out.Witness, c.q1, c.q2)

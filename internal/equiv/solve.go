@@ -39,13 +39,17 @@ type solved struct {
 // their linear comparisons of one column with literals, without repeats,
 // in the order found: the solution of col op k = n, and the two whole
 // numbers around it when it is not one (the boundary of <, <=, >, >=).
-func (s *schema) solvedValues(queries ...string) []solved {
+// With plain, a comparison of a bare column with a number (age > 40)
+// gives the number too: the boundary where <, <=, >, >= and = part, for
+// an engine whose conditions the solver phase does not model (MariaDB
+// and MySQL), where only a random draw would otherwise put it in a row.
+func (s *schema) solvedValues(plain bool, queries ...string) []solved {
 	var out []solved
 	seen := map[string]bool{}
 	for _, q := range queries {
 		toks := significant(q)
 		for i := range toks {
-			col, f, ok := s.linearAt(toks, i)
+			col, f, ok := s.linearAt(toks, i, plain)
 			if !ok {
 				continue
 			}
@@ -78,9 +82,10 @@ func solutions(x float64) []float64 {
 // column's name (lower case) and the value of col where both sides are
 // equal. ok is false when toks[i] starts no such comparison, or op is
 // the identity (col + 0, col * 1: the literal is the value, already in
-// the pools).
-func (s *schema) linearAt(toks []sqllex.Token, i int) (string, float64, bool) {
-	left, j, ok := s.term(toks, i)
+// the pools). With plain, a bare column ([t.]col cmp n, n cmp [t.]col)
+// is read too, its value n.
+func (s *schema) linearAt(toks []sqllex.Token, i int, plain bool) (string, float64, bool) {
+	left, j, ok := s.term(toks, i, plain)
 	if !ok {
 		return "", 0, false
 	}
@@ -88,7 +93,7 @@ func (s *schema) linearAt(toks []sqllex.Token, i int) (string, float64, bool) {
 	if cmp == "" {
 		return "", 0, false
 	}
-	right, end, ok := s.term(toks, k)
+	right, end, ok := s.term(toks, k, plain)
 	if !ok || left.col == "" == (right.col == "") || end < len(toks) && isArith(toks[end].Text) {
 		return "", 0, false
 	}
@@ -99,8 +104,11 @@ func (s *schema) linearAt(toks []sqllex.Token, i int) (string, float64, bool) {
 	if t.col == "" {
 		t, n = right, left
 	}
-	if !t.arith || n.arith {
+	if n.arith || !t.arith && !t.bare {
 		return "", 0, false
+	}
+	if t.bare {
+		return t.col, n.k, true
 	}
 	x, ok := t.solve(n.k)
 	return t.col, x, ok
@@ -115,11 +123,14 @@ type linear struct {
 	k        float64
 	colRight bool
 	arith    bool
+	// bare: the column alone, without op and k (read only when asked).
+	bare bool
 }
 
 // term reads one side at toks[i]: a number, or a column and a number
-// joined by + - * / in either order; it returns the index after it.
-func (s *schema) term(toks []sqllex.Token, i int) (linear, int, bool) {
+// joined by + - * / in either order, or with bare a column alone; it
+// returns the index after it.
+func (s *schema) term(toks []sqllex.Token, i int, bare bool) (linear, int, bool) {
 	if n, j, ok := number(toks, i); ok {
 		if j < len(toks) && isArith(toks[j].Text) {
 			if col, e := s.columnRef(toks, j+1); col != "" {
@@ -129,6 +140,9 @@ func (s *schema) term(toks []sqllex.Token, i int) (linear, int, bool) {
 		return linear{k: n}, j, true
 	}
 	col, j := s.columnRef(toks, i)
+	if col != "" && bare && (j >= len(toks) || !isArith(toks[j].Text)) {
+		return linear{col: col, bare: true}, j, true
+	}
 	if col == "" || j >= len(toks) || !isArith(toks[j].Text) {
 		return linear{}, 0, false
 	}

@@ -3,6 +3,7 @@ package equiv
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -96,7 +97,7 @@ func TestSolvedValues(t *testing.T) {
 		"SELECT b FROM t WHERE a = 5":                     nil,
 	} {
 		var got []string
-		for _, sv := range s.solvedValues(q) {
+		for _, sv := range s.solvedValues(false, q) {
 			got = append(got, fmt.Sprintf("%s=%v", sv.col, cellJSON(sv.v)))
 		}
 		if len(got) != len(want) {
@@ -108,6 +109,36 @@ func TestSolvedValues(t *testing.T) {
 				t.Errorf("%s: %v, want %v", q, got, want)
 				break
 			}
+		}
+	}
+}
+
+// TestSolvedValuesPlain reads, as the search does on an engine the solver
+// phase does not model (MariaDB, MySQL), a bare column's comparison with
+// a number too: its literal is the boundary where > and >= part.
+func TestSolvedValuesPlain(t *testing.T) {
+	sch, err := ReadSchema(context.Background(), Pair{Schema: tripwireDDL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSchema(sch)
+	for q, want := range map[string]string{
+		"SELECT b FROM t WHERE a > 40":                    "a=40",
+		"SELECT b FROM t WHERE 40 <= t.a AND b <> -3":     "a=40 b=-3",
+		"SELECT b FROM t WHERE a * 3 = 122883 OR b = 2.5": "a=40961 b=2.5 b=2 b=3",
+		"SELECT b FROM t WHERE a + b > 4":                 "",
+		"SELECT b FROM t WHERE abs(a) > 4 AND -a < 2":     "",
+		"SELECT b FROM t WHERE a = 'x'":                   "",
+	} {
+		var got []string
+		for _, sv := range s.solvedValues(true, q) {
+			got = append(got, fmt.Sprintf("%s=%v", sv.col, cellJSON(sv.v)))
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("%s: %v, want %q", q, got, want)
+		}
+		if q == "SELECT b FROM t WHERE a > 40" && len(s.solvedValues(false, q)) != 0 {
+			t.Errorf("%s: read without plain", q)
 		}
 	}
 }
