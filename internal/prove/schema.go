@@ -66,6 +66,14 @@ func column(t *catalog.Table, c catalog.Column, d engine.Dialect) check.Column {
 		notNull = false // SQLite lets this key column hold NULL
 	}
 	out := check.Column{Name: engineName(d, c.Name, c.Unquoted), NotNull: notNull, Collation: strings.ToLower(c.Collation), Family: family(c, d)}
+	if d == engine.Postgres && c.Family == catalog.Boolean {
+		// boolean as PostgreSQL's format_type and ParseDDL spell it,
+		// never BIT, a bit string there.
+		switch c.UpperType() {
+		case "BOOLEAN", "BOOL":
+			out.Bool = true
+		}
+	}
 	if d == engine.SQLite {
 		out.Affinity = check.AffinityOf(c.Type)
 		switch c.Family {

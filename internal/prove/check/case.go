@@ -42,12 +42,14 @@ func funcCase(d Dialect, f *sqlast.FuncCall) *sqlast.CaseExpr {
 	return nil
 }
 
-// truthWord is "true" or "false" for SQLite's keyword TRUE or FALSE
-// written bare (the canonical form keeps it only as the right operand of
-// IS, where no column has the name), "" for anything else.
+// truthWord is "true" or "false" for the keyword TRUE or FALSE written
+// bare: on SQLite (the canonical form keeps it only as the right operand
+// of IS, where no column has the name) and on PostgreSQL (a boolean
+// literal wherever it stands, which the canonical form keeps as it is);
+// "" for anything else.
 func truthWord(d Dialect, e sqlast.Expr) string {
 	id, ok := e.(*sqlast.Ident)
-	if !ok || d != SQLite || id.Quote != sqlast.QuoteNone {
+	if !ok || d != SQLite && d != Postgres || id.Quote != sqlast.QuoteNone {
 		return ""
 	}
 	switch w := lowerASCII(id.Name); w {

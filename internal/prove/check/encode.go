@@ -232,6 +232,10 @@ func (e *encoder) value(x sqlast.Expr) (term, bool, error) {
 	switch t := x.(type) {
 	case *sqlast.ParenExpr:
 		return e.value(t.X)
+	case *sqlast.Ident:
+		if err := e.pgTruthValue(t); err != nil {
+			return term{}, false, err
+		}
 	case *sqlast.QualifiedRef:
 		tm, err := e.column(t)
 		return tm, err == nil, err
@@ -463,7 +467,20 @@ func (e *encoder) cond(x sqlast.Expr) (pred, error) {
 		}
 		ex := app(e.fun("|exists "+sym.name+"|", sorts, "Bool"), args)
 		return pred{ex, not(ex)}, nil
+	case *sqlast.Ident:
+		// PostgreSQL's TRUE and FALSE (the canonical form keeps no other
+		// bare name).
+		switch truthWord(e.s.d, t) {
+		case "true":
+			return pred{"true", "false"}, nil
+		case "false":
+			return pred{"false", "true"}, nil
+		}
+		return pred{}, refuse("unresolved", "no such column: %s", t.Name)
 	case *sqlast.QualifiedRef, *sqlast.Literal:
+		if e.s.d == Postgres {
+			return e.pgBareCond(x)
+		}
 		a, ok, err := e.scalar(x)
 		if err != nil {
 			return pred{}, err
@@ -479,7 +496,88 @@ func (e *encoder) cond(x sqlast.Expr) (pred, error) {
 			return pred{"false", "false"}, nil
 		}
 	}
+	if e.s.d == Postgres && !e.pgBoolean(x) {
+		return pred{}, refuse("condition", "%s as a condition: PostgreSQL fails a condition that is not boolean, and the kernel does not type it", sqlast.Format(x))
+	}
 	return e.opaque(x)
+}
+
+// pgTruthValue refuses an x that holds PostgreSQL's TRUE or FALSE where
+// the encoding would read it as a value (a comparison's operand, an
+// argument, an uninterpreted expression): the kernel models neither the
+// boolean type nor the errors PostgreSQL gives a boolean among values of
+// other types (TRUE = 1 fails there). As a condition, or the right
+// operand of IS, the encoding reads it without coming here.
+func (e *encoder) pgTruthValue(x sqlast.Expr) error {
+	var found string
+	walkExpr(x, func(y sqlast.Expr) bool {
+		if id, ok := y.(*sqlast.Ident); ok && e.s.d == Postgres && truthWord(e.s.d, id) != "" {
+			found = id.Name
+		}
+		return found == ""
+	})
+	if found != "" {
+		return refuse("boolean value", "%s as a value: the kernel does not model PostgreSQL's boolean type", found)
+	}
+	return nil
+}
+
+// pgBareCond encodes a column or a literal standing as a condition on
+// PostgreSQL, which wants a boolean there and fails the query otherwise
+// ("argument of WHERE must be type boolean"): NULL is unknown, a column
+// of type boolean an uninterpreted truth value; anything else is
+// refused (SQLite's reading of a number as a truth value would prove
+// such a query equal to one that runs).
+func (e *encoder) pgBareCond(x sqlast.Expr) (pred, error) {
+	switch t := x.(type) {
+	case *sqlast.Literal:
+		if t.Kind == sqlast.LitNull {
+			return pred{"false", "false"}, nil
+		}
+	case *sqlast.QualifiedRef:
+		_, _, c, err := e.env.column(t)
+		if err != nil {
+			return pred{}, err
+		}
+		if c.Bool {
+			return e.opaque(x)
+		}
+	}
+	return pred{}, refuse("condition", "%s as a condition: PostgreSQL fails a condition that is not boolean", sqlast.Format(x))
+}
+
+// pgBoolean reports whether x, standing as a condition that the encoding
+// leaves uninterpreted, is boolean on PostgreSQL and never fails there:
+// a LIKE (or ILIKE) of a text column or string against a string pattern
+// without a backslash and without ESCAPE (a pattern that ends in the
+// escape character fails). Anything else (a function, arithmetic, a CAST,
+// a scalar subquery, a CASE the encoding does not read, a LIKE of a
+// number) may be of another type, which PostgreSQL refuses there, or fail
+// on some row, which the uninterpreted predicate does not model: under
+// OR TRUE a failing operand would vanish from the encoding and not from
+// the engine.
+func (e *encoder) pgBoolean(x sqlast.Expr) bool {
+	l, ok := stripParens(x).(*sqlast.LikeExpr)
+	if !ok || l.Escape != nil {
+		return false
+	}
+	switch strings.ToUpper(l.Op.Name) {
+	case "LIKE", "ILIKE":
+	default:
+		return false
+	}
+	pat, ok := stripParens(l.Y).(*sqlast.Literal)
+	if !ok || pat.Kind != sqlast.LitString || strings.Contains(pat.Value, "\\") {
+		return false
+	}
+	switch t := stripParens(l.X).(type) {
+	case *sqlast.Literal:
+		return t.Kind == sqlast.LitString
+	case *sqlast.QualifiedRef:
+		_, _, c, err := e.env.column(t)
+		return err == nil && c.family(e.s.d) == Text
+	}
+	return false
 }
 
 // compare encodes a op b (x is the whole comparison, for the
@@ -817,6 +915,9 @@ func (e *encoder) opaque(x sqlast.Expr) (pred, error) {
 // leafKey returns the text of x with its leaves replaced by ?1, ?2, ...
 // (the same leaf, the same number) and the leaves' terms.
 func (e *encoder) leafKey(x sqlast.Expr) (string, []term, error) {
+	if err := e.pgTruthValue(x); err != nil {
+		return "", nil, err
+	}
 	orig := leavesOf(x)
 	clone := cloneExpr(x)
 	copies := leavesOf(clone)

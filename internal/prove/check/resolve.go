@@ -114,8 +114,17 @@ func pgFold(id *sqlast.Ident) string {
 // name is the string it spells and TRUE and FALSE are 1 and 0. A rowid
 // name (rowid, oid, _rowid_) that no column has is refused: the kernel
 // does not model the rowid. On PostgreSQL no scope's aliases are visible
-// in an expression, and a name that resolves nowhere is an error.
+// in an expression, a name that resolves nowhere is an error, and TRUE
+// and FALSE, written bare, are the boolean literals.
 func (cz *canonicalizer) ident(id *sqlast.Ident, sc *scope) (sqlast.Expr, error) {
+	if truthWord(cz.schema.Dialect(), id) != "" && cz.schema.Dialect() == Postgres {
+		// PostgreSQL's TRUE and FALSE are reserved words, boolean
+		// literals whatever columns exist (a column of the name is
+		// only ever named quoted). They stay as they are: the encoding
+		// reads them as a condition (encoder.cond, encoder.is) and
+		// refuses them as a value.
+		return id, nil
+	}
 	for s := sc; s != nil; s = s.parent {
 		col, err := cz.columnIn(s, id)
 		if err != nil {

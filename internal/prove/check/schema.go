@@ -133,6 +133,9 @@ type Column struct {
 	// ("nocase", "rtrim", "c"); "" for none (SQLite: BINARY; PostgreSQL:
 	// the database's default, taken as deterministic).
 	Collation string
+	// Bool: on PostgreSQL, the column's type is boolean (the only
+	// column PostgreSQL takes as a condition by itself: WHERE c).
+	Bool bool
 	// Temporal is the shape of the texts the search writes in a date or
 	// timestamp column (TemporalNone for any other). Only ConditionCover
 	// reads it; the prover does not.

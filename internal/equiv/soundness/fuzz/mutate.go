@@ -399,14 +399,23 @@ func (m *mutator) commute(q *sel) bool {
 	return true
 }
 
-// addTrue adds the conjunct 1 = 1 to a WHERE.
+// addTrue adds the conjunct 1 = 1 to a WHERE, or half the time the
+// keyword TRUE (SQLite's 1; PostgreSQL's boolean literal, which the
+// kernel reads only as a condition), or (FALSE OR 1 = 1).
 func (m *mutator) addTrue(q *sel) bool {
 	ss := sels(q)
 	s := ss[m.g.r.IntN(len(ss))]
 	if len(s.from) == 0 {
 		return false
 	}
-	s.where = andExpr(s.where, trueConjunct())
+	var c expr = trueConjunct()
+	switch r := m.g.r.Float64(); {
+	case r < 0.3:
+		c, m.detail = &lit{v: intVal(1), text: "TRUE"}, "keyword"
+	case r < 0.5:
+		c, m.detail = &binary{op: "OR", l: &lit{v: intVal(0), text: "FALSE"}, r: c}, "false_or"
+	}
+	s.where = andExpr(s.where, c)
 	return true
 }
 

@@ -1,0 +1,118 @@
+package equiv
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sqljudge/sqljudge/internal/catalog"
+	"github.com/sqljudge/sqljudge/internal/engine"
+	"github.com/sqljudge/sqljudge/internal/testserver"
+)
+
+// pgCondDDL is the table of TestPostgresConditions: an integer that is
+// never NULL, a boolean, an integer and a string that may be.
+const pgCondDDL = "CREATE TABLE t (a INTEGER NOT NULL, b BOOLEAN, c INTEGER, s VARCHAR(10))"
+
+// pgCondRows are its rows on the server: NULLs, zero, negatives, strings
+// the LIKE patterns take and leave, both truth values.
+const pgCondRows = `INSERT INTO t VALUES (0, TRUE, NULL, 'x'), (1, FALSE, 0, 'xa'), (2, NULL, 5, NULL), (-3, TRUE, -1, 'ya'), (7, FALSE, 2, 'x')`
+
+// pgCondCases are PostgreSQL pairs whose conditions hold TRUE or FALSE or
+// stand without a comparison. proved: the kernel proves them (and the
+// server returns one bag for both); else stop is the prover's stopping
+// reason and fails tells whether PostgreSQL fails q1 on pgCondRows (the
+// error the refusal keeps out of a proof) or the refusal is only
+// conservative.
+var pgCondCases = []struct {
+	q1, q2 string
+	proved bool
+	stop   string
+	fails  bool
+}{
+	{q1: "SELECT a FROM t WHERE TRUE", q2: "SELECT a FROM t", proved: true},
+	{q1: "SELECT a FROM t WHERE FALSE", q2: "SELECT a FROM t WHERE a <> a", proved: true},
+	{q1: "SELECT a FROM t WHERE (a > 1) IS TRUE", q2: "SELECT a FROM t WHERE a > 1", proved: true},
+	{q1: "SELECT a FROM t WHERE (c > 1) IS NOT TRUE", q2: "SELECT a FROM t WHERE c <= 1 OR c IS NULL", proved: true},
+	{q1: "SELECT a FROM t WHERE (c > 1) IS NOT FALSE", q2: "SELECT a FROM t WHERE c > 1 OR c IS NULL", proved: true},
+	{q1: "SELECT a FROM t WHERE CASE WHEN c > 1 THEN TRUE ELSE FALSE END", q2: "SELECT a FROM t WHERE c > 1", proved: true},
+	{q1: "SELECT a FROM t WHERE b AND a > 1 OR FALSE", q2: "SELECT a FROM t WHERE a > 1 AND b", proved: true},
+	{q1: "SELECT a FROM t WHERE s LIKE 'x%' OR TRUE", q2: "SELECT a FROM t", proved: true},
+	{q1: "SELECT a, CASE WHEN FALSE THEN 2 ELSE 1 END FROM t", q2: "SELECT a, 1 FROM t", proved: true},
+	{q1: "SELECT t.a FROM t JOIN t AS u ON TRUE WHERE t.a = u.a", q2: "SELECT t.a FROM t JOIN t AS u ON t.a = u.a", proved: true},
+	// PostgreSQL wants a boolean condition: SQLite's reading of a number
+	// as a truth value proved the first pair before.
+	{q1: "SELECT a FROM t WHERE a", q2: "SELECT a FROM t WHERE a <> 0", stop: "condition", fails: true},
+	{q1: "SELECT a FROM t WHERE c OR TRUE", q2: "SELECT a FROM t", stop: "condition", fails: true},
+	{q1: "SELECT a FROM t WHERE a + 1 > 0 OR a + 1", q2: "SELECT a FROM t WHERE a + 1 > 0", stop: "condition", fails: true},
+	{q1: "SELECT a FROM t WHERE CASE WHEN c > 1 THEN 1 ELSE 0 END", q2: "SELECT a FROM t WHERE c > 1", stop: "condition", fails: true},
+	{q1: "SELECT a FROM t WHERE a LIKE 'x' OR TRUE", q2: "SELECT a FROM t", stop: "condition", fails: true},
+	{q1: "SELECT a FROM t WHERE s LIKE 'x\\' OR a = a", q2: "SELECT a FROM t", stop: "condition", fails: true},
+	{q1: "SELECT a FROM t WHERE CAST(c AS BOOLEAN) OR TRUE", q2: "SELECT a FROM t", stop: "condition"},
+	// TRUE and FALSE are booleans there, never 1 and 0.
+	{q1: "SELECT a FROM t WHERE a = TRUE OR TRUE", q2: "SELECT a FROM t", stop: "boolean value", fails: true},
+	{q1: "SELECT TRUE FROM t", q2: "SELECT 1 FROM t", stop: "boolean value"},
+}
+
+// TestPostgresConditions proves and refuses pgCondCases with the kernel on
+// PostgreSQL's semantics, then runs each on a PostgreSQL server: a proved
+// pair returns one bag there, and each refusal marked fails is a query
+// PostgreSQL fails (without the server, the kernel's part alone runs).
+func TestPostgresConditions(t *testing.T) {
+	db, err := catalog.ParseDDL(pgCondDDL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, c := range pgCondCases {
+		cert, note := proveKernel(ctx, c.q1, c.q2, db, engine.Postgres, "", z3Solver(t))
+		switch {
+		case c.proved && cert == nil:
+			t.Errorf("%s / %s: no proof (%s: %s)", c.q1, c.q2, note.StoppedBy, note.Detail)
+		case !c.proved && (cert != nil || note.StoppedBy != c.stop):
+			t.Errorf("%s / %s: proved %v, stopped by %q (%s), want %q", c.q1, c.q2, cert != nil, note.StoppedBy, note.Detail, c.stop)
+		}
+	}
+	server := testserver.Postgres(t)
+	name := testserver.Name("sjt_pgcond_")
+	conn := testserver.CreatePostgresDB(t, server, name)
+	defer testserver.DropPostgresDB(t, server, name)
+	for _, st := range []string{pgCondDDL, pgCondRows} {
+		if _, err := conn.Exec(ctx, st); err != nil {
+			t.Fatalf("%s: %v", st, err)
+		}
+	}
+	bag := func(q string) (string, error) {
+		rows, err := conn.Query(ctx, q)
+		if err != nil {
+			return "", err
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			vals, err := rows.Values()
+			if err != nil {
+				return "", err
+			}
+			out = append(out, fmtRow(vals))
+		}
+		if err := rows.Err(); err != nil {
+			return "", err
+		}
+		slices.Sort(out)
+		return strings.Join(out, ";"), nil
+	}
+	for _, c := range pgCondCases {
+		r1, err1 := bag(c.q1)
+		r2, err2 := bag(c.q2)
+		switch {
+		case c.proved && (err1 != nil || err2 != nil || r1 != r2):
+			t.Errorf("%s / %s: proved, but PostgreSQL gives %q (%v) and %q (%v)", c.q1, c.q2, r1, err1, r2, err2)
+		case c.fails && err1 == nil:
+			t.Errorf("%s: runs on PostgreSQL (%q); the case says it fails there", c.q1, r1)
+		case !c.proved && !c.fails && err1 == nil && err2 == nil && r1 == r2 && c.stop == "boolean value":
+			t.Errorf("%s / %s: one bag %q on PostgreSQL; the case says TRUE and 1 differ there", c.q1, c.q2, r1)
+		}
+	}
+}
