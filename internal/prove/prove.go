@@ -100,6 +100,13 @@ func Prove(ctx context.Context, q1, q2 string, s Schema, o Options) Attempt {
 	if err := ctx.Err(); err != nil {
 		return cancelled(err)
 	}
+	if q1 != q2 {
+		for i, q := range []string{q1, q2} {
+			if r := check.ConditionRisk(q, s); r != "" {
+				return Attempt{Stopped: "may fail", Detail: fmt.Sprintf("q%d: %s, in a condition, may fail on some row, and whether the engine reaches it depends on its order of evaluation, which the kernel does not model", i+1, r)}
+			}
+		}
+	}
 	p := &prover{ctx: ctx, s: s, o: o, q: [2]string{q1, q2}, ordered: check.Ordered(o.Rule, q1, q2), answers: map[string]string{}}
 	c1, err := check.Canonicalize(q1, s, "a")
 	if withRefused(err) {

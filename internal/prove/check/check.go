@@ -62,6 +62,13 @@ func Check(ctx context.Context, in Input, c *Certificate) error {
 	if in.Rule != "bag" && in.Rule != "spider" {
 		return fail("rule", "unknown comparison rule %q (bag or spider)", in.Rule)
 	}
+	if in.Q1 != in.Q2 {
+		for i, q := range []string{in.Q1, in.Q2} {
+			if r := ConditionRisk(q, in.Schema); r != "" {
+				return fail("may fail", "q%d: %s, in a condition, may fail on some row, and whether the engine reaches it depends on its order of evaluation, which the kernel does not model", i+1, r)
+			}
+		}
+	}
 	if err := checkSteps("q1", in.Q1, c.Q1Steps, c.NormalForms.Q1, in.Schema); err != nil {
 		return err
 	}
