@@ -42,14 +42,16 @@ var pgCondCases = []struct {
 	{q1: "SELECT a, CASE WHEN FALSE THEN 2 ELSE 1 END FROM t", q2: "SELECT a, 1 FROM t", proved: true},
 	{q1: "SELECT t.a FROM t JOIN t AS u ON TRUE WHERE t.a = u.a", q2: "SELECT t.a FROM t JOIN t AS u ON t.a = u.a", proved: true},
 	// PostgreSQL wants a boolean condition: SQLite's reading of a number
-	// as a truth value proved the first pair before.
+	// as a truth value proved the first pair before. An operand that may
+	// fail there (arithmetic, a CAST, a LIKE whose pattern ends in its
+	// escape) stops the prover before the encoding (check.ConditionRisk).
 	{q1: "SELECT a FROM t WHERE a", q2: "SELECT a FROM t WHERE a <> 0", stop: "condition", fails: true},
 	{q1: "SELECT a FROM t WHERE c OR TRUE", q2: "SELECT a FROM t", stop: "condition", fails: true},
-	{q1: "SELECT a FROM t WHERE a + 1 > 0 OR a + 1", q2: "SELECT a FROM t WHERE a + 1 > 0", stop: "condition", fails: true},
+	{q1: "SELECT a FROM t WHERE a + 1 > 0 OR a + 1", q2: "SELECT a FROM t WHERE a + 1 > 0", stop: "may fail", fails: true},
 	{q1: "SELECT a FROM t WHERE CASE WHEN c > 1 THEN 1 ELSE 0 END", q2: "SELECT a FROM t WHERE c > 1", stop: "condition", fails: true},
 	{q1: "SELECT a FROM t WHERE a LIKE 'x' OR TRUE", q2: "SELECT a FROM t", stop: "condition", fails: true},
-	{q1: "SELECT a FROM t WHERE s LIKE 'x\\' OR a = a", q2: "SELECT a FROM t", stop: "condition", fails: true},
-	{q1: "SELECT a FROM t WHERE CAST(c AS BOOLEAN) OR TRUE", q2: "SELECT a FROM t", stop: "condition"},
+	{q1: "SELECT a FROM t WHERE s LIKE 'x\\' OR a = a", q2: "SELECT a FROM t", stop: "may fail", fails: true},
+	{q1: "SELECT a FROM t WHERE CAST(c AS BOOLEAN) OR TRUE", q2: "SELECT a FROM t", stop: "may fail"},
 	// TRUE and FALSE are booleans there, never 1 and 0.
 	{q1: "SELECT a FROM t WHERE a = TRUE OR TRUE", q2: "SELECT a FROM t", stop: "boolean value", fails: true},
 	{q1: "SELECT TRUE FROM t", q2: "SELECT 1 FROM t", stop: "boolean value"},
