@@ -16,11 +16,12 @@ import (
 const pgCondDDL = "CREATE TABLE t (a INTEGER NOT NULL, b BOOLEAN, c INTEGER, s VARCHAR(10))"
 
 // pgCondRows are its rows on the server: NULLs, zero, negatives, strings
-// the LIKE patterns take and leave, both truth values.
-const pgCondRows = `INSERT INTO t VALUES (0, TRUE, NULL, 'x'), (1, FALSE, 0, 'xa'), (2, NULL, 5, NULL), (-3, TRUE, -1, 'ya'), (7, FALSE, 2, 'x')`
+// the LIKE patterns take and leave, both truth values, the largest
+// INTEGER (whose a + 1 overflows).
+const pgCondRows = `INSERT INTO t VALUES (0, TRUE, NULL, 'x'), (1, FALSE, 0, 'xa'), (2, NULL, 5, NULL), (-3, TRUE, -1, 'ya'), (7, FALSE, 2, 'x'), (2147483647, NULL, NULL, NULL)`
 
 // pgCondCases are PostgreSQL pairs whose conditions hold TRUE or FALSE or
-// stand without a comparison. proved: the kernel proves them (and the
+// stand without a comparison, and pairs whose outputs may fail. proved: the kernel proves them (and the
 // server returns one bag for both); else stop is the prover's stopping
 // reason and fails tells whether PostgreSQL fails q1 on pgCondRows (the
 // error the refusal keeps out of a proof) or the refusal is only
@@ -49,12 +50,28 @@ var pgCondCases = []struct {
 	{q1: "SELECT a FROM t WHERE c OR TRUE", q2: "SELECT a FROM t", stop: "condition", fails: true},
 	{q1: "SELECT a FROM t WHERE a + 1 > 0 OR a + 1", q2: "SELECT a FROM t WHERE a + 1 > 0", stop: "may fail", fails: true},
 	{q1: "SELECT a FROM t WHERE CASE WHEN c > 1 THEN 1 ELSE 0 END", q2: "SELECT a FROM t WHERE c > 1", stop: "condition", fails: true},
-	{q1: "SELECT a FROM t WHERE a LIKE 'x' OR TRUE", q2: "SELECT a FROM t", stop: "condition", fails: true},
+	{q1: "SELECT a FROM t WHERE a LIKE 'x' OR TRUE", q2: "SELECT a FROM t", stop: "type", fails: true},
 	{q1: "SELECT a FROM t WHERE s LIKE 'x\\' OR a = a", q2: "SELECT a FROM t", stop: "may fail", fails: true},
 	{q1: "SELECT a FROM t WHERE CAST(c AS BOOLEAN) OR TRUE", q2: "SELECT a FROM t", stop: "may fail"},
 	// TRUE and FALSE are booleans there, never 1 and 0.
-	{q1: "SELECT a FROM t WHERE a = TRUE OR TRUE", q2: "SELECT a FROM t", stop: "boolean value", fails: true},
+	{q1: "SELECT a FROM t WHERE a = TRUE OR TRUE", q2: "SELECT a FROM t", stop: "type", fails: true},
+	{q1: "SELECT a FROM t WHERE c + 1 = TRUE OR TRUE", q2: "SELECT a FROM t", stop: "may fail", fails: true},
 	{q1: "SELECT TRUE FROM t", q2: "SELECT 1 FROM t", stop: "boolean value"},
+	// An output that may fail must fail on the same databases in both
+	// (check.FormRisk): the kernel proved the first pair before, whose
+	// CASE evaluates a + 1 on every row and overflows on the largest
+	// INTEGER; the second evaluates it on the same rows in both.
+	{q1: "SELECT CASE WHEN a + 1 > 0 THEN 1 ELSE 1 END FROM t", q2: "SELECT 1 FROM t", stop: "may fail", fails: true},
+	{q1: "SELECT a + 1 FROM t WHERE c = 1", q2: "SELECT a + 1 FROM t WHERE 1 = c", proved: true},
+	// PostgreSQL types a query before it runs it and refuses one whose
+	// operands do not compare, on every database (check.TypeRisk): the
+	// kernel proved the first three pairs before, reading SQLite's
+	// comparisons across storage classes.
+	{q1: "SELECT a FROM t WHERE s > 1 AND 1 = 0", q2: "SELECT a FROM t WHERE 1 = 0", stop: "type", fails: true},
+	{q1: "SELECT a FROM t WHERE s = a AND 1 = 0", q2: "SELECT a FROM t WHERE 1 = 0", stop: "type", fails: true},
+	{q1: "SELECT a FROM t WHERE c = 'x' AND 1 = 0", q2: "SELECT a FROM t WHERE 1 = 0", stop: "type", fails: true},
+	{q1: "SELECT a FROM t UNION SELECT s FROM t WHERE 1 = 0", q2: "SELECT a FROM t UNION SELECT a FROM t WHERE 1 = 0", stop: "type", fails: true},
+	{q1: "SELECT a FROM t WHERE c = '5'", q2: "SELECT a FROM t WHERE c = 5", proved: true},
 }
 
 // TestPostgresConditions proves and refuses pgCondCases with the kernel on

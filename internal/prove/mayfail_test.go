@@ -2,19 +2,22 @@ package prove
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/sqljudge/sqljudge/internal/prove/check"
 )
 
-// riskSchema is t(i, x INTEGER, a TEXT) on dialect d.
+// riskSchema is t(i, x INTEGER, a TEXT) on dialect d (its type classes
+// are read on PostgreSQL only).
 func riskSchema(d check.Dialect) *check.MapSchema {
 	return &check.MapSchema{D: d, Tables: []*check.Table{{Name: "t", Columns: []check.Column{
-		{Name: "i", Family: check.Int, Affinity: check.AffinityInteger},
-		{Name: "x", Family: check.Int, Affinity: check.AffinityInteger},
-		{Name: "a", Family: check.Text, Affinity: check.AffinityText},
+		{Name: "i", Family: check.Int, Affinity: check.AffinityInteger, Class: check.ClassInteger},
+		{Name: "x", Family: check.Int, Affinity: check.AffinityInteger, Class: check.ClassInteger},
+		{Name: "a", Family: check.Text, Affinity: check.AffinityText, Class: check.ClassText},
 	}}}}
 }
 
@@ -41,7 +44,10 @@ func TestConditionRisk(t *testing.T) {
 		{check.Postgres, "SELECT i FROM t WHERE i + 1 > 2", "i + 1"},
 		{check.Postgres, "SELECT i FROM t WHERE CAST(a AS INTEGER) = 1", "CAST (a AS INTEGER)"},
 		{check.Postgres, "SELECT i FROM t WHERE (SELECT i FROM t) > 1", "(SELECT i FROM t)"},
+		{check.Postgres, "SELECT i FROM t WHERE substr(a, 1, x) = 'x'", "substr(a, 1, x)"},
+		{check.Postgres, "SELECT i FROM t WHERE i > 2 * 50000", "2 * 50000"},
 		{check.Postgres, "SELECT i FROM t WHERE lower(a) = 'x'", "lower(a)"},
+		{check.Postgres, "SELECT i FROM t WHERE i > -1 AND i < 2 * 3", ""},
 		{check.Postgres, `SELECT i FROM t WHERE a LIKE 'x\'`, `a LIKE 'x\'`},
 		{check.Postgres, "SELECT i + 1 FROM t WHERE a ILIKE '%x%' GROUP BY i HAVING sum(x) > 1 AND avg(i) < 2", ""},
 	} {
@@ -96,4 +102,166 @@ func errText(a, b error) string {
 		}
 	}
 	return ""
+}
+
+// TestFormRisk reads the units that may fail in two normal forms: what
+// it lets pass (the same operands evaluated on the same rows) and what
+// it refuses (one side only, lazily, in a condition, a subquery, a
+// derived table, an output under a LIMIT).
+func TestFormRisk(t *testing.T) {
+	bij := map[string]string{"a1": "b1", "a2": "b2"}
+	for _, c := range []struct {
+		d        check.Dialect
+		nf1, nf2 string
+		want     string // a part of the reason; "" for none
+	}{
+		{check.SQLite, "SELECT abs(a1.i) FROM t AS a1", "SELECT abs(b1.i) FROM t AS b1", ""},
+		{check.SQLite, "SELECT abs(a1.i) + 1, a1.x FROM t AS a1 ORDER BY abs(a1.i)", "SELECT a1.x, abs(b1.i) FROM t AS b1", ""},
+		{check.SQLite, "SELECT a1.x, sum(a1.i) FROM t AS a1 GROUP BY a1.x", "SELECT b1.x, CASE WHEN b1.x > 0 THEN sum(b1.i) END FROM t AS b1 GROUP BY b1.x HAVING sum(b1.i) IS NOT NULL OR 1 = 1", ""},
+		{check.SQLite, "SELECT a1.x + a1.i, CAST (a1.a AS INTEGER) FROM t AS a1", "SELECT 1 FROM t AS b1", ""},
+		{check.SQLite, "SELECT CASE WHEN abs(a1.i) > 0 THEN 1 ELSE 1 END FROM t AS a1", "SELECT 1 FROM t AS b1", "q1 evaluates abs(a1.i) per row"},
+		{check.SQLite, "SELECT 1 FROM t AS a1", "SELECT nullif(abs(b1.i), abs(b1.i)) FROM t AS b1", "q2 evaluates abs(b1.i) per row"},
+		{check.SQLite, "SELECT count(abs(a1.i)) * 0 FROM t AS a1", "SELECT 0 FROM t AS b1", "q1 evaluates count(abs(a1.i)) as an aggregate"},
+		{check.SQLite, "SELECT a1.x FROM t AS a1 GROUP BY a1.x ORDER BY sum(a1.i)", "SELECT b1.x FROM t AS b1 GROUP BY b1.x", "sum(a1.i) as an aggregate"},
+		{check.SQLite, "SELECT abs(a1.i) FROM t AS a1 GROUP BY a1.i", "SELECT abs(b1.i) FROM t AS b1", "q1 evaluates abs(a1.i) per group"},
+		{check.SQLite, "SELECT coalesce(a1.x, abs(a1.i)) FROM t AS a1", "SELECT coalesce(b1.x, abs(b1.i)) FROM t AS b1", ""},
+		{check.SQLite, "SELECT coalesce(a1.x, abs(a1.i)) FROM t AS a1", "SELECT coalesce(abs(b1.i), b1.x) FROM t AS b1", "q1 evaluates coalesce(a1.x, abs(a1.i)) per row"},
+		{check.SQLite, "SELECT a1.x > 0 AND abs(a1.i) > 0 FROM t AS a1", "SELECT abs(b1.i) > 0 AND b1.x > 0 FROM t AS b1", "q1 evaluates a1.x > 0 AND abs(a1.i) > 0 per row"},
+		{check.SQLite, "SELECT a1.x FROM t AS a1 WHERE abs(a1.i) > 0", "SELECT b1.x FROM t AS b1 WHERE abs(b1.i) > 0", "in a condition"},
+		{check.SQLite, "SELECT (SELECT abs(a2.i) FROM t AS a2) FROM t AS a1", "SELECT (SELECT abs(b2.i) FROM t AS b2) FROM t AS b1", "in a subquery"},
+		{check.SQLite, "SELECT * FROM (SELECT abs(a2.i) AS c1 FROM t AS a2) AS a1", "SELECT * FROM (SELECT abs(b2.i) AS c1 FROM t AS b2) AS b1", "in a derived table"},
+		{check.SQLite, "SELECT abs(a1.i) FROM t AS a1 ORDER BY a1.x LIMIT 1", "SELECT abs(b1.i) FROM t AS b1 ORDER BY b1.x LIMIT 1", "with a LIMIT"},
+		{check.SQLite, "SELECT a1.x FROM t AS a1 ORDER BY abs(a1.i) LIMIT 1", "SELECT b1.x FROM t AS b1 ORDER BY abs(b1.i) LIMIT 1", ""},
+		{check.Postgres, "SELECT a1.i + 1 FROM t AS a1", "SELECT b1.i + 1 FROM t AS b1", ""},
+		{check.Postgres, "SELECT a1.i + 1 FROM t AS a1", "SELECT 1 + b1.i FROM t AS b1", "q1 evaluates a1.i + 1 per row"},
+		{check.Postgres, "SELECT a1.x, sum(a1.i) FROM t AS a1 GROUP BY a1.x", "SELECT b1.x FROM t AS b1 GROUP BY b1.x", ""},
+		{check.Postgres, "SELECT a1.x FROM t AS a1 GROUP BY a1.x HAVING sum(a1.i + 1) > 0", "SELECT b1.x FROM t AS b1 GROUP BY b1.x", "sum(a1.i + 1) as an aggregate"},
+		{check.Postgres, "SELECT a2.i, a1.x FROM t AS a1, t AS a2", "SELECT b2.i + 0, b1.x FROM t AS b1, t AS b2", "q2 evaluates b2.i + 0 per row"},
+	} {
+		got := check.FormRisk(c.nf1, c.nf2, bij, riskSchema(c.d))
+		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
+			t.Errorf("%s / %s on %v: %q, want %q", c.nf1, c.nf2, c.d, got, c.want)
+		}
+	}
+}
+
+// mayFailCertificates are certificates the kernel gave before FormRisk
+// (testdata/mayfail_certificates.json): each proves two queries whose
+// outputs differ in what may fail.
+func mayFailCertificates(t *testing.T) []struct {
+	Dialect     string             `json:"dialect"`
+	Q1          string             `json:"q1"`
+	Q2          string             `json:"q2"`
+	Certificate *check.Certificate `json:"certificate"`
+} {
+	b, err := os.ReadFile("testdata/mayfail_certificates.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cs []struct {
+		Dialect     string             `json:"dialect"`
+		Q1          string             `json:"q1"`
+		Q2          string             `json:"q2"`
+		Certificate *check.Certificate `json:"certificate"`
+	}
+	if err := json.Unmarshal(b, &cs); err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
+// TestProveRefusesOutputsThatMayFail: three pairs the kernel proved, and
+// whose certificates it accepted, before it compared what may fail
+// outside conditions. The prover no longer proves them, the checker
+// refuses their certificates (may fail), and on SQLite each is shown
+// failing in one query and running in the other on the smallest
+// integer. Pairs that evaluate the same operands on the same rows are
+// still proved.
+func TestProveRefusesOutputsThatMayFail(t *testing.T) {
+	ddl := "CREATE TABLE t(i INTEGER, x INTEGER, a TEXT)"
+	rows := "INSERT INTO t VALUES (-9223372036854775808, 0, 'a'), (5, 1, 'b');"
+	ctx := context.Background()
+	cs := mayFailCertificates(t)
+	if len(cs) != 3 {
+		t.Fatalf("%d certificates, want 3", len(cs))
+	}
+	for _, c := range cs {
+		d := check.SQLite
+		if c.Dialect == "postgres" {
+			d = check.Postgres
+		}
+		s := riskSchema(d)
+		if a := Prove(ctx, c.Q1, c.Q2, s, Options{Rule: "bag", Solver: solver(t)}); a.Proved() {
+			t.Errorf("%s / %s on %s: proved", c.Q1, c.Q2, c.Dialect)
+		}
+		var ce *check.CheckError
+		err := check.Check(ctx, check.Input{Q1: c.Q1, Q2: c.Q2, Schema: s, Rule: "bag", Solver: solver(t)}, c.Certificate)
+		if !errors.As(err, &ce) || ce.Where != "may fail" {
+			t.Errorf("%s / %s on %s: the checker says %v, want may fail", c.Q1, c.Q2, c.Dialect, err)
+		}
+		if d == check.SQLite {
+			_, err1 := sqliteRun(t, ddl, rows, c.Q1, false)
+			_, err2 := sqliteRun(t, ddl, rows, c.Q2, false)
+			if (err1 == nil) == (err2 == nil) || !strings.Contains(errText(err1, err2), "integer overflow") {
+				t.Errorf("%s / %s: SQLite gives %v and %v, want one integer overflow", c.Q1, c.Q2, err1, err2)
+			}
+		}
+	}
+	if a := Prove(ctx, cs[0].Q1, cs[0].Q2, riskSchema(check.SQLite), Options{Rule: "bag", Solver: solver(t)}); a.Stopped != "may fail" {
+		t.Errorf("%s / %s: stopped by %q (%s), want may fail", cs[0].Q1, cs[0].Q2, a.Stopped, a.Detail)
+	}
+	for _, p := range []struct {
+		d      check.Dialect
+		q1, q2 string
+	}{
+		{check.SQLite, "SELECT sum(i) FROM t WHERE x > 0", "SELECT sum(i) FROM t WHERE 0 < x"},
+		{check.SQLite, "SELECT x, sum(i) FROM t GROUP BY x", "SELECT x, sum(i) FROM t GROUP BY x HAVING count(*) > 0"},
+		{check.Postgres, "SELECT i + 1 FROM t WHERE x = 1", "SELECT i + 1 FROM t WHERE 1 = x"},
+		{check.Postgres, "SELECT x FROM t GROUP BY x HAVING sum(i) > 0 OR count(*) > 0", "SELECT x FROM t GROUP BY x"},
+	} {
+		if a := Prove(ctx, p.q1, p.q2, riskSchema(p.d), Options{Rule: "bag", Solver: solver(t)}); !a.Proved() {
+			t.Errorf("%s / %s on %v: %s (%s)", p.q1, p.q2, p.d, a.Stopped, a.Detail)
+		}
+	}
+}
+
+// TestCheckQuerySize: equiv check reads certificates from a file, so the
+// checker, not only the prover, refuses a query over MaxQueryBytes before
+// it parses it.
+func TestCheckQuerySize(t *testing.T) {
+	long := "SELECT i FROM t WHERE i IN (" + strings.Repeat("1, ", MaxQueryBytes/3) + "1)"
+	var ce *check.CheckError
+	err := check.Check(context.Background(), check.Input{Q1: long, Q2: "SELECT i FROM t", Schema: riskSchema(check.SQLite), Rule: "bag"}, &check.Certificate{Kernel: check.KernelVersion})
+	if !errors.As(err, &ce) || ce.Where != "query size" {
+		t.Errorf("a query of %d bytes: the checker says %v, want query size", len(long), err)
+	}
+}
+
+// TestTypeRisk reads the operands PostgreSQL refuses to compare, and
+// lets pass what it coerces (a string that reads as a number against an
+// integer, an integer against a numeric); SQLite types nothing.
+func TestTypeRisk(t *testing.T) {
+	for _, c := range []struct {
+		d    check.Dialect
+		q    string
+		want string // a part of the reason; "" for none
+	}{
+		{check.Postgres, "SELECT i FROM t WHERE a > 1", "text and integer do not compare"},
+		{check.Postgres, "SELECT i FROM t AS u JOIN t AS v ON u.a = v.i", "u.a against v.i"},
+		{check.Postgres, "SELECT i FROM t WHERE i BETWEEN '1' AND 'z'", "i against 'z'"},
+		{check.Postgres, "SELECT i FROM t WHERE x IN (1, '2', '3.5')", "x against '3.5'"},
+		{check.Postgres, "SELECT i FROM t WHERE i LIKE 'x%'", "i in a LIKE: integer, not text"},
+		{check.Postgres, "SELECT i FROM t WHERE (i > 1) IS TRUE AND i IS NOT TRUE", "i IS TRUE or FALSE"},
+		{check.Postgres, "SELECT CASE WHEN i > 0 THEN a ELSE 0 END FROM t", "a against 0"},
+		{check.Postgres, "SELECT sum(a) FROM t", "sum of text"},
+		{check.Postgres, "SELECT i FROM t UNION ALL SELECT a FROM t", "i against a"},
+		{check.Postgres, "SELECT i FROM t WHERE i = ' 12 ' AND x > 1.5 AND a = 'x' AND a LIKE 'b%' AND i IN (SELECT x FROM t)", ""},
+		{check.Postgres, "SELECT max(a), sum(i + 1), CASE WHEN i > 0 THEN 1 ELSE 2.5 END FROM t GROUP BY i", ""},
+		{check.SQLite, "SELECT i FROM t WHERE a > 1 AND i = 'abc'", ""},
+	} {
+		got := check.TypeRisk(c.q, riskSchema(c.d))
+		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
+			t.Errorf("%s on %v: %q, want %q", c.q, c.d, got, c.want)
+		}
+	}
 }

@@ -74,6 +74,9 @@ func column(t *catalog.Table, c catalog.Column, d engine.Dialect) check.Column {
 			out.Bool = true
 		}
 	}
+	if d == engine.Postgres {
+		out.Class = typeClass(c)
+	}
 	if d == engine.SQLite {
 		out.Affinity = check.AffinityOf(c.Type)
 		switch c.Family {
@@ -87,6 +90,31 @@ func column(t *catalog.Table, c catalog.Column, d engine.Dialect) check.Column {
 		}
 	}
 	return out
+}
+
+// typeClass is column c's type class on PostgreSQL (check.TypeClass):
+// the catalog's family, boolean only as BOOLEAN or BOOL (BIT is a bit
+// string there), none for a blob or a type the catalog does not name
+// (its Text family holds any type no rule names: UUID, JSON, an enum).
+func typeClass(c catalog.Column) check.TypeClass {
+	switch c.Family {
+	case catalog.Integer:
+		return check.ClassInteger
+	case catalog.Real, catalog.Decimal:
+		return check.ClassDecimal
+	case catalog.Date, catalog.Timestamp, catalog.Time:
+		return check.ClassTemporal
+	case catalog.Boolean:
+		switch c.UpperType() {
+		case "BOOLEAN", "BOOL":
+			return check.ClassBool
+		}
+	case catalog.Text:
+		if bpchar(c) || strings.Contains(c.UpperType(), "CHAR") || strings.Contains(c.UpperType(), "TEXT") {
+			return check.ClassText
+		}
+	}
+	return check.ClassNone
 }
 
 // engineName is a table's or column's name as engine d stores it: on

@@ -48,13 +48,23 @@ func fail(where string, format string, args ...any) error {
 	return &CheckError{Where: where, Err: fmt.Errorf(format, args...)}
 }
 
+// MaxQueryBytes is the longest query the kernel reads, in bytes: 64 KiB,
+// seven times the longest gold of Spider and BIRD, so that a query padded
+// with a list of 300,000 values (2 MB), read again by every rewrite and
+// every step's check, neither holds a worker for minutes nor takes a
+// gigabyte.
+const MaxQueryBytes = 64 << 10
+
 // Check re-checks a certificate: every step's rule applied again to its
 // Before gives its After and needs exactly its Facts; the steps chain from
 // each query to its normal form; every fact holds in the schema; the
 // normal forms are in canonical form and are the same query (identical)
 // or compare block by block under the bijection with exactly the
 // certificate's facts and obligations, each answered unsat by the solver.
-// The error is a *CheckError naming the failing part.
+// The error is a *CheckError naming the failing part: "query size" for
+// a query over MaxQueryBytes, "may fail" for a pair whose failures the
+// kernel cannot show to agree (ConditionRisk, FormRisk), "type" for a
+// query PostgreSQL refuses to type (TypeRisk).
 func Check(ctx context.Context, in Input, c *Certificate) error {
 	if c.Kernel != KernelVersion {
 		return fail("kernel", "certificate of kernel %q, want %q", c.Kernel, KernelVersion)
@@ -62,10 +72,16 @@ func Check(ctx context.Context, in Input, c *Certificate) error {
 	if in.Rule != "bag" && in.Rule != "spider" {
 		return fail("rule", "unknown comparison rule %q (bag or spider)", in.Rule)
 	}
+	if n := max(len(in.Q1), len(in.Q2)); n > MaxQueryBytes {
+		return fail("query size", "a query of %d bytes, over the %d the kernel reads", n, MaxQueryBytes)
+	}
 	if in.Q1 != in.Q2 {
 		for i, q := range []string{in.Q1, in.Q2} {
 			if r := ConditionRisk(q, in.Schema); r != "" {
 				return fail("may fail", "q%d: %s, in a condition, may fail on some row, and whether the engine reaches it depends on its order of evaluation, which the kernel does not model", i+1, r)
+			}
+			if r := TypeRisk(q, in.Schema); r != "" {
+				return fail("type", "q%d: %s; PostgreSQL refuses the query on every database, and the kernel does not type queries", i+1, r)
 			}
 		}
 	}
@@ -238,6 +254,11 @@ func checkNormalForm(ctx context.Context, in Input, c *Certificate) error {
 			return err
 		}
 		bij[m.Q1] = m.Q2
+	}
+	if in.Q1 != in.Q2 {
+		if r := FormRisk(c.NormalForms.Q1, c.NormalForms.Q2, bij, in.Schema); r != "" {
+			return fail("may fail", "%s; the encoding compares values, not failures", r)
+		}
 	}
 	if in.Rule == "bag" && !slices.Equal(c.Columns, identity(len(c.Columns))) {
 		return fail("columns", "under the bag rule columns pair by position: the column map %v is not the identity", c.Columns)

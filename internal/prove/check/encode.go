@@ -509,9 +509,12 @@ func (e *encoder) cond(x sqlast.Expr) (pred, error) {
 // other types (TRUE = 1 fails there). As a condition, or the right
 // operand of IS, the encoding reads it without coming here.
 func (e *encoder) pgTruthValue(x sqlast.Expr) error {
+	if e.s.d != Postgres {
+		return nil
+	}
 	var found string
 	walkExpr(x, func(y sqlast.Expr) bool {
-		if id, ok := y.(*sqlast.Ident); ok && e.s.d == Postgres && truthWord(e.s.d, id) != "" {
+		if id, ok := y.(*sqlast.Ident); ok && truthWord(e.s.d, id) != "" {
 			found = id.Name
 		}
 		return found == ""
@@ -558,16 +561,7 @@ func (e *encoder) pgBareCond(x sqlast.Expr) (pred, error) {
 // the engine.
 func (e *encoder) pgBoolean(x sqlast.Expr) bool {
 	l, ok := stripParens(x).(*sqlast.LikeExpr)
-	if !ok || l.Escape != nil {
-		return false
-	}
-	switch strings.ToUpper(l.Op.Name) {
-	case "LIKE", "ILIKE":
-	default:
-		return false
-	}
-	pat, ok := stripParens(l.Y).(*sqlast.Literal)
-	if !ok || pat.Kind != sqlast.LitString || strings.Contains(pat.Value, "\\") {
+	if !ok || strings.EqualFold(l.Op.Name, "GLOB") || !neverFailsNode(l, Postgres, nil) {
 		return false
 	}
 	switch t := stripParens(l.X).(type) {

@@ -136,6 +136,9 @@ type Column struct {
 	// Bool: on PostgreSQL, the column's type is boolean (the only
 	// column PostgreSQL takes as a condition by itself: WHERE c).
 	Bool bool
+	// Class is the column's type on PostgreSQL as TypeRisk compares it
+	// (ClassNone on SQLite and for a type it does not class).
+	Class TypeClass
 	// Temporal is the shape of the texts the search writes in a date or
 	// timestamp column (TemporalNone for any other). Only ConditionCover
 	// reads it; the prover does not.

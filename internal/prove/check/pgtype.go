@@ -1,0 +1,267 @@
+package check
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/sqljudge/sqljudge/internal/sqlast"
+)
+
+// Types on PostgreSQL. PostgreSQL types a query before it runs it and
+// refuses one whose operands do not match (text > integer: "operator does
+// not exist"; an integer against 'abc': "invalid input syntax for type
+// integer", the literal being coerced to the column's type), on every
+// database, empty ones included. The encoding reads SQLite's comparisons
+// across storage classes and so proved `WHERE a > 1 AND 1 = 0` (a text)
+// equal to `WHERE 1 = 0`, which PostgreSQL runs while it fails the first.
+// TypeRisk finds such operands where it can tell their types (columns,
+// literals); the prover and the checker refuse the pair. It does not
+// infer the types of other expressions.
+
+// TypeClass is a column's type as TypeRisk compares it on PostgreSQL.
+type TypeClass uint8
+
+// The classes of Column.Class. ClassNone is an unknown type (or a
+// column on SQLite, which types nothing), compatible with anything.
+const (
+	ClassNone     TypeClass = iota
+	ClassInteger            // smallint, integer, bigint
+	ClassDecimal            // real, double precision, numeric
+	ClassText               // char, varchar, text
+	ClassBool               // boolean
+	ClassTemporal           // date, timestamp, time
+)
+
+func (c TypeClass) String() string {
+	return [...]string{"unknown", "integer", "numeric", "text", "boolean", "date/time"}[c]
+}
+
+// TypeRisk returns why PostgreSQL would refuse q whatever the database
+// (an operator or a literal of the wrong type, naming both), "" when it
+// sees no such operand, when q does not parse, and on any dialect other
+// than PostgreSQL. It reads comparisons (=, <>, <, <=, >, >=, IS [NOT]
+// DISTINCT FROM), BETWEEN, IN lists, IS [NOT] TRUE/FALSE, LIKE and ILIKE,
+// the results of a CASE, the arguments of SUM, AVG, MIN and MAX, and
+// the columns of a compound SELECT's terms, wherever they stand (typing
+// happens before evaluation): a column, a number, a string literal (of
+// unknown type: PostgreSQL coerces it to the other side's type, and it
+// must then read as a value of that type), TRUE or FALSE. Integer and
+// numeric mix; any other two classes do not.
+func TypeRisk(q string, s Schema) string {
+	if s.Dialect() != Postgres {
+		return ""
+	}
+	pq, err := sqlast.Parse(q)
+	if err != nil {
+		return ""
+	}
+	byName := map[string][]*Table{}
+	var all []*Table
+	for _, u := range pq.Tables() {
+		t := s.Table(u.Name)
+		name := u.Alias
+		if name == "" {
+			name = u.Name
+		}
+		byName[lowerASCII(name)] = append(byName[lowerASCII(name)], t)
+		all = append(all, t)
+	}
+	classOf := func(ts []*Table, col string) TypeClass {
+		c, seen := ClassNone, false
+		for _, t := range ts {
+			if t == nil {
+				return ClassNone
+			}
+			i := t.Col(col)
+			if i < 0 {
+				continue
+			}
+			if seen && t.Columns[i].Class != c {
+				return ClassNone
+			}
+			c, seen = t.Columns[i].Class, true
+		}
+		return c
+	}
+	// kind is an operand's class, or lit the string literal it is.
+	kind := func(e sqlast.Expr) (TypeClass, *sqlast.Literal) {
+		switch t := stripParens(e).(type) {
+		case *sqlast.Literal:
+			switch t.Kind {
+			case sqlast.LitInteger:
+				return ClassInteger, nil
+			case sqlast.LitFloat:
+				return ClassDecimal, nil
+			case sqlast.LitString:
+				return ClassNone, t
+			}
+		case *sqlast.UnaryExpr:
+			if l, ok := stripParens(t.X).(*sqlast.Literal); ok && (t.Op == sqlast.OpMinus || t.Op == sqlast.OpPlus) {
+				switch l.Kind {
+				case sqlast.LitInteger:
+					return ClassInteger, nil
+				case sqlast.LitFloat:
+					return ClassDecimal, nil
+				}
+			}
+		case *sqlast.Ident:
+			if truthWord(Postgres, t) != "" {
+				return ClassBool, nil
+			}
+			return classOf(all, t.Name), nil
+		case *sqlast.QualifiedRef:
+			if len(t.Parts) == 2 {
+				if ts, ok := byName[lowerASCII(t.Parts[0].Name)]; ok {
+					return classOf(ts, t.Parts[1].Name), nil
+				}
+			}
+		}
+		return ClassNone, nil
+	}
+	risk := ""
+	pair := func(a, b sqlast.Expr) {
+		if risk != "" {
+			return
+		}
+		ca, la := kind(a)
+		cb, lb := kind(b)
+		if r := mismatch(ca, la, cb, lb); r != "" {
+			risk = fmt.Sprintf("%s against %s: %s", clip(sqlast.Format(a)), clip(sqlast.Format(b)), r)
+		}
+	}
+	sqlast.Walk(pq.Stmt, func(n sqlast.Node) bool {
+		switch t := n.(type) {
+		case *sqlast.BinaryExpr:
+			switch t.Op {
+			case sqlast.OpEq, sqlast.OpNe, sqlast.OpLt, sqlast.OpLe, sqlast.OpGt, sqlast.OpGe:
+				pair(t.X, t.Y)
+			}
+		case *sqlast.IsExpr:
+			if truthWord(Postgres, stripParens(t.Y)) != "" {
+				if c, l := kind(t.X); c != ClassNone && c != ClassBool || l != nil && !boolText(l.Value) {
+					risk = fmt.Sprintf("%s IS TRUE or FALSE: not a boolean", clip(sqlast.Format(t.X)))
+				}
+			} else {
+				pair(t.X, t.Y)
+			}
+		case *sqlast.BetweenExpr:
+			pair(t.X, t.Lo)
+			pair(t.X, t.Hi)
+		case *sqlast.InExpr:
+			for _, v := range t.List {
+				pair(t.X, v)
+			}
+		case *sqlast.LikeExpr:
+			for _, x := range []sqlast.Expr{t.X, t.Y} {
+				if c, _ := kind(x); c != ClassNone && c != ClassText && risk == "" {
+					risk = fmt.Sprintf("%s in a %s: %s, not text", clip(sqlast.Format(x)), strings.ToUpper(t.Op.Name), c)
+				}
+			}
+		case *sqlast.CaseExpr:
+			var rs []sqlast.Expr
+			for _, w := range t.Whens {
+				rs = append(rs, w.Then)
+			}
+			if t.Else != nil {
+				rs = append(rs, t.Else)
+			}
+			for i := 1; i < len(rs); i++ {
+				for j := 0; j < i; j++ {
+					pair(rs[j], rs[i])
+				}
+			}
+		case *sqlast.FuncCall:
+			if len(t.Args) == 1 && isAggregateCall(t) {
+				c, l := kind(t.Args[0])
+				switch lowerASCII(t.Name.Name) {
+				case "sum", "avg":
+					if c != ClassNone && c != ClassInteger && c != ClassDecimal || l != nil {
+						risk = fmt.Sprintf("%s of %s", strings.ToLower(t.Name.Name), c)
+					}
+				case "min", "max":
+					if c == ClassBool {
+						risk = fmt.Sprintf("%s of %s", strings.ToLower(t.Name.Name), c)
+					}
+				}
+			}
+		case *sqlast.SelectStmt:
+			var first *sqlast.SelectQuery
+			for _, c := range t.Cores {
+				q, ok := c.(*sqlast.SelectQuery)
+				if !ok {
+					continue
+				}
+				if first == nil {
+					first = q
+					continue
+				}
+				for i := range min(len(first.Columns), len(q.Columns)) {
+					if first.Columns[i].Expr != nil && q.Columns[i].Expr != nil {
+						pair(first.Columns[i].Expr, q.Columns[i].Expr)
+					}
+				}
+			}
+		}
+		return risk == ""
+	})
+	return risk
+}
+
+var (
+	integerText = regexp.MustCompile(`^\s*[+-]?[0-9]{1,9}\s*$`)
+	decimalText = regexp.MustCompile(`^\s*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]{1,3})?\s*$`)
+)
+
+// boolText reports whether PostgreSQL reads s as a boolean (the full
+// words and letters; it also takes unique prefixes, left out here).
+func boolText(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "t", "true", "f", "false", "y", "yes", "n", "no", "on", "off", "1", "0":
+		return true
+	}
+	return false
+}
+
+// mismatch says why two operands of classes a and b (la, lb: the string
+// literal an operand is, of unknown type) do not compare on PostgreSQL,
+// "" when they may.
+func mismatch(a TypeClass, la *sqlast.Literal, b TypeClass, lb *sqlast.Literal) string {
+	if la != nil && lb != nil {
+		return ""
+	}
+	if la != nil || lb != nil {
+		l, c := la, b
+		if l == nil {
+			l, c = lb, a
+		}
+		ok := true
+		switch c {
+		case ClassInteger:
+			ok = integerText.MatchString(l.Value)
+		case ClassDecimal:
+			ok = decimalText.MatchString(l.Value)
+		case ClassBool:
+			ok = boolText(l.Value)
+		case ClassTemporal:
+			ok = false
+			for _, f := range []string{"2006-01-02", "2006-01-02 15:04:05", "2006-01-02T15:04:05", "15:04:05", "15:04"} {
+				if _, err := time.Parse(f, strings.TrimSpace(l.Value)); err == nil {
+					ok = true
+				}
+			}
+		}
+		if !ok {
+			return fmt.Sprintf("the string does not read as a value of type %s", c)
+		}
+		return ""
+	}
+	if a == ClassNone || b == ClassNone || a == b {
+		return ""
+	}
+	if (a == ClassInteger || a == ClassDecimal) && (b == ClassInteger || b == ClassDecimal) {
+		return ""
+	}
+	return fmt.Sprintf("%s and %s do not compare", a, b)
+}
