@@ -20,7 +20,7 @@ const (
 	RuleInDistinct = "in_distinct"
 	// RuleGroupByFD: a GROUP BY term determined by the others (by keys
 	// and by equalities of the conditions) groups nothing further: it is
-	// dropped. At: the term.
+	// dropped, unless it may fail (failFree). At: the term.
 	RuleGroupByFD = "group_by_fd"
 	// RuleDistinctKey: SELECT DISTINCT returns no duplicate to remove
 	// when the output columns determine a NOT NULL key of every table of
@@ -172,6 +172,13 @@ func groupByFD(c *Canon, at int, facts *factSet) error {
 			}
 			if len(sq.GroupBy) < 2 {
 				return refuse("rule", "the only GROUP BY term")
+			}
+			if !failFree(g, c.d) {
+				// Dropped, it would no longer be evaluated: a correlated
+				// subquery whose x + 1 overflows on PostgreSQL failed the
+				// query before and not after (the soundness fuzzer's
+				// fail_wrap found it).
+				return refuse("rule", "GROUP BY term %s may fail: without it the query would not", sqlast.Format(g))
 			}
 			b, err := blockOfCore(c, sq)
 			if err != nil {

@@ -27,6 +27,8 @@ func suspect(c *Counterexample, p *pairSpec, s *schema, db *database) string {
 		return false
 	}
 	switch {
+	case c.Failed != "":
+		return "failure: one query fails on the database, the other runs"
 	case s.d == engine.Postgres && f["char"]:
 		return "R16 CHAR(n)"
 	case rw("alias_subst") && f["order_alias_expr"]:

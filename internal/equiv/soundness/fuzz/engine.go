@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	sqlite3 "github.com/mattn/go-sqlite3"
 
 	"github.com/sqljudge/sqljudge/internal/result"
@@ -45,6 +46,31 @@ type session interface {
 // maxRows caps a query's result: a query past it is skipped on that
 // database, as one that fails.
 const maxRows = 10_000
+
+// errManyRows is a SQLite query's error past maxRows: the harness's
+// limit, not the engine's failure.
+var errManyRows = fmt.Errorf("more than %d rows", maxRows)
+
+// engineFailure reports whether err, a query's error on a database, is
+// the engine's failure on its data or types (what a proof must see
+// alike in both queries: SQLite's integer overflow, a string too big;
+// PostgreSQL's data exceptions, class 22, a subquery of more than one
+// row, 21000, and its typing errors, class 42) rather than the
+// harness's limit (maxRows, the time limit, a lost connection).
+func engineFailure(ctx context.Context, err error) bool {
+	if err == nil || ctx.Err() != nil || errors.Is(err, errManyRows) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return false
+	}
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		return se.Code != sqlite3.ErrInterrupt && se.Code != sqlite3.ErrBusy && se.Code != sqlite3.ErrLocked && se.Code != sqlite3.ErrNomem
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return strings.HasPrefix(pe.Code, "22") || strings.HasPrefix(pe.Code, "42") || pe.Code == "21000"
+	}
+	return false
+}
 
 // sqliteSession is an in-memory SQLite database on one connection, with
 // foreign keys enforced.
@@ -128,7 +154,7 @@ func (ss *sqliteSession) query(ctx context.Context, q string) (*result.Set, erro
 				return err
 			}
 			if len(set.Rows) == maxRows {
-				return fmt.Errorf("more than %d rows", maxRows)
+				return errManyRows
 			}
 			row := make([]result.Value, len(dest))
 			for i, v := range dest {

@@ -137,7 +137,12 @@ type Counterexample struct {
 	// when the difference is a choice among rows the proof claims are
 	// equal (ties, a group's value).
 	Database, Database2 string
-	R1, R2              string
+	// R1, R2 print the two results; a query that failed prints as such.
+	R1, R2 string
+	// Failed is the engine's error when one query failed and the other
+	// ran ("q1 fails: integer overflow"): the proof claims they fail on
+	// the same databases.
+	Failed string
 	// Cause is the fuzzer's guess at the root cause (R1…R17).
 	Cause string
 }
@@ -155,6 +160,9 @@ func (c *Counterexample) String() string {
 		fmt.Fprintf(&b, "-- database of q1\n%s-- database of q2 (the same rows in another order)\n%s", c.Database, c.Database2)
 	}
 	fmt.Fprintf(&b, "-- q1 returns %s\n-- q2 returns %s\n", c.R1, c.R2)
+	if c.Failed != "" {
+		fmt.Fprintf(&b, "-- %s\n", c.Failed)
+	}
 	return b.String()
 }
 
@@ -474,28 +482,40 @@ type trial struct {
 }
 
 // diff is a database (two: the same rows in another order, for q1 and
-// q2) on which the pair's results differ, or one skipped.
+// q2) on which the pair's results differ, or one skipped. failed is the
+// engine's error when one query fails on db1 and the other runs (r1 or
+// r2 then nil).
 type diff struct {
 	skipped  bool
 	db1, db2 *database
 	r1, r2   *result.Set
+	failed   string
 	inModel  bool
 }
 
-// run loads db and runs both queries.
-func (t *trial) run(db *database) (*database, *result.Set, *result.Set, error) {
-	kept, err := t.sess.load(t.ctx, db)
+// run loads db and runs both queries. Both results are nil when a query
+// hit a limit of the harness or both failed (the database is skipped);
+// one is nil, and failed says which query failed and how, when the
+// engine failed one query and ran the other: a proof claims the two fail
+// on the same databases.
+func (t *trial) run(db *database) (kept *database, r1, r2 *result.Set, failed string, err error) {
+	kept, err = t.sess.load(t.ctx, db)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, "", err
 	}
 	qctx, cancel := context.WithTimeout(t.ctx, 5*time.Second)
 	defer cancel()
 	r1, err1 := t.sess.query(qctx, t.p.sql1)
 	r2, err2 := t.sess.query(qctx, t.p.sql2)
-	if err1 != nil || err2 != nil {
-		return kept, nil, nil, nil
+	switch {
+	case err1 == nil && err2 == nil:
+		return kept, r1, r2, "", nil
+	case err1 != nil && err2 == nil && engineFailure(qctx, err1):
+		return kept, nil, r2, "q1 fails: " + err1.Error(), nil
+	case err2 != nil && err1 == nil && engineFailure(qctx, err2):
+		return kept, r1, nil, "q2 fails: " + err2.Error(), nil
 	}
-	return kept, r1, r2, nil
+	return kept, nil, nil, "", nil
 }
 
 // try runs the pair on db and on the same rows inserted in reverse
@@ -506,9 +526,12 @@ func (t *trial) run(db *database) (*database, *result.Set, *result.Set, error) {
 // result the rows determine (t.physical), q1's result on db against
 // q2's on the reversed rows.
 func (t *trial) try(db *database) (*diff, error) {
-	kept, r1, r2, err := t.run(db)
+	kept, r1, r2, failed, err := t.run(db)
 	if err != nil {
 		return nil, t.sessionError(err)
+	}
+	if failed != "" {
+		return &diff{db1: kept, db2: kept, r1: r1, r2: r2, failed: failed, inModel: t.inModel()}, nil
 	}
 	if r1 == nil {
 		return &diff{skipped: true}, nil
@@ -520,11 +543,14 @@ func (t *trial) try(db *database) (*diff, error) {
 	if err != nil {
 		return nil, t.sessionError(err)
 	}
-	keptRev, r1b, r2b, err := t.run(reversed(st))
+	keptRev, r1b, r2b, failed, err := t.run(reversed(st))
 	if err != nil {
 		return nil, t.sessionError(err)
 	}
-	if r1b == nil || keptRev.size() != kept.size() {
+	if failed != "" && keptRev.size() == kept.size() {
+		return &diff{db1: keptRev, db2: keptRev, r1: r1b, r2: r2b, failed: failed, inModel: t.inModel()}, nil
+	}
+	if r1b == nil || r2b == nil || keptRev.size() != kept.size() {
 		return nil, nil
 	}
 	switch {

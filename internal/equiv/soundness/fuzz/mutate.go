@@ -82,6 +82,7 @@ var rewrites = []rewrite{
 	{"right_swap", famRule, 4, 3, (*mutator).rightSwap},
 	{"full_outer", famRule, 3, 4, (*mutator).fullOuter},
 	{"case_wrap", famRule, 6, 3, (*mutator).caseWrap},
+	{"fail_wrap", famRule, 2, 2, (*mutator).failWrap},
 	{"arith_shift", famRule, 6, 0, (*mutator).arithShift},
 	{"group_semi", famRule, 3, 2, (*mutator).groupSemi},
 	{"agg_not_null", famRule, 3, 2, (*mutator).aggNotNull},

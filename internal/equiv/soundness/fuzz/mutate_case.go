@@ -288,3 +288,34 @@ func integerColumn(x expr) bool {
 	t, i, ok := baseColumn(r)
 	return ok && t.cols[i].affinity() == affInteger
 }
+
+// failWrap wraps an output, GROUP BY or ORDER BY term e of a SELECT
+// that reads an integer
+// column c as CASE WHEN f(c) > 0 THEN e ELSE e END, f(c) an operand that
+// fails on some rows (SQLite: abs of the smallest integer, "integer
+// overflow"; PostgreSQL: c + 1 at the largest INTEGER, "integer out of
+// range"): the same value wherever both run, but the rewritten query
+// fails where the original runs. A trap: a kernel that compares values
+// and not failures proves it (the kernel did, until check.FormRisk); the
+// harness counts a database on which one query fails and the other runs
+// as a counterexample.
+func (m *mutator) failWrap(q *sel) bool {
+	st, ok := pickSite(m, sitesOf(q, func(st site) bool {
+		return st.term && (st.cl == inItems || st.cl == inGroupBy || st.cl == inOrderBy) && !st.inAgg && len(st.s.from) > 0 && st.s.limit < 0
+	}))
+	if !ok {
+		return false
+	}
+	c := m.g.column(st.s, cNum, false)
+	if c == nil || classOf(c) != cNum {
+		return false
+	}
+	var f expr = &call{name: "abs", args: []expr{c}}
+	m.detail = "abs"
+	if m.g.d == engine.Postgres {
+		f, m.detail = &binary{op: "+", l: c, r: numLit(intVal(1))}, "plus"
+	}
+	e := *st.slot
+	*st.slot = &caseExpr{whens: []caseWhen{{&binary{op: ">", l: f, r: numLit(intVal(0))}, e}}, els: clone(e)}
+	return true
+}

@@ -41,8 +41,17 @@ func (t *trial) shrink(d *diff) *diff {
 // again runs the pair on db the way d separated it: nil when it no
 // longer does (or the database breaks the proof's facts).
 func (t *trial) again(db *database, same bool) *diff {
-	kept, r1, r2, err := t.run(db)
-	if err != nil || r1 == nil || kept.size() != db.size() {
+	kept, r1, r2, failed, err := t.run(db)
+	if err != nil || kept == nil || kept.size() != db.size() {
+		return nil
+	}
+	if failed != "" {
+		if !same || !t.inModel() {
+			return nil
+		}
+		return &diff{db1: kept, db2: kept, r1: r1, r2: r2, failed: failed, inModel: true}
+	}
+	if r1 == nil || r2 == nil {
 		return nil
 	}
 	if same {
@@ -55,7 +64,7 @@ func (t *trial) again(db *database, same bool) *diff {
 	if err != nil {
 		return nil
 	}
-	keptRev, _, r2b, err := t.run(reversed(st))
+	keptRev, _, r2b, _, err := t.run(reversed(st))
 	if err != nil || r2b == nil || keptRev.size() != kept.size() || t.cmp.equal(t.ctx, r1, r2b) || !t.inModel() {
 		return nil
 	}
@@ -65,7 +74,7 @@ func (t *trial) again(db *database, same bool) *diff {
 // counterexample writes d up for a report.
 func (t *trial) counterexample(cfg Config, i int, s *schema, d *diff) *Counterexample {
 	c := &Counterexample{Seed: cfg.Seed, Pair: i, Dialect: cfg.Dialect, Schema: s.script(), Q1: t.p.sql1, Q2: t.p.sql2,
-		Rule: t.p.rule, Method: t.cert.Method, Rewrites: t.p.rewrites, Database: d.db1.sql(), R1: setText(d.r1), R2: setText(d.r2)}
+		Rule: t.p.rule, Method: t.cert.Method, Rewrites: t.p.rewrites, Database: d.db1.sql(), R1: setText(d.r1), R2: setText(d.r2), Failed: d.failed}
 	if t.p.swapped {
 		c.Rewrites = append([]string{"(q1 is the rewritten one)"}, c.Rewrites...)
 	}
@@ -87,6 +96,9 @@ func (t *trial) counterexample(cfg Config, i int, s *schema, d *diff) *Counterex
 // setText prints a result: its rows, each cell as an SQL literal (so
 // that 5, 5.0, '5' and X'35' read apart), at most 20 rows.
 func setText(s *result.Set) string {
+	if s == nil {
+		return "an error (the query fails)"
+	}
 	var rows []string
 	for i, r := range s.Rows {
 		if i == 20 {
