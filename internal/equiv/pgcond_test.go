@@ -72,6 +72,9 @@ var pgCondCases = []struct {
 	{q1: "SELECT a FROM t WHERE c = 'x' AND 1 = 0", q2: "SELECT a FROM t WHERE 1 = 0", stop: "type", fails: true},
 	{q1: "SELECT a FROM t UNION SELECT s FROM t WHERE 1 = 0", q2: "SELECT a FROM t UNION SELECT a FROM t WHERE 1 = 0", stop: "type", fails: true},
 	{q1: "SELECT a FROM t WHERE c = '5'", q2: "SELECT a FROM t WHERE c = 5", proved: true},
+	// Two small integer literals' arithmetic never fails (calcite-105:
+	// group_by_fd drops the term).
+	{q1: "SELECT a FROM t GROUP BY 42 + 24, a", q2: "SELECT a FROM t GROUP BY a", proved: true},
 }
 
 // TestPostgresConditions proves and refuses pgCondCases with the kernel on

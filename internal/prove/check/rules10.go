@@ -223,7 +223,8 @@ func readsAlias(e sqlast.Expr, alias string) bool {
 // SQLite's integer overflow yields a REAL, a division or remainder by zero
 // yields NULL and CAST converts what it cannot read to 0 (the
 // expression rules of https://sqlite.org/lang_expr.html; checked on 3.40
-// and by TestFailFreeOnSQLite). Not: arithmetic and CAST on PostgreSQL
+// and by TestFailFreeOnSQLite); on both, + - * of two integer literals
+// below 46341 (smallInteger). Not: other arithmetic and CAST on PostgreSQL
 // (an overflow, a division by zero or a bad input fails), || (SQLite
 // fails on a string longer than SQLITE_MAX_LENGTH), other functions, LIKE
 // and GLOB (PostgreSQL fails on an escape at a pattern's end), CASE and
@@ -240,7 +241,9 @@ func failFree(e sqlast.Expr, d Dialect) bool {
 		switch t.Op {
 		case sqlast.OpAnd, sqlast.OpOr, sqlast.OpEq, sqlast.OpNe, sqlast.OpLt, sqlast.OpLe, sqlast.OpGt, sqlast.OpGe:
 			return failFree(t.X, d) && failFree(t.Y, d)
-		case sqlast.OpAdd, sqlast.OpSub, sqlast.OpMul, sqlast.OpDiv, sqlast.OpMod:
+		case sqlast.OpAdd, sqlast.OpSub, sqlast.OpMul:
+			return d == SQLite && failFree(t.X, d) && failFree(t.Y, d) || smallInteger(t.X) && smallInteger(t.Y)
+		case sqlast.OpDiv, sqlast.OpMod:
 			return d == SQLite && failFree(t.X, d) && failFree(t.Y, d)
 		}
 	case *sqlast.UnaryExpr:
