@@ -154,7 +154,18 @@ func mayFailCertificates(t *testing.T) []struct {
 	Q2          string             `json:"q2"`
 	Certificate *check.Certificate `json:"certificate"`
 } {
-	b, err := os.ReadFile("testdata/mayfail_certificates.json")
+	return certificatesIn(t, "testdata/mayfail_certificates.json")
+}
+
+// certificatesIn reads a file of certificates an older kernel gave and
+// its checker accepted, each with its pair and dialect.
+func certificatesIn(t *testing.T, file string) []struct {
+	Dialect     string             `json:"dialect"`
+	Q1          string             `json:"q1"`
+	Q2          string             `json:"q2"`
+	Certificate *check.Certificate `json:"certificate"`
+} {
+	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,6 +236,56 @@ func TestProveRefusesOutputsThatMayFail(t *testing.T) {
 	}
 }
 
+// TestProveRefusesUnknownCollations: the engines fail a query whose
+// COLLATE names a collation they do not have, on every database, and
+// PostgreSQL one whose COLLATE stands on an operand that is not text.
+// The kernel proved each pair of testdata/collate_certificates.json
+// (`WHERE a COLLATE nosuch = 'x' AND 1 = 0` equal to `WHERE 1 = 0`), and
+// its checker accepted the certificates; SQLite fails the first query and
+// runs the second (PostgreSQL's are run on a server in
+// TestPostgresConditions).
+func TestProveRefusesUnknownCollations(t *testing.T) {
+	ctx := context.Background()
+	cs := certificatesIn(t, "testdata/collate_certificates.json")
+	if len(cs) != 3 {
+		t.Fatalf("%d certificates, want 3", len(cs))
+	}
+	for _, c := range cs {
+		d := check.SQLite
+		if c.Dialect == "postgres" {
+			d = check.Postgres
+		}
+		s := riskSchema(d)
+		if a := Prove(ctx, c.Q1, c.Q2, s, Options{Rule: "bag", Solver: solver(t)}); a.Proved() || a.Stopped != "COLLATE" && a.Stopped != "type" {
+			t.Errorf("%s / %s on %s: proved %v, stopped by %q, want COLLATE or type", c.Q1, c.Q2, c.Dialect, a.Proved(), a.Stopped)
+		}
+		if err := check.Check(ctx, check.Input{Q1: c.Q1, Q2: c.Q2, Schema: s, Rule: "bag", Solver: solver(t)}, c.Certificate); err == nil {
+			t.Errorf("%s / %s on %s: the checker accepts the certificate", c.Q1, c.Q2, c.Dialect)
+		}
+		if d == check.SQLite {
+			_, err1 := sqliteRun(t, "CREATE TABLE t(i INTEGER, x INTEGER, a TEXT)", "", c.Q1, false)
+			_, err2 := sqliteRun(t, "CREATE TABLE t(i INTEGER, x INTEGER, a TEXT)", "", c.Q2, false)
+			if err1 == nil || err2 != nil || !strings.Contains(err1.Error(), "no such collation sequence") {
+				t.Errorf("%s / %s: SQLite gives %v and %v, want the first to fail for its collation", c.Q1, c.Q2, err1, err2)
+			}
+		}
+	}
+	// SQLite's three collations, named in any case, and PostgreSQL's
+	// "C" on a text column still prove.
+	for _, p := range []struct {
+		d      check.Dialect
+		q1, q2 string
+	}{
+		{check.SQLite, "SELECT i FROM t WHERE a COLLATE NoCase = 'x' AND x > 1", "SELECT i FROM t WHERE 1 < x AND a COLLATE nocase = 'x'"},
+		{check.SQLite, "SELECT a FROM t ORDER BY a COLLATE RTRIM, i", "SELECT a FROM t ORDER BY a COLLATE rtrim, i"},
+		{check.Postgres, `SELECT i FROM t WHERE a COLLATE "C" < 'x' AND x > 1`, `SELECT i FROM t WHERE 1 < x AND a COLLATE "C" < 'x'`},
+	} {
+		if a := Prove(ctx, p.q1, p.q2, riskSchema(p.d), Options{Rule: "bag", Solver: solver(t)}); !a.Proved() {
+			t.Errorf("%s / %s on %v: %s (%s)", p.q1, p.q2, p.d, a.Stopped, a.Detail)
+		}
+	}
+}
+
 // TestCheckQuerySize: equiv check reads certificates from a file, so the
 // checker, not only the prover, refuses a query over MaxQueryBytes before
 // it parses it.
@@ -247,7 +308,23 @@ func TestTypeRisk(t *testing.T) {
 		want string // a part of the reason; "" for none
 	}{
 		{check.Postgres, "SELECT i FROM t WHERE a > 1", "text and integer do not compare"},
-		{check.Postgres, "SELECT i FROM t AS u JOIN t AS v ON u.a = v.i", "u.a against v.i"},
+		{check.Postgres, "SELECT u.i FROM t AS u JOIN t AS v ON u.a = v.i", "a1.a against a2.i"},
+		// Names are read on the canonical form: a derived table's column
+		// has the type of its output there (a string literal's is text).
+		{check.Postgres, "SELECT i FROM (SELECT a AS i FROM t) AS d WHERE i = 1", "a1.c1 against 1: text and integer"},
+		{check.Postgres, "SELECT i FROM (SELECT 'x' AS i FROM t) AS d WHERE i = 1", "a1.c1 against 1: text and integer"},
+		{check.Postgres, "SELECT i FROM (SELECT a AS i FROM t) AS d WHERE i = 'x'", ""},
+		// Expressions whose type PostgreSQL fixes: comparisons are
+		// booleans, count an integer, min and max their argument's type.
+		{check.Postgres, "SELECT i FROM t WHERE i = (x > 1)", "integer and boolean"},
+		{check.Postgres, "SELECT i FROM t WHERE a IS NULL = 1", "boolean and integer"},
+		{check.Postgres, "SELECT i FROM t GROUP BY i HAVING max(a) = 1", "text and integer"},
+		{check.Postgres, "SELECT i FROM t GROUP BY i HAVING count(*) = 'x'", "does not read as a value of type integer"},
+		{check.Postgres, "SELECT i FROM t WHERE a || i = 1", "text and integer"},
+		{check.Postgres, "SELECT i FROM t WHERE CAST(i AS TEXT) > 1", "text and integer"},
+		{check.Postgres, "SELECT i FROM t WHERE i + 1 = '1.5'", "does not read as a value of type integer"},
+		{check.Postgres, `SELECT i FROM t WHERE i COLLATE "C" > 1`, "not known to be text"},
+		{check.Postgres, "SELECT i FROM t GROUP BY i HAVING sum(x) > 1.5 AND min(a) = 'x' AND (i > 1) = (x < 2) AND i + x / 2 = 3", ""},
 		{check.Postgres, "SELECT i FROM t WHERE i BETWEEN '1' AND 'z'", "i against 'z'"},
 		{check.Postgres, "SELECT i FROM t WHERE x IN (1, '2', '3.5')", "x against '3.5'"},
 		{check.Postgres, "SELECT i FROM t WHERE i LIKE 'x%'", "i in a LIKE: integer, not text"},

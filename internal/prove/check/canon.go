@@ -48,6 +48,8 @@ type occurrence struct {
 	join    joinKind            // how it attaches
 	core    *sqlast.SelectQuery // the SELECT whose FROM holds it
 	ref     string              // the name the query used for it (lower case)
+	// pgRef: on PostgreSQL, that name as PostgreSQL reads it (pgFold).
+	pgRef string
 	// exact: names are case-sensitive (PostgreSQL): the canonical form
 	// keeps the table's and its columns' names as declared (schemaName).
 	exact bool
@@ -572,13 +574,18 @@ func (cz *canonicalizer) orderTerm(e sqlast.Expr, sc *scope) (sqlast.Expr, error
 	if err != nil {
 		return nil, err
 	}
+	if coll != nil {
+		if err := knownCollation(coll, cz.schema.Dialect()); err != nil {
+			return nil, err
+		}
+	}
 	if id, ok := base.(*sqlast.Ident); ok {
 		x, err := cz.outputNamed(sc, id)
 		if err != nil {
 			return nil, err
 		}
 		if x != nil {
-			return withCollate(x, coll), nil
+			return withCollate(x, coll, cz.schema.Dialect()), nil
 		}
 	}
 	return cz.positionalOr(e, sc)
@@ -675,15 +682,54 @@ func skipCollate(e sqlast.Expr) (sqlast.Expr, *sqlast.CollateExpr, error) {
 	}
 }
 
-// withCollate puts x under the collation of coll (nil: x as it is).
-func withCollate(x sqlast.Expr, coll *sqlast.CollateExpr) sqlast.Expr {
+// knownCollation refuses a COLLATE whose collation the dialect d may
+// not have. The engines fail on an unknown one on every database, empty
+// ones included, so the kernel proved `WHERE a COLLATE nosuch = 'x' AND
+// 1 = 0` equal to `WHERE 1 = 0`, which SQLite runs while it fails the
+// first ("no such collation sequence"). SQLite has BINARY, NOCASE and
+// RTRIM, named without regard to case (sqlite3FindCollSeq; another must
+// be registered by the application, which sqljudge does not do);
+// PostgreSQL has "C", "POSIX" and "default" in every database, whatever
+// its encoding (pg_collation as initdb fills it; ucs_basic exists for
+// UTF8 only, the operating system's locales vary by server: both are
+// refused), their names folded as identifiers are (`COLLATE C` is "c",
+// which does not exist).
+func knownCollation(c *sqlast.CollateExpr, d Dialect) error {
+	if d == Postgres {
+		switch pgFold(c.Name) {
+		case "C", "POSIX", "default":
+			return nil
+		}
+		return refuse("COLLATE", "collation %s is not one every PostgreSQL database has (\"C\", \"POSIX\", \"default\")", c.Name.Raw)
+	}
+	switch lowerASCII(c.Name.Name) {
+	case "binary", "nocase", "rtrim":
+		return nil
+	}
+	return refuse("COLLATE", "collation %s is none of SQLite's (BINARY, NOCASE, RTRIM)", c.Name.Raw)
+}
+
+// collationName is the canonical name of c's collation on dialect d:
+// lower case on SQLite, whose names ignore case; the folded name,
+// double-quoted, on PostgreSQL, where "C" and c are two names.
+func collationName(c *sqlast.CollateExpr, d Dialect) *sqlast.Ident {
+	if d == Postgres {
+		n := pgFold(c.Name)
+		return &sqlast.Ident{Name: n, Raw: `"` + strings.ReplaceAll(n, `"`, `""`) + `"`, Quote: sqlast.QuoteDouble}
+	}
+	return sqlast.Name(lowerASCII(c.Name.Name))
+}
+
+// withCollate puts x under the collation of coll (nil: x as it is) on
+// dialect d.
+func withCollate(x sqlast.Expr, coll *sqlast.CollateExpr, d Dialect) sqlast.Expr {
 	if coll == nil {
 		return x
 	}
 	if !atomic(x) {
 		x = &sqlast.ParenExpr{X: x}
 	}
-	return &sqlast.CollateExpr{X: x, Name: sqlast.Name(lowerASCII(coll.Name.Name))}
+	return &sqlast.CollateExpr{X: x, Name: collationName(coll, d)}
 }
 
 // positionalOr resolves an ORDER BY or GROUP BY term that names no output
@@ -771,7 +817,7 @@ func (cz *canonicalizer) fromItem(t *sqlast.TableRef, sc *scope) error {
 	o.alias = cz.prefix + strconv.Itoa(len(cz.c.Occs))
 	cz.c.byAlias[o.alias] = o
 	if t.Alias != nil {
-		o.ref = lowerASCII(t.Alias.Name)
+		o.ref, o.pgRef = lowerASCII(t.Alias.Name), pgFold(t.Alias)
 	}
 	switch {
 	case t.Name != nil:
@@ -786,11 +832,14 @@ func (cz *canonicalizer) fromItem(t *sqlast.TableRef, sc *scope) error {
 			return refuse("name case", "%s names table %s only without regard to case (PostgreSQL compares names exactly)", t.Name.Name.Raw, o.table.Name)
 		}
 		if o.ref == "" {
-			o.ref = lowerASCII(t.Name.Name.Name)
+			o.ref, o.pgRef = lowerASCII(t.Name.Name.Name), pgFold(t.Name.Name)
 		}
 		t.Name.Name = schemaName(o.table.Name, o.exact)
 	case t.Select != nil:
 		if t.Alias == nil {
+			if cz.schema.Dialect() == Postgres {
+				return refuse("alias", "a subquery in FROM without an alias (PostgreSQL before 16 refuses the query)")
+			}
 			o.ref = ""
 		}
 		if err := cz.stmt(t.Select, sc.parent, true); err != nil {
@@ -804,6 +853,16 @@ func (cz *canonicalizer) fromItem(t *sqlast.TableRef, sc *scope) error {
 		o.names = cz.origNames[core]
 	default:
 		return refuse("FROM item", "%s", sqlast.Format(t))
+	}
+	if cz.schema.Dialect() == Postgres {
+		// PostgreSQL refuses two FROM items of one SELECT that are
+		// called alike ("table name specified more than once"), on
+		// every database; SQLite runs the query.
+		for _, p := range sc.occs {
+			if p.pgRef == o.pgRef {
+				return refuse("alias", "two FROM items called %s in one SELECT (PostgreSQL refuses the query)", o.pgRef)
+			}
+		}
 	}
 	t.Alias, t.HasAs = sqlast.Name(o.alias), true
 	sc.occs = append(sc.occs, o)

@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,7 +45,8 @@ func (c TypeClass) String() string {
 // than PostgreSQL. It reads comparisons (=, <>, <, <=, >, >=, IS [NOT]
 // DISTINCT FROM), BETWEEN, IN lists, IS [NOT] TRUE/FALSE, LIKE and ILIKE,
 // the results of a CASE, the arguments of SUM, AVG, MIN and MAX, and
-// the columns of a compound SELECT's terms, wherever they stand (typing
+// the columns of a compound SELECT's terms, and the operand of a COLLATE
+// (which must be a text column or a string literal), wherever they stand (typing
 // happens before evaluation): a column, a number, a string literal (of
 // unknown type: PostgreSQL coerces it to the other side's type, and it
 // must then read as a value of that type), TRUE or FALSE. Integer and
@@ -53,41 +55,110 @@ func TypeRisk(q string, s Schema) string {
 	if s.Dialect() != Postgres {
 		return ""
 	}
-	pq, err := sqlast.Parse(q)
+	// Names are read on the canonical form, where every column names its
+	// FROM item (a base table or a derived table) without ambiguity.
+	c, err := Canonicalize(q, s, "a")
 	if err != nil {
-		return ""
+		return "" // the canonical form refuses q
 	}
-	byName := map[string][]*Table{}
-	var all []*Table
-	for _, u := range pq.Tables() {
-		t := s.Table(u.Name)
-		name := u.Alias
-		if name == "" {
-			name = u.Name
+	var kind func(e sqlast.Expr) (TypeClass, *sqlast.Literal)
+	// classOf is the class of the canonical column reference r: a base
+	// table's column's, or that of a derived table's output in each of
+	// its SELECTs (a string literal there is text: PostgreSQL resolves a
+	// subquery's outputs of unknown type to text).
+	classOf := func(r *sqlast.QualifiedRef) TypeClass {
+		if len(r.Parts) != 2 {
+			return ClassNone
 		}
-		byName[lowerASCII(name)] = append(byName[lowerASCII(name)], t)
-		all = append(all, t)
-	}
-	classOf := func(ts []*Table, col string) TypeClass {
-		c, seen := ClassNone, false
-		for _, t := range ts {
-			if t == nil {
-				return ClassNone
-			}
-			i := t.Col(col)
+		o := c.byAlias[lowerASCII(r.Parts[0].Name)]
+		switch {
+		case o == nil:
+			return ClassNone
+		case o.table != nil:
+			i := o.table.Col(r.Parts[1].Name)
 			if i < 0 {
-				continue
-			}
-			if seen && t.Columns[i].Class != c {
 				return ClassNone
 			}
-			c, seen = t.Columns[i].Class, true
+			return o.table.Columns[i].Class
+		case o.derived != nil:
+			k := slices.Index(o.cols, lowerASCII(r.Parts[1].Name))
+			cls, seen := ClassNone, false
+			for _, core := range o.derived.Cores {
+				sq, ok := core.(*sqlast.SelectQuery)
+				if !ok || k < 0 || k >= len(sq.Columns) {
+					return ClassNone
+				}
+				ck, l := kind(sq.Columns[k].Expr)
+				if l != nil {
+					ck = ClassText
+				}
+				if seen && ck != cls {
+					return ClassNone
+				}
+				cls, seen = ck, true
+			}
+			return cls
 		}
-		return c
+		return ClassNone
 	}
 	// kind is an operand's class, or lit the string literal it is.
-	kind := func(e sqlast.Expr) (TypeClass, *sqlast.Literal) {
+	kind = func(e sqlast.Expr) (TypeClass, *sqlast.Literal) {
 		switch t := stripParens(e).(type) {
+		case *sqlast.CollateExpr:
+			return kind(t.X)
+		case *sqlast.IsExpr, *sqlast.NullCheckExpr, *sqlast.BetweenExpr, *sqlast.InExpr,
+			*sqlast.ExistsExpr, *sqlast.LikeExpr:
+			return ClassBool, nil
+		case *sqlast.BinaryExpr:
+			switch t.Op {
+			case sqlast.OpEq, sqlast.OpNe, sqlast.OpLt, sqlast.OpLe, sqlast.OpGt, sqlast.OpGe, sqlast.OpAnd, sqlast.OpOr:
+				return ClassBool, nil
+			case sqlast.OpAdd, sqlast.OpSub, sqlast.OpMul, sqlast.OpDiv, sqlast.OpMod:
+				// Integer with integer is an integer, with a numeric a
+				// numeric; anything else (a date plus an integer is a
+				// date) is not told.
+				a, _ := kind(t.X)
+				b, _ := kind(t.Y)
+				switch {
+				case a == ClassInteger && b == ClassInteger:
+					return ClassInteger, nil
+				case (a == ClassInteger || a == ClassDecimal) && (b == ClassInteger || b == ClassDecimal):
+					return ClassDecimal, nil
+				}
+			case sqlast.OpConcat:
+				// text || anything is text (anything || text too).
+				a, la := kind(t.X)
+				b, lb := kind(t.Y)
+				if a == ClassText || b == ClassText || la != nil && lb != nil {
+					return ClassText, nil
+				}
+			}
+		case *sqlast.CastExpr:
+			if t.Type != nil {
+				return castClass(t.Type.Name), nil
+			}
+		case *sqlast.FuncCall:
+			if t.Over != nil || t.Filter != nil {
+				break
+			}
+			switch lowerASCII(t.Name.Name) {
+			case "count":
+				return ClassInteger, nil
+			case "min", "max":
+				if len(t.Args) == 1 {
+					if c, l := kind(t.Args[0]); l == nil {
+						return c, nil
+					}
+				}
+			case "sum", "avg":
+				// bigint or numeric of integers, numeric or double of
+				// numerics: a number either way.
+				if len(t.Args) == 1 {
+					if c, _ := kind(t.Args[0]); c == ClassInteger || c == ClassDecimal {
+						return ClassDecimal, nil
+					}
+				}
+			}
 		case *sqlast.Literal:
 			switch t.Kind {
 			case sqlast.LitInteger:
@@ -98,6 +169,9 @@ func TypeRisk(q string, s Schema) string {
 				return ClassNone, t
 			}
 		case *sqlast.UnaryExpr:
+			if t.Op == sqlast.OpNot {
+				return ClassBool, nil
+			}
 			if l, ok := stripParens(t.X).(*sqlast.Literal); ok && (t.Op == sqlast.OpMinus || t.Op == sqlast.OpPlus) {
 				switch l.Kind {
 				case sqlast.LitInteger:
@@ -110,13 +184,8 @@ func TypeRisk(q string, s Schema) string {
 			if truthWord(Postgres, t) != "" {
 				return ClassBool, nil
 			}
-			return classOf(all, t.Name), nil
 		case *sqlast.QualifiedRef:
-			if len(t.Parts) == 2 {
-				if ts, ok := byName[lowerASCII(t.Parts[0].Name)]; ok {
-					return classOf(ts, t.Parts[1].Name), nil
-				}
-			}
+			return classOf(t), nil
 		}
 		return ClassNone, nil
 	}
@@ -131,7 +200,7 @@ func TypeRisk(q string, s Schema) string {
 			risk = fmt.Sprintf("%s against %s: %s", clip(sqlast.Format(a)), clip(sqlast.Format(b)), r)
 		}
 	}
-	sqlast.Walk(pq.Stmt, func(n sqlast.Node) bool {
+	sqlast.Walk(c.Stmt, func(n sqlast.Node) bool {
 		switch t := n.(type) {
 		case *sqlast.BinaryExpr:
 			switch t.Op {
@@ -152,6 +221,10 @@ func TypeRisk(q string, s Schema) string {
 		case *sqlast.InExpr:
 			for _, v := range t.List {
 				pair(t.X, v)
+			}
+		case *sqlast.CollateExpr:
+			if c, l := kind(t.X); l == nil && c != ClassText && risk == "" {
+				risk = fmt.Sprintf("%s under COLLATE: %s, not known to be text (collations are not supported by other types)", clip(sqlast.Format(t.X)), c)
 			}
 		case *sqlast.LikeExpr:
 			for _, x := range []sqlast.Expr{t.X, t.Y} {
@@ -222,6 +295,26 @@ func boolText(s string) bool {
 		return true
 	}
 	return false
+}
+
+// castClass is the class of CAST(x AS name) on PostgreSQL: the type's
+// class for the names PostgreSQL's grammar and catalog give (integer,
+// numeric, text, boolean, date/time families), ClassNone for any other.
+func castClass(name string) TypeClass {
+	n := strings.ToLower(strings.Join(strings.Fields(name), " "))
+	switch n {
+	case "int", "integer", "int2", "int4", "int8", "smallint", "bigint":
+		return ClassInteger
+	case "numeric", "decimal", "real", "float", "float4", "float8", "double precision":
+		return ClassDecimal
+	case "text", "varchar", "character varying", "char", "character", "bpchar":
+		return ClassText
+	case "bool", "boolean":
+		return ClassBool
+	case "date", "timestamp", "time", "timestamptz", "timestamp without time zone", "timestamp with time zone", "time without time zone":
+		return ClassTemporal
+	}
+	return ClassNone
 }
 
 // mismatch says why two operands of classes a and b (la, lb: the string

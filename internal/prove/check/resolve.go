@@ -17,7 +17,7 @@ func (cz *canonicalizer) resultColumn(c *sqlast.ResultColumn, sc *scope) error {
 			return refuse("SELECT *", "* over a NATURAL or USING join (SQLite leaves merged columns out)")
 		}
 		if st.Table != nil {
-			o, err := lookupRef(sc, st.Table.Name)
+			o, err := lookupRef(sc, st.Table, cz.schema.Dialect())
 			if err != nil {
 				return err
 			}
@@ -37,14 +37,20 @@ func (cz *canonicalizer) resultColumn(c *sqlast.ResultColumn, sc *scope) error {
 }
 
 // lookupRef finds the occurrence of scope sc (not its parents) that a
-// query names ref (its alias, or the table's name when it has none); two
-// of them is SQLite's "ambiguous column name".
-func lookupRef(sc *scope, ref string) (*occurrence, error) {
+// query names id (its alias, or the table's name when it has none); two
+// of them is SQLite's "ambiguous column name". On PostgreSQL (d), which
+// compares names exactly after folding unquoted ones, a name that
+// matches only without regard to case is refused (`"T".a` for a table
+// or alias t: "missing FROM-clause entry").
+func lookupRef(sc *scope, id *sqlast.Ident, d Dialect) (*occurrence, error) {
 	var found *occurrence
 	for _, o := range sc.occs {
-		if o.ref != "" && equalFold(o.ref, ref) {
+		if o.ref != "" && equalFold(o.ref, id.Name) {
 			if found != nil {
-				return nil, refuse("unresolved", "two tables of one FROM are called %s", ref)
+				return nil, refuse("unresolved", "two tables of one FROM are called %s", id.Name)
+			}
+			if d == Postgres && o.pgRef != pgFold(id) {
+				return nil, refuse("name case", "%s names %s only without regard to case (PostgreSQL compares names exactly)", id.Raw, o.pgRef)
 			}
 			found = o
 		}
@@ -219,7 +225,7 @@ func (cz *canonicalizer) qualifiedRef(r *sqlast.QualifiedRef, sc *scope) (sqlast
 		return nil, refuse("schema-qualified column", "%s", sqlast.Format(r))
 	}
 	for s := sc; s != nil; s = s.parent {
-		o, err := lookupRef(s, r.Parts[0].Name)
+		o, err := lookupRef(s, r.Parts[0], cz.schema.Dialect())
 		if err != nil {
 			return nil, err
 		}
@@ -378,7 +384,10 @@ func (cz *canonicalizer) expr(e sqlast.Expr, sc *scope) (sqlast.Expr, error) {
 		t.X, err = sub(t.X)
 		return t, err
 	case *sqlast.CollateExpr:
-		t.Name = sqlast.Name(lowerASCII(t.Name.Name))
+		if err := knownCollation(t, cz.schema.Dialect()); err != nil {
+			return nil, err
+		}
+		t.Name = collationName(t, cz.schema.Dialect())
 		t.X, err = sub(t.X)
 		return t, err
 	case *sqlast.FuncCall:
