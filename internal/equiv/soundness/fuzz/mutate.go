@@ -83,6 +83,7 @@ var rewrites = []rewrite{
 	{"full_outer", famRule, 3, 4, (*mutator).fullOuter},
 	{"case_wrap", famRule, 6, 3, (*mutator).caseWrap},
 	{"fail_wrap", famRule, 2, 2, (*mutator).failWrap},
+	{"static_fail", famRule, 1, 1, (*mutator).staticFail},
 	{"arith_shift", famRule, 6, 0, (*mutator).arithShift},
 	{"group_semi", famRule, 3, 2, (*mutator).groupSemi},
 	{"agg_not_null", famRule, 3, 2, (*mutator).aggNotNull},

@@ -319,3 +319,38 @@ func (m *mutator) failWrap(q *sel) bool {
 	*st.slot = &caseExpr{whens: []caseWhen{{&binary{op: ">", l: f, r: numLit(intVal(0))}, e}}, els: clone(e)}
 	return true
 }
+
+// staticFail adds to a SELECT's WHERE a conjunct (f OR 1 = 1), f an
+// operand the engine refuses when it prepares the query, on every
+// database, empty ones included: SQLite's c COLLATE sj_nosuch = c ("no such
+// collation sequence"), PostgreSQL's c = (c IS NULL) for a column c
+// that is not boolean ("operator does not exist"). Wherever the
+// rewritten query would run it keeps the same rows; it never runs. A
+// trap: a kernel that reads the condition's value and not whether the
+// engine accepts the query proves the pair (the kernel did for an
+// unknown collation, and for PostgreSQL's comparisons of a boolean with
+// a number, until 6e4641d); the harness counts a database on which one
+// query fails and the other runs as a counterexample.
+func (m *mutator) staticFail(q *sel) bool {
+	ss := sels(q)
+	s := ss[m.g.r.IntN(len(ss))]
+	if len(s.from) == 0 {
+		return false
+	}
+	var f expr
+	if m.g.d == engine.Postgres {
+		c := m.g.column(s, cNum, false)
+		if c == nil || classOf(c) != cNum {
+			return false
+		}
+		f, m.detail = &binary{op: "=", l: c, r: &isNull{x: clone(c)}}, "bool_eq"
+	} else {
+		c := m.g.column(s, cAny, false)
+		if c == nil {
+			return false
+		}
+		f, m.detail = &binary{op: "=", l: &collate{x: c, name: "sj_nosuch"}, r: clone(c)}, "collation"
+	}
+	s.where = andExpr(s.where, &binary{op: "OR", l: f, r: trueConjunct()})
+	return true
+}
