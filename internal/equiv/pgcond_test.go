@@ -94,6 +94,18 @@ var pgCondCases = []struct {
 	{q1: "SELECT a FROM t WHERE 1 = 0 AND s = (a > 1)", q2: "SELECT a FROM t WHERE 1 = 0", stop: "type", fails: true},
 	{q1: "SELECT a FROM t GROUP BY a HAVING 1 = 0 AND max(s) = 1", q2: "SELECT a FROM t GROUP BY a HAVING 1 = 0", stop: "type", fails: true},
 	{q1: "SELECT a FROM (SELECT s AS a FROM t) AS x WHERE a = 'x' AND TRUE", q2: "SELECT s FROM t WHERE s = 'x'", proved: true},
+	// Found by an adversarial search (each proved before, PostgreSQL
+	// refusing the first query on every database): a column determined by
+	// the groups through a WHERE equality (PostgreSQL asks for the
+	// PRIMARY KEY), ORDER BY a column SELECT DISTINCT does not output, a
+	// FROM subquery's unread output that does not type, a derived table's
+	// column named in the wrong case, arithmetic on text.
+	{q1: "SELECT a, c FROM t WHERE a = c GROUP BY a", q2: "SELECT a, c FROM t WHERE a = c GROUP BY a, c", stop: "type", fails: true},
+	{q1: "SELECT DISTINCT a FROM t ORDER BY c", q2: "SELECT DISTINCT a FROM t", stop: "type", fails: true},
+	{q1: "SELECT d.a FROM (SELECT a, s + 1 AS z FROM t) AS d", q2: "SELECT a FROM t", stop: "may fail", fails: true},
+	{q1: `SELECT d.a FROM (SELECT a AS "A" FROM t) AS d`, q2: "SELECT a FROM t", stop: "name case", fails: true},
+	{q1: "SELECT a, s * 2 FROM t WHERE 1 = 0", q2: "SELECT a, s * 2 FROM t WHERE 0 = 1", stop: "type", fails: true},
+	{q1: `SELECT d.a FROM (SELECT a AS "a" FROM t) AS d WHERE d.a > 1`, q2: "SELECT a FROM t WHERE a > 1", proved: true},
 	// Two small integer literals' arithmetic never fails (calcite-105:
 	// group_by_fd drops the term).
 	{q1: "SELECT a FROM t GROUP BY 42 + 24, a", q2: "SELECT a FROM t GROUP BY a", proved: true},

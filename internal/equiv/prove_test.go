@@ -213,10 +213,11 @@ func TestSQLiteKeyColumnMayHoldNull(t *testing.T) {
 // declared type's affinity and its collation allow (issue 37: REAL and
 // NUMERIC apart, an untyped column and a NOCASE one not text, CHAR(n) not
 // text on PostgreSQL), its affinity and collation, and NOT NULL to an
-// INTEGER PRIMARY KEY only when it is the rowid's alias.
+// INTEGER PRIMARY KEY only when it is the rowid's alias; on PostgreSQL a
+// UUID or JSON column is of no family the kernel reads.
 func TestProveSchemaFamilies(t *testing.T) {
 	db, err := catalog.ParseDDL(`CREATE TABLE t (i INTEGER PRIMARY KEY DESC, r REAL, n DECIMAL(10, 2), x TEXT, v, c TEXT COLLATE NOCASE, b CHAR(5), d DATE);
-CREATE TABLE u (id INTEGER PRIMARY KEY, name VARCHAR(20))`)
+CREATE TABLE u (id INTEGER PRIMARY KEY, name VARCHAR(20), g UUID, j JSON)`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,6 +246,19 @@ CREATE TABLE u (id INTEGER PRIMARY KEY, name VARCHAR(20))`)
 		}
 		if u := s.Table("u"); !u.Columns[0].NotNull {
 			t.Errorf("%s: u.id, an INTEGER PRIMARY KEY, may be NULL", d)
+		}
+		// A UUID or JSON column of a PostgreSQL server is no text there
+		// (a UUID literal in upper case equals the value it prints in
+		// lower case; JSON has no =): the kernel models neither.
+		if u := s.Table("u"); d == engine.Postgres {
+			for _, c := range u.Columns[2:] {
+				if c.Family != check.Other || c.Class != check.ClassOpaque {
+					t.Errorf("postgres: u.%s: family %v, class %v, want Other and opaque", c.Name, c.Family, c.Class)
+				}
+			}
+			if c := u.Columns[1]; c.Family != check.Text || c.Class != check.ClassText {
+				t.Errorf("postgres: u.name: family %v, class %v, want Text and text", c.Family, c.Class)
+			}
 		}
 	}
 }

@@ -94,8 +94,13 @@ func column(t *catalog.Table, c catalog.Column, d engine.Dialect) check.Column {
 
 // typeClass is column c's type class on PostgreSQL (check.TypeClass):
 // the catalog's family, boolean only as BOOLEAN or BOOL (BIT is a bit
-// string there), none for a blob or a type the catalog does not name
-// (its Text family holds any type no rule names: UUID, JSON, an enum).
+// string there), text only as CHAR, VARCHAR, TEXT (or a type PostgreSQL
+// does not have, which equiv's sandbox declares TEXT); opaque for a blob,
+// a bit string or a type the catalog does not name (its Text family holds
+// any type no rule names: UUID, JSON, an enum), whose operators and
+// literals PostgreSQL types by rules the kernel does not model (a UUID
+// literal in upper case equals the lower-case value it prints; JSON has
+// no =).
 func typeClass(c catalog.Column) check.TypeClass {
 	switch c.Family {
 	case catalog.Integer:
@@ -110,11 +115,15 @@ func typeClass(c catalog.Column) check.TypeClass {
 			return check.ClassBool
 		}
 	case catalog.Text:
-		if bpchar(c) || strings.Contains(c.UpperType(), "CHAR") || strings.Contains(c.UpperType(), "TEXT") {
+		// A column without a type, a CLOB or a STRING comes from another
+		// dialect's DDL: PostgreSQL has none of them, and equiv's
+		// sandbox declares them TEXT (catalog.DeclType).
+		t := c.UpperType()
+		if bpchar(c) || t == "" || strings.Contains(t, "CHAR") || strings.Contains(t, "TEXT") || strings.Contains(t, "CLOB") || strings.Contains(t, "STRING") {
 			return check.ClassText
 		}
 	}
-	return check.ClassNone
+	return check.ClassOpaque
 }
 
 // engineName is a table's or column's name as engine d stores it: on
@@ -135,8 +144,8 @@ func engineName(d engine.Dialect, name string, unquoted bool) string {
 // Numeric for a Real or Decimal one of NUMERIC affinity, Text for a Text
 // one of TEXT affinity; a column without a type (BLOB affinity, which
 // keeps whatever storage class it is given) or any other is Other. On
-// PostgreSQL, Int for an integer type, Text for a string type other than
-// CHAR(n) (bpchar, whose = ignores trailing blanks while its values are
+// PostgreSQL, Int for an integer type, Text for VARCHAR or TEXT (a string
+// type typeClass reads as text) other than CHAR(n) (bpchar, whose = ignores trailing blanks while its values are
 // padded); Other else. The kernel further reads a column under a
 // collation of its own as Other (check.Column).
 func family(c catalog.Column, d engine.Dialect) check.Family {
@@ -144,7 +153,7 @@ func family(c catalog.Column, d engine.Dialect) check.Family {
 		switch {
 		case c.Family == catalog.Integer:
 			return check.Int
-		case c.Family == catalog.Text && !bpchar(c):
+		case c.Family == catalog.Text && !bpchar(c) && typeClass(c) == check.ClassText:
 			return check.Text
 		}
 		return check.Other

@@ -184,10 +184,13 @@ func (cp *compiler) checkCalls(es []sqlast.Expr) error {
 // them in that order, and 1e308 + 1e308 - 1e308 is not -1e308 + 1e308 +
 // 1e308); AVG or TOTAL of integers, which go on in floating point past an
 // integer overflow, unless of a column whose sums stay in range
-// (sumFact, a fact the comparison lists); MIN or MAX of values the engine
+// (sumFacts, facts the comparison lists); MIN or MAX of values the engine
 // may take for equal while they differ (5 and 5.0 in an untyped column:
 // it returns the first it meets). COUNT is free of the order, and so is
-// the SUM of integers (an overflow is an error: no result to compare).
+// the SUM of integers on PostgreSQL (bigint or numeric: no overflow); on
+// SQLite a SUM of integers fails when a running sum leaves 64 bits, which
+// depends on the order once the total stays inside, so SUM there is free
+// of the order only with sumFacts too.
 func (c *Canon) orderFree(f *sqlast.FuncCall) error {
 	name := lowerASCII(f.Name.Name)
 	var arg sqlast.Expr
@@ -199,32 +202,138 @@ func (c *Canon) orderFree(f *sqlast.FuncCall) error {
 		return nil
 	case name == "group_concat":
 		return refuse("group_concat", "its order is the scan order")
-	case name == "sum" && arg != nil && c.integerExpr(arg):
+	case name == "sum" && arg != nil && c.integerExpr(arg) && (c.d == Postgres || c.sumFacts(arg) != nil):
 		return nil
-	case (name == "avg" || name == "total") && c.sumFact(arg) != nil:
+	case (name == "avg" || name == "total") && c.sumFacts(arg) != nil:
 		return nil
 	case (name == "min" || name == "max") && arg != nil && (c.integerExpr(arg) || c.tieSafe(arg, false)):
 		return nil
 	}
-	return refuse("aggregate order", "%s depends on the order the engine reads the group's rows in (floating point sums, ties of different values)", sqlast.Format(f))
+	return refuse("aggregate order", "%s depends on the order the engine reads the group's rows in (floating point sums, an integer sum that overflows on some orders, ties of different values)", sqlast.Format(f))
 }
 
-// sumFact is the fact AVG or TOTAL of arg needs to be free of the order:
-// arg is a column of family Int whose values' magnitudes sum below 2^63
-// (FactSumInRange), so that no partial sum overflows and SQLite adds
-// them as integers, exactly, in any order. nil for any other argument.
-func (c *Canon) sumFact(arg sqlast.Expr) *Fact {
+// sumFacts are the facts SUM, AVG or TOTAL of arg needs to be free of
+// the order, nil when none make it so: arg is a column of family Int
+// whose values' magnitudes sum below 2^63 (FactSumInRange), so that no
+// partial sum overflows and SQLite adds them as integers, exactly, in any
+// order. The fact bounds the sum of the table's rows: it covers an
+// aggregate that reads each of them at most once, which onceEach shows
+// of the SELECT the column's occurrence is in (its facts join the list).
+// A join may repeat a row as often as it matches, and the sum of the
+// repeats may leave 64 bits: SQLite then fails SUM ("integer overflow")
+// or goes on in floating point (AVG, TOTAL) at a point that depends on
+// the order the join produces the rows in (the kernel proved `SELECT
+// sum(t.x) FROM t, u` equal to `SELECT sum(t.x) FROM u, t`, and SQLite
+// fails the first and runs the second on two rows of t and two of u).
+func (c *Canon) sumFacts(arg sqlast.Expr) []Fact {
 	o, i, ok := c.colOf(arg)
 	if !ok || c.fam(o, i) != Int {
 		return nil
 	}
-	return &Fact{Fact: FactSumInRange, Table: o.table.Name, Column: o.table.Columns[i].Name}
+	join, ok := c.onceEach(o)
+	if !ok {
+		return nil
+	}
+	return append([]Fact{{Fact: FactSumInRange, Table: o.table.Name, Column: o.table.Columns[i].Name}, c.familyFact(o, i)}, join...)
+}
+
+// onceEach reports whether the rows of the SELECT holding occurrence o
+// hold each row of o's table at most once, with the facts that show it:
+// o is its FROM's only item, or every other item is a table joined by
+// inner joins (or commas) whose key is bound, by top-level conjuncts
+// p.k = e of the WHERE or an ON, to a literal or a column of an item
+// already shown to come at most once per row of o (starting from o),
+// each of the key column's family, Int or Text (leftUnique's binding;
+// facts key, family). Then each row of o meets at most one row of each
+// other item, in whatever order the engine joins them.
+func (c *Canon) onceEach(o *occurrence) ([]Fact, bool) {
+	core := o.core
+	if core == nil {
+		return nil, false
+	}
+	var others []*occurrence
+	for _, p := range c.Occs {
+		if p.core == core && p != o {
+			others = append(others, p)
+		}
+	}
+	if len(others) == 0 {
+		return nil, true
+	}
+	conds := conjuncts(core.Where)
+	for _, t := range core.From {
+		if t.Join != nil && t.Join.Type&(sqlast.JoinLeft|sqlast.JoinRight) != 0 || t.Name == nil {
+			return nil, false
+		}
+		if t.On != nil {
+			conds = append(conds, conjuncts(t.On)...)
+		}
+	}
+	once := map[*occurrence]bool{o: true}
+	var facts []Fact
+	for progress := true; progress; {
+		progress = false
+		for _, p := range others {
+			if once[p] || p.table == nil {
+				continue
+			}
+			bound := map[int]bool{}
+			var pairFacts []Fact
+			for _, x := range conds {
+				be, ok := x.(*sqlast.BinaryExpr)
+				if !ok || be.Op != sqlast.OpEq {
+					continue
+				}
+				for _, pair := range [][2]sqlast.Expr{{be.X, be.Y}, {be.Y, be.X}} {
+					po, pi, ok := c.colOf(pair[0])
+					if !ok || po != p {
+						continue
+					}
+					f := c.fam(p, pi)
+					if f != Int && f != Text {
+						continue
+					}
+					if eo, ei, ok := c.colOf(pair[1]); ok && once[eo] && c.fam(eo, ei) == f {
+						bound[pi] = true
+						pairFacts = append(pairFacts, c.familyFact(p, pi), c.familyFact(eo, ei))
+					} else if literalOf(pair[1], f) {
+						bound[pi] = true
+						pairFacts = append(pairFacts, c.familyFact(p, pi))
+					}
+				}
+			}
+			for _, k := range p.table.Keys {
+				all := len(k.Cols) > 0
+				for _, i := range k.Cols {
+					all = all && bound[i]
+				}
+				if !all {
+					continue
+				}
+				var cols []string
+				for _, i := range k.Cols {
+					cols = append(cols, p.table.Columns[i].Name)
+				}
+				facts = append(facts, Fact{Fact: FactKey, Table: p.table.Name, Columns: cols})
+				facts = append(facts, pairFacts...)
+				once[p], progress = true, true
+				break
+			}
+		}
+	}
+	for _, p := range others {
+		if !once[p] {
+			return nil, false
+		}
+	}
+	return facts, true
 }
 
 // orderFacts lists the facts that make the aggregates of c free of the
-// order of their rows: sumFact of every AVG and TOTAL, and the family of
+// order of their rows: sumFacts of every AVG and TOTAL (and of SUM on
+// SQLite), and the family of
 // each Int column an AVG, TOTAL, SUM, MIN or MAX is free of the order by
-// (integerExpr, sumFact): SQLite stores a REAL it cannot convert in an
+// (integerExpr, sumFacts): SQLite stores a REAL it cannot convert in an
 // INTEGER column, and a sum of reals (1e16 + 1 - 1e16) depends on the
 // order however small their magnitudes.
 func (c *Canon) orderFacts() []Fact {
@@ -248,13 +357,20 @@ func (c *Canon) aggOrderFacts(f *sqlast.FuncCall, fs *factSet) {
 	arg := f.Args[0]
 	switch name := lowerASCII(f.Name.Name); {
 	case name == "avg" || name == "total":
-		if fact := c.sumFact(arg); fact != nil {
-			fs.add(*fact)
+		if facts := c.sumFacts(arg); facts != nil {
+			for _, f := range facts {
+				fs.add(f)
+			}
 			c.intFamilies(fs, arg)
 		}
 	case name == "sum" || name == "min" || name == "max":
 		if c.integerExpr(arg) {
 			c.intFamilies(fs, arg)
+		}
+		if name == "sum" && c.d == SQLite {
+			for _, f := range c.sumFacts(arg) {
+				fs.add(f)
+			}
 		}
 	}
 }

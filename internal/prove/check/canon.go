@@ -900,7 +900,9 @@ func expandStars(cols []*sqlast.ResultColumn, sc *scope) ([]*sqlast.ResultColumn
 		if !ok {
 			name := ""
 			if c.Alias != nil {
-				name = lowerASCII(c.Alias.Name)
+				// As PostgreSQL reads it (SQLite compares names
+				// without regard to case).
+				name = pgFold(c.Alias)
 			} else if r, ok := c.Expr.(*sqlast.QualifiedRef); ok {
 				name = r.Parts[len(r.Parts)-1].Name
 				// A column of a derived table is named as its query

@@ -63,7 +63,7 @@ const MaxQueryBytes = 64 << 10
 // certificate's facts and obligations, each answered unsat by the solver.
 // The error is a *CheckError naming the failing part: "query size" for
 // a query over MaxQueryBytes, "may fail" for a pair whose failures the
-// kernel cannot show to agree (ConditionRisk, FormRisk), "type" for a
+// kernel cannot show to agree (ConditionRisk, DerivedRisk, FormRisk), "type" for a
 // query PostgreSQL refuses to type (TypeRisk).
 func Check(ctx context.Context, in Input, c *Certificate) error {
 	if c.Kernel != KernelVersion {
@@ -79,6 +79,9 @@ func Check(ctx context.Context, in Input, c *Certificate) error {
 		for i, q := range []string{in.Q1, in.Q2} {
 			if r := ConditionRisk(q, in.Schema); r != "" {
 				return fail("may fail", "q%d: %s, in a condition, may fail on some row, and whether the engine reaches it depends on its order of evaluation, which the kernel does not model", i+1, r)
+			}
+			if r := DerivedRisk(q, in.Schema); r != "" {
+				return fail("may fail", "q%d: %s, in an output of a FROM subquery or a WITH, may fail on PostgreSQL, which types it and folds its constants even where the query does not read it", i+1, r)
 			}
 			if r := TypeRisk(q, in.Schema); r != "" {
 				return fail("type", "q%d: %s; PostgreSQL refuses the query on every database, and the kernel does not type queries", i+1, r)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/sqljudge/sqljudge/internal/sqlast"
 )
@@ -71,6 +72,55 @@ func ConditionRisk(q string, s Schema) string {
 	return risk
 }
 
+// DerivedRisk returns the first output of a FROM subquery or a WITH
+// query of q that may fail on PostgreSQL (by neverFailsNode, its
+// subqueries included), as SQL text; "" when there is none, on SQLite, or
+// when q does not parse. Rules drop an output the query around does not
+// read (derived_merge, WITH inlined), and so does SQLite, which never
+// evaluates it; PostgreSQL types it, and folds its constants, before it
+// runs the query, on every database: `SELECT d.i FROM (SELECT i, a + 1
+// AS z FROM t) AS d` (a text) fails there ("operator does not exist"),
+// and so does a CAST('x' AS INTEGER) output; the kernel proved both
+// equal to `SELECT i FROM t`. The prover stops on it (`may fail`) and
+// the checker refuses the pair.
+func DerivedRisk(q string, s Schema) string {
+	if s.Dialect() != Postgres {
+		return ""
+	}
+	pq, err := sqlast.Parse(q)
+	if err != nil {
+		return ""
+	}
+	risk := ""
+	outputs := func(st *sqlast.SelectStmt) {
+		for _, core := range st.Cores {
+			sq, ok := core.(*sqlast.SelectQuery)
+			if !ok {
+				continue
+			}
+			for _, col := range sq.Columns {
+				if col.Expr != nil && risk == "" {
+					risk = exprRisk(col.Expr, Postgres, nil)
+				}
+			}
+		}
+	}
+	sqlast.Walk(pq.Stmt, func(n sqlast.Node) bool {
+		switch t := n.(type) {
+		case *sqlast.TableRef:
+			if t.Select != nil {
+				outputs(t.Select)
+			}
+		case *sqlast.CTE:
+			if t.Select != nil {
+				outputs(t.Select)
+			}
+		}
+		return risk == ""
+	})
+	return risk
+}
+
 // exprRisk returns the first node under e (subqueries included) that
 // may fail on dialect d, as SQL text, "" when none does; isColumn tells
 // a double-quoted column name from a string.
@@ -82,10 +132,7 @@ func exprRisk(e sqlast.Expr, d Dialect, isColumn func(string) bool) string {
 		}
 		x, ok := n.(sqlast.Expr)
 		if ok && !neverFailsNode(x, d, isColumn) {
-			risk = sqlast.Format(x)
-			if len(risk) > 200 {
-				risk = risk[:200] + "…"
-			}
+			risk = clip(sqlast.Format(x))
 		}
 		return risk == ""
 	})
@@ -356,11 +403,17 @@ func (w *unitWalker) risk(n sqlast.Node) string {
 	return r
 }
 
+// clip cuts s to its first 200 bytes (on a character boundary) and marks
+// the cut with an ellipsis: the length of SQL text a refusal quotes.
 func clip(s string) string {
-	if len(s) > 200 {
-		return s[:200] + "…"
+	if len(s) <= 200 {
+		return s
 	}
-	return s
+	n := 200
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n-- // never cut a character in two
+	}
+	return s[:n] + "…"
 }
 
 func (w *unitWalker) refuse(format string, args ...any) {

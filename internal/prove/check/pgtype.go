@@ -33,10 +33,15 @@ const (
 	ClassText               // char, varchar, text
 	ClassBool               // boolean
 	ClassTemporal           // date, timestamp, time
+	// ClassOpaque is a column of a type the kernel does not model (uuid,
+	// json, an enum, bytea, an array…): PostgreSQL types its operators and
+	// literals by rules of its own, so TypeRisk refuses any comparison,
+	// arithmetic or LIKE that reads one.
+	ClassOpaque
 )
 
 func (c TypeClass) String() string {
-	return [...]string{"unknown", "integer", "numeric", "text", "boolean", "date/time"}[c]
+	return [...]string{"unknown", "integer", "numeric", "text", "boolean", "date/time", "a type the kernel does not model"}[c]
 }
 
 // TypeRisk returns why PostgreSQL would refuse q whatever the database
@@ -206,6 +211,15 @@ func TypeRisk(q string, s Schema) string {
 			switch t.Op {
 			case sqlast.OpEq, sqlast.OpNe, sqlast.OpLt, sqlast.OpLe, sqlast.OpGt, sqlast.OpGe:
 				pair(t.X, t.Y)
+			case sqlast.OpAdd, sqlast.OpSub, sqlast.OpMul, sqlast.OpDiv, sqlast.OpMod:
+				// Arithmetic on a string, a boolean or a type the kernel
+				// does not model: "operator does not exist" (a string
+				// literal is coerced to the other side's type).
+				for _, x := range []sqlast.Expr{t.X, t.Y} {
+					if c, _ := kind(x); (c == ClassText || c == ClassBool || c == ClassOpaque) && risk == "" {
+						risk = fmt.Sprintf("%s: arithmetic on %s", clip(sqlast.Format(t)), c)
+					}
+				}
 			}
 		case *sqlast.IsExpr:
 			if truthWord(Postgres, stripParens(t.Y)) != "" {
@@ -221,6 +235,12 @@ func TypeRisk(q string, s Schema) string {
 		case *sqlast.InExpr:
 			for _, v := range t.List {
 				pair(t.X, v)
+			}
+		case *sqlast.UnaryExpr:
+			if t.Op == sqlast.OpMinus || t.Op == sqlast.OpPlus {
+				if c, _ := kind(t.X); (c == ClassText || c == ClassBool || c == ClassOpaque) && risk == "" {
+					risk = fmt.Sprintf("%s: a sign on %s", clip(sqlast.Format(t)), c)
+				}
 			}
 		case *sqlast.CollateExpr:
 			if c, l := kind(t.X); l == nil && c != ClassText && risk == "" {
@@ -259,6 +279,10 @@ func TypeRisk(q string, s Schema) string {
 					}
 				}
 			}
+		case *sqlast.SelectQuery:
+			if r := c.groupingRisk(t); r != "" && risk == "" {
+				risk = r
+			}
 		case *sqlast.SelectStmt:
 			var first *sqlast.SelectQuery
 			for _, c := range t.Cores {
@@ -283,7 +307,11 @@ func TypeRisk(q string, s Schema) string {
 }
 
 var (
-	integerText = regexp.MustCompile(`^\s*[+-]?[0-9]{1,9}\s*$`)
+	// integerText is a string PostgreSQL reads as a value of any integer
+	// type: at most 4 digits, inside SMALLINT's range (the class does not
+	// tell SMALLINT from INTEGER: '40000' against a SMALLINT fails, "value
+	// out of range for type smallint").
+	integerText = regexp.MustCompile(`^\s*[+-]?[0-9]{1,4}\s*$`)
 	decimalText = regexp.MustCompile(`^\s*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]{1,3})?\s*$`)
 )
 
@@ -324,6 +352,9 @@ func mismatch(a TypeClass, la *sqlast.Literal, b TypeClass, lb *sqlast.Literal) 
 	if la != nil && lb != nil {
 		return ""
 	}
+	if a == ClassOpaque || b == ClassOpaque {
+		return "a column of a type the kernel does not model"
+	}
 	if la != nil || lb != nil {
 		l, c := la, b
 		if l == nil {
@@ -357,4 +388,101 @@ func mismatch(a TypeClass, la *sqlast.Literal, b TypeClass, lb *sqlast.Literal) 
 		return ""
 	}
 	return fmt.Sprintf("%s and %s do not compare", a, b)
+}
+
+// groupingRisk returns why PostgreSQL refuses the SELECT sq of a
+// canonical form whatever the database, "" when it sees no reason:
+//   - in a SELECT that groups (GROUP BY, or an aggregate in its outputs,
+//     HAVING or ORDER BY), a column of one of its own FROM items read
+//     outside an aggregate in an output, the HAVING or an ORDER BY term
+//     (subqueries included) must be a GROUP BY term, or be a column of a
+//     base table whose PRIMARY KEY columns are all GROUP BY terms
+//     (PostgreSQL's functional dependency: a UNIQUE key, an equality in
+//     the WHERE or a derived table's key do not count; "column must
+//     appear in the GROUP BY clause or be used in an aggregate function");
+//   - in a SELECT DISTINCT, an ORDER BY term that is no output ("for
+//     SELECT DISTINCT, ORDER BY expressions must appear in select list").
+//
+// SQLite runs both; the kernel read the first by SQLite's bare-column
+// rules (a column determined by the groups) and proved such a query equal
+// to one that groups by the column too.
+func (c *Canon) groupingRisk(sq *sqlast.SelectQuery) string {
+	if sq.Distinct == sqlast.DistinctDistinct && len(sq.OrderBy) > 0 {
+		outs := map[string]bool{}
+		for _, col := range sq.Columns {
+			if col.Expr != nil {
+				outs[sqlast.Format(stripParens(col.Expr))] = true
+			}
+		}
+		for _, o := range sq.OrderBy {
+			if x, _, err := skipCollate(o.Expr); err == nil && !outs[sqlast.Format(x)] {
+				return fmt.Sprintf("ORDER BY %s in a SELECT DISTINCT that does not output it", clip(sqlast.Format(o.Expr)))
+			}
+		}
+	}
+	var terms []sqlast.Expr
+	for _, col := range sq.Columns {
+		if col.Expr != nil {
+			terms = append(terms, col.Expr)
+		}
+	}
+	if sq.Having != nil {
+		terms = append(terms, sq.Having)
+	}
+	for _, o := range sq.OrderBy {
+		terms = append(terms, o.Expr)
+	}
+	grouped := len(sq.GroupBy) > 0 || sq.Having != nil
+	for _, e := range terms {
+		grouped = grouped || containsAggregate(e)
+	}
+	if !grouped {
+		return ""
+	}
+	group := map[string]bool{}
+	for _, g := range sq.GroupBy {
+		group[sqlast.Format(stripParens(g))] = true
+	}
+	// byKey: the occurrences whose primary key is grouped.
+	byKey := map[*occurrence]bool{}
+	for _, o := range c.Occs {
+		if o.core != sq || o.table == nil {
+			continue
+		}
+		for _, k := range o.table.Keys {
+			if !k.Primary || len(k.Cols) == 0 {
+				continue
+			}
+			all := true
+			for _, i := range k.Cols {
+				all = all && group[sqlast.Format(qualified(o, i))]
+			}
+			byKey[o] = byKey[o] || all
+		}
+	}
+	risk := ""
+	for _, e := range terms {
+		sqlast.Walk(e, func(n sqlast.Node) bool {
+			if risk != "" {
+				return false
+			}
+			switch t := n.(type) {
+			case *sqlast.FuncCall:
+				if isAggregateCall(t) {
+					return false
+				}
+			case *sqlast.QualifiedRef:
+				o := c.byAlias[lowerASCII(t.Parts[0].Name)]
+				if o != nil && o.core == sq && !byKey[o] && !group[sqlast.Format(t)] {
+					risk = fmt.Sprintf("%s is neither grouped nor aggregated (PostgreSQL takes a column as determined by the groups only through its table's PRIMARY KEY)", sqlast.Format(t))
+				}
+				return false
+			}
+			if x, ok := n.(sqlast.Expr); ok && group[sqlast.Format(stripParens(x))] {
+				return false
+			}
+			return true
+		})
+	}
+	return risk
 }

@@ -93,9 +93,18 @@ func (cz *canonicalizer) columnIn(sc *scope, id *sqlast.Ident) (*sqlast.Qualifie
 }
 
 // exactName refuses, on PostgreSQL, a name that matches column i of o
-// only without regard to case.
+// (a base table's, or a derived table's as its query names it) only
+// without regard to case.
 func (cz *canonicalizer) exactName(o *occurrence, i int, id *sqlast.Ident) error {
-	if cz.schema.Dialect() != Postgres || o.table == nil {
+	if cz.schema.Dialect() != Postgres {
+		return nil
+	}
+	if o.table == nil {
+		// A derived table's or WITH's column: its query's name for it,
+		// as PostgreSQL reads it (expandStars keeps an alias folded).
+		if i < len(o.names) && o.names[i] != "" && pgFold(id) != o.names[i] {
+			return refuse("name case", "%s names column %s of %s only without regard to case (PostgreSQL compares names exactly)", id.Raw, o.names[i], o.ref)
+		}
 		return nil
 	}
 	if pgFold(id) != o.table.Columns[i].Name {

@@ -216,65 +216,33 @@ func readsAlias(e sqlast.Expr, alias string) bool {
 }
 
 // failFree reports whether evaluating e raises no error on any row on
-// dialect d: columns and literals, the comparisons =, <>, <, <=, >, >=,
-// IS [NOT], AND, OR, NOT, IS [NOT] NULL, BETWEEN and IN a list of such
-// operands, COLLATE, and the aggregates cannotFail accepts; on SQLite
-// also +, -, *, / and % (binary and unary) and CAST of such operands:
-// SQLite's integer overflow yields a REAL, a division or remainder by zero
-// yields NULL and CAST converts what it cannot read to 0 (the
-// expression rules of https://sqlite.org/lang_expr.html; checked on 3.40
-// and by TestFailFreeOnSQLite); on both, + - * of two integer literals
-// below 46341 (smallInteger). Not: other arithmetic and CAST on PostgreSQL
-// (an overflow, a division by zero or a bad input fails), || (SQLite
-// fails on a string longer than SQLITE_MAX_LENGTH), other functions, LIKE
-// and GLOB (PostgreSQL fails on an escape at a pattern's end), CASE and
-// subqueries (one that returns two rows fails on PostgreSQL).
+// dialect d: every node of e never fails by neverFailsNode (the reading
+// ConditionRisk and FormRisk share: columns, literals, comparisons, AND,
+// OR, NOT, IS, IS NULL, BETWEEN, IN a list, COLLATE, LIKE against a
+// string pattern without ESCAPE, the functions of sqliteNeverFails and
+// pgNeverFails; on SQLite also + - * / % and CAST, whose overflow yields a
+// REAL, whose division by zero NULL and whose unreadable input 0, by
+// https://sqlite.org/lang_expr.html, checked on 3.40 and by
+// TestFailFreeOnSQLite; on PostgreSQL + - * of two integer literals below
+// 46341), and e holds no CASE and no subquery (one that returns two rows
+// fails on PostgreSQL; the rules that ask do not look inside either).
 func failFree(e sqlast.Expr, d Dialect) bool {
-	switch t := e.(type) {
-	case *sqlast.QualifiedRef, *sqlast.Literal:
-		return true
-	case *sqlast.ParenExpr:
-		return failFree(t.X, d)
-	case *sqlast.CollateExpr:
-		return failFree(t.X, d)
-	case *sqlast.BinaryExpr:
-		switch t.Op {
-		case sqlast.OpAnd, sqlast.OpOr, sqlast.OpEq, sqlast.OpNe, sqlast.OpLt, sqlast.OpLe, sqlast.OpGt, sqlast.OpGe:
-			return failFree(t.X, d) && failFree(t.Y, d)
-		case sqlast.OpAdd, sqlast.OpSub, sqlast.OpMul:
-			return d == SQLite && failFree(t.X, d) && failFree(t.Y, d) || smallInteger(t.X) && smallInteger(t.Y)
-		case sqlast.OpDiv, sqlast.OpMod:
-			return d == SQLite && failFree(t.X, d) && failFree(t.Y, d)
+	ok := true
+	sqlast.Walk(e, func(n sqlast.Node) bool {
+		x, isExpr := n.(sqlast.Expr)
+		if !ok || !isExpr {
+			return ok
 		}
-	case *sqlast.UnaryExpr:
-		switch t.Op {
-		case sqlast.OpNot:
-			return failFree(t.X, d)
-		case sqlast.OpMinus, sqlast.OpPlus:
-			return d == SQLite && failFree(t.X, d)
+		switch t := x.(type) {
+		case *sqlast.CaseExpr, *sqlast.SubqueryExpr, *sqlast.ExistsExpr:
+			ok = false
+		case *sqlast.InExpr:
+			ok = t.Select == nil && t.Table == nil
 		}
-	case *sqlast.CastExpr:
-		return d == SQLite && failFree(t.X, d)
-	case *sqlast.IsExpr:
-		return failFree(t.X, d) && failFree(t.Y, d)
-	case *sqlast.NullCheckExpr:
-		return failFree(t.X, d)
-	case *sqlast.BetweenExpr:
-		return failFree(t.X, d) && failFree(t.Lo, d) && failFree(t.Hi, d)
-	case *sqlast.InExpr:
-		if t.Select != nil || t.Table != nil {
-			return false
-		}
-		for _, x := range append([]sqlast.Expr{t.X}, t.List...) {
-			if !failFree(x, d) {
-				return false
-			}
-		}
-		return true
-	case *sqlast.FuncCall:
-		return cannotFail(t, d)
-	}
-	return false
+		ok = ok && neverFailsNode(x, d, nil)
+		return ok
+	})
+	return ok
 }
 
 // stmtFailFree reports whether a FROM subquery raises no error on any

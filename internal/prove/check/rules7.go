@@ -573,9 +573,10 @@ func (c *Canon) mergeAggregate(e sqlast.Expr, output func(sqlast.Expr) (sqlast.E
 		switch {
 		case outerName == "count" && tieSafe:
 			return &sqlast.FuncCall{Name: f.Name, Args: []sqlast.Expr{cloneExpr(x)}, Distinct: true}, nil
-		case outerName == "sum" && c.sumFact(x) != nil:
-			facts.add(*c.sumFact(x))
-			facts.add(c.familyFact(o, i))
+		case outerName == "sum" && c.sumFacts(x) != nil:
+			for _, f := range c.sumFacts(x) {
+				facts.add(f)
+			}
 			return &sqlast.FuncCall{Name: f.Name, Args: []sqlast.Expr{cloneExpr(x)}, Distinct: true}, nil
 		case (outerName == "min" || outerName == "max") && tieSafe:
 			return &sqlast.FuncCall{Name: f.Name, Args: []sqlast.Expr{cloneExpr(x)}}, nil
@@ -595,13 +596,13 @@ func (c *Canon) mergeAggregate(e sqlast.Expr, output func(sqlast.Expr) (sqlast.E
 	case g.Distinct || g.Star || len(g.Args) != 1:
 		return nil, bad
 	case outerName == "sum" && innerName == "sum":
-		fact := c.sumFact(g.Args[0])
-		if fact == nil {
-			return nil, refuse("rule", "SUM of SUM of %s, no column of family Int", sqlast.Format(g.Args[0]))
+		fs := c.sumFacts(g.Args[0])
+		if fs == nil {
+			return nil, refuse("rule", "SUM of SUM of %s, no column of family Int read once per row of its table", sqlast.Format(g.Args[0]))
 		}
-		o, i, _ := c.colOf(g.Args[0])
-		facts.add(*fact)
-		facts.add(c.familyFact(o, i))
+		for _, f := range fs {
+			facts.add(f)
+		}
 		return cloneExpr(g), nil
 	case (outerName == "min" || outerName == "max") && innerName == outerName:
 		if o, i, ok := c.colOf(g.Args[0]); !ok || !o.table.Columns[i].tieSafe(c.d) {
