@@ -277,47 +277,9 @@ func (c *Canon) onceEach(o *occurrence) ([]Fact, bool) {
 			if once[p] || p.table == nil {
 				continue
 			}
-			bound := map[int]bool{}
-			var pairFacts []Fact
-			for _, x := range conds {
-				be, ok := x.(*sqlast.BinaryExpr)
-				if !ok || be.Op != sqlast.OpEq {
-					continue
-				}
-				for _, pair := range [][2]sqlast.Expr{{be.X, be.Y}, {be.Y, be.X}} {
-					po, pi, ok := c.colOf(pair[0])
-					if !ok || po != p {
-						continue
-					}
-					f := c.fam(p, pi)
-					if f != Int && f != Text {
-						continue
-					}
-					if eo, ei, ok := c.colOf(pair[1]); ok && once[eo] && c.fam(eo, ei) == f {
-						bound[pi] = true
-						pairFacts = append(pairFacts, c.familyFact(p, pi), c.familyFact(eo, ei))
-					} else if literalOf(pair[1], f) {
-						bound[pi] = true
-						pairFacts = append(pairFacts, c.familyFact(p, pi))
-					}
-				}
-			}
-			for _, k := range p.table.Keys {
-				all := len(k.Cols) > 0
-				for _, i := range k.Cols {
-					all = all && bound[i]
-				}
-				if !all {
-					continue
-				}
-				var cols []string
-				for _, i := range k.Cols {
-					cols = append(cols, p.table.Columns[i].Name)
-				}
-				facts = append(facts, Fact{Fact: FactKey, Table: p.table.Name, Columns: cols})
-				facts = append(facts, pairFacts...)
+			if fs, ok := c.boundKey(p, conds, func(eo *occurrence) bool { return once[eo] }); ok {
+				facts = append(facts, fs...)
 				once[p], progress = true, true
-				break
 			}
 		}
 	}

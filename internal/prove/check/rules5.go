@@ -141,57 +141,66 @@ func (c *Canon) leftUnique(t *sqlast.TableRef, b *occurrence, facts *factSet) er
 	if b.derived != nil {
 		return c.derivedUnique(t, b, facts)
 	}
-	// Key columns of b bound by ON equalities, with their facts.
-	bound := map[int]bool{}
-	var pairFacts []Fact
+	var on []sqlast.Expr
 	if t.On != nil {
-		for _, x := range conjuncts(t.On) {
-			be, ok := x.(*sqlast.BinaryExpr)
-			if !ok || be.Op != sqlast.OpEq {
-				continue
-			}
-			for _, pair := range [][2]sqlast.Expr{{be.X, be.Y}, {be.Y, be.X}} {
-				bo, bi, ok := c.colOf(pair[0])
-				if !ok || bo != b {
-					continue
-				}
-				f := c.fam(b, bi)
-				if f != Int && f != Text {
-					continue
-				}
-				if eo, ei, ok := c.colOf(pair[1]); ok && eo != b && eo.table != nil && c.fam(eo, ei) == f {
-					bound[bi] = true
-					pairFacts = append(pairFacts, c.familyFact(b, bi), c.familyFact(eo, ei))
-				} else if literalOf(pair[1], f) {
-					bound[bi] = true
-					pairFacts = append(pairFacts, c.familyFact(b, bi))
-				}
-			}
-		}
+		on = conjuncts(t.On)
 	}
-	var key *Key
-	for k := range b.table.Keys {
-		all := len(b.table.Keys[k].Cols) > 0
-		for _, i := range b.table.Keys[k].Cols {
-			all = all && bound[i]
-		}
-		if all {
-			key = &b.table.Keys[k]
-			break
-		}
-	}
-	if key == nil {
+	fs, ok := c.boundKey(b, on, func(eo *occurrence) bool { return eo != b && eo.table != nil })
+	if !ok {
 		return refuse("rule", "the ON of %s binds no key of it to a value of one family, Int or Text", b.alias)
 	}
-	var cols []string
-	for _, i := range key.Cols {
-		cols = append(cols, b.table.Columns[i].Name)
-	}
-	facts.add(Fact{Fact: FactKey, Table: b.table.Name, Columns: cols})
-	for _, f := range pairFacts {
+	for _, f := range fs {
 		facts.add(f)
 	}
 	return nil
+}
+
+// boundKey reports whether the top-level conjuncts conds bind a key of
+// table occurrence b: each key column b.k by a conjunct b.k = e, e a
+// literal or a column of an occurrence from (by from) of b.k's family,
+// Int or Text; with the facts that show it (key, family). Then a row of
+// the other occurrences meets at most one row of b.
+func (c *Canon) boundKey(b *occurrence, conds []sqlast.Expr, from func(*occurrence) bool) ([]Fact, bool) {
+	bound := map[int]bool{}
+	var pairFacts []Fact
+	for _, x := range conds {
+		be, ok := x.(*sqlast.BinaryExpr)
+		if !ok || be.Op != sqlast.OpEq {
+			continue
+		}
+		for _, pair := range [][2]sqlast.Expr{{be.X, be.Y}, {be.Y, be.X}} {
+			bo, bi, ok := c.colOf(pair[0])
+			if !ok || bo != b {
+				continue
+			}
+			f := c.fam(b, bi)
+			if f != Int && f != Text {
+				continue
+			}
+			if eo, ei, ok := c.colOf(pair[1]); ok && from(eo) && c.fam(eo, ei) == f {
+				bound[bi] = true
+				pairFacts = append(pairFacts, c.familyFact(b, bi), c.familyFact(eo, ei))
+			} else if literalOf(pair[1], f) {
+				bound[bi] = true
+				pairFacts = append(pairFacts, c.familyFact(b, bi))
+			}
+		}
+	}
+	for _, k := range b.table.Keys {
+		all := len(k.Cols) > 0
+		for _, i := range k.Cols {
+			all = all && bound[i]
+		}
+		if !all {
+			continue
+		}
+		var cols []string
+		for _, i := range k.Cols {
+			cols = append(cols, b.table.Columns[i].Name)
+		}
+		return append([]Fact{{Fact: FactKey, Table: b.table.Name, Columns: cols}}, pairFacts...), true
+	}
+	return nil, false
 }
 
 // readsOutside reports whether c's query reads occurrence alias (a
