@@ -106,6 +106,12 @@ var pgCondCases = []struct {
 	{q1: `SELECT d.a FROM (SELECT a AS "A" FROM t) AS d`, q2: "SELECT a FROM t", stop: "name case", fails: true},
 	{q1: "SELECT a, s * 2 FROM t WHERE 1 = 0", q2: "SELECT a, s * 2 FROM t WHERE 0 = 1", stop: "type", fails: true},
 	{q1: `SELECT d.a FROM (SELECT a AS "a" FROM t) AS d WHERE d.a > 1`, q2: "SELECT a FROM t WHERE a > 1", proved: true},
+	// The same checks through a WITH and a RIGHT JOIN, which the
+	// canonical form reads only once inlined or turned (TypeRisk skipped
+	// such queries, and the kernel proved each pair).
+	{q1: "WITH d AS (SELECT a, s FROM t) SELECT d.a FROM d WHERE d.s > 1 AND 1 = 0", q2: "SELECT a FROM t WHERE 1 = 0", stop: "type", fails: true},
+	{q1: "WITH d AS (SELECT a, c FROM t) SELECT d.a, d.c FROM d GROUP BY d.a", q2: "SELECT a, c FROM t GROUP BY a, c", stop: "type", fails: true},
+	{q1: "SELECT t.a FROM t AS u RIGHT JOIN t ON u.a = t.c WHERE t.s > 1 AND 1 = 0", q2: "SELECT a FROM t WHERE 1 = 0", stop: "type", fails: true},
 	// Two small integer literals' arithmetic never fails (calcite-105:
 	// group_by_fd drops the term).
 	{q1: "SELECT a FROM t GROUP BY 42 + 24, a", q2: "SELECT a FROM t GROUP BY a", proved: true},

@@ -95,6 +95,11 @@ func Prove(ctx context.Context, q1, q2 string, s Schema, o Options) Attempt {
 	if n := max(len(q1), len(q2)); n > MaxQueryBytes {
 		return Attempt{Stopped: "query size", Detail: fmt.Sprintf("a query of %d bytes, over the %d the prover reads (each rewrite reads the whole query again)", n, MaxQueryBytes)}
 	}
+	for i, q := range []string{q1, q2} {
+		if r := check.SizeRisk(q, s); r != "" {
+			return Attempt{Stopped: "query size", Detail: fmt.Sprintf("q%d: %s", i+1, r)}
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return cancelled(err)
 	}

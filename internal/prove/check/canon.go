@@ -491,16 +491,25 @@ func (cz *canonicalizer) clauses(sq *sqlast.SelectQuery, sc *scope, own bool) er
 		if err := onReadsLeft(t.On, sc, k); err != nil {
 			return err
 		}
+		if containsAggregate(t.On) {
+			return refuse("aggregate", "an aggregate in an ON (the engines refuse the query)")
+		}
 	}
 	if sq.Where != nil {
 		if sq.Where, err = cz.expr(sq.Where, sc); err != nil {
 			return err
 		}
 		sq.Where = stripParens(sq.Where)
+		if containsAggregate(sq.Where) {
+			return refuse("aggregate", "an aggregate in a WHERE (the engines refuse the query)")
+		}
 	}
 	for i, g := range sq.GroupBy {
 		if sq.GroupBy[i], err = cz.groupTerm(g, sc); err != nil {
 			return err
+		}
+		if containsAggregate(sq.GroupBy[i]) {
+			return refuse("aggregate", "an aggregate in a GROUP BY (the engines refuse the query)")
 		}
 	}
 	if sq.Having != nil {

@@ -75,6 +75,11 @@ func Check(ctx context.Context, in Input, c *Certificate) error {
 	if n := max(len(in.Q1), len(in.Q2)); n > MaxQueryBytes {
 		return fail("query size", "a query of %d bytes, over the %d the kernel reads", n, MaxQueryBytes)
 	}
+	for i, q := range []string{in.Q1, in.Q2} {
+		if r := SizeRisk(q, in.Schema); r != "" {
+			return fail("query size", "q%d: %s", i+1, r)
+		}
+	}
 	if in.Q1 != in.Q2 {
 		for i, q := range []string{in.Q1, in.Q2} {
 			if r := ConditionRisk(q, in.Schema); r != "" {

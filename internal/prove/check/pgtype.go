@@ -64,7 +64,18 @@ func TypeRisk(q string, s Schema) string {
 	// FROM item (a base table or a derived table) without ambiguity.
 	c, err := Canonicalize(q, s, "a")
 	if err != nil {
-		return "" // the canonical form refuses q
+		// A WITH or a RIGHT or FULL JOIN: the prover inlines or turns
+		// it before the canonical form (as Prove's rename does), and so
+		// does TypeRisk; the types are the same.
+		cur := q
+		for _, rule := range []string{RuleInlineCTE, RuleFullToOuter, RuleRightToLeft} {
+			if after, _, err := Apply(rule, cur, -1, s); err == nil {
+				cur = after
+			}
+		}
+		if c, err = Canonicalize(cur, s, "a"); err != nil {
+			return "" // the canonical form refuses q
+		}
 	}
 	var kind func(e sqlast.Expr) (TypeClass, *sqlast.Literal)
 	// classOf is the class of the canonical column reference r: a base

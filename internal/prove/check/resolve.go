@@ -429,19 +429,42 @@ func (cz *canonicalizer) call(f *sqlast.FuncCall, sub func(sqlast.Expr) (sqlast.
 	if n := len(f.Args); !f.Star && (n < arity[0] || arity[1] >= 0 && n > arity[1]) || f.Star && name != "count" {
 		return nil, refuse("function", "%s() with %d arguments", name, n)
 	}
-	if timeFuncs[name] {
-		if len(f.Args) == 0 {
-			return nil, refuse("current time", "%s(): the current time", name)
-		}
+	if isAggregateCall(f) {
 		for _, a := range f.Args {
-			if l, ok := a.(*sqlast.Literal); ok && l.Kind == sqlast.LitString && strings.Contains(strings.ToLower(l.Value), "now") {
-				return nil, refuse("current time", "%s('now')", name)
+			if containsAggregate(a) {
+				return nil, refuse("aggregate", "%s() of an aggregate (the engines refuse the query)", name)
 			}
 		}
 	}
 	f.Name = sqlast.Name(name)
 	f.All = false
-	return f, list(f.Args)
+	if err := list(f.Args); err != nil {
+		return nil, err
+	}
+	// After the arguments are read: a double-quoted "now" is a string.
+	if timeFuncs[name] {
+		if len(f.Args) == 0 {
+			return nil, refuse("current time", "%s(): the current time", name)
+		}
+		for i, a := range f.Args {
+			if l, ok := a.(*sqlast.Literal); ok && l.Kind == sqlast.LitString && strings.Contains(strings.ToLower(l.Value), "now") {
+				return nil, refuse("current time", "%s('now')", name)
+			}
+			// The time value (strftime's second argument, the others'
+			// first) is 'now' when an expression computes it so
+			// ('no' || 'w'): only a literal or a column is read. A
+			// column that holds 'now' is read as a value (stated in
+			// docs/equiv.md).
+			if i == timeArg(name) {
+				switch stripParens(a).(type) {
+				case *sqlast.Literal, *sqlast.Ident, *sqlast.QualifiedRef:
+				default:
+					return nil, refuse("current time", "%s() of a computed time value, which may be 'now'", name)
+				}
+			}
+		}
+	}
+	return f, nil
 }
 
 // deterministicFuncs are the functions the kernel accepts, with their
@@ -455,6 +478,14 @@ var deterministicFuncs = map[string][2]int{
 	"nullif": {2, 2}, "replace": {3, 3}, "round": {1, 2}, "substr": {2, 3}, "substring": {2, 3},
 	"typeof": {1, 1}, "hex": {1, 1}, "quote": {1, 1}, "unicode": {1, 1}, "sign": {1, 1},
 	"date": {0, -1}, "time": {0, -1}, "datetime": {0, -1}, "julianday": {0, -1}, "strftime": {1, -1},
+}
+
+// timeArg is the position of a time function's time value.
+func timeArg(name string) int {
+	if name == "strftime" {
+		return 1
+	}
+	return 0
 }
 
 // timeFuncs read the clock when called without a time or with 'now'.
