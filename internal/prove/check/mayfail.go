@@ -499,17 +499,7 @@ func (w *unitWalker) core(q *sqlast.SelectQuery, limited bool) {
 	if q.Having != nil {
 		w.cond(block, q.Having)
 	}
-	grouped := len(q.GroupBy) > 0 || q.Having != nil
-	for _, c := range q.Columns {
-		if c.Expr != nil && containsAggregate(c.Expr) {
-			grouped = true
-		}
-	}
-	for _, o := range q.OrderBy {
-		if containsAggregate(o.Expr) {
-			grouped = true
-		}
-	}
+	grouped := groups(q)
 	out := "per row"
 	if grouped {
 		out = "per group"

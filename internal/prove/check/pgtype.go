@@ -443,11 +443,7 @@ func (c *Canon) groupingRisk(sq *sqlast.SelectQuery) string {
 	for _, o := range sq.OrderBy {
 		terms = append(terms, o.Expr)
 	}
-	grouped := len(sq.GroupBy) > 0 || sq.Having != nil
-	for _, e := range terms {
-		grouped = grouped || containsAggregate(e)
-	}
-	if !grouped {
+	if !groups(sq) {
 		return ""
 	}
 	group := map[string]bool{}

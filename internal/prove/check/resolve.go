@@ -503,6 +503,25 @@ func isAggregateCall(f *sqlast.FuncCall) bool {
 	return false
 }
 
+// groups reports whether the SELECT sq groups its rows: a GROUP BY, a
+// HAVING, or an aggregate in an output or an ORDER BY term.
+func groups(sq *sqlast.SelectQuery) bool {
+	if len(sq.GroupBy) > 0 || sq.Having != nil {
+		return true
+	}
+	for _, c := range sq.Columns {
+		if c.Expr != nil && containsAggregate(c.Expr) {
+			return true
+		}
+	}
+	for _, o := range sq.OrderBy {
+		if containsAggregate(o.Expr) {
+			return true
+		}
+	}
+	return false
+}
+
 // containsAggregate reports whether e holds an aggregate call outside
 // any subquery.
 func containsAggregate(e sqlast.Expr) bool {

@@ -291,11 +291,7 @@ func (c *Canon) groupsFree(sq *sqlast.SelectQuery) error {
 	for _, o := range sq.OrderBy {
 		es = append(es, o.Expr)
 	}
-	aggregate := len(sq.GroupBy) > 0 || sq.Having != nil
-	for _, e := range es {
-		aggregate = aggregate || e != nil && containsAggregate(e)
-	}
-	if !aggregate {
+	if !groups(sq) {
 		return nil
 	}
 	terms := map[string]bool{}
