@@ -106,6 +106,18 @@ var pgCondCases = []struct {
 	{q1: `SELECT d.a FROM (SELECT a AS "A" FROM t) AS d`, q2: "SELECT a FROM t", stop: "name case", fails: true},
 	{q1: "SELECT a, s * 2 FROM t WHERE 1 = 0", q2: "SELECT a, s * 2 FROM t WHERE 0 = 1", stop: "type", fails: true},
 	{q1: `SELECT d.a FROM (SELECT a AS "a" FROM t) AS d WHERE d.a > 1`, q2: "SELECT a FROM t WHERE a > 1", proved: true},
+	// An output the statement reads (d.z in its SELECT list) is checked
+	// where it is read, in the canonical form: proved when the other
+	// query evaluates it on the same rows (calcite-172), refused when it
+	// does not type. Read only by an ORDER BY (which the bag rule drops;
+	// the largest INTEGER overflows in q1 alone), from a subquery's
+	// SELECT, or by another output of the same name, it is unread.
+	{q1: "SELECT d.z FROM (SELECT a, a + 1 AS z FROM t WHERE c > 0) AS d", q2: "SELECT a + 1 FROM t WHERE c > 0", proved: true},
+	{q1: "SELECT d.z FROM (SELECT a, a + 1 AS z FROM t) AS d WHERE 1 = 0", q2: "SELECT a + 1 FROM t WHERE 1 = 0", proved: true},
+	{q1: "SELECT d.a FROM (SELECT a, a + 1 AS z FROM t) AS d ORDER BY d.z", q2: "SELECT a FROM t", stop: "may fail", fails: true},
+	{q1: "SELECT d.z FROM (SELECT a, s + 1 AS z FROM t) AS d WHERE 1 = 0", q2: "SELECT s + 1 FROM t WHERE 1 = 0", stop: "type", fails: true},
+	{q1: "SELECT 1 FROM t WHERE EXISTS (SELECT d.z FROM (SELECT a, s + 1 AS z FROM t) AS d)", q2: "SELECT 1 FROM t WHERE EXISTS (SELECT a FROM t)", stop: "may fail", fails: true},
+	{q1: "SELECT d.a FROM (SELECT a, s + 1 AS a FROM t) AS d WHERE 1 = 0", q2: "SELECT a FROM t WHERE 1 = 0", stop: "may fail", fails: true},
 	// The same checks through a WITH and a RIGHT JOIN, which the
 	// canonical form reads only once inlined or turned (TypeRisk skipped
 	// such queries, and the kernel proved each pair).

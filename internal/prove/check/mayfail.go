@@ -83,6 +83,13 @@ func ConditionRisk(q string, s Schema) string {
 // and so does a CAST('x' AS INTEGER) output; the kernel proved both
 // equal to `SELECT i FROM t`. The prover stops on it (`may fail`) and
 // the checker refuses the pair.
+//
+// An output the query reads is left to the checks of the canonical
+// form, where it stands where it is read (FormRisk, TypeRisk): one a
+// SELECT of the statement itself (not a subquery) names as an output
+// column of its own, `d.z`, qualified by the derived table's alias and
+// spelt as PostgreSQL folds it, when the derived table is one SELECT
+// whose outputs have that name once (readOutputs).
 func DerivedRisk(q string, s Schema) string {
 	if s.Dialect() != Postgres {
 		return ""
@@ -91,6 +98,7 @@ func DerivedRisk(q string, s Schema) string {
 	if err != nil {
 		return ""
 	}
+	read := readOutputs(pq.Select())
 	risk := ""
 	outputs := func(st *sqlast.SelectStmt) {
 		for _, core := range st.Cores {
@@ -99,7 +107,7 @@ func DerivedRisk(q string, s Schema) string {
 				continue
 			}
 			for _, col := range sq.Columns {
-				if col.Expr != nil && risk == "" {
+				if col.Expr != nil && risk == "" && !read[col] {
 					risk = exprRisk(col.Expr, Postgres, nil)
 				}
 			}
@@ -119,6 +127,62 @@ func DerivedRisk(q string, s Schema) string {
 		return risk == ""
 	})
 	return risk
+}
+
+// readOutputs returns the outputs of FROM subqueries that a SELECT of
+// st itself (each SELECT of its compound, not a subquery's) names as
+// one of its own output columns, as `alias.name` (DerivedRisk). A
+// derived table counts only when it is one SELECT with an alias, the
+// name is its output's alias or column name folded as PostgreSQL folds
+// identifiers, and no other of its outputs has that name (PostgreSQL
+// would fail the reference as ambiguous). nil for a nil st.
+func readOutputs(st *sqlast.SelectStmt) map[*sqlast.ResultColumn]bool {
+	if st == nil {
+		return nil
+	}
+	read := map[*sqlast.ResultColumn]bool{}
+	for _, core := range st.Cores {
+		sq, ok := core.(*sqlast.SelectQuery)
+		if !ok {
+			continue
+		}
+		for _, tr := range sq.From {
+			if tr.Select == nil || tr.Alias == nil || len(tr.Select.Cores) != 1 {
+				continue
+			}
+			inner, ok := tr.Select.Cores[0].(*sqlast.SelectQuery)
+			if !ok {
+				continue
+			}
+			byName := map[string][]*sqlast.ResultColumn{}
+			for _, col := range inner.Columns {
+				name := ""
+				switch e := col.Expr.(type) {
+				case *sqlast.Ident:
+					name = pgFold(e)
+				case *sqlast.QualifiedRef:
+					name = pgFold(e.Parts[len(e.Parts)-1])
+				}
+				if col.Alias != nil {
+					name = pgFold(col.Alias)
+				}
+				if name != "" {
+					byName[name] = append(byName[name], col)
+				}
+			}
+			alias := pgFold(tr.Alias)
+			for _, out := range sq.Columns {
+				ref, ok := out.Expr.(*sqlast.QualifiedRef)
+				if !ok || len(ref.Parts) != 2 || pgFold(ref.Parts[0]) != alias {
+					continue
+				}
+				if cols := byName[pgFold(ref.Parts[1])]; len(cols) == 1 {
+					read[cols[0]] = true
+				}
+			}
+		}
+	}
+	return read
 }
 
 // exprRisk returns the first node under e (subqueries included) that
