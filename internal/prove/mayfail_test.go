@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -145,40 +146,51 @@ func TestFormRisk(t *testing.T) {
 	}
 }
 
-// mayFailCertificates are certificates the kernel gave before FormRisk
-// (testdata/mayfail_certificates.json): each proves two queries whose
-// outputs differ in what may fail.
-func mayFailCertificates(t *testing.T) []struct {
+// oldCertificate is a certificate an older kernel gave, and its checker
+// accepted, with its pair and dialect ("sqlite" or "postgres").
+type oldCertificate struct {
 	Dialect     string             `json:"dialect"`
 	Q1          string             `json:"q1"`
 	Q2          string             `json:"q2"`
 	Certificate *check.Certificate `json:"certificate"`
-} {
-	return certificatesIn(t, "testdata/mayfail_certificates.json")
 }
 
-// certificatesIn reads a file of certificates an older kernel gave and
-// its checker accepted, each with its pair and dialect.
-func certificatesIn(t *testing.T, file string) []struct {
-	Dialect     string             `json:"dialect"`
-	Q1          string             `json:"q1"`
-	Q2          string             `json:"q2"`
-	Certificate *check.Certificate `json:"certificate"`
-} {
+// certificatesIn reads a JSON array of oldCertificate from file.
+func certificatesIn(t *testing.T, file string) []oldCertificate {
 	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cs []struct {
-		Dialect     string             `json:"dialect"`
-		Q1          string             `json:"q1"`
-		Q2          string             `json:"q2"`
-		Certificate *check.Certificate `json:"certificate"`
-	}
+	var cs []oldCertificate
 	if err := json.Unmarshal(b, &cs); err != nil {
 		t.Fatal(err)
 	}
 	return cs
+}
+
+// refused asserts that today's prover does not prove c's pair on schema
+// s (stopped by one of stops, when any is given) and that the checker
+// refuses c's certificate; it returns the checker's error.
+func refused(t *testing.T, c oldCertificate, s check.Schema, stops ...string) error {
+	t.Helper()
+	ctx := context.Background()
+	a := Prove(ctx, c.Q1, c.Q2, s, Options{Rule: "bag", Solver: solver(t)})
+	if a.Proved() || len(stops) > 0 && !slices.Contains(stops, a.Stopped) {
+		t.Errorf("%s / %s on %s: proved %v, stopped by %q (%s), want one of %q", c.Q1, c.Q2, c.Dialect, a.Proved(), a.Stopped, a.Detail, stops)
+	}
+	err := check.Check(ctx, check.Input{Q1: c.Q1, Q2: c.Q2, Schema: s, Rule: "bag", Solver: solver(t)}, c.Certificate)
+	if err == nil {
+		t.Errorf("%s / %s on %s: the checker accepts the certificate", c.Q1, c.Q2, c.Dialect)
+	}
+	return err
+}
+
+// dialect is c's dialect.
+func (c oldCertificate) dialect() check.Dialect {
+	if c.Dialect == "postgres" {
+		return check.Postgres
+	}
+	return check.SQLite
 }
 
 // TestProveRefusesOutputsThatMayFail: three pairs the kernel proved, and
@@ -192,22 +204,14 @@ func TestProveRefusesOutputsThatMayFail(t *testing.T) {
 	ddl := "CREATE TABLE t(i INTEGER, x INTEGER, a TEXT)"
 	rows := "INSERT INTO t VALUES (-9223372036854775808, 0, 'a'), (5, 1, 'b');"
 	ctx := context.Background()
-	cs := mayFailCertificates(t)
+	cs := certificatesIn(t, "testdata/mayfail_certificates.json")
 	if len(cs) != 3 {
 		t.Fatalf("%d certificates, want 3", len(cs))
 	}
 	for _, c := range cs {
-		d := check.SQLite
-		if c.Dialect == "postgres" {
-			d = check.Postgres
-		}
-		s := riskSchema(d)
-		if a := Prove(ctx, c.Q1, c.Q2, s, Options{Rule: "bag", Solver: solver(t)}); a.Proved() {
-			t.Errorf("%s / %s on %s: proved", c.Q1, c.Q2, c.Dialect)
-		}
+		d := c.dialect()
 		var ce *check.CheckError
-		err := check.Check(ctx, check.Input{Q1: c.Q1, Q2: c.Q2, Schema: s, Rule: "bag", Solver: solver(t)}, c.Certificate)
-		if !errors.As(err, &ce) || ce.Where != "may fail" {
+		if err := refused(t, c, riskSchema(d)); !errors.As(err, &ce) || ce.Where != "may fail" {
 			t.Errorf("%s / %s on %s: the checker says %v, want may fail", c.Q1, c.Q2, c.Dialect, err)
 		}
 		if d == check.SQLite {
@@ -251,18 +255,8 @@ func TestProveRefusesUnknownCollations(t *testing.T) {
 		t.Fatalf("%d certificates, want 3", len(cs))
 	}
 	for _, c := range cs {
-		d := check.SQLite
-		if c.Dialect == "postgres" {
-			d = check.Postgres
-		}
-		s := riskSchema(d)
-		if a := Prove(ctx, c.Q1, c.Q2, s, Options{Rule: "bag", Solver: solver(t)}); a.Proved() || a.Stopped != "COLLATE" && a.Stopped != "type" {
-			t.Errorf("%s / %s on %s: proved %v, stopped by %q, want COLLATE or type", c.Q1, c.Q2, c.Dialect, a.Proved(), a.Stopped)
-		}
-		if err := check.Check(ctx, check.Input{Q1: c.Q1, Q2: c.Q2, Schema: s, Rule: "bag", Solver: solver(t)}, c.Certificate); err == nil {
-			t.Errorf("%s / %s on %s: the checker accepts the certificate", c.Q1, c.Q2, c.Dialect)
-		}
-		if d == check.SQLite {
+		refused(t, c, riskSchema(c.dialect()), "COLLATE", "type")
+		if c.dialect() == check.SQLite {
 			_, err1 := sqliteRun(t, "CREATE TABLE t(i INTEGER, x INTEGER, a TEXT)", "", c.Q1, false)
 			_, err2 := sqliteRun(t, "CREATE TABLE t(i INTEGER, x INTEGER, a TEXT)", "", c.Q2, false)
 			if err1 == nil || err2 != nil || !strings.Contains(err1.Error(), "no such collation sequence") {
@@ -307,12 +301,7 @@ func TestProveRefusesSumOverJoins(t *testing.T) {
 		t.Fatalf("%d certificates, want 2", len(cs))
 	}
 	for _, c := range cs {
-		if a := Prove(ctx, c.Q1, c.Q2, s, Options{Rule: "bag", Solver: solver(t)}); a.Proved() || a.Stopped != "aggregate order" {
-			t.Errorf("%s / %s: proved %v, stopped by %q, want aggregate order", c.Q1, c.Q2, a.Proved(), a.Stopped)
-		}
-		if err := check.Check(ctx, check.Input{Q1: c.Q1, Q2: c.Q2, Schema: s, Rule: "bag", Solver: solver(t)}, c.Certificate); err == nil {
-			t.Errorf("%s / %s: the checker accepts the certificate", c.Q1, c.Q2)
-		}
+		refused(t, c, s, "aggregate order")
 	}
 	ddl := "CREATE TABLE t(i INTEGER PRIMARY KEY, x INTEGER); CREATE TABLE u(i INTEGER PRIMARY KEY, y INTEGER)"
 	rows := "INSERT INTO t VALUES (1, 4611686018427387904), (2, -4611686018427387903); INSERT INTO u VALUES (1, 0), (2, 0);"

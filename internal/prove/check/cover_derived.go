@@ -58,11 +58,8 @@ func flattenDerived(c *Canon) bool {
 			if !ok || sub.Limit != nil || len(sub.From) == 0 || outerJoined(sub) {
 				continue
 			}
-			grouped := len(sub.GroupBy) > 0 || sub.Having != nil
-			for _, col := range sub.Columns {
-				grouped = grouped || containsAggregate(col.Expr)
-			}
-			if grouped && (len(sq.GroupBy) > 0 || sq.Having != nil || aggregates(sq)) {
+			grouped := groups(sub)
+			if grouped && groups(sq) {
 				continue
 			}
 			flattenInto(sq, t, sub, grouped)
@@ -78,22 +75,6 @@ func flattenDerived(c *Canon) bool {
 func outerJoined(sq *sqlast.SelectQuery) bool {
 	for _, item := range sq.From {
 		if item.Join != nil && item.Join.Type&(sqlast.JoinLeft|sqlast.JoinRight) != 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// aggregates reports whether an output or ORDER BY term of sq
-// aggregates.
-func aggregates(sq *sqlast.SelectQuery) bool {
-	for _, col := range sq.Columns {
-		if containsAggregate(col.Expr) {
-			return true
-		}
-	}
-	for _, o := range sq.OrderBy {
-		if containsAggregate(o.Expr) {
 			return true
 		}
 	}
