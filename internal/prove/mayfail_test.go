@@ -429,3 +429,64 @@ func TestTypeRisk(t *testing.T) {
 		}
 	}
 }
+
+// unreadSchema is t, u (integer keys, an integer column that may hold
+// -2^63) and w of TestProveRefusesUnreadOutputs, on SQLite.
+func unreadSchema() *check.MapSchema {
+	return &check.MapSchema{D: check.SQLite, Tables: []*check.Table{
+		{Name: "t", Columns: []check.Column{
+			{Name: "i", Family: check.Int, NotNull: true, Affinity: check.AffinityInteger},
+			{Name: "x", Family: check.Int, Affinity: check.AffinityInteger},
+		}, Keys: []check.Key{{Cols: []int{0}, Primary: true}}},
+		{Name: "u", Columns: []check.Column{
+			{Name: "k", Family: check.Int, NotNull: true, Affinity: check.AffinityInteger},
+			{Name: "ti", Family: check.Int, Affinity: check.AffinityInteger},
+			{Name: "v", Family: check.Int, Affinity: check.AffinityInteger},
+		}, Keys: []check.Key{{Cols: []int{0}, Primary: true}}},
+	}}
+}
+
+// TestProveRefusesUnreadOutputs: SQLite computes every column of a WITH
+// query it materializes (MATERIALIZED, a compound, an ORDER BY under an
+// aggregate) and of a correlated FROM subquery with an ORDER BY, read or
+// not, so an unread output that fails (abs of -2^63: "integer
+// overflow") fails the query. The kernel dropped such outputs and proved
+// each pair below (testdata/unread_certificates.json holds three of its
+// certificates, which its checker accepted); SQLite fails each q1 and
+// runs its q2 on the database given. Outputs the statement reads, and
+// unread ones that never fail, still prove.
+func TestProveRefusesUnreadOutputs(t *testing.T) {
+	ddl := "CREATE TABLE t(i INTEGER NOT NULL PRIMARY KEY, x INTEGER); CREATE TABLE u(k INTEGER NOT NULL PRIMARY KEY, ti INTEGER, v INTEGER)"
+	xMin := "INSERT INTO t VALUES (1, -9223372036854775808), (2, 2); INSERT INTO u VALUES (1, 1, 5), (2, 2, 3);"
+	vMin := "INSERT INTO t VALUES (1, 1), (2, 2); INSERT INTO u VALUES (1, 1, -9223372036854775808), (2, 2, 3);"
+	s := unreadSchema()
+	for _, c := range certificatesIn(t, "testdata/unread_certificates.json") {
+		refused(t, c, s, "may fail")
+	}
+	for _, p := range []struct{ q1, q2, rows string }{
+		{"WITH c AS MATERIALIZED (SELECT i, abs(x) AS y FROM t) SELECT i FROM c", "SELECT i FROM t", xMin},
+		{"WITH c AS MATERIALIZED (SELECT k, abs(v) AS y FROM u) SELECT t.i FROM t LEFT JOIN c ON c.k = t.x", "SELECT i FROM t", vMin},
+		{"WITH c AS (SELECT i, abs(x) AS y FROM t ORDER BY i) SELECT count(*) FROM c", "SELECT count(*) FROM t", xMin},
+		{"WITH c AS (SELECT k, ti, abs(v) AS y FROM u ORDER BY k) SELECT ti, count(*) FROM c GROUP BY ti", "SELECT ti, count(*) FROM u GROUP BY ti", vMin},
+		{"WITH c AS (SELECT k, abs(v) AS y FROM u UNION ALL SELECT i, x FROM t) SELECT k FROM c", "SELECT k FROM u UNION ALL SELECT i FROM t", vMin},
+		{"WITH c AS (SELECT k, v AS y FROM u UNION ALL SELECT i, abs(x) FROM t) SELECT DISTINCT k FROM c", "SELECT k FROM u UNION SELECT i FROM t", xMin},
+		{"SELECT i, (SELECT count(*) FROM (SELECT k, abs(v) AS y FROM u WHERE u.k = t.x ORDER BY k) AS d) FROM t", "SELECT i, (SELECT count(*) FROM u WHERE u.k = t.x) FROM t", vMin},
+	} {
+		if a := Prove(context.Background(), p.q1, p.q2, s, Options{Rule: "bag", Solver: solver(t)}); a.Proved() || a.Stopped != "may fail" {
+			t.Errorf("%s / %s: proved %v, stopped by %q (%s), want may fail", p.q1, p.q2, a.Proved(), a.Stopped, a.Detail)
+		}
+		_, err1 := sqliteRun(t, ddl, p.rows, p.q1, false)
+		r2, err2 := sqliteRun(t, ddl, p.rows, p.q2, false)
+		if err1 == nil || !strings.Contains(err1.Error(), "integer overflow") || err2 != nil {
+			t.Errorf("%s / %s: SQLite gives %v and %v (%v), want the first to overflow and the second to run", p.q1, p.q2, err1, err2, r2)
+		}
+	}
+	for _, p := range [][2]string{
+		{"WITH c AS (SELECT i, x + 1 AS y FROM t ORDER BY i) SELECT count(*) FROM c", "SELECT count(*) FROM t"},
+		{"SELECT d.y FROM (SELECT i, abs(x) AS y FROM t WHERE x > 0) AS d", "SELECT abs(x) FROM t WHERE 0 < x"},
+	} {
+		if a := Prove(context.Background(), p[0], p[1], s, Options{Rule: "bag", Solver: solver(t)}); !a.Proved() {
+			t.Errorf("%s / %s: %s (%s)", p[0], p[1], a.Stopped, a.Detail)
+		}
+	}
+}

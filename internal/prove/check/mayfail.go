@@ -44,14 +44,7 @@ func ConditionRisk(q string, s Schema) string {
 		return ""
 	}
 	d := s.Dialect()
-	isColumn := func(name string) bool {
-		for _, u := range pq.Tables() {
-			if t := s.Table(u.Name); t != nil && t.Col(name) >= 0 {
-				return true
-			}
-		}
-		return false
-	}
+	isColumn := namesColumn(pq, s)
 	risk := ""
 	sqlast.Walk(pq.Stmt, func(n sqlast.Node) bool {
 		sq, ok := n.(*sqlast.SelectQuery)
@@ -73,32 +66,37 @@ func ConditionRisk(q string, s Schema) string {
 }
 
 // DerivedRisk returns the first output of a FROM subquery or a WITH
-// query of q that may fail on PostgreSQL (by neverFailsNode, its
-// subqueries included), as SQL text; "" when there is none, on SQLite, or
-// when q does not parse. Rules drop an output the query around does not
-// read (derived_merge, WITH inlined), and so does SQLite, which never
-// evaluates it; PostgreSQL types it, and folds its constants, before it
-// runs the query, on every database: `SELECT d.i FROM (SELECT i, a + 1
-// AS z FROM t) AS d` (a text) fails there ("operator does not exist"),
-// and so does a CAST('x' AS INTEGER) output; the kernel proved both
-// equal to `SELECT i FROM t`. The prover stops on it (`may fail`) and
-// the checker refuses the pair.
+// query of q that may fail on q's dialect (by neverFailsNode, its
+// subqueries included) and that q does not read (below), as SQL text;
+// "" when there is none or q does not parse. Rules drop an output the
+// query around does not read (derived_merge, WITH inlined), but the
+// engines may evaluate it all the same. PostgreSQL types it, and folds
+// its constants, before it runs the query, on every database: `SELECT
+// d.i FROM (SELECT i, a + 1 AS z FROM t) AS d` (a text) fails there
+// ("operator does not exist"), and so does a CAST('x' AS INTEGER)
+// output; the kernel proved both equal to `SELECT i FROM t`. SQLite
+// computes every column of a WITH query (MATERIALIZED, or one it does not
+// flatten: a compound, an ORDER BY read by an aggregate) and of a FROM
+// subquery it does not flatten (a correlated one with an ORDER BY), on
+// every row: `WITH c AS MATERIALIZED (SELECT i, abs(x) AS y FROM t)
+// SELECT i FROM c` fails where x holds -2^63 ("integer overflow"), and
+// the kernel proved it equal to `SELECT i FROM t`. The prover stops on
+// such an output (`may fail`) and the checker refuses the pair.
 //
 // An output the query reads is left to the checks of the canonical
 // form, where it stands where it is read (FormRisk, TypeRisk): one a
 // SELECT of the statement itself (not a subquery) names as an output
-// column of its own, `d.z`, qualified by the derived table's alias and
-// spelt as PostgreSQL folds it, when the derived table is one SELECT
-// whose outputs have that name once (readOutputs).
+// column of its own, `d.z`, qualified by the derived table's alias, when
+// the derived table is one SELECT whose outputs have that name once
+// (readOutputs).
 func DerivedRisk(q string, s Schema) string {
-	if s.Dialect() != Postgres {
-		return ""
-	}
 	pq, err := sqlast.Parse(q)
 	if err != nil {
 		return ""
 	}
-	read := readOutputs(pq.Select())
+	d := s.Dialect()
+	isColumn := namesColumn(pq, s)
+	read := readOutputs(pq.Select(), d)
 	risk := ""
 	outputs := func(st *sqlast.SelectStmt) {
 		for _, core := range st.Cores {
@@ -108,7 +106,7 @@ func DerivedRisk(q string, s Schema) string {
 			}
 			for _, col := range sq.Columns {
 				if col.Expr != nil && risk == "" && !read[col] {
-					risk = exprRisk(col.Expr, Postgres, nil)
+					risk = exprRisk(col.Expr, d, isColumn)
 				}
 			}
 		}
@@ -129,16 +127,36 @@ func DerivedRisk(q string, s Schema) string {
 	return risk
 }
 
+// namesColumn returns whether a name is a column of a table q reads
+// (over s): on SQLite a double-quoted name that is none is the string it
+// spells (neverFailsNode's isColumn).
+func namesColumn(q *sqlast.Query, s Schema) func(string) bool {
+	return func(name string) bool {
+		for _, u := range q.Tables() {
+			if t := s.Table(u.Name); t != nil && t.Col(name) >= 0 {
+				return true
+			}
+		}
+		return false
+	}
+}
+
 // readOutputs returns the outputs of FROM subqueries that a SELECT of
 // st itself (each SELECT of its compound, not a subquery's) names as
 // one of its own output columns, as `alias.name` (DerivedRisk). A
 // derived table counts only when it is one SELECT with an alias, the
-// name is its output's alias or column name folded as PostgreSQL folds
-// identifiers, and no other of its outputs has that name (PostgreSQL
-// would fail the reference as ambiguous). nil for a nil st.
-func readOutputs(st *sqlast.SelectStmt) map[*sqlast.ResultColumn]bool {
+// name is its output's alias or column name, and no other of its
+// outputs has that name (PostgreSQL would fail the reference as
+// ambiguous; SQLite would read the first). Names compare as dialect d
+// resolves them: folded as PostgreSQL folds identifiers, or, on SQLite,
+// without regard to ASCII case, quoted or not. nil for a nil st.
+func readOutputs(st *sqlast.SelectStmt, d Dialect) map[*sqlast.ResultColumn]bool {
 	if st == nil {
 		return nil
+	}
+	fold := pgFold
+	if d != Postgres {
+		fold = func(id *sqlast.Ident) string { return lowerASCII(id.Name) }
 	}
 	read := map[*sqlast.ResultColumn]bool{}
 	for _, core := range st.Cores {
@@ -159,24 +177,24 @@ func readOutputs(st *sqlast.SelectStmt) map[*sqlast.ResultColumn]bool {
 				name := ""
 				switch e := col.Expr.(type) {
 				case *sqlast.Ident:
-					name = pgFold(e)
+					name = fold(e)
 				case *sqlast.QualifiedRef:
-					name = pgFold(e.Parts[len(e.Parts)-1])
+					name = fold(e.Parts[len(e.Parts)-1])
 				}
 				if col.Alias != nil {
-					name = pgFold(col.Alias)
+					name = fold(col.Alias)
 				}
 				if name != "" {
 					byName[name] = append(byName[name], col)
 				}
 			}
-			alias := pgFold(tr.Alias)
+			alias := fold(tr.Alias)
 			for _, out := range sq.Columns {
 				ref, ok := out.Expr.(*sqlast.QualifiedRef)
-				if !ok || len(ref.Parts) != 2 || pgFold(ref.Parts[0]) != alias {
+				if !ok || len(ref.Parts) != 2 || fold(ref.Parts[0]) != alias {
 					continue
 				}
-				if cols := byName[pgFold(ref.Parts[1])]; len(cols) == 1 {
+				if cols := byName[fold(ref.Parts[1])]; len(cols) == 1 {
 					read[cols[0]] = true
 				}
 			}
@@ -432,15 +450,7 @@ func formUnits(nf string, bij map[string]string, s Schema) ([]failUnit, string) 
 	if !ok {
 		return nil, "not a SELECT"
 	}
-	isColumn := func(name string) bool {
-		for _, u := range pq.Tables() {
-			if t := s.Table(u.Name); t != nil && t.Col(name) >= 0 {
-				return true
-			}
-		}
-		return false
-	}
-	w := &unitWalker{d: s.Dialect(), isColumn: isColumn}
+	w := &unitWalker{d: s.Dialect(), isColumn: namesColumn(pq, s)}
 	w.stmt(st)
 	return w.units, w.refused
 }
