@@ -1,6 +1,7 @@
 package prove
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/catalog"
@@ -35,7 +36,7 @@ func SchemaOf(db *catalog.Database, d engine.Dialect) check.Schema {
 	for _, t := range db.Tables {
 		ct := &check.Table{Name: engineName(d, t.Name, t.Unquoted)}
 		for _, c := range t.Columns {
-			ct.Columns = append(ct.Columns, column(t, c, d))
+			ct.Columns = append(ct.Columns, column(t, c, d, db.Dialect == engine.Postgres))
 		}
 		if d == engine.SQLite && t.Undeclared {
 			out.Tables = append(out.Tables, ct)
@@ -59,23 +60,21 @@ func SchemaOf(db *catalog.Database, d engine.Dialect) check.Schema {
 // its name as the engine stores it (engineName), NOT NULL (see
 // SchemaOf), its collation as declared (unknown, "?", on a SQLite
 // table whose CREATE statement the catalog could not read), on SQLite the
-// affinity of its declared type, and its family (family).
-func column(t *catalog.Table, c catalog.Column, d engine.Dialect) check.Column {
+// affinity of its declared type, and its family (family). server tells a
+// column read from a PostgreSQL server (its type as format_type spells
+// it) from one of DDL, which equiv's sandbox declares as
+// catalog.DeclType has it (pgType).
+func column(t *catalog.Table, c catalog.Column, d engine.Dialect, server bool) check.Column {
 	notNull := c.NotNull
 	if d == engine.SQLite && c.KeyNotNull && !t.RowidAlias() {
 		notNull = false // SQLite lets this key column hold NULL
 	}
-	out := check.Column{Name: engineName(d, c.Name, c.Unquoted), NotNull: notNull, Collation: strings.ToLower(c.Collation), Family: family(c, d)}
-	if d == engine.Postgres && c.Family == catalog.Boolean {
-		// boolean as PostgreSQL's format_type and ParseDDL spell it,
-		// never BIT, a bit string there.
-		switch c.UpperType() {
-		case "BOOLEAN", "BOOL":
-			out.Bool = true
-		}
-	}
+	out := check.Column{Name: engineName(d, c.Name, c.Unquoted), NotNull: notNull, Collation: strings.ToLower(c.Collation), Family: family(c, d, server)}
 	if d == engine.Postgres {
-		out.Class = typeClass(c)
+		// boolean by its exact name (a BIT read from a server is a bit
+		// string; one of DDL the sandbox declares BOOLEAN).
+		out.Bool = pgType(c, server) == "boolean"
+		out.Class = typeClass(pgType(c, server))
 	}
 	if d == engine.SQLite {
 		out.Affinity = check.AffinityOf(c.Type)
@@ -92,38 +91,106 @@ func column(t *catalog.Table, c catalog.Column, d engine.Dialect) check.Column {
 	return out
 }
 
-// typeClass is column c's type class on PostgreSQL (check.TypeClass):
-// the catalog's family, boolean only as BOOLEAN or BOOL (BIT is a bit
-// string there), text only as CHAR, VARCHAR, TEXT (or a type PostgreSQL
-// does not have, which equiv's sandbox declares TEXT); opaque for a blob,
-// a bit string or a type the catalog does not name (its Text family holds
-// any type no rule names: UUID, JSON, an enum), whose operators and
-// literals PostgreSQL types by rules the kernel does not model (a UUID
-// literal in upper case equals the lower-case value it prints; JSON has
-// no =).
-func typeClass(c catalog.Column) check.TypeClass {
-	switch c.Family {
-	case catalog.Integer:
+// typeClass is the type class on PostgreSQL (check.TypeClass) of a
+// column of base type t (pgType): integer for SMALLINT, INTEGER and
+// BIGINT; numeric for NUMERIC; floating point for REAL and DOUBLE
+// PRECISION; text for TEXT, VARCHAR and CHAR(n); boolean; date/time
+// for DATE and TIMESTAMP (with or without time zone); opaque for any
+// other (TIME, INTERVAL, UUID, JSON, an enum, an array, a range, citext,
+// "char", money, a bit string…), whose operators and literals PostgreSQL
+// types by rules the kernel does not model (a TIME against a DATE does
+// not compare; a UUID literal in upper case equals the lower-case value
+// it prints; citext compares without regard to case; JSON has no =).
+func typeClass(t string) check.TypeClass {
+	switch t {
+	case "smallint", "integer", "bigint":
 		return check.ClassInteger
-	case catalog.Real, catalog.Decimal:
+	case "numeric":
 		return check.ClassDecimal
-	case catalog.Date, catalog.Timestamp, catalog.Time:
+	case "real", "double precision":
+		return check.ClassFloat
+	case "text", "character varying", "character":
+		return check.ClassText
+	case "boolean":
+		return check.ClassBool
+	case "date", "timestamp", "timestamptz":
 		return check.ClassTemporal
-	case catalog.Boolean:
-		switch c.UpperType() {
-		case "BOOLEAN", "BOOL":
-			return check.ClassBool
-		}
-	case catalog.Text:
-		// A column without a type, a CLOB or a STRING comes from another
-		// dialect's DDL: PostgreSQL has none of them, and equiv's
-		// sandbox declares them TEXT (catalog.DeclType).
-		t := c.UpperType()
-		if bpchar(c) || t == "" || strings.Contains(t, "CHAR") || strings.Contains(t, "TEXT") || strings.Contains(t, "CLOB") || strings.Contains(t, "STRING") {
-			return check.ClassText
-		}
 	}
 	return check.ClassOpaque
+}
+
+// pgTypeArgs matches a type's modifiers, "(20)", "(10, 2)", "(0)".
+var pgTypeArgs = regexp.MustCompile(`\s*\([^)]*\)`)
+
+// pgType returns the base type of PostgreSQL column c by its exact name,
+// one of smallint, integer, bigint, numeric, real, double precision,
+// text, character varying, character, boolean, date, timestamp,
+// timestamptz and time; "" for any other type (an array, a type of
+// USER-DEFINED data_type such as an enum or citext, "char", money,
+// interval, a range…). A column read from a server (server) has the type
+// format_type gives. One of DDL is declared by equiv's sandbox as
+// catalog.DeclType has it (a DDL's CITEXT or UUID is TEXT there) and
+// may be created as written elsewhere (the soundness fuzzer, a test):
+// its type is the one both name, "" when they differ, and the sandbox's
+// for a column declared without a type (which PostgreSQL has not). The
+// names are matched whole: the catalog's families read substrings ("INT"
+// in int4range and INTEGER[], "TEXT" in citext), which the kernel must
+// not.
+func pgType(c catalog.Column, server bool) string {
+	if server {
+		if c.TypeName == "ARRAY" || c.TypeName == "USER-DEFINED" {
+			return ""
+		}
+		return pgTypeName(c.Type)
+	}
+	decl := pgTypeName(catalog.DeclType(engine.Postgres, c))
+	if strings.TrimSpace(c.Type) == "" {
+		return decl
+	}
+	if raw := pgTypeName(c.Type); raw != decl {
+		return ""
+	}
+	return decl
+}
+
+// pgTypeName is pgType's reading of one type name.
+func pgTypeName(t string) string {
+	t = strings.ToLower(strings.TrimSpace(t))
+	if strings.HasSuffix(t, "]") {
+		return ""
+	}
+	t = strings.Join(strings.Fields(pgTypeArgs.ReplaceAllString(t, "")), " ")
+	switch t {
+	case "smallint", "int2", "smallserial", "serial2":
+		return "smallint"
+	case "integer", "int", "int4", "serial", "serial4":
+		return "integer"
+	case "bigint", "int8", "bigserial", "serial8":
+		return "bigint"
+	case "numeric", "decimal":
+		return "numeric"
+	case "real", "float4":
+		return "real"
+	case "double precision", "float8", "float":
+		return "double precision"
+	case "text":
+		return "text"
+	case "character varying", "varchar":
+		return "character varying"
+	case "character", "char", "bpchar":
+		return "character"
+	case "boolean", "bool":
+		return "boolean"
+	case "date":
+		return "date"
+	case "timestamp", "timestamp without time zone":
+		return "timestamp"
+	case "timestamptz", "timestamp with time zone":
+		return "timestamptz"
+	case "time", "time without time zone":
+		return "time"
+	}
+	return ""
 }
 
 // engineName is a table's or column's name as engine d stores it: on
@@ -144,16 +211,17 @@ func engineName(d engine.Dialect, name string, unquoted bool) string {
 // Numeric for a Real or Decimal one of NUMERIC affinity, Text for a Text
 // one of TEXT affinity; a column without a type (BLOB affinity, which
 // keeps whatever storage class it is given) or any other is Other. On
-// PostgreSQL, Int for an integer type, Text for VARCHAR or TEXT (a string
-// type typeClass reads as text) other than CHAR(n) (bpchar, whose = ignores trailing blanks while its values are
-// padded); Other else. The kernel further reads a column under a
-// collation of its own as Other (check.Column).
-func family(c catalog.Column, d engine.Dialect) check.Family {
+// PostgreSQL (pgType, server as column's), Int for SMALLINT, INTEGER or
+// BIGINT, Text for VARCHAR or TEXT (not CHAR(n), bpchar, whose = ignores
+// trailing blanks while its values are padded); Other else. The kernel
+// further reads a column under a collation of its own as Other
+// (check.Column).
+func family(c catalog.Column, d engine.Dialect, server bool) check.Family {
 	if d == engine.Postgres {
-		switch {
-		case c.Family == catalog.Integer:
+		switch pgType(c, server) {
+		case "smallint", "integer", "bigint":
 			return check.Int
-		case c.Family == catalog.Text && !bpchar(c) && typeClass(c) == check.ClassText:
+		case "text", "character varying":
 			return check.Text
 		}
 		return check.Other
@@ -173,17 +241,4 @@ func family(c catalog.Column, d engine.Dialect) check.Family {
 		return check.Text
 	}
 	return check.Other
-}
-
-// bpchar reports whether a PostgreSQL column is CHAR(n) (character,
-// bpchar), not VARCHAR or TEXT.
-func bpchar(c catalog.Column) bool {
-	t := c.UpperType()
-	switch {
-	case strings.Contains(t, "VAR"):
-		return false
-	case strings.HasPrefix(t, "CHAR"), strings.HasPrefix(t, "BPCHAR"), strings.HasPrefix(t, "NCHAR"), strings.HasPrefix(t, "NATIONAL CHAR"):
-		return true
-	}
-	return false
 }

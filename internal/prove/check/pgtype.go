@@ -2,8 +2,10 @@ package check
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -29,19 +31,76 @@ type TypeClass uint8
 const (
 	ClassNone     TypeClass = iota
 	ClassInteger            // smallint, integer, bigint
-	ClassDecimal            // real, double precision, numeric
+	ClassDecimal            // numeric
 	ClassText               // char, varchar, text
 	ClassBool               // boolean
-	ClassTemporal           // date, timestamp, time
+	ClassTemporal           // date, timestamp (with or without time zone)
 	// ClassOpaque is a column of a type the kernel does not model (uuid,
 	// json, an enum, bytea, an array…): PostgreSQL types its operators and
 	// literals by rules of its own, so TypeRisk refuses any comparison,
 	// arithmetic or LIKE that reads one.
 	ClassOpaque
+	// ClassFloat is real or double precision: it compares and computes
+	// with the other numbers, but PostgreSQL converts a numeric it meets
+	// to double precision, which fails on a value beyond its range
+	// (floatRisk).
+	ClassFloat
 )
 
 func (c TypeClass) String() string {
-	return [...]string{"unknown", "integer", "numeric", "text", "boolean", "date/time", "a type the kernel does not model"}[c]
+	return [...]string{"unknown", "integer", "numeric", "text", "boolean", "date/time", "a type the kernel does not model", "floating point"}[c]
+}
+
+// number reports whether c is a numeric class: integer, numeric or
+// floating point.
+func (c TypeClass) number() bool {
+	return c == ClassInteger || c == ClassDecimal || c == ClassFloat
+}
+
+// unknownLiteral reports whether e is a string literal or NULL, of
+// unknown type until PostgreSQL resolves it against what it meets.
+func unknownLiteral(e sqlast.Expr) bool {
+	l, ok := stripParens(e).(*sqlast.Literal)
+	return ok && (l.Kind == sqlast.LitString || l.Kind == sqlast.LitNull)
+}
+
+// safeFloat reports whether a number's text converts to double precision
+// and to real without leaving their ranges: zero, or a magnitude between
+// 1e-30 and 1e30 ('1e400' and '1e-400' fail as double precision, '1e39'
+// as real).
+func safeFloat(text string) bool {
+	v, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
+	if err != nil {
+		return false
+	}
+	a := math.Abs(v)
+	if a == 0 {
+		// zero itself, not a magnitude below the smallest double
+		// ('1e-400' fails: "out of range for type double precision")
+		m := strings.TrimLeft(strings.TrimSpace(text), "+-")
+		if i := strings.IndexAny(m, "eE"); i >= 0 {
+			m = m[:i]
+		}
+		return strings.Trim(m, "0.") == ""
+	}
+	return a > 1e-30 && a < 1e30
+}
+
+// numberLiteral returns the text of e when it is a number literal,
+// signed or not.
+func numberLiteral(e sqlast.Expr) (string, bool) {
+	e = stripParens(e)
+	sign := ""
+	if u, ok := e.(*sqlast.UnaryExpr); ok && (u.Op == sqlast.OpMinus || u.Op == sqlast.OpPlus) {
+		e = stripParens(u.X)
+		if u.Op == sqlast.OpMinus {
+			sign = "-"
+		}
+	}
+	if l, ok := e.(*sqlast.Literal); ok && (l.Kind == sqlast.LitInteger || l.Kind == sqlast.LitFloat) {
+		return sign + l.Value, true
+	}
+	return "", false
 }
 
 // TypeRisk returns why PostgreSQL would refuse q whatever the database
@@ -54,8 +113,14 @@ func (c TypeClass) String() string {
 // (which must be a text column or a string literal), wherever they stand (typing
 // happens before evaluation): a column, a number, a string literal (of
 // unknown type: PostgreSQL coerces it to the other side's type, and it
-// must then read as a value of that type), TRUE or FALSE. Integer and
-// numeric mix; any other two classes do not.
+// must then read as a value of that type), TRUE or FALSE. Integer,
+// numeric and floating point mix; any other two classes do not. It also
+// refuses what may fail on some row for the same reasons: a floating
+// point operand against a numeric one (floatRisk), two operands under
+// two collations (both explicit, or both their columns' own); and, on
+// every database, an operand of NOT, AND, OR or a CASE's WHEN that is
+// no boolean, and a compound whose column types do not resolve two
+// SELECTs at a time (compoundRisk).
 func TypeRisk(q string, s Schema) string {
 	if s.Dialect() != Postgres {
 		return ""
@@ -104,8 +169,8 @@ func TypeRisk(q string, s Schema) string {
 				if !ok || k < 0 || k >= len(sq.Columns) {
 					return ClassNone
 				}
-				ck, l := kind(sq.Columns[k].Expr)
-				if l != nil {
+				ck, _ := kind(sq.Columns[k].Expr)
+				if unknownLiteral(sq.Columns[k].Expr) {
 					ck = ClassText
 				}
 				if seen && ck != cls {
@@ -138,7 +203,9 @@ func TypeRisk(q string, s Schema) string {
 				switch {
 				case a == ClassInteger && b == ClassInteger:
 					return ClassInteger, nil
-				case (a == ClassInteger || a == ClassDecimal) && (b == ClassInteger || b == ClassDecimal):
+				case a == ClassFloat && b.number() || b == ClassFloat && a.number():
+					return ClassFloat, nil
+				case a.number() && b.number():
 					return ClassDecimal, nil
 				}
 			case sqlast.OpConcat:
@@ -152,6 +219,37 @@ func TypeRisk(q string, s Schema) string {
 		case *sqlast.CastExpr:
 			if t.Type != nil {
 				return castClass(t.Type.Name), nil
+			}
+		case *sqlast.CaseExpr:
+			// Its results' class, as PostgreSQL resolves them: unknown
+			// literals take the others' class, and are text alone
+			// (`CASE WHEN b THEN s END = 1` compares text with an
+			// integer); results of two classes leave it untold.
+			var rs []sqlast.Expr
+			for _, w := range t.Whens {
+				rs = append(rs, w.Then)
+			}
+			if t.Else != nil {
+				rs = append(rs, t.Else)
+			}
+			cls, told, known := ClassNone, true, false
+			for _, r := range rs {
+				if unknownLiteral(r) {
+					continue
+				}
+				rc, _ := kind(r)
+				switch {
+				case !known:
+					cls, known = rc, true
+				case rc != cls:
+					told = false
+				}
+			}
+			switch {
+			case !known:
+				return ClassText, nil
+			case told:
+				return cls, nil
 			}
 		case *sqlast.FuncCall:
 			if t.Over != nil || t.Filter != nil {
@@ -170,7 +268,9 @@ func TypeRisk(q string, s Schema) string {
 				// bigint or numeric of integers, numeric or double of
 				// numerics: a number either way.
 				if len(t.Args) == 1 {
-					if c, _ := kind(t.Args[0]); c == ClassInteger || c == ClassDecimal {
+					if c, _ := kind(t.Args[0]); c == ClassFloat {
+						return ClassFloat, nil
+					} else if c.number() {
 						return ClassDecimal, nil
 					}
 				}
@@ -205,6 +305,24 @@ func TypeRisk(q string, s Schema) string {
 		}
 		return ClassNone, nil
 	}
+	// collation is the collation an operand compares under and whether
+	// a COLLATE names it (explicit), else its base column's declared one
+	// ("" for the default).
+	collation := func(e sqlast.Expr) (string, bool) {
+		switch t := stripParens(e).(type) {
+		case *sqlast.CollateExpr:
+			return lowerASCII(t.Name.Name), true
+		case *sqlast.QualifiedRef:
+			if len(t.Parts) == 2 {
+				if o := c.byAlias[lowerASCII(t.Parts[0].Name)]; o != nil && o.table != nil {
+					if i := o.table.Col(t.Parts[1].Name); i >= 0 {
+						return o.table.Columns[i].Collation, false
+					}
+				}
+			}
+		}
+		return "", false
+	}
 	risk := ""
 	pair := func(a, b sqlast.Expr) {
 		if risk != "" {
@@ -214,6 +332,30 @@ func TypeRisk(q string, s Schema) string {
 		cb, lb := kind(b)
 		if r := mismatch(ca, la, cb, lb); r != "" {
 			risk = fmt.Sprintf("%s against %s: %s", clip(sqlast.Format(a)), clip(sqlast.Format(b)), r)
+			return
+		}
+		if r := floatRisk(a, ca, b, cb); r != "" {
+			risk = r
+			return
+		}
+		// Two collations that differ: both named by COLLATE ("collation
+		// mismatch between explicit collations", on every database), or
+		// both columns' own ("could not determine which collation to
+		// use", on the first row compared).
+		na, ea := collation(a)
+		nb, eb := collation(b)
+		if na != "" && nb != "" && na != nb && ea == eb {
+			risk = fmt.Sprintf("%s against %s: collations %s and %s conflict", clip(sqlast.Format(a)), clip(sqlast.Format(b)), na, nb)
+		}
+	}
+	// truth asks that e be a boolean: an operand of NOT, AND, OR or a
+	// CASE's WHEN ("argument of NOT must be type boolean").
+	truth := func(e sqlast.Expr) {
+		if risk != "" {
+			return
+		}
+		if c, l := kind(e); c != ClassNone && c != ClassBool || l != nil && l.Kind == sqlast.LitString && !boolText(l.Value) {
+			risk = fmt.Sprintf("%s: %s where a boolean is wanted", clip(sqlast.Format(e)), c)
 		}
 	}
 	sqlast.Walk(c.Stmt, func(n sqlast.Node) bool {
@@ -222,7 +364,13 @@ func TypeRisk(q string, s Schema) string {
 			switch t.Op {
 			case sqlast.OpEq, sqlast.OpNe, sqlast.OpLt, sqlast.OpLe, sqlast.OpGt, sqlast.OpGe:
 				pair(t.X, t.Y)
+			case sqlast.OpAnd, sqlast.OpOr:
+				truth(t.X)
+				truth(t.Y)
 			case sqlast.OpAdd, sqlast.OpSub, sqlast.OpMul, sqlast.OpDiv, sqlast.OpMod:
+				if ca, cb := classes(kind, t.X, t.Y); risk == "" {
+					risk = floatRisk(t.X, ca, t.Y, cb)
+				}
 				// Arithmetic on a string, a boolean or a type the kernel
 				// does not model: "operator does not exist" (a string
 				// literal is coerced to the other side's type).
@@ -247,7 +395,15 @@ func TypeRisk(q string, s Schema) string {
 			for _, v := range t.List {
 				pair(t.X, v)
 			}
+			if t.Select != nil && len(t.Select.Cores) == 1 {
+				if sq, ok := t.Select.Cores[0].(*sqlast.SelectQuery); ok && len(sq.Columns) == 1 && sq.Columns[0].Expr != nil {
+					pair(t.X, sq.Columns[0].Expr)
+				}
+			}
 		case *sqlast.UnaryExpr:
+			if t.Op == sqlast.OpNot {
+				truth(t.X)
+			}
 			if t.Op == sqlast.OpMinus || t.Op == sqlast.OpPlus {
 				if c, _ := kind(t.X); (c == ClassText || c == ClassBool || c == ClassOpaque) && risk == "" {
 					risk = fmt.Sprintf("%s: a sign on %s", clip(sqlast.Format(t)), c)
@@ -267,6 +423,11 @@ func TypeRisk(q string, s Schema) string {
 			var rs []sqlast.Expr
 			for _, w := range t.Whens {
 				rs = append(rs, w.Then)
+				if t.Operand == nil {
+					truth(w.When)
+				} else {
+					pair(t.Operand, w.When)
+				}
 			}
 			if t.Else != nil {
 				rs = append(rs, t.Else)
@@ -281,7 +442,7 @@ func TypeRisk(q string, s Schema) string {
 				c, l := kind(t.Args[0])
 				switch lowerASCII(t.Name.Name) {
 				case "sum", "avg":
-					if c != ClassNone && c != ClassInteger && c != ClassDecimal || l != nil {
+					if c != ClassNone && !c.number() || l != nil {
 						risk = fmt.Sprintf("%s of %s", strings.ToLower(t.Name.Name), c)
 					}
 				case "min", "max":
@@ -310,6 +471,9 @@ func TypeRisk(q string, s Schema) string {
 						pair(first.Columns[i].Expr, q.Columns[i].Expr)
 					}
 				}
+			}
+			if risk == "" {
+				risk = compoundRisk(t, kind)
 			}
 		}
 		return risk == ""
@@ -344,16 +508,121 @@ func castClass(name string) TypeClass {
 	switch n {
 	case "int", "integer", "int2", "int4", "int8", "smallint", "bigint":
 		return ClassInteger
-	case "numeric", "decimal", "real", "float", "float4", "float8", "double precision":
+	case "numeric", "decimal":
 		return ClassDecimal
+	case "real", "float", "float4", "float8", "double precision":
+		return ClassFloat
 	case "text", "varchar", "character varying", "char", "character", "bpchar":
 		return ClassText
 	case "bool", "boolean":
 		return ClassBool
-	case "date", "timestamp", "time", "timestamptz", "timestamp without time zone", "timestamp with time zone", "time without time zone":
+	case "date", "timestamp", "timestamptz", "timestamp without time zone", "timestamp with time zone":
 		return ClassTemporal
 	}
 	return ClassNone
+}
+
+// classes returns the classes of a and b.
+func classes(kind func(sqlast.Expr) (TypeClass, *sqlast.Literal), a, b sqlast.Expr) (TypeClass, TypeClass) {
+	ca, _ := kind(a)
+	cb, _ := kind(b)
+	return ca, cb
+}
+
+// floatRisk says why a comparison or arithmetic of a (class ca) and b
+// (class cb) may fail on PostgreSQL, "" when it sees no reason: a
+// floating point operand meets a numeric one, which PostgreSQL converts
+// to double precision on every row (`f > n` fails where n holds 1e400:
+// "value out of range for type double precision"), unless the numeric
+// is a number literal safely inside the range (safeFloat).
+func floatRisk(a sqlast.Expr, ca TypeClass, b sqlast.Expr, cb TypeClass) string {
+	for _, o := range [][2]sqlast.Expr{{a, b}, {b, a}} {
+		cf, cn := ca, cb
+		if o[0] == b {
+			cf, cn = cb, ca
+		}
+		if cf != ClassFloat || cn != ClassDecimal {
+			continue
+		}
+		if text, ok := numberLiteral(o[1]); ok && safeFloat(text) {
+			continue
+		}
+		return fmt.Sprintf("%s against %s: a numeric converted to double precision, which fails on a value beyond its range", clip(sqlast.Format(o[0])), clip(sqlast.Format(o[1])))
+	}
+	return ""
+}
+
+// compoundRisk says why PostgreSQL cannot resolve the column types of
+// compound st, "" when it sees no reason. It resolves them as
+// PostgreSQL does, two SELECTs at a time from the left: two operands of
+// unknown type (a string literal or NULL) resolve to text, one to the
+// other's type (its string must read as a value of it), and two
+// classes must compare (mismatch). `SELECT NULL … UNION SELECT NULL …
+// UNION SELECT a …` fails ("UNION types text and integer cannot be
+// matched"), where `SELECT NULL … UNION SELECT a … UNION SELECT NULL …`
+// runs.
+func compoundRisk(st *sqlast.SelectStmt, kind func(sqlast.Expr) (TypeClass, *sqlast.Literal)) string {
+	var cols [][]sqlast.Expr
+	for _, core := range st.Cores {
+		q, ok := core.(*sqlast.SelectQuery)
+		if !ok {
+			return ""
+		}
+		var es []sqlast.Expr
+		for _, c := range q.Columns {
+			if c.Expr == nil {
+				return "" // a star: its columns are not told here
+			}
+			es = append(es, c.Expr)
+		}
+		cols = append(cols, es)
+	}
+	if len(cols) < 2 {
+		return ""
+	}
+	for i := range cols[0] {
+		cur := cols[0][i]
+		unknown := unknownLiteral(cur)
+		cls, _ := kind(cur)
+		for _, es := range cols[1:] {
+			if i >= len(es) {
+				return ""
+			}
+			next := es[i]
+			nc, nl := kind(next)
+			switch {
+			case unknown && unknownLiteral(next):
+				cls, unknown = ClassText, false
+			case unknown:
+				if _, l := kind(cur); l != nil {
+					if r := mismatch(ClassNone, l, nc, nil); r != "" {
+						return fmt.Sprintf("%s against %s: %s", clip(sqlast.Format(cur)), clip(sqlast.Format(next)), r)
+					}
+				}
+				cls, unknown = nc, false
+			case unknownLiteral(next):
+				if r := mismatch(cls, nil, ClassNone, nl); r != "" {
+					return fmt.Sprintf("%s against %s: %s", clip(sqlast.Format(cur)), clip(sqlast.Format(next)), r)
+				}
+			default:
+				if r := mismatch(cls, nil, nc, nil); r != "" {
+					return fmt.Sprintf("%s against %s: %s", clip(sqlast.Format(cur)), clip(sqlast.Format(next)), r)
+				}
+				switch {
+				case cls == ClassNone || nc == ClassNone:
+					cls = ClassNone
+				case cls != nc && cls.number() && nc.number():
+					if cls == ClassFloat || nc == ClassFloat {
+						cls = ClassFloat
+					} else {
+						cls = ClassDecimal
+					}
+				}
+			}
+			cur = next
+		}
+	}
+	return ""
 }
 
 // mismatch says why two operands of classes a and b (la, lb: the string
@@ -377,12 +646,16 @@ func mismatch(a TypeClass, la *sqlast.Literal, b TypeClass, lb *sqlast.Literal) 
 			ok = integerText.MatchString(l.Value)
 		case ClassDecimal:
 			ok = decimalText.MatchString(l.Value)
+		case ClassFloat:
+			ok = decimalText.MatchString(l.Value) && safeFloat(l.Value)
 		case ClassBool:
 			ok = boolText(l.Value)
 		case ClassTemporal:
 			ok = false
-			for _, f := range []string{"2006-01-02", "2006-01-02 15:04:05", "2006-01-02T15:04:05", "15:04:05", "15:04"} {
-				if _, err := time.Parse(f, strings.TrimSpace(l.Value)); err == nil {
+			// A date, or a date and a time of day (a time alone is
+			// no date: '10:00' against a DATE fails); year 0 is none.
+			for _, f := range []string{"2006-01-02", "2006-01-02 15:04:05", "2006-01-02T15:04:05"} {
+				if v, err := time.Parse(f, strings.TrimSpace(l.Value)); err == nil && v.Year() >= 1 {
 					ok = true
 				}
 			}
@@ -395,7 +668,7 @@ func mismatch(a TypeClass, la *sqlast.Literal, b TypeClass, lb *sqlast.Literal) 
 	if a == ClassNone || b == ClassNone || a == b {
 		return ""
 	}
-	if (a == ClassInteger || a == ClassDecimal) && (b == ClassInteger || b == ClassDecimal) {
+	if a.number() && b.number() {
 		return ""
 	}
 	return fmt.Sprintf("%s and %s do not compare", a, b)
