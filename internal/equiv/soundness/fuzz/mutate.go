@@ -948,6 +948,7 @@ func (m *mutator) withCTE(q *sel) bool {
 			}
 		}
 	}
+	unread := false
 	for k, x := range targets {
 		inner := &fromItem{table: t}
 		sub := newSel()
@@ -955,6 +956,18 @@ func (m *mutator) withCTE(q *sel) bool {
 		sub.items = []*item{{star: true}}
 		if len(targets) == 1 && chance(m.g.r, 0.5) {
 			sub.where = moveConjunct(x.s, x.f, inner)
+		}
+		if m.g.d == engine.SQLite && chance(m.g.r, 0.3) {
+			// An output nothing reads that fails on -2^63 (abs:
+			// "integer overflow"): SQLite computes every column of a
+			// WITH it materializes, so the kernel must not drop it.
+			for i := range t.cols {
+				if r := (&colRef{f: inner, col: i, qual: true}); classOf(r) == cNum {
+					sub.items = append(sub.items, &item{x: &call{name: "abs", args: []expr{r}}, alias: "sj_u"})
+					unread = true
+					break
+				}
+			}
 		}
 		if x.f.alias == "" && (k > 0 || chance(m.g.r, 0.5)) {
 			x.f.alias = x.f.table.name
@@ -967,6 +980,9 @@ func (m *mutator) withCTE(q *sel) bool {
 	}
 	if name != "w_"+t.name {
 		m.detail += ",name=" + name
+	}
+	if unread {
+		m.detail += ",unread"
 	}
 	return true
 }
