@@ -79,3 +79,41 @@ func TestProveRefusesWhatTheEngineRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestProveRefusesRowValuesAndLongCalls: a subquery of two columns
+// where one value is wanted, and a call of 1,001 arguments, which SQLite
+// refuses when it prepares the query, on every database; the kernel
+// dropped or read them and proved each pair (a helper's search), and
+// SQLite fails each q1 and runs its q2.
+func TestProveRefusesRowValuesAndLongCalls(t *testing.T) {
+	ctx := context.Background()
+	s := riskSchema(check.SQLite)
+	ddl := "CREATE TABLE t(i INTEGER, x INTEGER, a TEXT)"
+	rows := "INSERT INTO t VALUES (5, 1, 'b'), (7, NULL, 'x');"
+	long := "coalesce(x" + strings.Repeat(", x", 1000) + ")"
+	for _, p := range []struct{ q1, q2, stop, err string }{
+		{"SELECT d.i FROM (SELECT i, x = (SELECT v.x, v.a FROM t AS v) AS z FROM t) AS d", "SELECT i FROM t", "row value", "row value misused"},
+		{"SELECT count(*) FROM (SELECT i, x BETWEEN 1 AND (SELECT v.x, v.a FROM t AS v) AS z FROM t) AS d", "SELECT count(*) FROM t", "row value", "row value misused"},
+		{"WITH c AS MATERIALIZED (SELECT i, (SELECT v.x, v.a FROM t AS v) AS z FROM t) SELECT c.i FROM c", "SELECT i FROM t", "row value", "sub-select returns 2 columns"},
+		{"SELECT i FROM t WHERE " + long + " = 1", "SELECT i FROM t WHERE x = 1", "query size", "too many arguments"},
+		{"SELECT d.i FROM (SELECT i, " + long + " AS z FROM t) AS d", "SELECT i FROM t", "query size", "too many arguments"},
+	} {
+		if a := Prove(ctx, p.q1, p.q2, s, Options{Rule: "bag", Solver: solver(t)}); a.Proved() || a.Stopped != p.stop {
+			t.Errorf("%.120s / %s: proved %v, stopped by %q (%s), want %s", p.q1, p.q2, a.Proved(), a.Stopped, a.Detail, p.stop)
+		}
+		_, err1 := sqliteRun(t, ddl, rows, p.q1, false)
+		_, err2 := sqliteRun(t, ddl, rows, p.q2, false)
+		if err1 == nil || !strings.Contains(err1.Error(), p.err) || err2 != nil {
+			t.Errorf("%.120s / %s: SQLite gives %v and %v, want the first to fail (%s) and the second to run", p.q1, p.q2, err1, err2, p.err)
+		}
+	}
+	// One column, and 100 arguments, still prove.
+	for _, p := range [][2]string{
+		{"SELECT i FROM t WHERE x = (SELECT max(v.x) FROM t AS v) AND i > 1", "SELECT i FROM t WHERE 1 < i AND x = (SELECT max(v.x) FROM t AS v)"},
+		{"SELECT i FROM t WHERE coalesce(x" + strings.Repeat(", x", 99) + ") = 1 AND i > 1", "SELECT i FROM t WHERE 1 < i AND coalesce(x" + strings.Repeat(", x", 99) + ") = 1"},
+	} {
+		if a := Prove(ctx, p[0], p[1], s, Options{Rule: "bag", Solver: solver(t)}); !a.Proved() {
+			t.Errorf("%.120s: %s (%s)", p[0], a.Stopped, a.Detail)
+		}
+	}
+}

@@ -453,8 +453,10 @@ func unreadSchema() *check.MapSchema {
 // overflow") fails the query. The kernel dropped such outputs and proved
 // each pair below (testdata/unread_certificates.json holds three of its
 // certificates, which its checker accepted); SQLite fails each q1 and
-// runs its q2 on the database given. Outputs the statement reads, and
-// unread ones that never fail, still prove.
+// runs its q2 on the database given. Outputs the statement reads on
+// every row of the subquery (its own output, or an aggregate's argument,
+// over the subquery alone without WHERE or LIMIT), and unread ones that
+// never fail, still prove.
 func TestProveRefusesUnreadOutputs(t *testing.T) {
 	ddl := "CREATE TABLE t(i INTEGER NOT NULL PRIMARY KEY, x INTEGER); CREATE TABLE u(k INTEGER NOT NULL PRIMARY KEY, ti INTEGER, v INTEGER)"
 	xMin := "INSERT INTO t VALUES (1, -9223372036854775808), (2, 2); INSERT INTO u VALUES (1, 1, 5), (2, 2, 3);"
@@ -484,6 +486,9 @@ func TestProveRefusesUnreadOutputs(t *testing.T) {
 	for _, p := range [][2]string{
 		{"WITH c AS (SELECT i, x + 1 AS y FROM t ORDER BY i) SELECT count(*) FROM c", "SELECT count(*) FROM t"},
 		{"SELECT d.y FROM (SELECT i, abs(x) AS y FROM t WHERE x > 0) AS d", "SELECT abs(x) FROM t WHERE 0 < x"},
+		{"SELECT y FROM (SELECT i, abs(x) AS y FROM t) AS d", "SELECT abs(x) FROM t"},
+		{"SELECT count(d.y) FROM (SELECT i, abs(x) AS y FROM t) AS d", "SELECT count(abs(x)) FROM t"},
+		{"SELECT d.i, max(d.y) FROM (SELECT i, abs(x) AS y FROM t) AS d GROUP BY d.i", "SELECT i, max(abs(x)) FROM t GROUP BY i"},
 	} {
 		if a := Prove(context.Background(), p[0], p[1], s, Options{Rule: "bag", Solver: solver(t)}); !a.Proved() {
 			t.Errorf("%s / %s: %s (%s)", p[0], p[1], a.Stopped, a.Detail)

@@ -99,6 +99,9 @@ func Prove(ctx context.Context, q1, q2 string, s Schema, o Options) Attempt {
 		if r := check.SizeRisk(q, s); r != "" {
 			return Attempt{Stopped: "query size", Detail: fmt.Sprintf("q%d: %s", i+1, r)}
 		}
+		if r := check.RowValueRisk(q); r != "" {
+			return Attempt{Stopped: "row value", Detail: fmt.Sprintf("q%d: %s", i+1, r)}
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return cancelled(err)

@@ -128,7 +128,9 @@ var pgTypeArgs = regexp.MustCompile(`\s*\([^)]*\)`)
 // timestamptz and time; "" for any other type (an array, a type of
 // USER-DEFINED data_type such as an enum or citext, "char", money,
 // interval, a range…). A column read from a server (server) has the type
-// format_type gives. One of DDL is declared by equiv's sandbox as
+// format_type gives, which must name the type its data_type (TypeName)
+// names: a domain of any name is "" (format_type prints a domain called
+// serial as serial, of data_type text). One of DDL is declared by equiv's sandbox as
 // catalog.DeclType has it (a DDL's CITEXT or UUID is TEXT there) and
 // may be created as written elsewhere (the soundness fuzzer, a test):
 // its type is the one both name, "" when they differ, and the sandbox's
@@ -138,10 +140,14 @@ var pgTypeArgs = regexp.MustCompile(`\s*\([^)]*\)`)
 // not.
 func pgType(c catalog.Column, server bool) string {
 	if server {
-		if c.TypeName == "ARRAY" || c.TypeName == "USER-DEFINED" {
+		// A domain has its own name and its base type's data_type
+		// (`CREATE DOMAIN serial AS text` prints as serial): the two must
+		// name one type.
+		t := pgTypeName(c.Type)
+		if c.TypeName != "" && pgTypeName(c.TypeName) != t {
 			return ""
 		}
-		return pgTypeName(c.Type)
+		return t
 	}
 	decl := pgTypeName(catalog.DeclType(engine.Postgres, c))
 	if strings.TrimSpace(c.Type) == "" {

@@ -79,6 +79,9 @@ func Check(ctx context.Context, in Input, c *Certificate) error {
 		if r := SizeRisk(q, in.Schema); r != "" {
 			return fail("query size", "q%d: %s", i+1, r)
 		}
+		if r := RowValueRisk(q); r != "" {
+			return fail("row value", "q%d: %s", i+1, r)
+		}
 	}
 	if in.Q1 != in.Q2 {
 		for i, q := range []string{in.Q1, in.Q2} {

@@ -83,12 +83,12 @@ func ConditionRisk(q string, s Schema) string {
 // the kernel proved it equal to `SELECT i FROM t`. The prover stops on
 // such an output (`may fail`) and the checker refuses the pair.
 //
-// An output the query reads is left to the checks of the canonical
-// form, where it stands where it is read (FormRisk, TypeRisk): one a
-// SELECT of the statement itself (not a subquery) names as an output
-// column of its own, `d.z`, qualified by the derived table's alias, when
-// the derived table is one SELECT whose outputs have that name once
-// (readOutputs).
+// An output the query reads on every row the engine computes it on is
+// left to the checks of the canonical form, where it stands where it is
+// read (FormRisk, TypeRisk): an output of the statement's own SELECT, or
+// an aggregate's argument there, when that SELECT reads the subquery
+// alone, without WHERE or LIMIT; on PostgreSQL also an output of a
+// simple subquery, which PostgreSQL pulls up (readOutputs).
 func DerivedRisk(q string, s Schema) string {
 	pq, err := sqlast.Parse(q)
 	if err != nil {
@@ -142,14 +142,32 @@ func namesColumn(q *sqlast.Query, s Schema) func(string) bool {
 }
 
 // readOutputs returns the outputs of FROM subqueries that a SELECT of
-// st itself (each SELECT of its compound, not a subquery's) names as
-// one of its own output columns, as `alias.name` (DerivedRisk). A
-// derived table counts only when it is one SELECT with an alias, the
-// name is its output's alias or column name, and no other of its
-// outputs has that name (PostgreSQL would fail the reference as
-// ambiguous; SQLite would read the first). Names compare as dialect d
-// resolves them: folded as PostgreSQL folds identifiers, or, on SQLite,
-// without regard to ASCII case, quoted or not. nil for a nil st.
+// st itself (each SELECT of its compound, not a subquery's) reads on
+// every row the engine computes them on, whether it merges the subquery
+// into the SELECT or computes the subquery's rows first (DerivedRisk):
+//   - the subquery is the SELECT's only FROM item, the SELECT has no
+//     WHERE and no LIMIT, and one of its outputs is the subquery's
+//     output (`d.z` or `z`) or, in a SELECT that groups, an aggregate of
+//     it alone (`sum(z)`, no FILTER): every row of the subquery reaches
+//     it (a WHERE, a join or a LIMIT would skip rows a computed subquery
+//     has already evaluated it on: SQLite computes a subquery it does
+//     not flatten, PostgreSQL one it does not pull up);
+//   - on PostgreSQL also: the subquery is simple, which PostgreSQL pulls
+//     up into the SELECT (one SELECT with a FROM, no GROUP BY, HAVING,
+//     aggregate, DISTINCT, ORDER BY, LIMIT or WITH), the SELECT has no
+//     outer join, and an output of the SELECT is `d.z`: PostgreSQL
+//     evaluates it there, on the rows the canonical form evaluates it on
+//     (under an outer join it computes a CASE output at the subquery's
+//     scan, on every row: `SELECT d.z FROM t AS u LEFT JOIN (SELECT a,
+//     CASE WHEN a > 0 THEN a + 1 END AS z FROM t) AS d ON …` fails on
+//     the largest INTEGER whether or not it finds a match).
+//
+// The subquery is one SELECT with an alias, the name its output's alias
+// or column name, and no other of its outputs has that name (PostgreSQL
+// would fail the reference as ambiguous; SQLite would read the first).
+// Names compare as dialect d resolves them: folded as PostgreSQL folds
+// identifiers, or, on SQLite, without regard to ASCII case, quoted or
+// not. nil for a nil st.
 func readOutputs(st *sqlast.SelectStmt, d Dialect) map[*sqlast.ResultColumn]bool {
 	if st == nil {
 		return nil
@@ -164,6 +182,8 @@ func readOutputs(st *sqlast.SelectStmt, d Dialect) map[*sqlast.ResultColumn]bool
 		if !ok {
 			continue
 		}
+		grouped := groups(sq)
+		whole := len(sq.From) == 1 && sq.Where == nil && sq.Limit == nil && len(sq.Windows) == 0
 		for _, tr := range sq.From {
 			if tr.Select == nil || tr.Alias == nil || len(tr.Select.Cores) != 1 {
 				continue
@@ -172,6 +192,12 @@ func readOutputs(st *sqlast.SelectStmt, d Dialect) map[*sqlast.ResultColumn]bool
 			if !ok {
 				continue
 			}
+			// Not on the side of an outer join that may lack a match:
+			// PostgreSQL computes an output there that is not strict (a
+			// CASE) at the subquery's scan, for every row of it, and so
+			// where the join then finds no match.
+			simple := d == Postgres && !outerJoined(sq) && tr.Select.With == nil && len(inner.From) > 0 && !groups(inner) &&
+				inner.Distinct != sqlast.DistinctDistinct && len(inner.OrderBy) == 0 && inner.Limit == nil && len(inner.Windows) == 0
 			byName := map[string][]*sqlast.ResultColumn{}
 			for _, col := range inner.Columns {
 				name := ""
@@ -189,13 +215,43 @@ func readOutputs(st *sqlast.SelectStmt, d Dialect) map[*sqlast.ResultColumn]bool
 				}
 			}
 			alias := fold(tr.Alias)
+			// output is the subquery's output e names, if any; qualified
+			// tells `d.z` from `z`.
+			output := func(e sqlast.Expr) (*sqlast.ResultColumn, bool) {
+				var name string
+				qualified := false
+				switch r := e.(type) {
+				case *sqlast.QualifiedRef:
+					if len(r.Parts) != 2 || fold(r.Parts[0]) != alias {
+						return nil, false
+					}
+					name, qualified = fold(r.Parts[1]), true
+				case *sqlast.Ident:
+					if r.Quote == sqlast.QuoteDouble && d == SQLite || !whole {
+						return nil, false
+					}
+					name = fold(r)
+				default:
+					return nil, false
+				}
+				if cols := byName[name]; len(cols) == 1 {
+					return cols[0], qualified
+				}
+				return nil, false
+			}
 			for _, out := range sq.Columns {
-				ref, ok := out.Expr.(*sqlast.QualifiedRef)
-				if !ok || len(ref.Parts) != 2 || fold(ref.Parts[0]) != alias {
+				e := out.Expr
+				if f, ok := e.(*sqlast.FuncCall); ok && grouped && whole && isAggregateCall(f) && len(f.Args) == 1 && f.Filter == nil && f.Over == nil {
+					if col, _ := output(f.Args[0]); col != nil {
+						read[col] = true
+					}
 					continue
 				}
-				if cols := byName[fold(ref.Parts[1])]; len(cols) == 1 {
-					read[cols[0]] = true
+				col, qualified := output(e)
+				switch {
+				case col == nil:
+				case whole && !grouped, simple && qualified:
+					read[col] = true
 				}
 			}
 		}

@@ -324,6 +324,18 @@ func TypeRisk(q string, s Schema) string {
 		return "", false
 	}
 	risk := ""
+	// conflict refuses two operands under two collations that differ:
+	// both named by COLLATE ("collation mismatch between explicit
+	// collations", on every database), or both columns' own (compared,
+	// concatenated, or merged by coalesce and then hashed or compared:
+	// "could not determine which collation to use", on the first row).
+	conflict := func(a, b sqlast.Expr) {
+		na, ea := collation(a)
+		nb, eb := collation(b)
+		if na != "" && nb != "" && na != nb && ea == eb && risk == "" {
+			risk = fmt.Sprintf("%s against %s: collations %s and %s conflict", clip(sqlast.Format(a)), clip(sqlast.Format(b)), na, nb)
+		}
+	}
 	pair := func(a, b sqlast.Expr) {
 		if risk != "" {
 			return
@@ -338,20 +350,12 @@ func TypeRisk(q string, s Schema) string {
 			risk = r
 			return
 		}
-		// Two collations that differ: both named by COLLATE ("collation
-		// mismatch between explicit collations", on every database), or
-		// both columns' own ("could not determine which collation to
-		// use", on the first row compared).
-		na, ea := collation(a)
-		nb, eb := collation(b)
-		if na != "" && nb != "" && na != nb && ea == eb {
-			risk = fmt.Sprintf("%s against %s: collations %s and %s conflict", clip(sqlast.Format(a)), clip(sqlast.Format(b)), na, nb)
-		}
+		conflict(a, b)
 	}
 	// truth asks that e be a boolean: an operand of NOT, AND, OR or a
 	// CASE's WHEN ("argument of NOT must be type boolean").
 	truth := func(e sqlast.Expr) {
-		if risk != "" {
+		if risk != "" || e == nil {
 			return
 		}
 		if c, l := kind(e); c != ClassNone && c != ClassBool || l != nil && l.Kind == sqlast.LitString && !boolText(l.Value) {
@@ -367,6 +371,8 @@ func TypeRisk(q string, s Schema) string {
 			case sqlast.OpAnd, sqlast.OpOr:
 				truth(t.X)
 				truth(t.Y)
+			case sqlast.OpConcat:
+				conflict(t.X, t.Y)
 			case sqlast.OpAdd, sqlast.OpSub, sqlast.OpMul, sqlast.OpDiv, sqlast.OpMod:
 				if ca, cb := classes(kind, t.X, t.Y); risk == "" {
 					risk = floatRisk(t.X, ca, t.Y, cb)
@@ -438,6 +444,11 @@ func TypeRisk(q string, s Schema) string {
 				}
 			}
 		case *sqlast.FuncCall:
+			for i := range t.Args {
+				for j := 0; j < i; j++ {
+					conflict(t.Args[j], t.Args[i])
+				}
+			}
 			if len(t.Args) == 1 && isAggregateCall(t) {
 				c, l := kind(t.Args[0])
 				switch lowerASCII(t.Name.Name) {
@@ -454,6 +465,34 @@ func TypeRisk(q string, s Schema) string {
 		case *sqlast.SelectQuery:
 			if r := c.groupingRisk(t); r != "" && risk == "" {
 				risk = r
+			}
+			// A WHERE, HAVING or ON must be a boolean ("argument of
+			// WHERE must be type boolean": a CASE of NULLs is text).
+			truth(t.Where)
+			truth(t.Having)
+			for _, f := range t.From {
+				truth(f.On)
+			}
+			// DISTINCT, GROUP BY and ORDER BY need an equality or an
+			// order of the type: json and point have neither ("could not
+			// identify an equality operator for type json").
+			var keyed []sqlast.Expr
+			if t.Distinct == sqlast.DistinctDistinct {
+				for _, col := range t.Columns {
+					keyed = append(keyed, col.Expr)
+				}
+			}
+			keyed = append(keyed, t.GroupBy...)
+			for _, o := range t.OrderBy {
+				keyed = append(keyed, o.Expr)
+			}
+			for _, e := range keyed {
+				if e == nil {
+					continue
+				}
+				if k, _ := kind(e); k == ClassOpaque && risk == "" {
+					risk = fmt.Sprintf("%s: a type the kernel does not model, under DISTINCT, GROUP BY or ORDER BY", clip(sqlast.Format(e)))
+				}
 			}
 		case *sqlast.SelectStmt:
 			var first *sqlast.SelectQuery

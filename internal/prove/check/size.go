@@ -28,6 +28,11 @@ const (
 	// table q names), GROUP BY and ORDER BY terms of one SELECT (SQLite:
 	// 2,000; PostgreSQL: 1,664 target entries).
 	maxTerms = 1600
+	// maxArgs bounds the arguments of one call (SQLite refuses more
+	// than SQLITE_MAX_FUNCTION_ARG, 1,000 in 3.54 and 127 before;
+	// PostgreSQL's functions take at most 100): the kernel proved
+	// `coalesce(x, x, …)` of 1,001 arguments equal to x.
+	maxArgs = 100
 )
 
 // SizeRisk returns why an engine may refuse q for its size whatever the
@@ -53,6 +58,10 @@ func SizeRisk(q string, s Schema) string {
 		switch t := n.(type) {
 		case *sqlast.TableRef:
 			tables++
+		case *sqlast.FuncCall:
+			if len(t.Args) > maxArgs && risk == "" {
+				risk = fmt.Sprintf("a call of %d arguments, over the %d the kernel reads (SQLite refuses 1,000, PostgreSQL's functions take 100)", len(t.Args), maxArgs)
+			}
 		case *sqlast.SelectQuery:
 			cols := 0
 			for _, c := range t.Columns {
@@ -95,4 +104,53 @@ func nilNode(n sqlast.Node) bool {
 	}
 	v := reflect.ValueOf(n)
 	return (v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface || v.Kind() == reflect.Slice) && v.IsNil()
+}
+
+// RowValueRisk returns why an engine refuses q whatever the database for
+// a subquery of several columns where one value is wanted, "" when
+// there is none (or q does not parse): a scalar subquery, or the
+// subquery of `x [NOT] IN (SELECT …)`, must give one column, named
+// without a *. SQLite refuses `x = (SELECT a, b …)` ("row value misused")
+// when it resolves names, and `(SELECT a, b …)` alone when it generates
+// code for a WITH it materializes ("sub-select returns 2 columns -
+// expected 1"); the kernel dropped such a subquery in an unread output
+// and proved `SELECT d.i FROM (SELECT i, x = (SELECT v.x, v.a FROM t AS
+// v) AS z FROM t) AS d` equal to `SELECT i FROM t`.
+func RowValueRisk(q string) string {
+	pq, err := sqlast.Parse(q)
+	if err != nil {
+		return ""
+	}
+	risk := ""
+	one := func(st *sqlast.SelectStmt) {
+		for _, core := range st.Cores {
+			sq, ok := core.(*sqlast.SelectQuery)
+			if !ok {
+				risk = "a subquery that is not one SELECT where one value is wanted"
+				return
+			}
+			star := len(sq.Columns) == 1
+			if star {
+				_, star = sq.Columns[0].Expr.(*sqlast.Star)
+			}
+			if len(sq.Columns) != 1 || star {
+				risk = fmt.Sprintf("a subquery of %d outputs or a * where one value is wanted: %s", len(sq.Columns), clip(sqlast.Format(st)))
+				return
+			}
+		}
+	}
+	sqlast.Walk(pq.Stmt, func(n sqlast.Node) bool {
+		switch t := n.(type) {
+		case *sqlast.SubqueryExpr:
+			if t.Select != nil && risk == "" {
+				one(t.Select)
+			}
+		case *sqlast.InExpr:
+			if t.Select != nil && risk == "" {
+				one(t.Select)
+			}
+		}
+		return risk == ""
+	})
+	return risk
 }
