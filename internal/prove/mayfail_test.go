@@ -488,6 +488,7 @@ func TestProveRefusesUnreadOutputs(t *testing.T) {
 		{"SELECT d.y FROM (SELECT i, abs(x) AS y FROM t WHERE x > 0) AS d", "SELECT abs(x) FROM t WHERE 0 < x"},
 		{"SELECT y FROM (SELECT i, abs(x) AS y FROM t) AS d", "SELECT abs(x) FROM t"},
 		{"SELECT count(d.y) FROM (SELECT i, abs(x) AS y FROM t) AS d", "SELECT count(abs(x)) FROM t"},
+		{"SELECT count(d.y) + 1 FROM (SELECT i, abs(x) AS y FROM t) AS d", "SELECT count(abs(x)) + 1 FROM t"},
 		{"SELECT d.i, max(d.y) FROM (SELECT i, abs(x) AS y FROM t) AS d GROUP BY d.i", "SELECT i, max(abs(x)) FROM t GROUP BY i"},
 	} {
 		if a := Prove(context.Background(), p[0], p[1], s, Options{Rule: "bag", Solver: solver(t)}); !a.Proved() {

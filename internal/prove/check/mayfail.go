@@ -148,8 +148,8 @@ func namesColumn(q *sqlast.Query, s Schema) func(string) bool {
 //   - the subquery is the SELECT's only FROM item, the SELECT has no
 //     WHERE and no LIMIT, and one of its outputs is the subquery's
 //     output (`d.z` or `z`) or, in a SELECT that groups, an aggregate of
-//     it alone (`sum(z)`, no FILTER): every row of the subquery reaches
-//     it (a WHERE, a join or a LIMIT would skip rows a computed subquery
+//     it alone (`sum(z)`, no FILTER) stands anywhere in its outputs,
+//     HAVING or ORDER BY: every row of the subquery reaches it (a WHERE, a join or a LIMIT would skip rows a computed subquery
 //     has already evaluated it on: SQLite computes a subquery it does
 //     not flatten, PostgreSQL one it does not pull up);
 //   - on PostgreSQL also: the subquery is simple, which PostgreSQL pulls
@@ -239,15 +239,39 @@ func readOutputs(st *sqlast.SelectStmt, d Dialect) map[*sqlast.ResultColumn]bool
 				}
 				return nil, false
 			}
-			for _, out := range sq.Columns {
-				e := out.Expr
-				if f, ok := e.(*sqlast.FuncCall); ok && grouped && whole && isAggregateCall(f) && len(f.Args) == 1 && f.Filter == nil && f.Over == nil {
-					if col, _ := output(f.Args[0]); col != nil {
-						read[col] = true
-					}
-					continue
+			if grouped && whole {
+				// An aggregate's argument is computed on every row of
+				// its group wherever the aggregate stands (an output, the
+				// HAVING, an ORDER BY term; inside a CAST or a CASE).
+				var terms []sqlast.Expr
+				for _, out := range sq.Columns {
+					terms = append(terms, out.Expr)
 				}
-				col, qualified := output(e)
+				terms = append(terms, sq.Having)
+				for _, o := range sq.OrderBy {
+					terms = append(terms, o.Expr)
+				}
+				for _, e := range terms {
+					if e == nil {
+						continue
+					}
+					sqlast.Walk(e, func(n sqlast.Node) bool {
+						switch f := n.(type) {
+						case *sqlast.SelectStmt:
+							return false
+						case *sqlast.FuncCall:
+							if isAggregateCall(f) && len(f.Args) == 1 && f.Filter == nil && f.Over == nil {
+								if col, _ := output(f.Args[0]); col != nil {
+									read[col] = true
+								}
+							}
+						}
+						return true
+					})
+				}
+			}
+			for _, out := range sq.Columns {
+				col, qualified := output(out.Expr)
 				switch {
 				case col == nil:
 				case whole && !grouped, simple && qualified:
