@@ -75,6 +75,14 @@ func column(t *catalog.Table, c catalog.Column, d engine.Dialect, server bool) c
 		// string; one of DDL the sandbox declares BOOLEAN).
 		out.Bool = pgType(c, server) == "boolean"
 		out.Class = typeClass(pgType(c, server))
+		switch out.Collation {
+		case "", "default", "c", "posix":
+		default:
+			// A collation of the database's own may be nondeterministic,
+			// under which LIKE fails on every row ("nondeterministic
+			// collations are not supported for LIKE") and = ignores case.
+			out.Class = check.ClassOpaque
+		}
 	}
 	if d == engine.SQLite {
 		out.Affinity = check.AffinityOf(c.Type)

@@ -314,8 +314,11 @@ var sqliteNeverFails = map[string]bool{
 }
 
 // pgNeverFails are PostgreSQL's functions that fail on no row: the
-// aggregates COUNT, MIN, MAX, AVG and SUM (SUM of an integer is a bigint
-// or numeric there, never an overflow). Scalar functions are left out:
+// aggregates COUNT, MIN, MAX, and AVG and SUM of an integer (a bigint or
+// numeric there, never an overflow); TypeRisk refuses AVG and SUM of
+// anything else (a double precision overflows where two values near
+// 1e308 meet, a numeric beyond its format), which this reading, without
+// types, takes as an integer. Scalar functions are left out:
 // beside their own errors, one given an argument of a type it does not
 // take (lower of an integer, coalesce of an integer and a string) fails
 // at planning, on every database, and the kernel does not type queries.

@@ -453,8 +453,13 @@ func TypeRisk(q string, s Schema) string {
 				c, l := kind(t.Args[0])
 				switch lowerASCII(t.Name.Name) {
 				case "sum", "avg":
-					if c != ClassNone && !c.number() || l != nil {
-						risk = fmt.Sprintf("%s of %s", strings.ToLower(t.Name.Name), c)
+					// Of an integer, a bigint or numeric that never
+					// overflows; of a double precision, real or numeric
+					// it overflows at run time ("value out of range:
+					// overflow" where two values near 1e308 meet), and
+					// rules drop unread ones PostgreSQL computes.
+					if c != ClassInteger || l != nil {
+						risk = fmt.Sprintf("%s of %s, which may fail at run time (only an integer's never overflows)", strings.ToLower(t.Name.Name), c)
 					}
 				case "min", "max":
 					if c == ClassBool {
