@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	pgeng "github.com/sqljudge/sqljudge/internal/engine/postgres"
@@ -159,26 +160,7 @@ func TestPostgresConditions(t *testing.T) {
 			t.Fatalf("%s: %v", st, err)
 		}
 	}
-	bag := func(q string) (string, error) {
-		rows, err := conn.Query(ctx, q)
-		if err != nil {
-			return "", err
-		}
-		defer rows.Close()
-		var out []string
-		for rows.Next() {
-			vals, err := rows.Values()
-			if err != nil {
-				return "", err
-			}
-			out = append(out, fmtRow(vals))
-		}
-		if err := rows.Err(); err != nil {
-			return "", err
-		}
-		slices.Sort(out)
-		return strings.Join(out, ";"), nil
-	}
+	bag := func(q string) (string, error) { return pgBag(ctx, conn, q) }
 	for _, c := range pgCondCases {
 		r1, err1 := bag(c.q1)
 		r2, err2 := bag(c.q2)
@@ -245,26 +227,7 @@ func TestPostgresTypesAndCollations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bag := func(q string) (string, error) {
-		rows, err := conn.Query(ctx, q)
-		if err != nil {
-			return "", err
-		}
-		defer rows.Close()
-		var out []string
-		for rows.Next() {
-			vals, err := rows.Values()
-			if err != nil {
-				return "", err
-			}
-			out = append(out, fmtRow(vals))
-		}
-		if err := rows.Err(); err != nil {
-			return "", err
-		}
-		slices.Sort(out)
-		return strings.Join(out, ";"), nil
-	}
+	bag := func(q string) (string, error) { return pgBag(ctx, conn, q) }
 	for _, c := range []struct {
 		q1, q2 string
 		proved bool
@@ -307,4 +270,27 @@ func TestPostgresTypesAndCollations(t *testing.T) {
 			t.Errorf("%s / %s: PostgreSQL gives %q (%v) and %q (%v); the case says q1 fails or differs and q2 runs", c.q1, c.q2, r1, err1, r2, err2)
 		}
 	}
+}
+
+// pgBag runs q on conn and returns its rows as a sorted bag (fmtRow,
+// joined by ";"), or q's error.
+func pgBag(ctx context.Context, conn *pgx.Conn, q string) (string, error) {
+	rows, err := conn.Query(ctx, q)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		vals, err := rows.Values()
+		if err != nil {
+			return "", err
+		}
+		out = append(out, fmtRow(vals))
+	}
+	if err := rows.Err(); err != nil {
+		return "", err
+	}
+	slices.Sort(out)
+	return strings.Join(out, ";"), nil
 }

@@ -262,14 +262,7 @@ func coverCores(c *Canon) []coverCore {
 // and the columns its aggregates read,
 // each once (by its text).
 func (cc *coverCore) outputs(sq *sqlast.SelectQuery) {
-	var exprs []sqlast.Expr
-	for _, rc := range sq.Columns {
-		exprs = append(exprs, rc.Expr)
-	}
-	exprs = append(exprs, sq.Having)
-	for _, o := range sq.OrderBy {
-		exprs = append(exprs, o.Expr)
-	}
+	exprs := aggregateTerms(sq)
 	for _, rc := range sq.Columns {
 		if r, ok := stripParens(rc.Expr).(*sqlast.QualifiedRef); ok {
 			cc.outCols = append(cc.outCols, r)

@@ -243,15 +243,7 @@ func readOutputs(st *sqlast.SelectStmt, d Dialect) map[*sqlast.ResultColumn]bool
 				// An aggregate's argument is computed on every row of
 				// its group wherever the aggregate stands (an output, the
 				// HAVING, an ORDER BY term; inside a CAST or a CASE).
-				var terms []sqlast.Expr
-				for _, out := range sq.Columns {
-					terms = append(terms, out.Expr)
-				}
-				terms = append(terms, sq.Having)
-				for _, o := range sq.OrderBy {
-					terms = append(terms, o.Expr)
-				}
-				for _, e := range terms {
+				for _, e := range aggregateTerms(sq) {
 					if e == nil {
 						continue
 					}

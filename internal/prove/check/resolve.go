@@ -522,6 +522,21 @@ func groups(sq *sqlast.SelectQuery) bool {
 	return false
 }
 
+// aggregateTerms returns the expressions of sq that may hold its
+// aggregates: its outputs, its HAVING (nil when it has none) and its
+// ORDER BY terms, in that order.
+func aggregateTerms(sq *sqlast.SelectQuery) []sqlast.Expr {
+	var out []sqlast.Expr
+	for _, c := range sq.Columns {
+		out = append(out, c.Expr)
+	}
+	out = append(out, sq.Having)
+	for _, o := range sq.OrderBy {
+		out = append(out, o.Expr)
+	}
+	return out
+}
+
 // containsAggregate reports whether e holds an aggregate call outside
 // any subquery.
 func containsAggregate(e sqlast.Expr) bool {
