@@ -268,8 +268,13 @@ func TypeRisk(q string, s Schema) string {
 				// bigint or numeric of integers, numeric or double of
 				// numerics: a number either way.
 				if len(t.Args) == 1 {
+					// Of integers (or of their sums and counts) a
+					// bigint or numeric that never overflows, which the
+					// checks below read as an integer.
 					if c, _ := kind(t.Args[0]); c == ClassFloat {
 						return ClassFloat, nil
+					} else if c == ClassInteger {
+						return ClassInteger, nil
 					} else if c.number() {
 						return ClassDecimal, nil
 					}
