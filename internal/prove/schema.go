@@ -69,12 +69,16 @@ func column(t *catalog.Table, c catalog.Column, d engine.Dialect, server bool) c
 	if d == engine.SQLite && c.KeyNotNull && !t.RowidAlias() {
 		notNull = false // SQLite lets this key column hold NULL
 	}
-	out := check.Column{Name: engineName(d, c.Name, c.Unquoted), NotNull: notNull, Collation: strings.ToLower(c.Collation), Family: family(c, d, server)}
+	pt := ""
+	if d == engine.Postgres {
+		pt = pgType(c, server)
+	}
+	out := check.Column{Name: engineName(d, c.Name, c.Unquoted), NotNull: notNull, Collation: strings.ToLower(c.Collation), Family: family(c, d, pt)}
 	if d == engine.Postgres {
 		// boolean by its exact name (a BIT read from a server is a bit
 		// string; one of DDL the sandbox declares BOOLEAN).
-		out.Bool = pgType(c, server) == "boolean"
-		out.Class = typeClass(pgType(c, server))
+		out.Bool = pt == "boolean"
+		out.Class = typeClass(pt)
 		switch out.Collation {
 		case "", "default", "c", "posix":
 		default:
@@ -225,14 +229,14 @@ func engineName(d engine.Dialect, name string, unquoted bool) string {
 // Numeric for a Real or Decimal one of NUMERIC affinity, Text for a Text
 // one of TEXT affinity; a column without a type (BLOB affinity, which
 // keeps whatever storage class it is given) or any other is Other. On
-// PostgreSQL (pgType, server as column's), Int for SMALLINT, INTEGER or
+// PostgreSQL (pt: the column's pgType), Int for SMALLINT, INTEGER or
 // BIGINT, Text for VARCHAR or TEXT (not CHAR(n), bpchar, whose = ignores
 // trailing blanks while its values are padded); Other else. The kernel
 // further reads a column under a collation of its own as Other
 // (check.Column).
-func family(c catalog.Column, d engine.Dialect, server bool) check.Family {
+func family(c catalog.Column, d engine.Dialect, pt string) check.Family {
 	if d == engine.Postgres {
-		switch pgType(c, server) {
+		switch pt {
 		case "smallint", "integer", "bigint":
 			return check.Int
 		case "text", "character varying":

@@ -149,9 +149,10 @@ func namesColumn(q *sqlast.Query, s Schema) func(string) bool {
 //     WHERE and no LIMIT, and one of its outputs is the subquery's
 //     output (`d.z` or `z`) or, in a SELECT that groups, an aggregate of
 //     it alone (`sum(z)`, no FILTER) stands anywhere in its outputs,
-//     HAVING or ORDER BY: every row of the subquery reaches it (a WHERE, a join or a LIMIT would skip rows a computed subquery
-//     has already evaluated it on: SQLite computes a subquery it does
-//     not flatten, PostgreSQL one it does not pull up);
+//     HAVING or ORDER BY: every row of the subquery reaches it (a
+//     WHERE, a join or a LIMIT would skip rows a computed subquery has
+//     already evaluated it on: SQLite computes a subquery it does not
+//     flatten, PostgreSQL one it does not pull up);
 //   - on PostgreSQL also: the subquery is simple, which PostgreSQL pulls
 //     up into the SELECT (one SELECT with a FROM, no GROUP BY, HAVING,
 //     aggregate, DISTINCT, ORDER BY, LIMIT or WITH), the SELECT has no

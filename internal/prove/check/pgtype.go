@@ -379,7 +379,9 @@ func TypeRisk(q string, s Schema) string {
 			case sqlast.OpConcat:
 				conflict(t.X, t.Y)
 			case sqlast.OpAdd, sqlast.OpSub, sqlast.OpMul, sqlast.OpDiv, sqlast.OpMod:
-				if ca, cb := classes(kind, t.X, t.Y); risk == "" {
+				if risk == "" {
+					ca, _ := kind(t.X)
+					cb, _ := kind(t.Y)
 					risk = floatRisk(t.X, ca, t.Y, cb)
 				}
 				// Arithmetic on a string, a boolean or a type the kernel
@@ -571,13 +573,6 @@ func castClass(name string) TypeClass {
 	return ClassNone
 }
 
-// classes returns the classes of a and b.
-func classes(kind func(sqlast.Expr) (TypeClass, *sqlast.Literal), a, b sqlast.Expr) (TypeClass, TypeClass) {
-	ca, _ := kind(a)
-	cb, _ := kind(b)
-	return ca, cb
-}
-
 // floatRisk says why a comparison or arithmetic of a (class ca) and b
 // (class cb) may fail on PostgreSQL, "" when it sees no reason: a
 // floating point operand meets a numeric one, which PostgreSQL converts
@@ -585,20 +580,18 @@ func classes(kind func(sqlast.Expr) (TypeClass, *sqlast.Literal), a, b sqlast.Ex
 // "value out of range for type double precision"), unless the numeric
 // is a number literal safely inside the range (safeFloat).
 func floatRisk(a sqlast.Expr, ca TypeClass, b sqlast.Expr, cb TypeClass) string {
-	for _, o := range [][2]sqlast.Expr{{a, b}, {b, a}} {
-		cf, cn := ca, cb
-		if o[0] == b {
-			cf, cn = cb, ca
-		}
-		if cf != ClassFloat || cn != ClassDecimal {
-			continue
-		}
-		if text, ok := numberLiteral(o[1]); ok && safeFloat(text) {
-			continue
-		}
-		return fmt.Sprintf("%s against %s: a numeric converted to double precision, which fails on a value beyond its range", clip(sqlast.Format(o[0])), clip(sqlast.Format(o[1])))
+	f, n := a, b
+	switch {
+	case ca == ClassFloat && cb == ClassDecimal:
+	case cb == ClassFloat && ca == ClassDecimal:
+		f, n = b, a
+	default:
+		return ""
 	}
-	return ""
+	if text, ok := numberLiteral(n); ok && safeFloat(text) {
+		return ""
+	}
+	return fmt.Sprintf("%s against %s: a numeric converted to double precision, which fails on a value beyond its range", clip(sqlast.Format(f)), clip(sqlast.Format(n)))
 }
 
 // compoundRisk says why PostgreSQL cannot resolve the column types of
