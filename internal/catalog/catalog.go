@@ -135,8 +135,10 @@ type Column struct {
 	Unquoted bool
 	// Collation is the collation the column's declaration names
 	// (COLLATE NOCASE: "NOCASE", as written without quotes), "" for none
-	// (the engine's default: BINARY on SQLite). ParseDDL reads it, and
-	// SQLite's reader from the table's CREATE statement.
+	// (the engine's default: BINARY on SQLite). ParseDDL reads it,
+	// SQLite's reader from the table's CREATE statement, PostgreSQL's a
+	// collation other than the type's default (pg_collation's name), and
+	// MariaDB/MySQL's one other than utf8mb4's default (COLLATION_NAME).
 	Collation string
 	// Values are distinct values of the column in the database, at most
 	// Options.Samples: on SQLite as SELECT DISTINCT … LIMIT n returns them

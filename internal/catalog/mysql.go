@@ -23,6 +23,13 @@ const (
 FROM information_schema.COLUMNS c JOIN information_schema.TABLES t ON t.TABLE_SCHEMA = c.TABLE_SCHEMA AND t.TABLE_NAME = c.TABLE_NAME
 WHERE c.TABLE_SCHEMA = DATABASE() AND t.TABLE_TYPE = 'BASE TABLE'
 ORDER BY c.TABLE_NAME, c.ORDINAL_POSITION`
+	// myCollationsQuery lists the columns whose collation is not utf8mb4's
+	// default, the one equiv's sandbox creates its databases with
+	// (COLLATION_NAME is NULL on a column that holds no text).
+	myCollationsQuery = `SELECT c.TABLE_NAME, c.COLUMN_NAME, c.COLLATION_NAME
+FROM information_schema.COLUMNS c JOIN information_schema.TABLES t ON t.TABLE_SCHEMA = c.TABLE_SCHEMA AND t.TABLE_NAME = c.TABLE_NAME
+WHERE c.TABLE_SCHEMA = DATABASE() AND t.TABLE_TYPE = 'BASE TABLE' AND c.COLLATION_NAME IS NOT NULL
+  AND c.COLLATION_NAME <> COALESCE((SELECT s.DEFAULT_COLLATE_NAME FROM information_schema.CHARACTER_SETS s WHERE s.CHARACTER_SET_NAME = 'utf8mb4'), '')`
 	myKeysQuery = `SELECT TABLE_NAME, CONSTRAINT_NAME, REFERENCED_TABLE_NAME IS NOT NULL, COLUMN_NAME, REFERENCED_TABLE_NAME, REFERENCED_COLUMN_NAME
 FROM information_schema.KEY_COLUMN_USAGE
 WHERE TABLE_SCHEMA = DATABASE() AND (CONSTRAINT_NAME = 'PRIMARY' OR REFERENCED_TABLE_SCHEMA = DATABASE())
@@ -55,12 +62,32 @@ func readMySQL(ctx context.Context, q func(string) (*result.Set, error), o Optio
 	if err := readMySQLConstraints(q, db); err != nil {
 		return nil, err
 	}
+	if err := readMySQLCollations(q, db); err != nil {
+		return nil, err
+	}
 	if o.Checks {
 		if err := readMySQLChecks(q, db); err != nil {
 			return nil, err
 		}
 	}
 	return db, serverSamples(engine.MySQL, q, db, o.Samples)
+}
+
+// readMySQLCollations sets the Collation of every column of text whose
+// collation is not utf8mb4's default (myCollationsQuery).
+func readMySQLCollations(q func(string) (*result.Set, error), db *Database) error {
+	rows, err := q(myCollationsQuery)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows.Rows {
+		if t := db.Table(r[0].S); t != nil {
+			if k := t.Col(r[1].S); k >= 0 {
+				t.Columns[k].Collation = r[2].S
+			}
+		}
+	}
+	return nil
 }
 
 // isNO reads information_schema's IS_NULLABLE: "NO" is NOT NULL.

@@ -276,3 +276,48 @@ func BenchmarkMySQLReadDB(b *testing.B) {
 		}
 	}
 }
+
+// TestMySQLDBIDExoticTypes decides db_id pairs over a MariaDB database
+// with columns the search's databases cannot declare as they are: a
+// TINYINT (declared SMALLINT, where 200 fits and `x > 127` holds) and a
+// VARCHAR under utf8mb4_bin (declared under utf8mb4's case-insensitive
+// default, where 'A' = 'a'). A pair reading one is unknown with the column
+// named, where the search reported witnesses the database cannot hold;
+// a pair over INT, TEXT and VARCHAR columns of the default collation is
+// searched and refuted.
+func TestMySQLDBIDExoticTypes(t *testing.T) {
+	server := testserver.MySQL(t)
+	ctx := context.Background()
+	name := strings.TrimSuffix(testserver.Name("sjt_exotic_"), "_")
+	db := testserver.CreateMySQLDB(t, server, name)
+	for _, st := range []string{
+		"CREATE TABLE t (id INT PRIMARY KEY, x TINYINT, s VARCHAR(20) COLLATE utf8mb4_bin, note TEXT, name VARCHAR(20))",
+		"INSERT INTO t VALUES (1, 5, 'a', 'n', 'x')",
+	} {
+		if _, err := db.ExecContext(ctx, st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sb, err := mysqlsb.New(ctx, mysqlReaderDSN(t, server, name), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	for _, c := range []struct {
+		q1, q2 string
+		want   Verdict
+		reason string
+	}{
+		{"SELECT id FROM t WHERE x > 127", "SELECT id FROM t WHERE 1 = 0", Unknown, "t.x: its type TINYINT(4) is declared SMALLINT"},
+		{"SELECT id FROM t WHERE s = 'a'", "SELECT id FROM t WHERE s = 'a' AND BINARY s = 'a'", Unknown, "t.s: its collation utf8mb4_bin"},
+		{"SELECT id FROM t WHERE note = 'n' AND name = 'x'", "SELECT id FROM t WHERE note = 'n'", Inequivalent, ""},
+	} {
+		out, err := Decide(ctx, Pair{Q1: c.q1, Q2: c.q2, DBID: name}, Options{Sandbox: sb, Seed: 1, Budget: time.Minute, MaxDatabases: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Verdict != c.want || !strings.Contains(out.Reason, c.reason) {
+			t.Errorf("%s / %s: %s (%s), want %s with %q", c.q1, c.q2, out.Verdict, out.Reason, c.want, c.reason)
+		}
+	}
+}

@@ -263,3 +263,42 @@ func TestPostgresDBIDChecks(t *testing.T) {
 		}
 	}
 }
+
+// TestPostgresDBIDExoticTypes decides db_id pairs over a PostgreSQL
+// database with columns the search's databases cannot declare as they are
+// (citext, an array, a column under the C collation): a pair that reads one
+// is unknown with the column named — on a TEXT column `ct = 'a'` and
+// `lower(ct) = 'a'` part on 'A', on the citext column they never do, and
+// the search once reported that witness — while a pair reading only
+// built-in columns is still searched and refuted.
+func TestPostgresDBIDExoticTypes(t *testing.T) {
+	server := testserver.Postgres(t)
+	ctx := context.Background()
+	name := strings.TrimSuffix(testserver.Name("sjt_exotic_"), "_")
+	conn := testserver.CreatePostgresDB(t, server, name)
+	if _, err := conn.Exec(ctx, `CREATE EXTENSION IF NOT EXISTS citext;
+		CREATE TABLE t (id INT PRIMARY KEY, ct citext, arr INT[], cs TEXT COLLATE "C", name VARCHAR(20), amount NUMERIC(10, 2));
+		INSERT INTO t VALUES (1, 'A', '{1,2}', 'a', 'x', 1.50)`); err != nil {
+		t.Fatal(err)
+	}
+	sb := readerSandbox(t, server, name)
+	for _, c := range []struct {
+		q1, q2 string
+		want   Verdict
+		reason string
+	}{
+		{"SELECT id FROM t WHERE ct = 'a'", "SELECT id FROM t WHERE lower(ct) = 'a'", Unknown, "t.ct: its type CITEXT is declared TEXT"},
+		{"SELECT id FROM t WHERE arr = arr", "SELECT id FROM t WHERE arr IS NOT NULL", Unknown, "t.arr"},
+		{"SELECT id FROM t WHERE cs < 'b'", "SELECT id FROM t WHERE cs <= 'b'", Unknown, "t.cs: its collation C"},
+		{"SELECT * FROM t WHERE id > 1", "SELECT * FROM t WHERE id >= 1", Unknown, "t.ct"},
+		{"SELECT id FROM t WHERE name = 'x' AND amount > 1", "SELECT id FROM t WHERE name = 'x'", Inequivalent, ""},
+	} {
+		out, err := Decide(ctx, Pair{Q1: c.q1, Q2: c.q2, DBID: name}, Options{Sandbox: sb, Seed: 1, Budget: time.Minute, MaxDatabases: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Verdict != c.want || !strings.Contains(out.Reason, c.reason) {
+			t.Errorf("%s / %s: %s (%s), want %s with %q", c.q1, c.q2, out.Verdict, out.Reason, c.want, c.reason)
+		}
+	}
+}

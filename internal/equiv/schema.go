@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/catalog"
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sandbox"
+	"github.com/sqljudge/sqljudge/internal/sqllex"
 	"github.com/sqljudge/sqljudge/internal/testsuite"
 )
 
@@ -178,4 +180,64 @@ func (s *schema) tableRows(d engine.Dialect, db Data) []sandbox.TableRows {
 		out[ti] = sandbox.TableRows{Name: catalog.TableIdent(d, t), Cols: len(t.Columns), Rows: db[ti]}
 	}
 	return out
+}
+
+// unfaithfulRead returns why the search cannot stand for the pair's
+// database, "" when it can: a column either query may read is one the
+// sandbox would declare with another type or collation than the database
+// it was read from has (catalog.Unfaithful: a citext, point or array
+// column of PostgreSQL, a tinyint or a column under a binary collation of
+// MariaDB), so that a witness would be one for other columns (a citext's =
+// ignores case, a TEXT's does not) and a bounded verdict would speak of
+// databases the item cannot hold. A column may be read when its name
+// appears in either query as an identifier (case-folded; a name that is
+// also a keyword or an alias counts too), or when a query selects a star
+// (`*`, `t.*`) or joins NATURAL, which read columns they do not name;
+// COUNT(*) reads none. A pair of DDL is never refused: its types are
+// declared by family, as documented.
+func (s *schema) unfaithfulRead(d engine.Dialect, queries ...string) string {
+	if s.Dialect == "" {
+		return ""
+	}
+	names := map[string]bool{}
+	star := false
+	for _, q := range queries {
+		var prev sqllex.Token
+		for _, tk := range sqllex.Tokenize(q) {
+			switch tk.Kind {
+			case sqllex.Space, sqllex.Comment:
+				continue
+			case sqllex.Word:
+				names[strings.ToLower(tk.Text)] = true
+				star = star || strings.EqualFold(tk.Text, "NATURAL")
+			case sqllex.Quoted:
+				if len(tk.Text) >= 2 {
+					names[strings.ToLower(tk.Text[1:len(tk.Text)-1])] = true
+				}
+			case sqllex.Punct:
+				if tk.Text == "*" {
+					switch {
+					case prev.Kind == sqllex.Punct && (prev.Text == "," || prev.Text == "."),
+						prev.Kind == sqllex.Word && (strings.EqualFold(prev.Text, "SELECT") || strings.EqualFold(prev.Text, "DISTINCT") || strings.EqualFold(prev.Text, "ALL")):
+						star = true
+					}
+				}
+			}
+			prev = tk
+		}
+	}
+	for _, t := range s.Tables {
+		if !names[strings.ToLower(t.Name)] {
+			continue
+		}
+		for _, c := range t.Columns {
+			if !star && !names[strings.ToLower(c.Name)] {
+				continue
+			}
+			if why := catalog.Unfaithful(s.Dialect, d, c); why != "" {
+				return fmt.Sprintf("column %s.%s: %s", t.Name, c.Name, why)
+			}
+		}
+	}
+	return ""
 }

@@ -131,6 +131,10 @@ func (s *searcher) run(ctx, parent context.Context) error {
 		return nil
 	}
 	s.schema.dialect = s.o.Sandbox.Dialect()
+	if why := s.schema.unfaithfulRead(s.schema.dialect, s.p.Q1, s.p.Q2); why != "" {
+		s.unknown("the search's databases cannot hold the pair's database: %s; a witness on them would be none for it", why)
+		return nil
+	}
 	if s.schema.dialect == engine.SQLite {
 		s.schema.nullableKeys()
 	}

@@ -115,7 +115,7 @@ func Prove(ctx context.Context, q1, q2 string, s Schema, o Options) Attempt {
 				return Attempt{Stopped: "may fail", Detail: fmt.Sprintf("q%d: %s, in an output of a FROM subquery or a WITH, may fail, and the engine may evaluate it where the query does not read it (PostgreSQL types it and folds its constants; SQLite computes every column of a WITH and of a subquery it does not flatten)", i+1, r)}
 			}
 			if r := check.TypeRisk(q, s); r != "" {
-				return Attempt{Stopped: "type", Detail: fmt.Sprintf("q%d: %s; PostgreSQL refuses the query on every database, and the kernel does not type queries", i+1, r)}
+				return Attempt{Stopped: "type", Detail: fmt.Sprintf("q%d: %s: PostgreSQL types every query before it runs it (and refuses one it cannot type, on every database), by rules the kernel does not model", i+1, r)}
 			}
 		}
 	}
