@@ -40,6 +40,10 @@ type Database struct {
 	// (PostgreSQL and DuckDB: current_schema(); MySQL: DATABASE(), the
 	// database itself; "" on SQLite and for ParseDDL).
 	DefaultSchema string
+	// Locale is, for a database read from a PostgreSQL server, its
+	// encoding, LC_COLLATE, LC_CTYPE, locale provider and ICU locale as
+	// PGLocaleQuery reads them ("UTF8 C.UTF-8 C.UTF-8 c "); "" elsewhere.
+	Locale string
 	// Tables are the base tables.
 	Tables []*Table
 	// Objects are the CREATE statements as SQLite stores them

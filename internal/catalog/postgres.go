@@ -91,8 +91,24 @@ func readPostgres(ctx context.Context, q func(string) (*result.Set, error), o Op
 	if err := readPGCollations(q, db, filter); err != nil {
 		return nil, err
 	}
+	loc, err := q(PGLocaleQuery)
+	if err != nil {
+		return nil, err
+	}
+	if len(loc.Rows) == 1 && len(loc.Rows[0]) == 1 {
+		db.Locale = loc.Rows[0][0].S
+	}
 	return db, serverSamples(engine.Postgres, q, db, o.Samples)
 }
+
+// PGLocaleQuery reads the current PostgreSQL database's encoding,
+// LC_COLLATE, LC_CTYPE, locale provider and ICU locale as one string
+// (Database.Locale): what its columns of the default collation compare,
+// order and fold case by. The provider and ICU locale are read through
+// to_jsonb, as their columns are named otherwise from version to version
+// (datlocprovider since 15, daticulocale in 15 and 16, datlocale since 17)
+// and are absent before 15.
+const PGLocaleQuery = `SELECT pg_encoding_to_char(d.encoding) || ' ' || d.datcollate || ' ' || d.datctype || ' ' || coalesce(to_jsonb(d) ->> 'datlocprovider', '') || ' ' || coalesce(to_jsonb(d) ->> 'daticulocale', to_jsonb(d) ->> 'datlocale', '') FROM pg_database d WHERE d.datname = current_database()`
 
 // readPGCollations sets the Collation of every column declared with a
 // collation other than its type's default.

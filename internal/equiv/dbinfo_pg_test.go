@@ -302,3 +302,37 @@ func TestPostgresDBIDExoticTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestPostgresDBIDLocale decides a db_id pair over a database created
+// with ICU's en-US locale, whose text orders otherwise than the scratch
+// database's (the server's default, C.UTF-8 in CI): under en-US 'B' sorts
+// after 'b', so `name < 'b'` never holds for 'B' and the two queries agree;
+// under C it does, and the search refuted the pair with a witness the
+// database cannot give. The pair is now unknown with both locales named,
+// while over a database of the server's default locale it is refuted.
+func TestPostgresDBIDLocale(t *testing.T) {
+	server := testserver.Postgres(t)
+	ctx := context.Background()
+	for _, c := range []struct {
+		options string
+		want    Verdict
+		reason  string
+	}{
+		{"TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US'", Unknown, "its locale (encoding, collate, ctype, provider, ICU locale)"},
+		{"", Inequivalent, ""},
+	} {
+		name := strings.TrimSuffix(testserver.Name("sjt_locale_"), "_")
+		conn := testserver.CreatePostgresDBWith(t, server, name, c.options)
+		if _, err := conn.Exec(ctx, `CREATE TABLE t (id INT PRIMARY KEY, name TEXT); INSERT INTO t VALUES (1, 'a'), (2, 'B')`); err != nil {
+			t.Fatal(err)
+		}
+		sb := readerSandbox(t, server, name)
+		out, err := Decide(ctx, Pair{Q1: "SELECT id FROM t WHERE name < 'b'", Q2: "SELECT id FROM t WHERE name < 'b' AND name <> 'B'", DBID: name}, Options{Sandbox: sb, Seed: 1, Budget: time.Minute, MaxDatabases: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Verdict != c.want || !strings.Contains(out.Reason, c.reason) {
+			t.Errorf("%q: %s (%s), want %s with %q", c.options, out.Verdict, out.Reason, c.want, c.reason)
+		}
+	}
+}

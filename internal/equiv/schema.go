@@ -241,3 +241,29 @@ func (s *schema) unfaithfulRead(d engine.Dialect, queries ...string) string {
 	}
 	return ""
 }
+
+// localeDiffers returns why the scratch database cannot stand for the
+// pair's PostgreSQL database, "" when it can or the pair's database is
+// not one read from a PostgreSQL server: the two differ in encoding,
+// LC_COLLATE, LC_CTYPE, locale provider or ICU locale
+// (catalog.PGLocaleQuery), which decide how text of the default
+// collation compares, orders and folds case (a database created with
+// LOCALE_PROVIDER icu orders 'a' before 'B', the scratch under C.UTF-8
+// does not). The scratch is created by the server's defaults (template1).
+func (s *searcher) localeDiffers(ctx context.Context) string {
+	if s.schema.Dialect != engine.Postgres || s.schema.Locale == "" {
+		return ""
+	}
+	got, err := s.sc.Query(ctx, catalog.PGLocaleQuery)
+	if err != nil {
+		return fmt.Sprintf("its locale could not be compared with the scratch database's: %v", err)
+	}
+	if len(got.Rows) != 1 || len(got.Rows[0]) != 1 || got.Rows[0][0].S != s.schema.Locale {
+		scratch := "?"
+		if len(got.Rows) == 1 && len(got.Rows[0]) == 1 {
+			scratch = got.Rows[0][0].S
+		}
+		return fmt.Sprintf("its locale (encoding, collate, ctype, provider, ICU locale) is %q, the scratch database's %q", strings.TrimSpace(s.schema.Locale), strings.TrimSpace(scratch))
+	}
+	return ""
+}

@@ -165,6 +165,10 @@ func (s *searcher) run(ctx, parent context.Context) error {
 		return nil
 	}
 	defer s.sc.Close()
+	if why := s.localeDiffers(ctx); why != "" {
+		s.unknown("the search's databases cannot hold the pair's database: %s; a witness on them would be none for it", why)
+		return nil
+	}
 	s.readProof(ctx, s.sc)
 	// Where the solver phase cannot run (an engine the encoding does not
 	// model), the bare comparisons' literals get rows of their own too.

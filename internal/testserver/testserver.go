@@ -17,6 +17,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -107,6 +108,14 @@ func ConnectPostgres(tb testing.TB, serverDSN, db string) *pgx.Conn {
 // connection to it, closed before the drop.
 func CreatePostgresDB(tb testing.TB, serverDSN, name string) *pgx.Conn {
 	tb.Helper()
+	return CreatePostgresDBWith(tb, serverDSN, name, "")
+}
+
+// CreatePostgresDBWith is CreatePostgresDB with options appended to its
+// CREATE DATABASE ("TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE
+// 'en-US'"), a test's own text.
+func CreatePostgresDBWith(tb testing.TB, serverDSN, name, options string) *pgx.Conn {
+	tb.Helper()
 	checkName(tb, name)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -115,7 +124,7 @@ func CreatePostgresDB(tb testing.TB, serverDSN, name string) *pgx.Conn {
 		tb.Fatalf("testserver: connect to %s: %v", PostgresEnv, err)
 	}
 	defer c.Close(ctx)
-	for _, q := range []string{"DROP DATABASE IF EXISTS " + name + " WITH (FORCE)", "CREATE DATABASE " + name} {
+	for _, q := range []string{"DROP DATABASE IF EXISTS " + name + " WITH (FORCE)", strings.TrimSpace("CREATE DATABASE " + name + " " + options)} {
 		if _, err := c.Exec(ctx, q); err != nil {
 			tb.Fatalf("testserver: %s: %v", q, err)
 		}
