@@ -98,6 +98,14 @@ type Table struct {
 	// again for each dialect (Check.SQL); a reader fills them only when
 	// asked (Options.Checks).
 	Checks []Check
+	// Unmodelled says what a reader found in the table that the model
+	// leaves out and whose absence a consumer cannot take as a weaker
+	// schema ("trigger t_ins", "partial unique index u", "inherits or is
+	// inherited", "generated column g"): a database built from the model
+	// may hold rows the table refuses, or read rows the table does not
+	// (equiv refuses a pair that reads the table). "" for none; the first
+	// found.
+	Unmodelled string
 	// Generated names the columns SQLite computes (GENERATED ALWAYS AS),
 	// which ParseDDL leaves out of Columns as PRAGMA table_info does; a
 	// consumer that must know every column (equiv: SELECT *) refuses a

@@ -144,6 +144,9 @@ type pendingFK struct {
 	refTable string
 	refCols  []string // nil: the referenced table's primary key
 	unique   bool     // a CREATE UNIQUE INDEX, not a foreign key
+	// name is a unique index's name; unmodelled, when not "", what the
+	// index is that the model leaves out (Table.Unmodelled).
+	name, unmodelled string
 	// colls are the collations a unique index names for its columns,
 	// "" where it names none.
 	colls []string
@@ -162,11 +165,20 @@ func (p pendingFK) resolve(s *Database) error {
 		}
 		return nil
 	}
+	if p.unmodelled != "" {
+		t.unmodelled(p.unmodelled)
+		return nil
+	}
 	cols, err := indexes(t, p.cols)
 	if err != nil {
 		return err
 	}
 	if p.unique {
+		for i, k := range cols {
+			if i < len(p.colls) && p.colls[i] != "" && !sameCollation(t.Columns[k].Collation, p.colls[i]) {
+				t.unmodelled("unique index " + p.name + " under collation " + p.colls[i])
+			}
+		}
 		if !keyByCollation(t, cols, p.colls) {
 			return nil // no key by its columns' own comparison
 		}

@@ -502,6 +502,11 @@ func (p *ddlParser) tableOptions() (map[string]bool, error) {
 	for {
 		if p.mysqlTableOptionNext() {
 			p.leave(p.tableOptionMsg())
+			if w := strings.ToUpper(p.peek()); w == "INHERITS" || w == "PARTITION" {
+				// PostgreSQL: a scan of the table reads its children's or
+				// partitions' rows, which carry none of its keys.
+				return nil, p.fail(w + ": a table whose rows include other tables' (inheritance, partitions) is not modelled")
+			}
 			p.i = len(p.toks)
 			return opts, nil
 		}
@@ -633,8 +638,9 @@ func (p *ddlParser) dropGenerated(t *Table) error {
 // uniqueIndex reads [IF NOT EXISTS] name ON table ( items ) [WHERE expr]
 // of CREATE UNIQUE INDEX. An index over an expression, or a partial one
 // (WHERE: it binds only the rows its condition keeps), is no key of the
-// table and is left out, as the SQLite reader leaves it out; so is one
-// under a collation other than a column's own (pendingFK.resolve).
+// table and is left out, as the SQLite reader leaves it out, the table
+// marked Unmodelled; so is one under a collation other than a column's
+// own (pendingFK.resolve).
 func (p *ddlParser) uniqueIndex() ([]pendingFK, error) {
 	var err error
 	if p.ifNotExists, err = p.ifNotExistsClause(); err != nil {
@@ -684,10 +690,13 @@ func (p *ddlParser) uniqueIndex() ([]pendingFK, error) {
 	if p.i < len(p.toks) {
 		return nil, p.syntax()
 	}
-	if expr || partial {
-		return nil, nil
+	switch {
+	case expr:
+		return []pendingFK{{table: t, unique: true, unmodelled: "unique index " + p.index + " on an expression"}}, nil
+	case partial:
+		return []pendingFK{{table: t, unique: true, unmodelled: "partial unique index " + p.index}}, nil
 	}
-	return []pendingFK{{table: t, cols: cols, colls: colls, unique: true}}, nil
+	return []pendingFK{{table: t, cols: cols, colls: colls, unique: true, name: p.index}}, nil
 }
 
 // indexColumns reads ( item [, item] ) of CREATE INDEX: a column name

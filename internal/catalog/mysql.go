@@ -30,6 +30,16 @@ ORDER BY c.TABLE_NAME, c.ORDINAL_POSITION`
 FROM information_schema.COLUMNS c JOIN information_schema.TABLES t ON t.TABLE_SCHEMA = c.TABLE_SCHEMA AND t.TABLE_NAME = c.TABLE_NAME
 WHERE c.TABLE_SCHEMA = DATABASE() AND t.TABLE_TYPE = 'BASE TABLE' AND c.COLLATION_NAME IS NOT NULL
   AND c.COLLATION_NAME <> COALESCE((SELECT s.DEFAULT_COLLATE_NAME FROM information_schema.CHARACTER_SETS s WHERE s.CHARACTER_SET_NAME = 'utf8mb4'), '')`
+	// myUnmodelledQuery lists tables with what the model leaves out of
+	// them (Table.Unmodelled): a generated or an INVISIBLE column, a unique
+	// index on a prefix or an expression, a trigger (which
+	// information_schema shows only to an account with the TRIGGER
+	// privilege on the table: a reader that may only SELECT sees none).
+	myUnmodelledQuery = `SELECT TABLE_NAME, CONCAT('column ', COLUMN_NAME, ': ', LOWER(EXTRA)) FROM information_schema.COLUMNS
+WHERE TABLE_SCHEMA = DATABASE() AND (EXTRA LIKE '%GENERATED%' OR EXTRA LIKE '%INVISIBLE%')
+UNION ALL SELECT TABLE_NAME, CONCAT('unique index ', INDEX_NAME, ' on a prefix or an expression') FROM information_schema.STATISTICS
+WHERE TABLE_SCHEMA = DATABASE() AND NON_UNIQUE = 0 AND (SUB_PART IS NOT NULL OR COLUMN_NAME IS NULL)
+UNION ALL SELECT EVENT_OBJECT_TABLE, CONCAT('trigger ', TRIGGER_NAME) FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = DATABASE()`
 	myKeysQuery = `SELECT TABLE_NAME, CONSTRAINT_NAME, REFERENCED_TABLE_NAME IS NOT NULL, COLUMN_NAME, REFERENCED_TABLE_NAME, REFERENCED_COLUMN_NAME
 FROM information_schema.KEY_COLUMN_USAGE
 WHERE TABLE_SCHEMA = DATABASE() AND (CONSTRAINT_NAME = 'PRIMARY' OR REFERENCED_TABLE_SCHEMA = DATABASE())
@@ -64,6 +74,15 @@ func readMySQL(ctx context.Context, q func(string) (*result.Set, error), o Optio
 	}
 	if err := readMySQLCollations(q, db); err != nil {
 		return nil, err
+	}
+	un, err := q(myUnmodelledQuery)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range un.Rows {
+		if t := db.Table(r[0].S); t != nil {
+			t.unmodelled(r[1].S)
+		}
 	}
 	if o.Checks {
 		if err := readMySQLChecks(q, db); err != nil {

@@ -55,15 +55,35 @@ LEFT JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = u.num
 LEFT JOIN pg_class fc ON fc.oid = k.confrelid LEFT JOIN pg_namespace fn ON fn.oid = fc.relnamespace
 LEFT JOIN pg_attribute fa ON fa.attrelid = k.confrelid AND fa.attnum = k.confkey[u.i]
 WHERE %s AND k.contype IN ('p', 'u', 'f', 'c')
+  AND (k.contype <> 'f' OR k.convalidated AND NOT EXISTS (SELECT 1 FROM pg_trigger tg WHERE tg.tgconstraint = k.oid AND tg.tgenabled = 'D'))
 ORDER BY cl.oid, k.contype, k.conname, u.i`
 	pgUniqueIndexQuery = `SELECT %s, cl.relname, ic.relname, a.attname
 FROM pg_index x JOIN pg_class cl ON cl.oid = x.indrelid JOIN pg_class ic ON ic.oid = x.indexrelid
 JOIN pg_namespace n ON n.oid = cl.relnamespace
 CROSS JOIN LATERAL unnest(x.indkey::int2[]) WITH ORDINALITY AS u(num, i)
 LEFT JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = u.num
-WHERE %s AND x.indisunique AND NOT x.indisprimary AND x.indexprs IS NULL AND x.indpred IS NULL
-  AND u.i <= x.indnkeyatts AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = x.indexrelid)
+WHERE %s AND x.indisunique AND x.indisvalid AND NOT x.indisprimary AND x.indexprs IS NULL AND x.indpred IS NULL
+  AND x.indcollation[u.i - 1] = a.attcollation AND u.i <= x.indnkeyatts AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = x.indexrelid)
 ORDER BY cl.oid, ic.relname, u.i`
+	// pgUnmodelledQuery lists the tables read with what the model leaves
+	// out of them (Table.Unmodelled): partitions, inheritance either way,
+	// a unique index that is partial, on an expression, not valid, under
+	// another collation than its column's or NULLS NOT DISTINCT (read
+	// through to_jsonb: PostgreSQL 15's column), an exclusion constraint, a
+	// generated column, a trigger of the user's, a name that a table of
+	// pg_catalog takes first on the search path.
+	pgUnmodelledQuery = `SELECT s, relname, why FROM (SELECT %s AS s, c.relname, CASE
+  WHEN c.relkind = 'p' THEN 'partitioned'
+  WHEN EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhparent = c.oid OR i.inhrelid = c.oid) THEN 'inherits or is inherited'
+  WHEN EXISTS (SELECT 1 FROM pg_index x WHERE x.indrelid = c.oid AND x.indisunique AND (x.indexprs IS NOT NULL OR x.indpred IS NOT NULL OR NOT x.indisvalid OR coalesce(to_jsonb(x) ->> 'indnullsnotdistinct', 'false') = 'true')) THEN 'a unique index that is partial, on an expression, not valid or NULLS NOT DISTINCT'
+  WHEN EXISTS (SELECT 1 FROM pg_index x CROSS JOIN LATERAL generate_series(0, x.indnkeyatts - 1) AS g(j) JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = x.indkey[g.j] WHERE x.indrelid = c.oid AND x.indisunique AND x.indcollation[g.j] <> a.attcollation) THEN 'a unique index under another collation than its column''s'
+  WHEN EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conrelid = c.oid AND k.contype = 'x') THEN 'an exclusion constraint'
+  WHEN EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated <> '') THEN 'a generated column'
+  WHEN EXISTS (SELECT 1 FROM pg_trigger tg WHERE tg.tgrelid = c.oid AND NOT tg.tgisinternal) THEN 'a trigger'
+  WHEN EXISTS (SELECT 1 FROM pg_class pc WHERE pc.relnamespace = 'pg_catalog'::regnamespace AND pc.relname = c.relname) THEN 'a name that pg_catalog''s table of that name takes first'
+  END AS why
+FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE %s AND c.relkind IN ('r', 'p') AND NOT c.relispartition) AS u WHERE why IS NOT NULL`
 	// pgCollationsQuery lists the columns whose collation is not their
 	// type's default (a COLLATE in their declaration).
 	pgCollationsQuery = `SELECT %s, c.relname, a.attname, co.collname::text
@@ -91,6 +111,9 @@ func readPostgres(ctx context.Context, q func(string) (*result.Set, error), o Op
 	if err := readPGCollations(q, db, filter); err != nil {
 		return nil, err
 	}
+	if err := readPGUnmodelled(q, db, filter); err != nil {
+		return nil, err
+	}
 	loc, err := q(PGLocaleQuery)
 	if err != nil {
 		return nil, err
@@ -109,6 +132,23 @@ func readPostgres(ctx context.Context, q func(string) (*result.Set, error), o Op
 // (datlocprovider since 15, daticulocale in 15 and 16, datlocale since 17)
 // and are absent before 15.
 const PGLocaleQuery = `SELECT pg_encoding_to_char(d.encoding) || ' ' || d.datcollate || ' ' || d.datctype || ' ' || coalesce(to_jsonb(d) ->> 'datlocprovider', '') || ' ' || coalesce(to_jsonb(d) ->> 'daticulocale', to_jsonb(d) ->> 'datlocale', '') FROM pg_database d WHERE d.datname = current_database()`
+
+// readPGUnmodelled sets the Unmodelled of every table pgUnmodelledQuery
+// lists.
+func readPGUnmodelled(q func(string) (*result.Set, error), db *Database, filter string) error {
+	rows, err := q(fmt.Sprintf(pgUnmodelledQuery, pgSchemaName("n"), filter))
+	if err != nil {
+		return err
+	}
+	for _, r := range rows.Rows {
+		for _, t := range db.Tables {
+			if t.Schema == r[0].S && t.Name == r[1].S {
+				t.unmodelled(r[2].S)
+			}
+		}
+	}
+	return nil
+}
 
 // readPGCollations sets the Collation of every column declared with a
 // collation other than its type's default.

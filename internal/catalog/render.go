@@ -14,6 +14,10 @@ import (
 // simpleType is a declared type SQLite reads as it is written.
 var simpleType = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*( [A-Z_][A-Z0-9_]*)*(\(\d+(, \d+)?\))?$`)
 
+// precisionRe is a TIMESTAMP's or TIME's precision, "(3)", wherever it
+// stands ("TIMESTAMP(3) WITHOUT TIME ZONE").
+var precisionRe = regexp.MustCompile(`\(\d\)`)
+
 // typeArgsRe is what a declared type's arguments may be: one or two
 // integers (ParseDDL reads nothing else; a server's catalog is held to it
 // too, since a type is printed again into the sandbox's DDL).
@@ -32,7 +36,8 @@ func TypeArgs(t string) string {
 // own type, upper-cased, on SQLite when SQLite reads it (SERIAL becomes
 // INTEGER; a column declared without a type stays without one, of BLOB
 // affinity, which keeps every value as it is given), else the dialect's
-// type of its family, keeping lengths and precisions.
+// type of its family, keeping lengths and precisions (on PostgreSQL a
+// TIMESTAMP(p) or TIME(p) without time zone keeps its p).
 func DeclType(d engine.Dialect, c Column) string {
 	t := c.UpperType()
 	if d == engine.SQLite {
@@ -46,8 +51,8 @@ func DeclType(d engine.Dialect, c Column) string {
 			return t
 		}
 	}
-	big := strings.Contains(t, "BIG")
-	small := strings.Contains(t, "SMALL") || strings.Contains(t, "TINY")
+	big := strings.Contains(t, "BIG") || t == "INT8"
+	small := strings.Contains(t, "SMALL") || strings.Contains(t, "TINY") || t == "INT2" || t == "INT1"
 	args := TypeArgs(t)
 	switch c.Family {
 	case Integer:
@@ -77,8 +82,14 @@ func DeclType(d engine.Dialect, c Column) string {
 		if d == engine.MySQL {
 			return "DATETIME"
 		}
+		if d == engine.Postgres && !strings.Contains(t, " WITH TIME") && strings.HasPrefix(t, "TIMESTAMP(") {
+			return "TIMESTAMP" + precisionRe.FindString(t) // its fractional seconds' precision
+		}
 		return "TIMESTAMP"
 	case Time:
+		if d == engine.Postgres && !strings.Contains(t, " WITH TIME") && strings.HasPrefix(t, "TIME(") {
+			return "TIME" + precisionRe.FindString(t)
+		}
 		return "TIME"
 	case Boolean:
 		return "BOOLEAN"

@@ -21,7 +21,7 @@ import (
 // them; a statement the DDL parser cannot read keeps none) and the
 // samples (SELECT DISTINCT … LIMIT n).
 func readSQLite(ctx context.Context, q func(string) (*result.Set, error), o Options) (*Database, error) {
-	master, err := q("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid")
+	master, err := q("SELECT type, name, sql, tbl_name FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid")
 	if err != nil {
 		return nil, err
 	}
@@ -43,6 +43,11 @@ func readSQLite(ctx context.Context, q func(string) (*result.Set, error), o Opti
 	}
 	for i, t := range db.Tables {
 		t.FKs = resolveSQLiteFKs(db, t, fks[i])
+	}
+	for _, r := range master.Rows {
+		if t := db.Table(r[3].S); r[0].S == "trigger" && t != nil {
+			t.unmodelled("trigger " + r[1].S)
+		}
 	}
 	if o.Checks {
 		if err := sqliteChecks(db); err != nil {
@@ -141,6 +146,10 @@ func sqliteDeclared(t *Table, create string) {
 		t.Columns[i].Collation = parsed.Columns[i].Collation
 	}
 	t.PKDesc = parsed.PKDesc
+	if len(parsed.Generated) > 0 {
+		t.Generated = parsed.Generated
+		t.unmodelled("generated column " + parsed.Generated[0])
+	}
 	if p.hasPK && len(parsed.PK) == 0 {
 		t.PK = nil
 	}
@@ -166,7 +175,11 @@ func sqliteUniques(q func(string) (*result.Set, error), t *Table) error {
 	single := make([]bool, len(t.Columns))
 	var multi [][]int
 	for _, r := range list.Rows {
-		if len(r) < 5 || r[2].I == 0 || r[4].I != 0 {
+		if len(r) < 5 || r[2].I == 0 {
+			continue
+		}
+		if r[4].I != 0 {
+			t.unmodelled("partial unique index " + r[1].S)
 			continue
 		}
 		info, err := q(fmt.Sprintf("PRAGMA index_xinfo(%s)", quoteSQLite(r[1].S)))
@@ -179,6 +192,15 @@ func sqliteUniques(q func(string) (*result.Set, error), t *Table) error {
 				continue // the rowid an index stores after its key
 			}
 			k := t.Col(c[2].S)
+			switch {
+			case c[1].I == -2:
+				t.unmodelled("unique index " + r[1].S + " on an expression")
+			case k >= 0 && !t.Undeclared && !sameCollation(t.Columns[k].Collation, c[4].S):
+				// Under another collation the index refuses rows the
+				// column's own comparison tells apart ('a', 'A' under a
+				// NOCASE index on a BINARY column), or keeps rows it ties.
+				t.unmodelled("unique index " + r[1].S + " under collation " + c[4].S)
+			}
 			if c[1].I < 0 || k < 0 || !keyCollation(t, k, c[4].S) {
 				cols = nil
 				break
@@ -203,6 +225,22 @@ func sqliteUniques(q func(string) (*result.Set, error), t *Table) error {
 		}
 	}
 	return nil
+}
+
+// unmodelled sets t.Unmodelled to what unless it says something already.
+func (t *Table) unmodelled(what string) {
+	if t.Unmodelled == "" {
+		t.Unmodelled = what
+	}
+}
+
+// sameCollation reports whether an index's collation coll (index_xinfo,
+// BINARY for none) is a column's own, own ("" for BINARY).
+func sameCollation(own, coll string) bool {
+	if own == "" {
+		own = "BINARY"
+	}
+	return strings.EqualFold(own, coll)
 }
 
 // keyCollation reports whether an index under collation coll is a key of

@@ -321,3 +321,51 @@ func TestMySQLDBIDExoticTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestMySQLDBIDUnmodelled reads a MariaDB database whose tables hold what
+// the model leaves out — a generated column (declared plain, the search
+// set it to NULL), an INVISIBLE one (declared visible: SELECT * returned
+// it), a unique index on a prefix (read as a key of the whole column, the
+// search held two values of one prefix) — and refuses the pairs that read
+// them; a pair over the plain table is still refuted.
+func TestMySQLDBIDUnmodelled(t *testing.T) {
+	server := testserver.MySQL(t)
+	ctx := context.Background()
+	name := strings.TrimSuffix(testserver.Name("sjt_unmod_"), "_")
+	db := testserver.CreateMySQLDB(t, server, name)
+	for _, st := range []string{
+		"CREATE TABLE gen (id INT PRIMARY KEY, x INT, g INT AS (x * 2) VIRTUAL)",
+		"CREATE TABLE inv (id INT PRIMARY KEY, x INT, h INT INVISIBLE)",
+		"CREATE TABLE pre (id INT PRIMARY KEY, s VARCHAR(20), UNIQUE KEY s3 (s(3)))",
+		"CREATE TABLE plain (id INT PRIMARY KEY, x INT)",
+		"INSERT INTO gen (id, x) VALUES (1, 2)", "INSERT INTO inv (id, x, h) VALUES (1, 2, 3)",
+		"INSERT INTO pre VALUES (1, 'abcd')", "INSERT INTO plain VALUES (1, 3)",
+	} {
+		if _, err := db.ExecContext(ctx, st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sb, err := mysqlsb.New(ctx, mysqlReaderDSN(t, server, name), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	for _, c := range []struct {
+		q1, q2 string
+		want   Verdict
+		reason string
+	}{
+		{"SELECT g FROM gen", "SELECT x * 2 FROM gen", Unknown, "table gen: column g: virtual generated"},
+		{"SELECT * FROM inv", "SELECT id, x FROM inv", Unknown, "table inv: column h: invisible"},
+		{"SELECT count(*) FROM pre WHERE s LIKE 'abc%'", "SELECT count(*) FROM pre WHERE s = 'abcd'", Unknown, "table pre: unique index s3 on a prefix"},
+		{"SELECT x FROM plain WHERE x > 1", "SELECT x FROM plain WHERE x > 2", Inequivalent, ""},
+	} {
+		out, err := Decide(ctx, Pair{Q1: c.q1, Q2: c.q2, DBID: name}, Options{Sandbox: sb, Seed: 1, Budget: time.Minute, MaxDatabases: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Verdict != c.want || !strings.Contains(out.Reason, c.reason) {
+			t.Errorf("%s / %s: %s (%s), want %s with %q", c.q1, c.q2, out.Verdict, out.Reason, c.want, c.reason)
+		}
+	}
+}

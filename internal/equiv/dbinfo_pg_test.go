@@ -336,3 +336,95 @@ func TestPostgresDBIDLocale(t *testing.T) {
 		}
 	}
 }
+
+// TestPostgresDBIDUnmodelled reads a PostgreSQL database whose tables hold
+// what the model leaves out (catalog.Table.Unmodelled) and refuses the
+// pairs that read them. Inheritance made the prover read p's primary key
+// for scans that also read pc's rows (`SELECT DISTINCT id FROM p` proved
+// equal to `SELECT id FROM p`, with id 1 in both tables); a NOT VALID
+// foreign key, or one whose triggers are disabled, bound rows it never
+// checked (join_elim). Such foreign keys are not read; a unique index under
+// another collation than its column's is no key. A pair over the plain
+// table is still refuted, and one over a table that is only referenced by
+// a dropped foreign key proved.
+func TestPostgresDBIDUnmodelled(t *testing.T) {
+	server := testserver.Postgres(t)
+	ctx := context.Background()
+	name := strings.TrimSuffix(testserver.Name("sjt_unmod_"), "_")
+	conn := testserver.CreatePostgresDB(t, server, name)
+	if _, err := conn.Exec(ctx, `CREATE TABLE p (id INT PRIMARY KEY, z INT);
+		CREATE TABLE pc (extra INT) INHERITS (p);
+		CREATE TABLE part (id INT, k INT) PARTITION BY RANGE (k);
+		CREATE TABLE part_1 PARTITION OF part FOR VALUES FROM (0) TO (10);
+		CREATE TABLE pu (id INT PRIMARY KEY, x INT, y INT);
+		CREATE UNIQUE INDEX pu_x ON pu (x) WHERE y = 1;
+		CREATE TABLE ex (id INT PRIMARY KEY, x INT, EXCLUDE USING btree (x WITH =));
+		CREATE TABLE gen (id INT PRIMARY KEY, x INT, g INT GENERATED ALWAYS AS (x * 2) STORED);
+		CREATE TABLE trg (id INT PRIMARY KEY, x INT);
+		CREATE FUNCTION trg_small() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.x > 5 THEN RAISE EXCEPTION 'too big'; END IF; RETURN NEW; END $$;
+		CREATE TRIGGER trg_small BEFORE INSERT ON trg FOR EACH ROW EXECUTE FUNCTION trg_small();
+		CREATE TABLE nnd (id INT PRIMARY KEY, x INT, UNIQUE NULLS NOT DISTINCT (x));
+		CREATE TABLE pg_am (amtype TEXT PRIMARY KEY);
+		CREATE TABLE cu (id INT PRIMARY KEY, s TEXT COLLATE "C");
+		CREATE UNIQUE INDEX cu_s ON cu (s COLLATE "POSIX");
+		CREATE TABLE ref (id INT PRIMARY KEY);
+		CREATE TABLE q (id INT PRIMARY KEY, pid INT NOT NULL);
+		INSERT INTO ref VALUES (1); INSERT INTO q VALUES (1, 1), (2, 2);
+		ALTER TABLE q ADD FOREIGN KEY (pid) REFERENCES ref (id) NOT VALID;
+		CREATE TABLE r (id INT PRIMARY KEY, pid INT NOT NULL REFERENCES ref (id));
+		ALTER TABLE r DISABLE TRIGGER ALL;
+		CREATE TABLE plain (id INT PRIMARY KEY, x INT);
+		INSERT INTO p VALUES (1, 5); INSERT INTO pc VALUES (1, 6, 0); INSERT INTO plain VALUES (1, 3)`); err != nil {
+		t.Fatal(err)
+	}
+	sb := readerSandbox(t, server, name)
+	sch, err := readServerSchema(ctx, sb, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for tb, want := range map[string]string{
+		"p": "inherits or is inherited", "pc": "inherits or is inherited", "part": "partitioned",
+		"pu": "a unique index that is partial", "nnd": "NULLS NOT DISTINCT", "ex": "an exclusion constraint",
+		"gen": "a generated column", "trg": "a trigger", "pg_am": "pg_catalog", "cu": "under another collation",
+		"q": "", "r": "", "plain": "",
+	} {
+		tab := sch.Table(tb)
+		if tab == nil {
+			t.Errorf("%s: not read", tb)
+			continue
+		}
+		if got := tab.Unmodelled; (want == "") != (got == "") || !strings.Contains(got, want) {
+			t.Errorf("%s: Unmodelled %q, want %q", tb, got, want)
+		}
+	}
+	if q, r, cu := sch.Table("q"), sch.Table("r"), sch.Table("cu"); len(q.FKs) != 0 || len(r.FKs) != 0 || len(cu.Uniques) != 0 {
+		t.Errorf("foreign keys q %v, r %v (NOT VALID, triggers disabled: none), cu's uniques %v (another collation: none)", q.FKs, r.FKs, cu.Uniques)
+	}
+	for _, c := range []struct {
+		q1, q2 string
+		want   Verdict
+		reason string
+	}{
+		{"SELECT DISTINCT id FROM p", "SELECT id FROM p", Unknown, "table p: inherits or is inherited"},
+		{"SELECT count(*) FROM trg WHERE x > 5", "SELECT count(*) FROM trg WHERE x > 100", Unknown, "table trg: a trigger"},
+		{"SELECT q.id FROM q JOIN ref ON q.pid = ref.id", "SELECT q.id FROM q", Inequivalent, ""},
+		{"SELECT r.id FROM r JOIN ref ON r.pid = ref.id", "SELECT r.id FROM r", Inequivalent, ""},
+		{"SELECT x FROM plain WHERE x > 1", "SELECT x FROM plain WHERE x > 2", Inequivalent, ""},
+	} {
+		out, err := Decide(ctx, Pair{Q1: c.q1, Q2: c.q2, DBID: name}, Options{Sandbox: sb, Seed: 1, Budget: time.Minute, MaxDatabases: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Verdict != c.want || !strings.Contains(out.Reason, c.reason) {
+			t.Errorf("%s / %s: %s (%s), want %s with %q", c.q1, c.q2, out.Verdict, out.Reason, c.want, c.reason)
+		}
+	}
+	// A pair of DDL that declares inheritance is refused when parsed.
+	out, err := Decide(ctx, Pair{Q1: "SELECT DISTINCT id FROM p", Q2: "SELECT id FROM p", Schema: "CREATE TABLE p (id INTEGER PRIMARY KEY, z INTEGER); CREATE TABLE pc (extra INTEGER) INHERITS (p);"}, Options{Sandbox: sb, Seed: 1, Budget: time.Minute, MaxDatabases: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Verdict != Unknown || !strings.Contains(out.Reason, "INHERITS: a table whose rows include other tables'") {
+		t.Errorf("DDL with INHERITS: %s (%s), want unknown", out.Verdict, out.Reason)
+	}
+}

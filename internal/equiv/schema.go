@@ -185,7 +185,7 @@ func (s *schema) tableRows(d engine.Dialect, db Data) []sandbox.TableRows {
 // unfaithfulRead returns why the search cannot stand for the pair's
 // database, "" when it can: a column either query may read is one the
 // sandbox would declare with another type or collation than the database
-// it was read from has (catalog.Unfaithful: a citext, point or array
+// it was read from or its DDL has (catalog.Unfaithful: a citext, point or array
 // column of PostgreSQL, a tinyint or a column under a binary collation of
 // MariaDB), so that a witness would be one for other columns (a citext's =
 // ignores case, a TEXT's does not) and a bounded verdict would speak of
@@ -193,12 +193,15 @@ func (s *schema) tableRows(d engine.Dialect, db Data) []sandbox.TableRows {
 // appears in either query as an identifier (case-folded; a name that is
 // also a keyword or an alias counts too), or when a query selects a star
 // (`*`, `t.*`) or joins NATURAL, which read columns they do not name;
-// COUNT(*) reads none. A pair of DDL is never refused: its types are
-// declared by family, as documented.
+// COUNT(*) reads none. A table either query names that holds what the
+// model leaves out (catalog.Table.Unmodelled: a trigger, inheritance, a
+// partial unique index, a generated column…) refuses the pair too: the
+// search would build rows the table refuses, the prover read keys its
+// scans do not keep. A pair of DDL is refused where it names a type of
+// d's own that the sandbox declares otherwise (TINYINT on MariaDB,
+// CITEXT on PostgreSQL) or a COLLATE off SQLite; another engine's
+// spelling is declared by family, as documented.
 func (s *schema) unfaithfulRead(d engine.Dialect, queries ...string) string {
-	if s.Dialect == "" {
-		return ""
-	}
 	names := map[string]bool{}
 	star := false
 	for _, q := range queries {
@@ -229,6 +232,9 @@ func (s *schema) unfaithfulRead(d engine.Dialect, queries ...string) string {
 	for _, t := range s.Tables {
 		if !names[strings.ToLower(t.Name)] {
 			continue
+		}
+		if t.Unmodelled != "" {
+			return fmt.Sprintf("table %s: %s, which neither the prover nor the search models", t.Name, t.Unmodelled)
 		}
 		for _, c := range t.Columns {
 			if !star && !names[strings.ToLower(c.Name)] {

@@ -132,7 +132,7 @@ func (s *searcher) run(ctx, parent context.Context) error {
 	}
 	s.schema.dialect = s.o.Sandbox.Dialect()
 	if why := s.schema.unfaithfulRead(s.schema.dialect, s.p.Q1, s.p.Q2); why != "" {
-		s.unknown("the search's databases cannot hold the pair's database: %s; a witness on them would be none for it", why)
+		s.unknown("the pair's tables cannot be modelled: %s; a witness or a proof on the model would be none for them", why)
 		return nil
 	}
 	if s.schema.dialect == engine.SQLite {
