@@ -133,7 +133,7 @@ plans of both texts on the server of --db (EXPLAIN, never run).`,
 		},
 	}
 	cmd.Flags().StringVar(&o.Pairs, "pairs", "", "the run's pairs file")
-	cmd.Flags().StringVar(&o.DB, "db", "", "the folder of SQLite databases the run's db_id pairs read; for a PostgreSQL run, the postgres:// DSN of a server on which the proofs' renamings are planned (scratch databases, as equiv makes)")
+	cmd.Flags().StringVar(&o.DB, "db", "", "the folder of SQLite databases the run's db_id pairs read; for a PostgreSQL run, the postgres:// DSN of a server on which the proofs' renamings are planned (scratch databases, as equiv makes) and whose databases the db_id pairs name")
 	cmd.Flags().BoolVar(&o.AllowSuperuser, "allow-superuser", false, "let a --db account that may administer the server (PostgreSQL superuser) plan the renamings")
 	return cmd
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -254,5 +255,45 @@ func TestEquivCheck(t *testing.T) {
 	}
 	if code, _, stderr := runMain(t, "equiv", "check", out, "--pairs", other); code != ExitUsage || !strings.Contains(stderr, "not the pairs file of the run") {
 		t.Fatalf("another pairs file: exit %d: %s", code, stderr)
+	}
+}
+
+// TestEquivCheckPostgresDBID: the proofs of a run of db_id pairs on a
+// PostgreSQL server are re-checked against the databases on that server
+// (equiv check --db DSN reads them as the run did), where the check once
+// asked for a folder of SQLite databases; a table the model leaves out (a
+// trigger) is refused by the run.
+func TestEquivCheckPostgresDBID(t *testing.T) {
+	server := testserver.Postgres(t)
+	name := strings.TrimSuffix(testserver.Name("sjt_check_"), "_")
+	conn := testserver.CreatePostgresDB(t, server, name)
+	if _, err := conn.Exec(context.Background(), `CREATE TABLE plain (id INT PRIMARY KEY, x INT);
+		CREATE TABLE trg (id INT PRIMARY KEY, x INT);
+		CREATE FUNCTION trg_f() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;
+		CREATE TRIGGER trg_t BEFORE INSERT ON trg FOR EACH ROW EXECUTE FUNCTION trg_f()`); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	pairs := filepath.Join(dir, "pairs.jsonl")
+	lines := `{"id": "a", "q1": "SELECT DISTINCT id FROM plain", "q2": "SELECT id FROM plain", "db_id": "` + name + `"}
+{"id": "b", "q1": "SELECT DISTINCT id FROM trg", "q2": "SELECT id FROM trg", "db_id": "` + name + `"}
+`
+	if err := os.WriteFile(pairs, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	if code, _, stderr := runMain(t, "equiv", "--pairs", pairs, "--out", out, "--db", server, "--allow-superuser", "--max-databases", "50"); code != ExitOK {
+		t.Fatalf("equiv: exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(recs) != 2 || !strings.Contains(recs[0], `"verdict":"equivalent_proved"`) || !strings.Contains(recs[1], `"verdict":"unknown"`) || !strings.Contains(recs[1], "table trg: a trigger") {
+		t.Fatalf("records:\n%s\nwant a proved, b unknown for its trigger", b)
+	}
+	if code, stdout, stderr := runMain(t, "equiv", "check", out, "--pairs", pairs, "--db", server, "--allow-superuser"); code != ExitOK || !strings.Contains(stdout, "1 proofs checked, all valid") {
+		t.Fatalf("check: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }

@@ -87,7 +87,7 @@ func RunCheck(ctx context.Context, o CheckOptions, w io.Writer) error {
 		return err
 	}
 	d, _ := engine.ParseDialect(fp.Settings["engine"])
-	planner, done, err := checkPlanner(ctx, o, d)
+	planner, serverDB, done, err := checkPlanner(ctx, o, d)
 	if err != nil {
 		return err
 	}
@@ -96,7 +96,7 @@ func RunCheck(ctx context.Context, o CheckOptions, w io.Writer) error {
 	if planner != nil {
 		dbDir = ""
 	}
-	if n := dbIDProofs(recs, byID); n > 0 && dbDir == "" {
+	if n := dbIDProofs(recs, byID); n > 0 && dbDir == "" && serverDB == nil {
 		return usage.Errorf("--db is missing: %d proofs of %s are of pairs that name a database by db_id; pass --db, the folder of SQLite databases the run read", n, o.Out)
 	}
 	var solver check.Solver
@@ -109,7 +109,7 @@ func RunCheck(ctx context.Context, o CheckOptions, w io.Writer) error {
 		switch {
 		case r.Proof != nil:
 			checked++
-			err = checkRecord(ctx, r, byID, dbDir, d, fp.Settings["rule"], solver, planner)
+			err = checkRecord(ctx, r, byID, dbDir, serverDB, d, fp.Settings["rule"], solver, planner)
 		case r.Verdict == EquivalentProved:
 			err = fmt.Errorf("verdict %s without a proof", EquivalentProved)
 		}
@@ -142,22 +142,27 @@ func dbIDProofs(recs []Record, pairs map[string]PairLine) int {
 // drops it.
 type planner func(ctx context.Context, db *catalog.Database) (explain.PlanFunc, func(), error)
 
+// serverReader reads database dbID of a server as a run's db_id pair
+// read it (readServerSchema).
+type serverReader func(ctx context.Context, dbID string) (*catalog.Database, error)
+
 // checkPlanner returns, for a PostgreSQL run, the planner on the server
-// of o.DB (a postgres:// DSN: a usage error otherwise) and the function
-// that closes its sandbox; nil for another engine.
-func checkPlanner(ctx context.Context, o CheckOptions, d engine.Dialect) (planner, func(), error) {
+// of o.DB (a postgres:// DSN: a usage error otherwise), the reader of
+// that server's db_id databases, and the function that closes its
+// sandbox; nil for another engine.
+func checkPlanner(ctx context.Context, o CheckOptions, d engine.Dialect) (planner, serverReader, func(), error) {
 	if d != engine.Postgres {
-		return nil, func() {}, nil
+		return nil, nil, func() {}, nil
 	}
 	if dd, ok := sbopen.Dialect(o.DB); !ok || dd != engine.Postgres {
-		return nil, nil, usage.Errorf("--db: the proofs of a PostgreSQL run are checked against PostgreSQL's own plans: pass --db, the postgres:// DSN of a server whose role may create scratch databases")
+		return nil, nil, nil, usage.Errorf("--db: the proofs of a PostgreSQL run are checked against PostgreSQL's own plans: pass --db, the postgres:// DSN of a server whose role may create scratch databases")
 	}
 	sb, err := sbopen.Open(ctx, o.DB, sbopen.Options{AllowSuperuser: o.AllowSuperuser})
 	if err != nil {
 		if errors.Is(err, engine.ErrPrivileged) || errors.Is(err, sandbox.ErrSetup) {
-			return nil, nil, usage.Error{Err: privilegeAdvice(err)}
+			return nil, nil, nil, usage.Error{Err: privilegeAdvice(err)}
 		}
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	p := func(ctx context.Context, db *catalog.Database) (explain.PlanFunc, func(), error) {
 		sc, err := sb.Open(ctx, db.CreateStatements(engine.Postgres))
@@ -171,13 +176,23 @@ func checkPlanner(ctx context.Context, o CheckOptions, d engine.Dialect) (planne
 		}
 		return x.Explain, func() { sc.Close() }, nil
 	}
-	return p, func() { sb.Close() }, nil
+	read := func(ctx context.Context, dbID string) (*catalog.Database, error) {
+		db, err := readServerSchema(ctx, sb, dbID)
+		if err != nil {
+			return nil, fmt.Errorf("db_id %q: %w", dbID, err)
+		}
+		return newSchema(db).Database, nil
+	}
+	return p, read, func() { sb.Close() }, nil
 }
 
 // checkRecord re-checks the proof of one record; plan makes the scratch
 // database a PostgreSQL proof's renamings are planned on (nil on
-// SQLite).
-func checkRecord(ctx context.Context, r Record, pairs map[string]PairLine, dbDir string, d engine.Dialect, rule string, solver check.Solver, plan planner) error {
+// SQLite), serverDB reads a db_id pair's database on that server (nil
+// on SQLite, whose db_id pairs are read under dbDir). A proof of a pair
+// that names a table the model leaves out (catalog.Table.Unmodelled,
+// which the run refuses) fails.
+func checkRecord(ctx context.Context, r Record, pairs map[string]PairLine, dbDir string, serverDB serverReader, d engine.Dialect, rule string, solver check.Solver, plan planner) error {
 	p, ok := pairs[r.ID]
 	if !ok {
 		return fmt.Errorf("no pair with this id in the pairs file")
@@ -189,6 +204,8 @@ func checkRecord(ctx context.Context, r Record, pairs map[string]PairLine, dbDir
 		if db, err = catalog.ParseDDL(p.Schema); err == nil {
 			err = refuseGenerated(db)
 		}
+	case serverDB != nil:
+		db, err = serverDB(ctx, p.DBID)
 	case dbDir == "":
 		return fmt.Errorf("db_id %q: pass --db, the folder of SQLite databases the run read", p.DBID)
 	default:
@@ -202,6 +219,9 @@ func checkRecord(ctx context.Context, r Record, pairs map[string]PairLine, dbDir
 	}
 	if err != nil {
 		return fmt.Errorf("schema: %w", err)
+	}
+	if why := unmodelledRead(db, p.Q1, p.Q2); why != "" {
+		return fmt.Errorf("schema: %s, which the kernel does not model", why)
 	}
 	ps := proveSchema(db, d)
 	if ps == nil {

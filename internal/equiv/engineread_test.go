@@ -124,7 +124,7 @@ func TestProveQueriesRefusesMisreadNames(t *testing.T) {
 			kernelCheck = func(context.Context, check.Input, *check.Certificate) error { return nil }
 			rec := Record{ID: w.ID, Outcome: Outcome{Proof: cert}}
 			pairs := map[string]PairLine{w.ID: {ID: w.ID, Schema: w.Schema, Q1: w.Q1, Q2: w.Q2}}
-			err = checkRecord(ctx, rec, pairs, "", engine.SQLite, w.Rule, nil, nil)
+			err = checkRecord(ctx, rec, pairs, "", nil, engine.SQLite, w.Rule, nil, nil)
 			var m *explain.Mismatch
 			if !errors.As(err, &m) {
 				t.Errorf("equiv check accepts the misread proof: %v", err)

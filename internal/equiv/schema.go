@@ -202,6 +202,45 @@ func (s *schema) tableRows(d engine.Dialect, db Data) []sandbox.TableRows {
 // CITEXT on PostgreSQL) or a COLLATE off SQLite; another engine's
 // spelling is declared by family, as documented.
 func (s *schema) unfaithfulRead(d engine.Dialect, queries ...string) string {
+	if why := unmodelledRead(s.Database, queries...); why != "" {
+		return why
+	}
+	names, star := readNames(queries...)
+	for _, t := range s.Tables {
+		if !names[strings.ToLower(t.Name)] {
+			continue
+		}
+		for _, c := range t.Columns {
+			if !star && !names[strings.ToLower(c.Name)] {
+				continue
+			}
+			if why := catalog.Unfaithful(s.Dialect, d, c); why != "" {
+				return fmt.Sprintf("column %s.%s: %s", t.Name, c.Name, why)
+			}
+		}
+	}
+	return ""
+}
+
+// unmodelledRead returns, for the first table of db that either query
+// names (readNames) and that holds what the model leaves out
+// (catalog.Table.Unmodelled), what that is; "" for none.
+func unmodelledRead(db *catalog.Database, queries ...string) string {
+	names, _ := readNames(queries...)
+	for _, t := range db.Tables {
+		if names[strings.ToLower(t.Name)] && t.Unmodelled != "" {
+			return fmt.Sprintf("table %s: %s, which neither the prover nor the search models", t.Name, t.Unmodelled)
+		}
+	}
+	return ""
+}
+
+// readNames returns the names the queries may read, lower-cased: every
+// word and quoted identifier (a keyword or an alias too), and whether
+// one selects a star (`*`, `t.*`: after SELECT, DISTINCT, ALL, a comma or
+// a dot; COUNT(*) is none) or joins NATURAL, reading columns it does not
+// name.
+func readNames(queries ...string) (map[string]bool, bool) {
 	names := map[string]bool{}
 	star := false
 	for _, q := range queries {
@@ -229,23 +268,7 @@ func (s *schema) unfaithfulRead(d engine.Dialect, queries ...string) string {
 			prev = tk
 		}
 	}
-	for _, t := range s.Tables {
-		if !names[strings.ToLower(t.Name)] {
-			continue
-		}
-		if t.Unmodelled != "" {
-			return fmt.Sprintf("table %s: %s, which neither the prover nor the search models", t.Name, t.Unmodelled)
-		}
-		for _, c := range t.Columns {
-			if !star && !names[strings.ToLower(c.Name)] {
-				continue
-			}
-			if why := catalog.Unfaithful(s.Dialect, d, c); why != "" {
-				return fmt.Sprintf("column %s.%s: %s", t.Name, c.Name, why)
-			}
-		}
-	}
-	return ""
+	return names, star
 }
 
 // localeDiffers returns why the scratch database cannot stand for the
