@@ -152,6 +152,9 @@ type Column struct {
 	// collation other than the type's default (pg_collation's name), and
 	// MariaDB/MySQL's one other than utf8mb4's default (COLLATION_NAME).
 	Collation string
+	// Charset is the CHARACTER SET (or CHARSET) a column's DDL names, a
+	// MySQL attribute ParseDDL reads ("binary", "latin1"); "" for none.
+	Charset string
 	// Values are distinct values of the column in the database, at most
 	// Options.Samples: on SQLite as SELECT DISTINCT … LIMIT n returns them
 	// (in scan order, or in the order of an index on the column), on the
@@ -172,6 +175,11 @@ type ForeignKey struct {
 	// Implicit is true when the REFERENCES clause named no column:
 	// RefCols is then the referenced table's primary key.
 	Implicit bool
+	// MatchFull is true for a foreign key declared MATCH FULL (a row
+	// whose columns are all NULL or none NULL), which PostgreSQL enforces
+	// on a key of two or more columns (CreateStatements declares it
+	// there); SQLite and MySQL parse it and ignore it.
+	MatchFull bool
 	// Spelled holds the names as the declaration writes them, when the
 	// reader knows it (SQLite, whose names match case-insensitively and
 	// whose declarations may spell them otherwise than the tables do);

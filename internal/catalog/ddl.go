@@ -147,6 +147,8 @@ type pendingFK struct {
 	// name is a unique index's name; unmodelled, when not "", what the
 	// index is that the model leaves out (Table.Unmodelled).
 	name, unmodelled string
+	// matchFull is a foreign key's MATCH FULL (ForeignKey.MatchFull).
+	matchFull bool
 	// colls are the collations a unique index names for its columns,
 	// "" where it names none.
 	colls []string
@@ -200,7 +202,7 @@ func (p pendingFK) resolve(s *Database) error {
 	if len(refCols) != len(cols) {
 		return nil
 	}
-	t.FKs = append(t.FKs, ForeignKey{Cols: cols, RefTable: ref.Name, RefCols: refCols, Implicit: p.refCols == nil})
+	t.FKs = append(t.FKs, ForeignKey{Cols: cols, RefTable: ref.Name, RefCols: refCols, Implicit: p.refCols == nil, MatchFull: p.matchFull})
 	return nil
 }
 

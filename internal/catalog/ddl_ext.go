@@ -66,14 +66,26 @@ func (p *ddlParser) mysqlTableOptionNext() bool {
 // x, CHARSET x, ON UPDATE …; anything else is SQLite's syntax error.
 func (p *ddlParser) mysqlColumnOption(c *Column) error {
 	switch {
-	case p.is("AUTO_INCREMENT"), p.is("UNSIGNED"), p.is("SIGNED"), p.is("ZEROFILL"):
+	case p.is("UNSIGNED"), p.is("SIGNED"), p.is("ZEROFILL"):
+		// part of the type (INT(5) ZEROFILL is unsigned), as in INT
+		// UNSIGNED, which the type's words already hold
+		p.leave("")
+		c.Type += " " + strings.ToUpper(p.peek())
+		c.TypeName = c.Type
+		p.i++
+	case p.is("AUTO_INCREMENT"):
 		p.leave("")
 		p.i++
-	case p.is("COMMENT"), p.is("CHARSET"):
+	case p.is("CHARSET"):
+		p.leave("")
+		c.Charset = p.at(1).Text
+		p.i += 2
+	case p.is("COMMENT"):
 		p.leave("")
 		p.i += 2
 	case p.is("CHARACTER", "SET"):
 		p.leave("")
+		c.Charset = p.at(2).Text
 		p.i += 3
 	case p.is("ON", "UPDATE"):
 		p.leave("")

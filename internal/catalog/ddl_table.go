@@ -445,7 +445,7 @@ func (p *ddlParser) references(t *Table, cols []string) (pendingFK, error) {
 	case fk.refCols != nil && len(fk.refCols) != len(cols):
 		return fk, p.fail("number of columns in foreign key does not match the number of columns in the referenced table")
 	}
-	if err := p.refArgs(); err != nil {
+	if fk.matchFull, err = p.refArgs(); err != nil {
 		return fk, err
 	}
 	if !p.columnLevel {
@@ -454,26 +454,29 @@ func (p *ddlParser) references(t *Table, cols []string) (pendingFK, error) {
 	return fk, err
 }
 
-// refArgs reads ON DELETE|UPDATE|INSERT action and MATCH name, any number.
-func (p *ddlParser) refArgs() error {
+// refArgs reads ON DELETE|UPDATE|INSERT action and MATCH name, any
+// number, and reports whether one is MATCH FULL.
+func (p *ddlParser) refArgs() (full bool, err error) {
 	for {
 		switch {
 		case p.accept("MATCH"):
-			if _, err := p.name(); err != nil {
-				return err
+			n, err := p.name()
+			if err != nil {
+				return full, err
 			}
+			full = full || asciiFold(n, "FULL")
 		case p.is("ON", "DELETE"), p.is("ON", "UPDATE"), p.is("ON", "INSERT"):
 			p.i += 2
 			switch {
 			case p.accept("SET", "NULL"), p.accept("SET", "DEFAULT"), p.accept("CASCADE"), p.accept("RESTRICT"), p.accept("NO", "ACTION"):
 			default:
-				return p.syntax()
+				return full, p.syntax()
 			}
 		case p.is("ON") && !p.is("ON", "CONFLICT"):
 			p.i++
-			return p.syntax()
+			return full, p.syntax()
 		default:
-			return nil
+			return full, nil
 		}
 	}
 }

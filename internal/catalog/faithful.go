@@ -70,6 +70,8 @@ func Unfaithful(src, d engine.Dialect, c Column) string {
 		switch {
 		case (src != "" || myNative(own)) && own != myCanonical(decl) && !(myText(own) && decl == "VARCHAR(255)"):
 			return fmt.Sprintf("its type %s is declared %s", c.Type, decl)
+		case c.Charset != "" && !strings.EqualFold(c.Charset, "utf8mb4"):
+			return fmt.Sprintf("its character set %s is not utf8mb4, the sandbox's", c.Charset)
 		case c.Collation != "" && src == "":
 			return fmt.Sprintf("its collation %s is not declared", c.Collation)
 		case c.Collation != "":

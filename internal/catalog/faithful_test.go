@@ -56,6 +56,8 @@ func TestUnfaithful(t *testing.T) {
 		{"", engine.MySQL, col("TIMESTAMP", "", ""), "declared DATETIME"},
 		{"", engine.MySQL, col("VARCHAR(20)", "", "utf8mb4_bin"), "collation utf8mb4_bin"},
 		{"", engine.MySQL, col("INT(11)", "", ""), ""},
+		{"", engine.MySQL, func() Column { c := col("CHAR(3)", "", ""); c.Charset = "binary"; return c }(), "character set binary"},
+		{"", engine.MySQL, func() Column { c := col("CHAR(3)", "", ""); c.Charset = "utf8mb4"; return c }(), ""},
 		{"", engine.MySQL, col("INT2", "", ""), ""}, // SMALLINT
 		{"", engine.MySQL, col("INT8", "", ""), ""}, // BIGINT
 		{"", engine.MySQL, col("INT1", "", ""), "declared SMALLINT"},
@@ -140,6 +142,30 @@ func TestUnfaithful(t *testing.T) {
 			t.Errorf("%s %q on %s: %q, want faithful", c.src, c.c.Type, c.d, got)
 		case c.want != "" && !strings.Contains(got, c.want):
 			t.Errorf("%s %q on %s: %q, want a reason with %q", c.src, c.c.Type, c.d, got, c.want)
+		}
+	}
+}
+
+// TestMatchFullRendered: a composite foreign key declared MATCH FULL keeps
+// it on PostgreSQL (which then refuses a row with some of its columns NULL:
+// a witness holding one was none for the pair's schema), read from DDL;
+// a one-column key, SQLite and MySQL (which ignore it) are rendered as
+// before. ZEROFILL and CHARACTER SET are read into the column.
+func TestMatchFullRendered(t *testing.T) {
+	db, err := ParseDDL("CREATE TABLE p (a INT NOT NULL, b INT NOT NULL, PRIMARY KEY (a, b)); CREATE TABLE c (id INT PRIMARY KEY, a INT, b INT, x INT(5) ZEROFILL, s CHAR(3) CHARACTER SET binary, FOREIGN KEY (a, b) REFERENCES p (a, b) MATCH FULL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := db.Table("c")
+	if len(c.FKs) != 1 || !c.FKs[0].MatchFull {
+		t.Fatalf("foreign keys %+v, want one MATCH FULL", c.FKs)
+	}
+	if x, s := c.Columns[c.Col("x")], c.Columns[c.Col("s")]; x.Type != "INT(5) ZEROFILL" || s.Charset != "binary" {
+		t.Errorf("x %q, s charset %q", x.Type, s.Charset)
+	}
+	for d, want := range map[engine.Dialect]bool{engine.Postgres: true, engine.SQLite: false, engine.MySQL: false} {
+		if got := strings.Contains(strings.Join(db.CreateStatements(d), ";"), "MATCH FULL"); got != want {
+			t.Errorf("%s: MATCH FULL rendered %v, want %v", d, got, want)
 		}
 	}
 }

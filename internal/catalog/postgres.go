@@ -326,7 +326,7 @@ func (c *constraint) addTo(db *Database, checks bool) error {
 		if !ok {
 			return nil
 		}
-		t.FKs = append(t.FKs, ForeignKey{Cols: cols, RefSchema: p.Schema, RefTable: p.Name, RefCols: ref})
+		t.FKs = append(t.FKs, ForeignKey{Cols: cols, RefSchema: p.Schema, RefTable: p.Name, RefCols: ref, MatchFull: strings.Contains(c.def, "MATCH FULL")})
 	}
 	return nil
 }

@@ -156,7 +156,11 @@ func (db *Database) CreateStatementsWith(d engine.Dialect, typ func(engine.Diale
 			if p == nil || !p.IsKey(fk.RefCols) || db.Index(p) > ti {
 				continue // a cycle's back edge: not declared
 			}
-			parts = append(parts, fmt.Sprintf("FOREIGN KEY (%s) REFERENCES %s (%s)", colNames(d, t, fk.Cols), TableIdent(d, p), colNames(d, p, fk.RefCols)))
+			ref := fmt.Sprintf("FOREIGN KEY (%s) REFERENCES %s (%s)", colNames(d, t, fk.Cols), TableIdent(d, p), colNames(d, p, fk.RefCols))
+			if fk.MatchFull && d == engine.Postgres && len(fk.Cols) > 1 {
+				ref += " MATCH FULL"
+			}
+			parts = append(parts, ref)
 		}
 		for _, c := range t.Checks {
 			parts = append(parts, "CHECK "+c.SQL(d, t))

@@ -31,7 +31,13 @@ func readSQLite(ctx context.Context, q func(string) (*result.Set, error), o Opti
 		obj := Object{Type: r[0].S, Name: r[1].S, SQL: r[2].S}
 		db.Objects = append(db.Objects, obj)
 		if obj.Type == "table" && !SQLiteInternal(obj.Name) {
-			db.Tables = append(db.Tables, &Table{Name: obj.Name})
+			t := &Table{Name: obj.Name}
+			if w := strings.Fields(strings.ToUpper(obj.SQL)); len(w) > 1 && w[1] == "VIRTUAL" {
+				// A module's table (FTS, R*Tree): columns and a rowid
+				// alias (FTS4's docid) of the module's own.
+				t.unmodelled("virtual table")
+			}
+			db.Tables = append(db.Tables, t)
 			creates = append(creates, obj.SQL)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sqljudge/sqljudge/internal/catalog"
+	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
 )
 
@@ -160,13 +161,16 @@ CREATE UNIQUE INDEX eu_x ON eu (lower(x));
 CREATE TABLE cu (id INTEGER PRIMARY KEY, x TEXT);
 CREATE UNIQUE INDEX cu_x ON cu (x COLLATE NOCASE);
 CREATE TABLE gen (id INTEGER PRIMARY KEY, x INT, g INT GENERATED ALWAYS AS (x * 2));
-CREATE TABLE plain (id INTEGER PRIMARY KEY, x INT);
+CREATE TABLE plain (id INTEGER PRIMARY KEY, x INT, g INT, docid INT);
+CREATE VIRTUAL TABLE docs USING fts4(body);
+INSERT INTO docs (docid, body) VALUES (1, 'hello');
 INSERT INTO trg VALUES (1, 1); INSERT INTO pu VALUES (1, 1, 1), (2, 1, 0);
-INSERT INTO eu VALUES (1, 'a'); INSERT INTO cu VALUES (1, 'a'); INSERT INTO gen (id, x) VALUES (1, 2); INSERT INTO plain VALUES (1, 3);`
+INSERT INTO eu VALUES (1, 'a'); INSERT INTO cu VALUES (1, 'a'); INSERT INTO gen (id, x) VALUES (1, 2); INSERT INTO plain VALUES (1, 3, 10, 7);`
 
 // TestSQLiteDBUnmodelled reads a SQLite database whose tables hold what
 // the model leaves out — a trigger, a partial unique index, one on an
-// expression, one under NOCASE on a BINARY column, a generated column —
+// expression, one under NOCASE on a BINARY column, a generated column, an
+// FTS4 table (whose docid table_info does not list) —
 // and refuses the pairs that read them: the search built witnesses those
 // tables refuse (x = 100 past the trigger, two y = 1 rows of one x, 'a'
 // and 'A') or lack (SELECT * without g). A pair over the plain table is
@@ -177,7 +181,7 @@ func TestSQLiteDBUnmodelled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for tb, want := range map[string]string{"trg": "trigger trg_small", "pu": "partial unique index pu_x", "eu": "unique index eu_x on an expression", "cu": "unique index cu_x under collation NOCASE", "gen": "generated column g", "plain": ""} {
+	for tb, want := range map[string]string{"trg": "trigger trg_small", "pu": "partial unique index pu_x", "eu": "unique index eu_x on an expression", "cu": "unique index cu_x under collation NOCASE", "gen": "generated column g", "docs": "virtual table", "plain": ""} {
 		if got := sch.Table(tb).Unmodelled; got != want {
 			t.Errorf("%s: Unmodelled %q, want %q", tb, got, want)
 		}
@@ -192,6 +196,10 @@ func TestSQLiteDBUnmodelled(t *testing.T) {
 		{"SELECT count(*) FROM pu WHERE y = 1", "SELECT count(DISTINCT x) FROM pu WHERE y = 1", Unknown, "table pu: partial unique index"},
 		{"SELECT count(*) FROM cu WHERE x = 'a' COLLATE NOCASE", "SELECT count(*) FROM cu WHERE x = 'a'", Unknown, "table cu: unique index cu_x under collation NOCASE"},
 		{"SELECT * FROM gen", "SELECT id, x, x * 2 FROM gen", Unknown, "table gen: generated column g"},
+		// The prover proved these: g and docid, which PRAGMA table_info
+		// does not list, bound to plain's columns.
+		{"SELECT plain.id FROM plain WHERE EXISTS (SELECT 1 FROM gen WHERE g = 10)", "SELECT plain.id FROM plain WHERE EXISTS (SELECT 1 FROM gen WHERE plain.g = 10)", Unknown, "table gen: generated column g"},
+		{"SELECT plain.id FROM plain WHERE EXISTS (SELECT 1 FROM docs WHERE docid = 1)", "SELECT plain.id FROM plain WHERE EXISTS (SELECT 1 FROM docs WHERE plain.docid = 1)", Unknown, "table docs: virtual table"},
 		{"SELECT x FROM plain WHERE x > 1", "SELECT x FROM plain WHERE x > 2", Inequivalent, ""},
 	} {
 		out, err := Decide(context.Background(), Pair{Q1: c.q1, Q2: c.q2, DB: path}, Options{Sandbox: sb, Seed: 1, Budget: 20 * time.Second})
@@ -201,5 +209,13 @@ func TestSQLiteDBUnmodelled(t *testing.T) {
 		if out.Verdict != c.want || !strings.Contains(out.Reason, c.reason) {
 			t.Errorf("%s / %s: %s (%s), want %s with %q", c.q1, c.q2, out.Verdict, out.Reason, c.want, c.reason)
 		}
+	}
+	// The kernel's own entry point refuses alike, for DDL too.
+	ddl, err := catalog.ParseDDL("CREATE TABLE t (id INTEGER PRIMARY KEY, a INT, g INT GENERATED ALWAYS AS (a * 2) VIRTUAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cert, note := ProveQueries(context.Background(), "SELECT * FROM t", "SELECT id, a FROM t", ddl, engine.SQLite, RuleBag, nil); cert != nil || note.StoppedBy != "schema" {
+		t.Errorf("ProveQueries over a generated column: proof %v, note %+v, want none, stopped by schema", cert != nil, note)
 	}
 }

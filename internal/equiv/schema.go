@@ -228,8 +228,15 @@ func (s *schema) unfaithfulRead(d engine.Dialect, queries ...string) string {
 func unmodelledRead(db *catalog.Database, queries ...string) string {
 	names, _ := readNames(queries...)
 	for _, t := range db.Tables {
-		if names[strings.ToLower(t.Name)] && t.Unmodelled != "" {
-			return fmt.Sprintf("table %s: %s, which neither the prover nor the search models", t.Name, t.Unmodelled)
+		if !names[strings.ToLower(t.Name)] {
+			continue
+		}
+		why := t.Unmodelled
+		if why == "" && len(t.Generated) > 0 {
+			why = "generated column " + t.Generated[0] // ParseDDL's
+		}
+		if why != "" {
+			return fmt.Sprintf("table %s: %s, which neither the prover nor the search models", t.Name, why)
 		}
 	}
 	return ""

@@ -443,8 +443,9 @@ func (cz *canonicalizer) call(f *sqlast.FuncCall, sub func(sqlast.Expr) (sqlast.
 	}
 	// After the arguments are read: a double-quoted "now" is a string.
 	if timeFuncs[name] {
-		if len(f.Args) == 0 {
-			return nil, refuse("current time", "%s(): the current time", name)
+		if len(f.Args) <= timeArg(name) {
+			// No time value: date() and strftime('%f') read the clock.
+			return nil, refuse("current time", "%s() without a time value: the current time", name)
 		}
 		for i, a := range f.Args {
 			if l, ok := a.(*sqlast.Literal); ok && l.Kind == sqlast.LitString && strings.Contains(strings.ToLower(l.Value), "now") {
