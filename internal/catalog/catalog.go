@@ -41,8 +41,9 @@ type Database struct {
 	// database itself; "" on SQLite and for ParseDDL).
 	DefaultSchema string
 	// Locale is, for a database read from a PostgreSQL server, its
-	// encoding, LC_COLLATE, LC_CTYPE, locale provider and ICU locale as
-	// PGLocaleQuery reads them ("UTF8 C.UTF-8 C.UTF-8 c "); "" elsewhere.
+	// encoding, LC_COLLATE, LC_CTYPE, locale provider, ICU locale and
+	// its own settings as PGLocaleQuery reads them ("UTF8 C.UTF-8
+	// C.UTF-8 c "); "" elsewhere.
 	Locale string
 	// Tables are the base tables.
 	Tables []*Table

@@ -127,11 +127,14 @@ func readPostgres(ctx context.Context, q func(string) (*result.Set, error), o Op
 // PGLocaleQuery reads the current PostgreSQL database's encoding,
 // LC_COLLATE, LC_CTYPE, locale provider and ICU locale as one string
 // (Database.Locale): what its columns of the default collation compare,
-// order and fold case by. The provider and ICU locale are read through
+// order and fold case by; and the settings ALTER DATABASE … SET and ALTER
+// ROLE … IN DATABASE … SET gave it (search_path, transform_null_equals,
+// session_replication_role, DateStyle…), under which its queries run
+// otherwise than in a database without them. The provider and ICU locale are read through
 // to_jsonb, as their columns are named otherwise from version to version
 // (datlocprovider since 15, daticulocale in 15 and 16, datlocale since 17)
 // and are absent before 15.
-const PGLocaleQuery = `SELECT pg_encoding_to_char(d.encoding) || ' ' || d.datcollate || ' ' || d.datctype || ' ' || coalesce(to_jsonb(d) ->> 'datlocprovider', '') || ' ' || coalesce(to_jsonb(d) ->> 'daticulocale', to_jsonb(d) ->> 'datlocale', '') FROM pg_database d WHERE d.datname = current_database()`
+const PGLocaleQuery = `SELECT pg_encoding_to_char(d.encoding) || ' ' || d.datcollate || ' ' || d.datctype || ' ' || coalesce(to_jsonb(d) ->> 'datlocprovider', '') || ' ' || coalesce(to_jsonb(d) ->> 'daticulocale', to_jsonb(d) ->> 'datlocale', '') || coalesce(' settings ' || (SELECT string_agg(array_to_string(s.setconfig, ','), ';' ORDER BY s.setrole) FROM pg_db_role_setting s WHERE s.setdatabase = d.oid), '') FROM pg_database d WHERE d.datname = current_database()`
 
 // readPGUnmodelled sets the Unmodelled of every table pgUnmodelledQuery
 // lists.

@@ -266,19 +266,26 @@ func TestPostgresDBIDChecks(t *testing.T) {
 
 // TestPostgresDBIDExoticTypes decides db_id pairs over a PostgreSQL
 // database with columns the search's databases cannot declare as they are
-// (citext, an array, a column under the C collation): a pair that reads one
-// is unknown with the column named — on a TEXT column `ct = 'a'` and
-// `lower(ct) = 'a'` part on 'A', on the citext column they never do, and
-// the search once reported that witness — while a pair reading only
-// built-in columns is still searched and refuted.
+// (citext, an array, a column under the C collation): a pair that names a
+// table holding one is unknown with the column named — on a TEXT column
+// `ct = 'a'` and `lower(ct) = 'a'` part on 'A', on the citext column they
+// never do, and the search once reported that witness; PostgreSQL reads a
+// whole row by its table's name, so every column of a table named counts —
+// however the name is spelled (doubled quotes, U&"…" escapes, TABLE t,
+// which a lexical reading of names once missed), while a pair over a table
+// of built-in columns only is still searched and refuted.
 func TestPostgresDBIDExoticTypes(t *testing.T) {
 	server := testserver.Postgres(t)
 	ctx := context.Background()
 	name := strings.TrimSuffix(testserver.Name("sjt_exotic_"), "_")
 	conn := testserver.CreatePostgresDB(t, server, name)
 	if _, err := conn.Exec(ctx, `CREATE EXTENSION IF NOT EXISTS citext;
-		CREATE TABLE t (id INT PRIMARY KEY, ct citext, arr INT[], cs TEXT COLLATE "C", name VARCHAR(20), amount NUMERIC(10, 2));
-		INSERT INTO t VALUES (1, 'A', '{1,2}', 'a', 'x', 1.50)`); err != nil {
+		CREATE TABLE t (id INT PRIMARY KEY, ct citext);
+		CREATE TABLE "c""t" (id INT PRIMARY KEY, k citext);
+		CREATE TABLE ta (id INT PRIMARY KEY, arr INT[]);
+		CREATE TABLE tc (id INT PRIMARY KEY, cs TEXT COLLATE "C");
+		CREATE TABLE plain (id INT PRIMARY KEY, name VARCHAR(20), amount NUMERIC(10, 2));
+		INSERT INTO t VALUES (1, 'A'); INSERT INTO plain VALUES (1, 'x', 1.50)`); err != nil {
 		t.Fatal(err)
 	}
 	sb := readerSandbox(t, server, name)
@@ -288,10 +295,14 @@ func TestPostgresDBIDExoticTypes(t *testing.T) {
 		reason string
 	}{
 		{"SELECT id FROM t WHERE ct = 'a'", "SELECT id FROM t WHERE lower(ct) = 'a'", Unknown, "t.ct: its type CITEXT is declared TEXT"},
-		{"SELECT id FROM t WHERE arr = arr", "SELECT id FROM t WHERE arr IS NOT NULL", Unknown, "t.arr"},
-		{"SELECT id FROM t WHERE cs < 'b'", "SELECT id FROM t WHERE cs <= 'b'", Unknown, "t.cs: its collation C"},
+		{"SELECT id FROM ta WHERE arr = arr", "SELECT id FROM ta WHERE arr IS NOT NULL", Unknown, "ta.arr"},
+		{"SELECT id FROM tc WHERE cs < 'b'", "SELECT id FROM tc WHERE cs <= 'b'", Unknown, "tc.cs: its collation C"},
 		{"SELECT * FROM t WHERE id > 1", "SELECT * FROM t WHERE id >= 1", Unknown, "t.ct"},
-		{"SELECT id FROM t WHERE name = 'x' AND amount > 1", "SELECT id FROM t WHERE name = 'x'", Inequivalent, ""},
+		{"SELECT id FROM t WHERE t = ROW(1, 'a')::t", "SELECT id FROM t WHERE id = 1 AND ct = 'a' COLLATE \"C\"", Unknown, "t.ct"},
+		{"TABLE t", "SELECT id, ct FROM t", Unknown, "t.ct"},
+		{`SELECT id FROM U&"\0074" WHERE id > 1`, "SELECT id FROM t WHERE id >= 1", Unknown, "t.ct"},
+		{`SELECT k FROM "c""t" WHERE k = 'a'`, `SELECT 'a' FROM "c""t" WHERE k = 'a'`, Unknown, "its type CITEXT is declared TEXT"},
+		{"SELECT id FROM plain WHERE name = 'x' AND amount > 1", "SELECT id FROM plain WHERE name = 'x'", Inequivalent, ""},
 	} {
 		out, err := Decide(ctx, Pair{Q1: c.q1, Q2: c.q2, DBID: name}, Options{Sandbox: sb, Seed: 1, Budget: time.Minute, MaxDatabases: 100})
 		if err != nil {
@@ -309,22 +320,31 @@ func TestPostgresDBIDExoticTypes(t *testing.T) {
 // after 'b', so `name < 'b'` never holds for 'B' and the two queries agree;
 // under C it does, and the search refuted the pair with a witness the
 // database cannot give. The pair is now unknown with both locales named,
-// while over a database of the server's default locale it is refuted.
+// and so is one over a database with a setting of its own, while over a
+// database of the server's defaults it is refuted.
 func TestPostgresDBIDLocale(t *testing.T) {
 	server := testserver.Postgres(t)
 	ctx := context.Background()
 	for _, c := range []struct {
-		options string
-		want    Verdict
-		reason  string
+		options, set string
+		want         Verdict
+		reason       string
 	}{
-		{"TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US'", Unknown, "its locale (encoding, collate, ctype, provider, ICU locale)"},
-		{"", Inequivalent, ""},
+		{"TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US'", "", Unknown, "its locale (encoding, collate, ctype, provider, ICU locale; settings of its own)"},
+		// A setting of the database's own: its queries run otherwise
+		// (transform_null_equals reads name = NULL as name IS NULL).
+		{"", "transform_null_equals = on", Unknown, "settings transform_null_equals=on"},
+		{"", "", Inequivalent, ""},
 	} {
 		name := strings.TrimSuffix(testserver.Name("sjt_locale_"), "_")
 		conn := testserver.CreatePostgresDBWith(t, server, name, c.options)
 		if _, err := conn.Exec(ctx, `CREATE TABLE t (id INT PRIMARY KEY, name TEXT); INSERT INTO t VALUES (1, 'a'), (2, 'B')`); err != nil {
 			t.Fatal(err)
+		}
+		if c.set != "" {
+			if _, err := conn.Exec(ctx, "ALTER DATABASE "+name+" SET "+c.set); err != nil {
+				t.Fatal(err)
+			}
 		}
 		sb := readerSandbox(t, server, name)
 		out, err := Decide(ctx, Pair{Q1: "SELECT id FROM t WHERE name < 'b'", Q2: "SELECT id FROM t WHERE name < 'b' AND name <> 'B'", DBID: name}, Options{Sandbox: sb, Seed: 1, Budget: time.Minute, MaxDatabases: 100})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/catalog"
@@ -11,7 +12,6 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine/sqlite"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sandbox"
-	"github.com/sqljudge/sqljudge/internal/sqllex"
 	"github.com/sqljudge/sqljudge/internal/testsuite"
 )
 
@@ -190,10 +190,10 @@ func (s *schema) tableRows(d engine.Dialect, db Data) []sandbox.TableRows {
 // MariaDB), so that a witness would be one for other columns (a citext's =
 // ignores case, a TEXT's does not) and a bounded verdict would speak of
 // databases the item cannot hold. A column may be read when its name
-// appears in either query as an identifier (case-folded; a name that is
-// also a keyword or an alias counts too), or when a query selects a star
-// (`*`, `t.*`) or joins NATURAL, which read columns they do not name;
-// COUNT(*) reads none. A table either query names that holds what the
+// may be named by either query (readNames: its words appear in their
+// text), or when a query may read columns it does not name (a * but
+// COUNT(*), NATURAL, TABLE t; on PostgreSQL any column of a table named,
+// which a whole-row reference reads). A table either query names that holds what the
 // model leaves out (catalog.Table.Unmodelled: a trigger, inheritance, a
 // partial unique index, a generated column…) refuses the pair too: the
 // search would build rows the table refuses, the prover read keys its
@@ -205,13 +205,16 @@ func (s *schema) unfaithfulRead(d engine.Dialect, queries ...string) string {
 	if why := unmodelledRead(s.Database, queries...); why != "" {
 		return why
 	}
-	names, star := readNames(queries...)
+	r := readNames(queries...)
 	for _, t := range s.Tables {
-		if !names[strings.ToLower(t.Name)] {
+		if !r.mayName(t.Name) {
 			continue
 		}
+		// PostgreSQL reads a whole row by the table's name (SELECT t FROM
+		// t, t = ROW(…)::t): every column of a table it names.
+		whole := r.star || d == engine.Postgres
 		for _, c := range t.Columns {
-			if !star && !names[strings.ToLower(c.Name)] {
+			if !whole && !r.mayName(c.Name) {
 				continue
 			}
 			if why := catalog.Unfaithful(s.Dialect, d, c); why != "" {
@@ -223,12 +226,13 @@ func (s *schema) unfaithfulRead(d engine.Dialect, queries ...string) string {
 }
 
 // unmodelledRead returns, for the first table of db that either query
-// names (readNames) and that holds what the model leaves out
-// (catalog.Table.Unmodelled), what that is; "" for none.
+// may read (readNames) and that holds what the model leaves out
+// (catalog.Table.Unmodelled, or a generated column of ParseDDL's), what
+// that is; "" for none.
 func unmodelledRead(db *catalog.Database, queries ...string) string {
-	names, _ := readNames(queries...)
+	r := readNames(queries...)
 	for _, t := range db.Tables {
-		if !names[strings.ToLower(t.Name)] {
+		if !r.mayName(t.Name) {
 			continue
 		}
 		why := t.Unmodelled
@@ -242,40 +246,63 @@ func unmodelledRead(db *catalog.Database, queries ...string) string {
 	return ""
 }
 
-// readNames returns the names the queries may read, lower-cased: every
-// word and quoted identifier (a keyword or an alias too), and whether
-// one selects a star (`*`, `t.*`: after SELECT, DISTINCT, ALL, a comma or
-// a dot; COUNT(*) is none) or joins NATURAL, reading columns it does not
-// name.
-func readNames(queries ...string) (map[string]bool, bool) {
-	names := map[string]bool{}
-	star := false
+// reads is what readNames finds the queries may read.
+type reads struct {
+	// words are every run of letters, digits, _, $ and non-ASCII bytes
+	// of the queries' text, lower-cased, wherever it stands (in a
+	// string, a comment or a quoted identifier too: each engine lexes
+	// its own way, E'\'' or $$…$$ on PostgreSQL, '\'' or 1--x on
+	// MariaDB, and a name may hide in what another lexer takes for a
+	// string).
+	words map[string]bool
+	// all is true when every name may be read: a query spells a name
+	// by escapes (PostgreSQL's U&"\0070").
+	all bool
+	// star is true when a query may read columns it does not name: a *
+	// anywhere but in COUNT(*) (SELECT *, t.*, DISTINCT ON (1) *,
+	// DISTINCTROW *, a product), NATURAL, or PostgreSQL's TABLE t.
+	star bool
+}
+
+// countStar matches COUNT(*), the one * that reads no column.
+var countStar = regexp.MustCompile(`(?i)count\s*\(\s*\*\s*\)`)
+
+// nameRun is a word of readNames.
+var nameRun = regexp.MustCompile(`[A-Za-z0-9_$\x80-\xff]+`)
+
+// readNames returns what the queries may read, read from their raw text
+// and never from one engine's lexing, so that it errs only towards
+// reading more (reads).
+func readNames(queries ...string) reads {
+	r := reads{words: map[string]bool{}}
 	for _, q := range queries {
-		var prev sqllex.Token
-		for _, tk := range sqllex.Tokenize(q) {
-			switch tk.Kind {
-			case sqllex.Space, sqllex.Comment:
-				continue
-			case sqllex.Word:
-				names[strings.ToLower(tk.Text)] = true
-				star = star || strings.EqualFold(tk.Text, "NATURAL")
-			case sqllex.Quoted:
-				if len(tk.Text) >= 2 {
-					names[strings.ToLower(tk.Text[1:len(tk.Text)-1])] = true
-				}
-			case sqllex.Punct:
-				if tk.Text == "*" {
-					switch {
-					case prev.Kind == sqllex.Punct && (prev.Text == "," || prev.Text == "."),
-						prev.Kind == sqllex.Word && (strings.EqualFold(prev.Text, "SELECT") || strings.EqualFold(prev.Text, "DISTINCT") || strings.EqualFold(prev.Text, "ALL")):
-						star = true
-					}
-				}
-			}
-			prev = tk
+		for _, w := range nameRun.FindAllString(q, -1) {
+			r.words[strings.ToLower(w)] = true
+		}
+		if strings.Contains(strings.ToUpper(q), "U&") {
+			r.all = true
+		}
+		if strings.Contains(countStar.ReplaceAllString(q, ""), "*") {
+			r.star = true
 		}
 	}
-	return names, star
+	r.star = r.star || r.words["natural"] || r.words["table"]
+	return r
+}
+
+// mayName reports whether name may be named by the queries: each of its
+// words (nameRun) is a word of theirs — a name of other characters alone
+// (`"""`) always may.
+func (r reads) mayName(name string) bool {
+	if r.all {
+		return true
+	}
+	for _, w := range nameRun.FindAllString(name, -1) {
+		if !r.words[strings.ToLower(w)] {
+			return false
+		}
+	}
+	return true
 }
 
 // localeDiffers returns why the scratch database cannot stand for the
@@ -285,7 +312,9 @@ func readNames(queries ...string) (map[string]bool, bool) {
 // (catalog.PGLocaleQuery), which decide how text of the default
 // collation compares, orders and folds case (a database created with
 // LOCALE_PROVIDER icu orders 'a' before 'B', the scratch under C.UTF-8
-// does not). The scratch is created by the server's defaults (template1).
+// does not), or in settings of its own (ALTER DATABASE … SET
+// transform_null_equals = on makes d = NULL true on NULL). The scratch
+// is created by the server's defaults (template1).
 func (s *searcher) localeDiffers(ctx context.Context) string {
 	if s.schema.Dialect != engine.Postgres || s.schema.Locale == "" {
 		return ""
@@ -299,7 +328,7 @@ func (s *searcher) localeDiffers(ctx context.Context) string {
 		if len(got.Rows) == 1 && len(got.Rows[0]) == 1 {
 			scratch = got.Rows[0][0].S
 		}
-		return fmt.Sprintf("its locale (encoding, collate, ctype, provider, ICU locale) is %q, the scratch database's %q", strings.TrimSpace(s.schema.Locale), strings.TrimSpace(scratch))
+		return fmt.Sprintf("its locale (encoding, collate, ctype, provider, ICU locale; settings of its own) is %q, the scratch database's %q", strings.TrimSpace(s.schema.Locale), strings.TrimSpace(scratch))
 	}
 	return ""
 }
