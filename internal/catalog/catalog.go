@@ -107,6 +107,12 @@ type Table struct {
 	// (equiv refuses a pair that reads the table). "" for none; the first
 	// found.
 	Unmodelled string
+	// UnmodelledRows is true when what Unmodelled names (and all else the
+	// reader found) only restricts the rows the table may hold: a
+	// trigger, a unique index or an exclusion constraint the model does
+	// not read as a key. A proof over every database of the model holds
+	// on the table's; a database the search builds may not be one.
+	UnmodelledRows bool
 	// Generated names the columns SQLite computes (GENERATED ALWAYS AS),
 	// which ParseDDL leaves out of Columns as PRAGMA table_info does; a
 	// consumer that must know every column (equiv: SELECT *) refuses a

@@ -168,7 +168,7 @@ func (p pendingFK) resolve(s *Database) error {
 		return nil
 	}
 	if p.unmodelled != "" {
-		t.unmodelled(p.unmodelled)
+		t.unmodelled(p.unmodelled, true)
 		return nil
 	}
 	cols, err := indexes(t, p.cols)
@@ -178,7 +178,7 @@ func (p pendingFK) resolve(s *Database) error {
 	if p.unique {
 		for i, k := range cols {
 			if i < len(p.colls) && p.colls[i] != "" && !sameCollation(t.Columns[k].Collation, p.colls[i]) {
-				t.unmodelled("unique index " + p.name + " under collation " + p.colls[i])
+				t.unmodelled("unique index "+p.name+" under collation "+p.colls[i], true)
 			}
 		}
 		if !keyByCollation(t, cols, p.colls) {

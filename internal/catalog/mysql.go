@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/engine"
 	"github.com/sqljudge/sqljudge/internal/result"
@@ -81,7 +82,7 @@ func readMySQL(ctx context.Context, q func(string) (*result.Set, error), o Optio
 	}
 	for _, r := range un.Rows {
 		if t := db.Table(r[0].S); t != nil {
-			t.unmodelled(r[1].S)
+			t.unmodelled(r[1].S, !strings.HasPrefix(r[1].S, "column "))
 		}
 	}
 	if o.Checks {

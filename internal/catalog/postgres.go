@@ -146,7 +146,7 @@ func readPGUnmodelled(q func(string) (*result.Set, error), db *Database, filter 
 	for _, r := range rows.Rows {
 		for _, t := range db.Tables {
 			if t.Schema == r[0].S && t.Name == r[1].S {
-				t.unmodelled(r[2].S)
+				t.unmodelled(r[2].S, strings.HasPrefix(r[2].S, "a unique index") || r[2].S == "an exclusion constraint" || r[2].S == "a trigger")
 			}
 		}
 	}

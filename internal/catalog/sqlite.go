@@ -35,7 +35,7 @@ func readSQLite(ctx context.Context, q func(string) (*result.Set, error), o Opti
 			if w := strings.Fields(strings.ToUpper(obj.SQL)); len(w) > 1 && w[1] == "VIRTUAL" {
 				// A module's table (FTS, R*Tree): columns and a rowid
 				// alias (FTS4's docid) of the module's own.
-				t.unmodelled("virtual table")
+				t.unmodelled("virtual table", false)
 			}
 			db.Tables = append(db.Tables, t)
 			creates = append(creates, obj.SQL)
@@ -52,7 +52,7 @@ func readSQLite(ctx context.Context, q func(string) (*result.Set, error), o Opti
 	}
 	for _, r := range master.Rows {
 		if t := db.Table(r[3].S); r[0].S == "trigger" && t != nil {
-			t.unmodelled("trigger " + r[1].S)
+			t.unmodelled("trigger "+r[1].S, true)
 		}
 	}
 	if o.Checks {
@@ -154,7 +154,7 @@ func sqliteDeclared(t *Table, create string) {
 	t.PKDesc = parsed.PKDesc
 	if len(parsed.Generated) > 0 {
 		t.Generated = parsed.Generated
-		t.unmodelled("generated column " + parsed.Generated[0])
+		t.unmodelled("generated column "+parsed.Generated[0], false)
 	}
 	if p.hasPK && len(parsed.PK) == 0 {
 		t.PK = nil
@@ -185,7 +185,7 @@ func sqliteUniques(q func(string) (*result.Set, error), t *Table) error {
 			continue
 		}
 		if r[4].I != 0 {
-			t.unmodelled("partial unique index " + r[1].S)
+			t.unmodelled("partial unique index "+r[1].S, true)
 			continue
 		}
 		info, err := q(fmt.Sprintf("PRAGMA index_xinfo(%s)", quoteSQLite(r[1].S)))
@@ -200,12 +200,12 @@ func sqliteUniques(q func(string) (*result.Set, error), t *Table) error {
 			k := t.Col(c[2].S)
 			switch {
 			case c[1].I == -2:
-				t.unmodelled("unique index " + r[1].S + " on an expression")
+				t.unmodelled("unique index "+r[1].S+" on an expression", true)
 			case k >= 0 && !t.Undeclared && !sameCollation(t.Columns[k].Collation, c[4].S):
 				// Under another collation the index refuses rows the
 				// column's own comparison tells apart ('a', 'A' under a
 				// NOCASE index on a BINARY column), or keeps rows it ties.
-				t.unmodelled("unique index " + r[1].S + " under collation " + c[4].S)
+				t.unmodelled("unique index "+r[1].S+" under collation "+c[4].S, true)
 			}
 			if c[1].I < 0 || k < 0 || !keyCollation(t, k, c[4].S) {
 				cols = nil
@@ -233,10 +233,13 @@ func sqliteUniques(q func(string) (*result.Set, error), t *Table) error {
 	return nil
 }
 
-// unmodelled sets t.Unmodelled to what unless it says something already.
-func (t *Table) unmodelled(what string) {
-	if t.Unmodelled == "" {
-		t.Unmodelled = what
+// unmodelled records what the model leaves out of t (Unmodelled):
+// rows tells that it only restricts the rows t may hold
+// (UnmodelledRows). The first of the other kind wins over any of rows',
+// else the first.
+func (t *Table) unmodelled(what string, rows bool) {
+	if t.Unmodelled == "" || t.UnmodelledRows && !rows {
+		t.Unmodelled, t.UnmodelledRows = what, rows
 	}
 }
 

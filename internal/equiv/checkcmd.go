@@ -220,7 +220,7 @@ func checkRecord(ctx context.Context, r Record, pairs map[string]PairLine, dbDir
 	if err != nil {
 		return fmt.Errorf("schema: %w", err)
 	}
-	if why := unmodelledRead(db, p.Q1, p.Q2); why != "" {
+	if why := unmodelledRead(db, true, p.Q1, p.Q2); why != "" {
 		return fmt.Errorf("schema: %s, which the kernel does not model", why)
 	}
 	ps := proveSchema(db, d)

@@ -227,7 +227,7 @@ func proveKernel(ctx context.Context, q1, q2 string, db *catalog.Database, d eng
 		note.Result, note.Detail = ProverSkipped, fmt.Sprintf("the prover models SQLite and PostgreSQL, not %s", d)
 		return nil, note
 	}
-	if why := unmodelledRead(db, q1, q2); why != "" {
+	if why := unmodelledRead(db, true, q1, q2); why != "" {
 		// The entry points refuse such a pair before; a caller of the
 		// kernel alone (ProveQueries) gets the same refusal.
 		note.Result, note.StoppedBy, note.Detail = ProverNoProof, "schema", why

@@ -202,7 +202,7 @@ func (s *schema) tableRows(d engine.Dialect, db Data) []sandbox.TableRows {
 // CITEXT on PostgreSQL) or a COLLATE off SQLite; another engine's
 // spelling is declared by family, as documented.
 func (s *schema) unfaithfulRead(d engine.Dialect, queries ...string) string {
-	if why := unmodelledRead(s.Database, queries...); why != "" {
+	if why := unmodelledRead(s.Database, false, queries...); why != "" {
 		return why
 	}
 	r := readNames(queries...)
@@ -228,11 +228,14 @@ func (s *schema) unfaithfulRead(d engine.Dialect, queries ...string) string {
 // unmodelledRead returns, for the first table of db that either query
 // may read (readNames) and that holds what the model leaves out
 // (catalog.Table.Unmodelled, or a generated column of ParseDDL's), what
-// that is; "" for none.
-func unmodelledRead(db *catalog.Database, queries ...string) string {
+// that is; "" for none. For a proof (proof), a table whose unmodelled
+// parts only restrict its rows (UnmodelledRows: a trigger, a unique
+// index the model does not read as a key) is none: the proof holds on
+// every database of the model, those rows among them.
+func unmodelledRead(db *catalog.Database, proof bool, queries ...string) string {
 	r := readNames(queries...)
 	for _, t := range db.Tables {
-		if !r.mayName(t.Name) {
+		if !r.mayName(t.Name) || proof && t.UnmodelledRows {
 			continue
 		}
 		why := t.Unmodelled
