@@ -176,13 +176,22 @@ func checkPlanner(ctx context.Context, o CheckOptions, d engine.Dialect) (planne
 		}
 		return x.Explain, func() { sc.Close() }, nil
 	}
-	read := func(ctx context.Context, dbID string) (*catalog.Database, error) {
-		db, err := readServerSchema(ctx, sb, dbID)
-		if err != nil {
-			return nil, fmt.Errorf("db_id %q: %w", dbID, err)
+	// Each database is read once, however many proofs name it (the
+	// kernel's check only reads the model).
+	read := func() serverReader {
+		seen := map[string]*catalog.Database{}
+		return func(ctx context.Context, dbID string) (*catalog.Database, error) {
+			if db, ok := seen[dbID]; ok {
+				return db, nil
+			}
+			db, err := readServerSchema(ctx, sb, dbID)
+			if err != nil {
+				return nil, fmt.Errorf("db_id %q: %w", dbID, err)
+			}
+			seen[dbID] = newSchema(db).Database
+			return seen[dbID], nil
 		}
-		return newSchema(db).Database, nil
-	}
+	}()
 	return p, read, func() { sb.Close() }, nil
 }
 

@@ -289,11 +289,7 @@ func TestPostgresDBIDExoticTypes(t *testing.T) {
 		t.Fatal(err)
 	}
 	sb := readerSandbox(t, server, name)
-	for _, c := range []struct {
-		q1, q2 string
-		want   Verdict
-		reason string
-	}{
+	checkVerdicts(t, Pair{DBID: name}, Options{Sandbox: sb, Seed: 1, Budget: time.Minute, MaxDatabases: 100}, []verdictCase{
 		{"SELECT id FROM t WHERE ct = 'a'", "SELECT id FROM t WHERE lower(ct) = 'a'", Unknown, "t.ct: its type CITEXT is declared TEXT"},
 		{"SELECT id FROM ta WHERE arr = arr", "SELECT id FROM ta WHERE arr IS NOT NULL", Unknown, "ta.arr"},
 		{"SELECT id FROM tc WHERE cs < 'b'", "SELECT id FROM tc WHERE cs <= 'b'", Unknown, "tc.cs: its collation C"},
@@ -303,15 +299,7 @@ func TestPostgresDBIDExoticTypes(t *testing.T) {
 		{`SELECT id FROM U&"\0074" WHERE id > 1`, "SELECT id FROM t WHERE id >= 1", Unknown, "t.ct"},
 		{`SELECT k FROM "c""t" WHERE k = 'a'`, `SELECT 'a' FROM "c""t" WHERE k = 'a'`, Unknown, "its type CITEXT is declared TEXT"},
 		{"SELECT id FROM plain WHERE name = 'x' AND amount > 1", "SELECT id FROM plain WHERE name = 'x'", Inequivalent, ""},
-	} {
-		out, err := Decide(ctx, Pair{Q1: c.q1, Q2: c.q2, DBID: name}, Options{Sandbox: sb, Seed: 1, Budget: time.Minute, MaxDatabases: 100})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if out.Verdict != c.want || !strings.Contains(out.Reason, c.reason) {
-			t.Errorf("%s / %s: %s (%s), want %s with %q", c.q1, c.q2, out.Verdict, out.Reason, c.want, c.reason)
-		}
-	}
+	})
 }
 
 // TestPostgresDBIDLocale decides a db_id pair over a database created
@@ -420,25 +408,13 @@ func TestPostgresDBIDUnmodelled(t *testing.T) {
 	if q, r, cu := sch.Table("q"), sch.Table("r"), sch.Table("cu"); len(q.FKs) != 0 || len(r.FKs) != 0 || len(cu.Uniques) != 0 {
 		t.Errorf("foreign keys q %v, r %v (NOT VALID, triggers disabled: none), cu's uniques %v (another collation: none)", q.FKs, r.FKs, cu.Uniques)
 	}
-	for _, c := range []struct {
-		q1, q2 string
-		want   Verdict
-		reason string
-	}{
+	checkVerdicts(t, Pair{DBID: name}, Options{Sandbox: sb, Seed: 1, Budget: time.Minute, MaxDatabases: 100}, []verdictCase{
 		{"SELECT DISTINCT id FROM p", "SELECT id FROM p", Unknown, "table p: inherits or is inherited"},
 		{"SELECT count(*) FROM trg WHERE x > 5", "SELECT count(*) FROM trg WHERE x > 100", Unknown, "table trg: a trigger"},
 		{"SELECT q.id FROM q JOIN ref ON q.pid = ref.id", "SELECT q.id FROM q", Inequivalent, ""},
 		{"SELECT r.id FROM r JOIN ref ON r.pid = ref.id", "SELECT r.id FROM r", Inequivalent, ""},
 		{"SELECT x FROM plain WHERE x > 1", "SELECT x FROM plain WHERE x > 2", Inequivalent, ""},
-	} {
-		out, err := Decide(ctx, Pair{Q1: c.q1, Q2: c.q2, DBID: name}, Options{Sandbox: sb, Seed: 1, Budget: time.Minute, MaxDatabases: 100})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if out.Verdict != c.want || !strings.Contains(out.Reason, c.reason) {
-			t.Errorf("%s / %s: %s (%s), want %s with %q", c.q1, c.q2, out.Verdict, out.Reason, c.want, c.reason)
-		}
-	}
+	})
 	// A pair of DDL that declares inheritance is refused when parsed.
 	out, err := Decide(ctx, Pair{Q1: "SELECT DISTINCT id FROM p", Q2: "SELECT id FROM p", Schema: "CREATE TABLE p (id INTEGER PRIMARY KEY, z INTEGER); CREATE TABLE pc (extra INTEGER) INHERITS (p);"}, Options{Sandbox: sb, Seed: 1, Budget: time.Minute, MaxDatabases: 100})
 	if err != nil {

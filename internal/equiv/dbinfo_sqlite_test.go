@@ -187,11 +187,7 @@ func TestSQLiteDBUnmodelled(t *testing.T) {
 		}
 	}
 	sb := newSQLite(t)
-	for _, c := range []struct {
-		q1, q2 string
-		want   Verdict
-		reason string
-	}{
+	checkVerdicts(t, Pair{DB: path}, Options{Sandbox: sb, Seed: 1, Budget: 20 * time.Second}, []verdictCase{
 		{"SELECT count(*) FROM trg WHERE x > 5", "SELECT count(*) FROM trg WHERE x > 100", Unknown, "table trg: trigger trg_small"},
 		// SQLite reads a string where a name stands: the names are read
 		// from the raw text, not through one lexer.
@@ -204,15 +200,7 @@ func TestSQLiteDBUnmodelled(t *testing.T) {
 		{"SELECT plain.id FROM plain WHERE EXISTS (SELECT 1 FROM gen WHERE g = 10)", "SELECT plain.id FROM plain WHERE EXISTS (SELECT 1 FROM gen WHERE plain.g = 10)", Unknown, "table gen: generated column g"},
 		{"SELECT plain.id FROM plain WHERE EXISTS (SELECT 1 FROM docs WHERE docid = 1)", "SELECT plain.id FROM plain WHERE EXISTS (SELECT 1 FROM docs WHERE plain.docid = 1)", Unknown, "table docs: virtual table"},
 		{"SELECT x FROM plain WHERE x > 1", "SELECT x FROM plain WHERE x > 2", Inequivalent, ""},
-	} {
-		out, err := Decide(context.Background(), Pair{Q1: c.q1, Q2: c.q2, DB: path}, Options{Sandbox: sb, Seed: 1, Budget: 20 * time.Second})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if out.Verdict != c.want || !strings.Contains(out.Reason, c.reason) {
-			t.Errorf("%s / %s: %s (%s), want %s with %q", c.q1, c.q2, out.Verdict, out.Reason, c.want, c.reason)
-		}
-	}
+	})
 	// A trigger or a unique index the model does not read only restricts
 	// the rows: the kernel still proves over such a table (its claim holds
 	// on every database of the model), a generated column it refuses.
@@ -229,5 +217,31 @@ func TestSQLiteDBUnmodelled(t *testing.T) {
 	}
 	if cert, note := ProveQueries(context.Background(), "SELECT * FROM t", "SELECT id, a FROM t", ddl, engine.SQLite, RuleBag, nil); cert != nil || note.StoppedBy != "schema" {
 		t.Errorf("ProveQueries over a generated column: proof %v, note %+v, want none, stopped by schema", cert != nil, note)
+	}
+}
+
+// verdictCase is a pair's two queries, the verdict Decide must give
+// them and a part of its reason ("" for any).
+type verdictCase struct {
+	q1, q2 string
+	want   Verdict
+	reason string
+}
+
+// checkVerdicts decides each case as pair (its DB, DBID or Schema) with
+// the case's queries, under o, and fails a verdict or a reason other
+// than the case's.
+func checkVerdicts(t *testing.T, pair Pair, o Options, cases []verdictCase) {
+	t.Helper()
+	for _, c := range cases {
+		p := pair
+		p.Q1, p.Q2 = c.q1, c.q2
+		out, err := Decide(context.Background(), p, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Verdict != c.want || !strings.Contains(out.Reason, c.reason) {
+			t.Errorf("%s / %s: %s (%s), want %s with %q", c.q1, c.q2, out.Verdict, out.Reason, c.want, c.reason)
+		}
 	}
 }
