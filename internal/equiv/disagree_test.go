@@ -16,6 +16,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/report"
 	"github.com/sqljudge/sqljudge/internal/run"
 	"github.com/sqljudge/sqljudge/internal/shareddata"
+	"github.com/sqljudge/sqljudge/internal/status"
 )
 
 // lyingProver "proves" every pair: a stand-in for a prover or kernel bug
@@ -101,5 +102,47 @@ func TestDisagreementIsNeverCorrect(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTiesOnTheItemDatabase: Spider dev item 845 (DIN-SQL's prediction)
+// orders by COUNT(*) DESC LIMIT 1 as the gold does, grouped by the other
+// side of the join; two conductors tie on the orchestra database, and the
+// two queries name different ones, so EX calls the item wrong. The prover
+// proves the pair up to ties (proof.ties), which a difference of ties does
+// not contradict: the item is wrong as EX has it (inequivalent, the proof
+// kept, no witness), not a disagreement of proof and witness, and the
+// summary counts no disagreement. Before, the record said "internal:
+// proof and witness disagree": a bug report for what is the engine's
+// choice.
+func TestTiesOnTheItemDatabase(t *testing.T) {
+	z := z3Solver(t)
+	eng := sqlite.New(shareddata.Path(t, "spider", "database"), sqlite.Options{})
+	defer eng.Close()
+	env := &metric.Env{Engine: eng, Timeout: 10 * time.Second}
+	it := &bench.Item{ID: "845", DBID: "orchestra",
+		Gold: []string{"SELECT T1.Name FROM conductor AS T1 JOIN orchestra AS T2 ON T1.Conductor_ID  =  T2.Conductor_ID GROUP BY T2.Conductor_ID ORDER BY COUNT(*) DESC LIMIT 1"},
+		Pred: "SELECT T1.Name FROM conductor AS T1 JOIN orchestra AS T2 ON T1.Conductor_ID = T2.Conductor_ID GROUP BY T1.Conductor_ID, T1.Name ORDER BY count(*) DESC LIMIT 1"}
+	if metric.NewEX(metric.EXOptions{}).Grade(context.Background(), env.NewExec(), it).Correct {
+		t.Fatal("ex calls item 845 correct: the orchestra database no longer shows the tie")
+	}
+	eq, err := NewMetric(metric.EquivOptions{Seed: 1, Budget: 20 * time.Second, MaxDatabases: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eq.Close()
+	eq.solver = z
+	v := eq.Grade(context.Background(), env.NewExec(), it)
+	b, _ := json.Marshal(v)
+	d, ok := v.Details.(Details)
+	if v.Correct || v.Status != status.OK || !ok || d.Verdict != Inequivalent || d.Proof == nil || !d.Proof.Ties || d.Reason != "" || d.Witness != nil {
+		t.Fatalf("want wrong, inequivalent, the proof up to ties kept, no reason and no witness: %s", b)
+	}
+	if dis, ok := v.Details.(metric.Disagreement); ok && dis.Disagrees() {
+		t.Errorf("a difference of ties counted as a disagreement: %s", b)
+	}
+	rec := run.Record{Verdicts: map[string]metric.Verdict{"equiv": v}}
+	if sum := report.Summarize([]run.Record{rec}, []string{"equiv"}); sum.Disagreements["equiv"] != 0 {
+		t.Errorf("summary disagreements %v, want none", sum.Disagreements)
 	}
 }

@@ -135,11 +135,14 @@ func (w *Witness) restsOn() []string {
 }
 
 // Numbers returns {"databases_tried": n, "with_witness": 0 or 1,
-// "budget_exhausted": 0 or 1, "proved": 0 or 1}: the summary's mean number
-// of databases searched per item, share of items with a witness (wrong
-// items the search refuted, not every wrong item), share of items whose
-// search the time budget ended (their records may differ from run to
-// run) and share of items proved equivalent (equivalent_proved).
+// "budget_exhausted": 0 or 1, "proved": 0 or 1, "proved_up_to_ties": 0 or
+// 1}: the summary's mean number of databases searched per item, share of
+// items with a witness (wrong items the search refuted, not every wrong
+// item), share of items whose search the time budget ended (their records
+// may differ from run to run), share of items proved equivalent
+// (equivalent_proved) and share of those whose proof holds up to ties
+// (Certificate.Ties: the same results allowed, the choice among rows that
+// tie on the ORDER BY keys the engine's).
 func (d Details) Numbers() map[string]float64 {
 	b01 := func(b bool) float64 {
 		if b {
@@ -148,7 +151,7 @@ func (d Details) Numbers() map[string]float64 {
 		return 0
 	}
 	return map[string]float64{"databases_tried": float64(d.Databases), "with_witness": b01(d.Witness != nil), "budget_exhausted": b01(d.BudgetExhausted),
-		"proved": b01(d.Verdict == EquivalentProved)}
+		"proved": b01(d.Verdict == EquivalentProved), "proved_up_to_ties": b01(d.Verdict == EquivalentProved && d.Proof != nil && d.Proof.Ties)}
 }
 
 // Metric is equiv as a metric of eval: the item is correct iff the search
@@ -249,13 +252,17 @@ func (m *Metric) gradeOne(ctx context.Context, x *metric.Exec, it *bench.Item, g
 	}
 	d := Details{Verdict: out.Verdict, Witness: recordWitness(out.Witness), Proof: out.Proof, Prover: out.Prover, Databases: out.Search.Databases, Reason: out.Reason, BudgetExhausted: out.Search.BudgetExhausted,
 		Assume: out.Assume, Assumptions: out.Assumptions}
-	v := m.settle(ctx, it, gold, path, out, sameOnDB, &d)
+	tiesOnDB := !sameOnDB && out.Verdict == EquivalentProved && out.Proof != nil && out.Proof.Ties &&
+		tiebrokenAgree(ctx, x, it, gold, gs, ps, out)
+	v := m.settle(ctx, it, gold, path, out, sameOnDB, tiesOnDB, &d)
 	v.Details = d
 	return v
 }
 
 // settle turns the search's outcome and the comparison on the item's
-// database (sameOnDB) into the metric's verdict, adjusting d. In order: a
+// database (sameOnDB) into the metric's verdict, adjusting d; tiesOnDB:
+// the pair's proof holds up to ties (Certificate.Ties) and the item's
+// database separates the pair by ties alone (tiebrokenAgree). In order: a
 // witness beats a proof (a disagreement: wrong, whether or not the item's
 // database separates them); a witness, or the item's database separating
 // them, is wrong; a prediction that ran past the search's limits where
@@ -263,7 +270,7 @@ func (m *Metric) gradeOne(ctx context.Context, x *metric.Exec, it *bench.Item, g
 // proof is correct; and only an unknown the gold's side leaves open (the
 // schema, a gold that fails or is not deterministic on the scratch
 // databases) falls back to the item's database.
-func (m *Metric) settle(ctx context.Context, it *bench.Item, gold, path string, out Outcome, sameOnDB bool, d *Details) metric.Verdict {
+func (m *Metric) settle(ctx context.Context, it *bench.Item, gold, path string, out Outcome, sameOnDB, tiesOnDB bool, d *Details) metric.Verdict {
 	v := metric.Verdict{Status: status.OK}
 	switch {
 	case out.Reason == ReasonDisagree:
@@ -271,6 +278,14 @@ func (m *Metric) settle(ctx context.Context, it *bench.Item, gold, path string, 
 		// bug of the prover, the kernel or the search, and a wrong item.
 		d.Verdict = Inequivalent
 		v.Detail = "a proof and a re-verified witness disagree: the witness decides"
+	case tiesOnDB:
+		// The proof claims the same results up to ties; on the item's
+		// database the engine chose differently among rows that tie, which
+		// Spider's match counts, as it does for any pair.
+		// No witness: a difference of ties is none under the tie rule, so
+		// the item's database is the evidence (EX's own).
+		d.Verdict, d.Proof = Inequivalent, out.Proof
+		v.Detail = "the results differ on the item's database, where the two queries return different rows among rows that tie on their ORDER BY keys: the proof holds up to that choice only (ties), and the database decides"
 	case out.Verdict == EquivalentProved && !sameOnDB:
 		// A proof covers every database satisfying the schema, whose facts
 		// the item's database was checked against: it separating the
@@ -344,6 +359,33 @@ func databases(n int) string {
 		return "1 database"
 	}
 	return fmt.Sprintf("%d databases", n)
+}
+
+// tiebrokenAgree reports whether gold and pred, each with every output
+// column appended to its top-level ORDER BY (withTiebreak; the pred's in
+// the order of the proof's column map, out.Proof.Columns), give the same
+// result on the item's database under Spider's match: then the difference
+// of gs and ps (their results there) is the engine's choice among rows
+// that tie, not the queries' doing.
+func tiebrokenAgree(ctx context.Context, x *metric.Exec, it *bench.Item, gold string, gs, ps *result.Set, out Outcome) bool {
+	tg, ok1 := withTiebreak(gold, len(gs.Columns))
+	var perm []int
+	if out.Proof != nil {
+		perm = out.Proof.Columns // the pred's tied rows sorted as the gold's
+	}
+	tp, ok2 := withTiebreakOrder(it.Pred, positions(len(ps.Columns), perm))
+	if !ok1 || !ok2 {
+		return false
+	}
+	a, err := x.Gold(ctx, it.DBID, tg)
+	if err != nil {
+		return false
+	}
+	b, err := x.Pred(ctx, it.DBID, tp)
+	if err != nil {
+		return false
+	}
+	return result.SpiderEqual(a, b, sqllex.ContainsOrderBy(gold))
 }
 
 // itemDBWitness shrinks the item's database at path (at most suiteRows

@@ -445,7 +445,7 @@ func (s *searcher) try(ctx context.Context, db Data, guide bool) bool {
 			}
 			return false
 		}
-		if s.proof != nil || s.robust(ctx, db, r) {
+		if s.strictProof() || s.robust(ctx, db, r) {
 			s.found, s.r = db, r
 			return true
 		}
@@ -580,9 +580,10 @@ func (s *searcher) query(ctx context.Context, q string) (*result.Set, error) {
 }
 
 // robust reports whether a difference is the queries' doing rather than
-// the engine's choice among rows that tie (asked only of a pair without a
-// proof: a proof claims its order keys determine the row, so on a proved
-// pair every difference, ties included, is a disagreement): when either query orders its
+// the engine's choice among rows that tie (asked of a pair without a proof
+// or with a proof up to ties: a strict proof claims its order keys
+// determine the row, so there every difference, ties included, is a
+// disagreement; strictProof): when either query orders its
 // output or takes a LIMIT, which rows come first among ties (and so which
 // survive a LIMIT) follows the scan order, so the difference must also
 // show with every table's rows inserted in reverse order, and survive a
@@ -606,6 +607,13 @@ func (s *searcher) robust(ctx context.Context, db Data, r [2]*result.Set) bool {
 	}
 	return !s.tiesExplain(ctx, db, r)
 }
+
+// strictProof reports whether the pair has a proof that its ORDER BY keys
+// determine the row: then every difference is a witness against it, ties
+// included. A proof up to ties (Certificate.Ties) claims only that both
+// queries allow the same results, so a difference counts against it as
+// against a pair without a proof: when it survives the tie rule (robust).
+func (s *searcher) strictProof() bool { return s.proof != nil && !s.proof.Ties }
 
 // tieSensitive reports whether q's result may depend on the order rows
 // are scanned in: it has ORDER BY, LIMIT, TOP, FETCH or OFFSET.

@@ -20,7 +20,7 @@ func (s *searcher) differs(ctx context.Context, db Data) ([2]*result.Set, bool) 
 	if s.failure != nil {
 		return r, !ok && s.predFails(ctx)
 	}
-	if !ok || s.cmp.equal(ctx, r[0], r[1]) || emptyArity(r) && !s.onlyEmptyArity || s.proof == nil && !s.robust(ctx, db, r) {
+	if !ok || s.cmp.equal(ctx, r[0], r[1]) || emptyArity(r) && !s.onlyEmptyArity || !s.strictProof() && !s.robust(ctx, db, r) {
 		return r, false
 	}
 	return r, true

@@ -23,7 +23,7 @@ import (
 //	{"pairs": 397, "resumed": 0, "engine": "postgres", "seed": 1, "budget": "1m0s",
 //	 "max_databases": 600, "max_shrink_steps": 500,
 //	 "verdicts": {"inequivalent": 120, "equivalent_proved": 200, "equivalent_bounded": 70, "unknown": 7},
-//	 "disagreements": 0, "solver": "Z3 version 4.8.12 - 64 bit",
+//	 "disagreements": 0, "proved_up_to_ties": 4, "solver": "Z3 version 4.8.12 - 64 bit",
 //	 "budget_exhausted": 0,
 //	 "witness_rows": {"median": 2, "max": 6},
 //	 "rests_on": {"null": 60, "empty_table": 12, "duplicates": 5, "value": 40, "arity": 3},
@@ -32,7 +32,10 @@ import (
 //
 // RestsOn counts the witnesses by what they rest on (Witness.RestsOn; a
 // witness resting on two kinds counts under both), WitnessPhases by the
-// phase of the search that found them (Witness.Phase). Assume is the
+// phase of the search that found them (Witness.Phase). ProvedUpToTies
+// counts the equivalent_proved pairs whose proof holds up to ties
+// (Certificate.Ties: the same results allowed, each query's choice among
+// rows that tie on its ORDER BY keys its engine's). Assume is the
 // assumption mode (AssumeDeclared unless --assume observed).
 type Summary struct {
 	Pairs           int             `json:"pairs"`
@@ -44,6 +47,7 @@ type Summary struct {
 	MaxShrinkSteps  int             `json:"max_shrink_steps"`
 	Verdicts        map[Verdict]int `json:"verdicts"`
 	Disagreements   int             `json:"disagreements"`
+	ProvedUpToTies  int             `json:"proved_up_to_ties"`
 	Solver          string          `json:"solver"`
 	BudgetExhausted int             `json:"budget_exhausted"`
 	WitnessRows     Spread          `json:"witness_rows"`
@@ -97,6 +101,9 @@ func summarize(o CommandOptions, d engine.Dialect, recs []Record, times []time.D
 		if r.Reason == ReasonDisagree {
 			sum.Disagreements++
 		}
+		if r.Verdict == EquivalentProved && r.Proof != nil && r.Proof.Ties {
+			sum.ProvedUpToTies++
+		}
 		if r.Search.BudgetExhausted {
 			sum.BudgetExhausted++
 		}
@@ -143,6 +150,9 @@ func (s Summary) print(w io.Writer) {
 	}
 	if s.Verdicts[EquivalentProved] > 0 || s.Solver == "none" {
 		fmt.Fprintf(w, "proofs: %d pairs proved equivalent on every database (solver: %s); their search ran to %d databases only\n", s.Verdicts[EquivalentProved], s.Solver, min(TripwireDatabases, s.MaxDatabases))
+		if s.ProvedUpToTies > 0 {
+			fmt.Fprintf(w, "proofs up to ties: %d of them (proof.ties): the same results allowed, but which rows that tie on the ORDER BY keys each query returns is the engine's choice\n", s.ProvedUpToTies)
+		}
 	}
 	if s.BudgetExhausted > 0 {
 		fmt.Fprintf(w, "budget ended the search of %d pairs before its cap of %d databases (or their shrinking): their records may differ from run to run (search.budget_exhausted)\n", s.BudgetExhausted, s.MaxDatabases)

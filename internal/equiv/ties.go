@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sqljudge/sqljudge/internal/prove/check"
 	"github.com/sqljudge/sqljudge/internal/result"
 	"github.com/sqljudge/sqljudge/internal/sqllex"
 )
@@ -18,20 +19,56 @@ import (
 // among ties. ok is false when q has no top-level ORDER BY, uses TOP, or
 // has no columns.
 func withTiebreak(q string, ncols int) (string, bool) {
-	if ncols == 0 || !sqllex.TopLevelOrderBy(q) {
+	return withTiebreakOrder(q, positions(ncols, nil))
+}
+
+// Tiebroken returns q1 and q2 as the soundness fuzzer runs a pair proved
+// up to ties (cert.Ties): each with every output column appended to its
+// top-level ORDER BY (withTiebreak), q2's in the order of cert.Columns,
+// so that both sort the rows that tie on their keys by the same values
+// and give one result each, which the proof says are equal. ok is false
+// when a query has no top-level ORDER BY or uses TOP (docs/equiv.md,
+// "Order, ties and LIMIT").
+func Tiebroken(q1, q2 string, cert *check.Certificate) (string, string, bool) {
+	n := len(cert.Columns)
+	a, ok1 := withTiebreak(q1, n)
+	b, ok2 := withTiebreakOrder(q2, positions(n, cert.Columns))
+	return a, b, ok1 && ok2
+}
+
+// positions returns the 1-based output positions a tiebreak appends:
+// 1, 2, …, ncols, or, under a proof's column map (Certificate.Columns:
+// output i of q1 is output perm[i] of q2), perm[0]+1, perm[1]+1, … for
+// q2, so that q2's tied rows sort by the same values in the same order as
+// q1's.
+func positions(ncols int, perm []int) []int {
+	out := make([]int, ncols)
+	for i := range out {
+		out[i] = i + 1
+		if len(perm) == ncols {
+			out[i] = perm[i] + 1
+		}
+	}
+	return out
+}
+
+// withTiebreakOrder is withTiebreak appending the positions pos, in that
+// order.
+func withTiebreakOrder(q string, pos []int) (string, bool) {
+	if len(pos) == 0 || !sqllex.TopLevelOrderBy(q) {
 		return "", false
 	}
-	word, pos := firstRowBound(q)
+	word, at := firstRowBound(q)
 	if word == "TOP" {
 		return "", false
 	}
 	cut := significantEnd(q)
 	if word != "" {
-		cut = significantEnd(q[:pos])
+		cut = significantEnd(q[:at])
 	}
 	var b strings.Builder
 	b.WriteString(q[:cut])
-	for i := 1; i <= ncols; i++ {
+	for _, i := range pos {
 		b.WriteString(", ")
 		b.WriteString(strconv.Itoa(i))
 	}
@@ -49,6 +86,12 @@ func withTiebreak(q string, ncols int) (string, bool) {
 // subqueries are still tiebroken): EXISTS reads only whether a row is
 // kept, and how many rows LIMIT and OFFSET keep does not depend on which.
 func tiebreakAll(q string, ncols int, cols func(string) (int, error)) (string, bool) {
+	return tiebreakAllOrder(q, positions(ncols, nil), cols)
+}
+
+// tiebreakAllOrder is tiebreakAll with the top-level ORDER BY's appended
+// positions given (positions).
+func tiebreakAllOrder(q string, top []int, cols func(string) (int, error)) (string, bool) {
 	var b strings.Builder
 	toks := sqllex.Tokenize(q)
 	for i := 0; i < len(toks); i++ {
@@ -77,10 +120,10 @@ func tiebreakAll(q string, ncols int, cols func(string) (int, error)) (string, b
 		i = j - 1
 	}
 	out := b.String()
-	if ncols == 0 || !sqllex.TopLevelOrderBy(out) {
+	if len(top) == 0 || !sqllex.TopLevelOrderBy(out) {
 		return out, true
 	}
-	return withTiebreak(out, ncols)
+	return withTiebreakOrder(out, top)
 }
 
 // existsOperand reports whether the last significant token of before
@@ -182,6 +225,8 @@ func significantEnd(q string) int {
 // nothing. A difference of order alone (the same rows) is also explained
 // when either query does not order its output at the top level (its order
 // is unspecified), and any difference is when a tiebroken query fails.
+// Under a proof up to ties, q2's tiebreak follows the proof's column map
+// (positions), so both sort their tied rows by the same values.
 // Subqueries that keep some rows of an ordered result (ORDER BY … LIMIT)
 // are tiebroken too (tiebreakAll); one that cannot be run alone (a
 // correlated one) explains any difference, so no witness rests on it.
@@ -203,7 +248,11 @@ func (s *searcher) tiesExplain(ctx context.Context, db Data, r [2]*result.Set) b
 		if orderOnly && !sqllex.TopLevelOrderBy(qs[i]) {
 			return true
 		}
-		tb, ok := tiebreakAll(qs[i], len(r[i].Columns), cols)
+		var perm []int
+		if i == 1 && s.proof != nil && s.proof.Ties {
+			perm = s.proof.Columns // q2's tied rows sorted as q1's
+		}
+		tb, ok := tiebreakAllOrder(qs[i], positions(len(r[i].Columns), perm), cols)
 		if !ok {
 			return true
 		}

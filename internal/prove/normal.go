@@ -228,11 +228,12 @@ func (p *prover) pair() Attempt {
 		if err != nil {
 			return stop(err)
 		}
-		obls, facts, err := check.Compare(p.s, p.cur[0], p.cur[1], check.Pairing{Bijection: bij, Columns: cols}, p.ordered, p.o.Rule == "spider")
+		cmp, err := check.Compare(p.s, p.cur[0], p.cur[1], check.Pairing{Bijection: bij, Columns: cols}, p.ordered, p.o.Rule == "spider")
 		if err != nil {
 			last = err
 			continue
 		}
+		obls := cmp.Obligations
 		ok, err := p.discharge(obls)
 		if err != nil {
 			return stop(err)
@@ -241,7 +242,7 @@ func (p *prover) pair() Attempt {
 			last = &check.Refusal{Construct: "obligation", Detail: "the solver does not prove: " + p.unproved(obls)}
 			continue
 		}
-		return p.finish(p.certificate(bij, cols, obls, facts, o1))
+		return p.finish(p.certificate(bij, cols, cmp, o1))
 	}
 	if last == nil {
 		last = errors.New("no bijection")
@@ -297,10 +298,10 @@ func (p *prover) unproved(obls []check.Obligation) string {
 }
 
 // certificate assembles the certificate of a successful comparison.
-func (p *prover) certificate(bij map[string]string, cols []int, obls []check.Obligation, facts []check.Fact, occs []check.Occurrence) *Certificate {
+func (p *prover) certificate(bij map[string]string, cols []int, cmp *check.Comparison, occs []check.Occurrence) *Certificate {
 	c := &Certificate{Kernel: check.KernelVersion, Method: check.MethodNormalForm,
 		Q1Steps: p.steps[0], Q2Steps: p.steps[1], NormalForms: check.NormalForms{Q1: p.cur[0], Q2: p.cur[1]},
-		Columns: cols, Facts: facts, Obligations: obls}
+		Columns: cols, Facts: cmp.Facts, Obligations: cmp.Obligations, Ties: cmp.Ties}
 	for _, o := range occs {
 		c.Bijection = append(c.Bijection, check.Match{Q1: o.Alias, Q2: bij[o.Alias], Table: o.Table})
 	}

@@ -26,7 +26,9 @@ const NoWitness = "no_witness"
 // Correct is the items the metric calls correct, Refuted those of them
 // equiv calls wrong (a witness, or a difference on the item's database),
 // Proved those it proves equivalent to the gold on every database
-// (details' "proved" number 1), NotGraded those equiv could not grade
+// (details' "proved" number 1), ProvedUpToTies those of them whose proof
+// holds up to ties ("proved_up_to_ties" 1: which rows that tie on the
+// ORDER BY keys each query returns is the engine's choice), NotGraded those equiv could not grade
 // (a status other than ok: an error, a timeout). Accepted is the items the
 // metric calls wrong and equiv correct, and AcceptedWhy counts them by
 // why (AcceptedReasons). So equiv's correct count is Correct - Refuted -
@@ -40,6 +42,7 @@ type Refuted struct {
 	Correct     int            `json:"correct"`
 	Refuted     int            `json:"refuted"`
 	Proved      int            `json:"proved"`
+	UpToTies    int            `json:"proved_up_to_ties"`
 	Assume      string         `json:"assume,omitempty"`
 	RestsOn     map[string]int `json:"rests_on,omitempty"`
 	NotGraded   int            `json:"not_graded"`
@@ -262,6 +265,9 @@ func EquivRefutes(recs []run.Record, metrics []string) map[string]Refuted {
 			}
 			if e.Details != nil && e.Details.Numbers()["proved"] == 1 {
 				r.Proved++
+				if e.Details.Numbers()["proved_up_to_ties"] == 1 {
+					r.UpToTies++
+				}
 			}
 		}
 		if out == nil {
@@ -312,6 +318,9 @@ func equivRefutes(s *Summary, recs []run.Record, metrics []string) {
 // calls correct; the refutations rest on null 43, ...".
 func (r Refuted) refutesNote(equiv, m string) string {
 	n := fmt.Sprintf("%s refutes %d and proves %d of the %d items %s calls correct", equiv, r.Refuted, r.Proved, r.Correct, m)
+	if r.UpToTies > 0 {
+		n += fmt.Sprintf(" (%d of the proofs up to ties: the same results allowed, which rows that tie on the ORDER BY keys each returns the engine's choice)", r.UpToTies)
+	}
 	if r.Refuted == 0 {
 		return n
 	}

@@ -14,7 +14,15 @@ package check
 //     "normal_form" (the forms are compared block by block under the
 //     Bijection of table occurrences and the Columns map of output
 //     columns, relying on Facts and on the Obligations, each an SMT-LIB 2
-//     script whose expected answer is unsat).
+//     script whose expected answer is unsat);
+//   - Ties (normal_form only) says the claim holds up to ties: the
+//     statement's ORDER BY keys do not determine its rows, so the two
+//     queries sort the same multiset of rows by the same keys, with the
+//     same LIMIT and OFFSET, and allow the same results; which of the
+//     rows that tie each returns is the engine's choice (docs/equiv.md,
+//     "Order, ties and LIMIT"). Check recomputes it and refuses a
+//     certificate that says otherwise. Without it the keys determine the
+//     row and the two queries return the same rows on every database.
 type Certificate struct {
 	Kernel      string       `json:"kernel"`
 	Method      string       `json:"method"`
@@ -25,6 +33,7 @@ type Certificate struct {
 	Columns     []int        `json:"columns"`
 	Facts       []Fact       `json:"facts,omitempty"`
 	Obligations []Obligation `json:"obligations"`
+	Ties        bool         `json:"ties,omitempty"`
 }
 
 // KernelVersion names the rules and the encoding a certificate follows;

@@ -216,8 +216,8 @@ func checkIdentical(in Input, c *Certificate) error {
 			return fail("method", "method identical allows renaming steps only (a %s step changes what the engine runs)", st.Rule)
 		}
 	}
-	if len(c.Obligations) > 0 || len(c.Facts) > 0 {
-		return fail("method", "method identical needs no fact and no obligation")
+	if len(c.Obligations) > 0 || len(c.Facts) > 0 || c.Ties {
+		return fail("method", "method identical needs no fact, no obligation and no claim up to ties")
 	}
 	if len(c.Bijection) != len(c1.Occs) {
 		return fail("bijection", "%d pairs for %d occurrences", len(c.Bijection), len(c1.Occs))
@@ -274,9 +274,16 @@ func checkNormalForm(ctx context.Context, in Input, c *Certificate) error {
 	if in.Rule == "bag" && !slices.Equal(c.Columns, identity(len(c.Columns))) {
 		return fail("columns", "under the bag rule columns pair by position: the column map %v is not the identity", c.Columns)
 	}
-	obls, facts, err := compareForms(in.Schema.Dialect(), c1, c2, Pairing{Bijection: bij, Columns: c.Columns}, Ordered(in.Rule, in.Q1, in.Q2), in.Rule == "spider")
+	cmp, err := compareForms(in.Schema.Dialect(), c1, c2, Pairing{Bijection: bij, Columns: c.Columns}, Ordered(in.Rule, in.Q1, in.Q2), in.Rule == "spider")
 	if err != nil {
 		return &CheckError{Where: "comparison", Err: err}
+	}
+	obls, facts := cmp.Obligations, cmp.Facts
+	if cmp.Ties != c.Ties {
+		if cmp.Ties {
+			return fail("ties", "the ORDER BY keys do not determine the row: the forms are equal up to ties, which the certificate does not say (ties: false)")
+		}
+		return fail("ties", "the certificate claims equality up to ties, but the ORDER BY keys determine the row: the claim is stronger than that")
 	}
 	if !sameFacts(facts, c.Facts) {
 		return fail("comparison", "relies on %s, the certificate lists %s", factList(facts), factList(c.Facts))

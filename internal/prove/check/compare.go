@@ -41,6 +41,10 @@ type kernel struct {
 	subs   map[*sqlast.SelectStmt]*subSym
 	obls   []Obligation
 	facts  factSet
+	// ties: the statement's ORDER BY keys do not determine its rows, so
+	// the proof holds up to the engine's choice among rows that tie
+	// (Certificate.Ties).
+	ties bool
 }
 
 // kernelEnv is the encoding's view of one side of the comparison: its
@@ -77,23 +81,33 @@ func (v kernelEnv) subquery(st *sqlast.SelectStmt) (*subSym, encodeEnv) {
 	return v.k.subs[st], kernelEnv{k: v.k, sd: side{c: v.k.c1}}
 }
 
+// Comparison is what a comparison of two normal forms needs and claims:
+// the Obligations (SMT-LIB 2 scripts, unproved: the caller runs them),
+// the Facts it relied on itself (functional dependencies, sorted), and
+// Ties: the statement's ORDER BY keys do not determine its rows, so the
+// forms are equal up to the engine's choice among rows that tie
+// (Certificate.Ties).
+type Comparison struct {
+	Obligations []Obligation
+	Facts       []Fact
+	Ties        bool
+}
+
 // compareForms checks that the canonical forms c1 and c2 return the same
 // result on every database under the pairing: ordered says whether rows
-// must come in the same order. It returns the obligations (unproved: the
-// caller runs them) and the facts the comparison itself relied on
-// (functional dependencies); an error says why the forms do not match.
-func compareForms(d Dialect, c1, c2 *Canon, p Pairing, ordered, spider bool) ([]Obligation, []Fact, error) {
+// must come in the same order. An error says why the forms do not match.
+func compareForms(d Dialect, c1, c2 *Canon, p Pairing, ordered, spider bool) (*Comparison, error) {
 	k := &kernel{d: d, spider: spider, c1: c1, c2: c2, bij: map[string]string{}, inv: map[string]string{}, subs: map[*sqlast.SelectStmt]*subSym{}}
 	if len(p.Bijection) != len(c1.Occs) || len(c1.Occs) != len(c2.Occs) {
-		return nil, nil, refuse("bijection", "the bijection pairs %d of %d and %d occurrences", len(p.Bijection), len(c1.Occs), len(c2.Occs))
+		return nil, refuse("bijection", "the bijection pairs %d of %d and %d occurrences", len(p.Bijection), len(c1.Occs), len(c2.Occs))
 	}
 	for a, b := range p.Bijection {
 		o1, o2 := c1.byAlias[a], c2.byAlias[b]
 		if o1 == nil || o2 == nil || o1.table == nil || o2.table == nil || !equalFold(o1.table.Name, o2.table.Name) {
-			return nil, nil, refuse("bijection", "%s -> %s pairs no two occurrences of one table", a, b)
+			return nil, refuse("bijection", "%s -> %s pairs no two occurrences of one table", a, b)
 		}
 		if _, dup := k.inv[b]; dup {
-			return nil, nil, refuse("bijection", "%s is paired twice", b)
+			return nil, refuse("bijection", "%s is paired twice", b)
 		}
 		k.bij[a], k.inv[b] = b, a
 	}
@@ -105,23 +119,23 @@ func compareForms(d Dialect, c1, c2 *Canon, p Pairing, ordered, spider bool) ([]
 	if err != nil {
 		if facts, same, serr := k.sameForm(p.Columns, ordered, err); same {
 			if serr != nil {
-				return nil, nil, serr
+				return nil, serr
 			}
-			return k.obls, sortedFacts(facts), nil
+			return &Comparison{Obligations: k.obls, Facts: sortedFacts(facts)}, nil
 		}
-		return nil, nil, err
+		return nil, err
 	}
 	n1, n2 := outputCount(b1), outputCount(b2)
 	perm := p.Columns
 	if len(perm) != n1 || n1 != n2 || !isPermutation(perm) {
-		return nil, nil, refuse("columns", "the column map %v does not pair %d and %d output columns", perm, n1, n2)
+		return nil, refuse("columns", "the column map %v does not pair %d and %d output columns", perm, n1, n2)
 	}
 	if err := k.compare(b1, b2, mode{top: true, ordered: ordered, perm: perm}); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	k.facts.addAll(c1.orderFacts())
 	k.facts.addAll(c2.orderFacts())
-	return k.obls, sortedFacts(k.facts.list), nil
+	return &Comparison{Obligations: k.obls, Facts: sortedFacts(k.facts.list), Ties: k.ties}, nil
 }
 
 func outputCount(b *block) int {
@@ -149,6 +163,7 @@ type mode struct {
 	perm    []int   // output i of the first is output perm[i] of the second
 	kind    subKind // for a subquery: how it is used
 	sub     bool
+	branch  bool // a branch of a compound
 }
 
 func (k *kernel) side(i int) side {
@@ -706,8 +721,38 @@ func (k *kernel) order(b1, b2 *block, d *deps, m mode, where string) error {
 		}
 	}
 	if !k.determinedBy(d, k.side(0), keys, row) {
+		return k.upToTies(b1, b2, m, where)
+	}
+	return nil
+}
+
+// upToTies accepts an ORDER BY whose keys do not determine the row, at
+// the statement's own level only: both sides sort the same bag of rows
+// (the comparison proved it, keys included) by the same keys with the same
+// LIMIT and OFFSET, so they allow the same results, and which of the rows
+// that tie each returns is the engine's choice (k.ties, Certificate.Ties).
+// Every output must be tie-safe on both sides (Canon.tieSafe), so that
+// ordering by the keys and then by every output column (the search's
+// tiebreak) gives one result, which the tripwire and the soundness fuzzer
+// compare. In a subquery, a derived table or a WITH, the choice among ties
+// feeds the rest of the query, and it is refused.
+func (k *kernel) upToTies(b1, b2 *block, m mode, where string) error {
+	if !m.top || m.sub || m.branch {
 		return refuse("ties", "the ORDER BY keys do not determine the row (%s): rows that tie come in the engine's order", where)
 	}
+	top := !k.spider
+	for i, b := range [2]*block{b1, b2} {
+		c := k.c1
+		if i == 1 {
+			c = k.c2
+		}
+		for _, e := range b.outputs {
+			if !c.tieSafe(e, top) {
+				return refuse("ties", "the ORDER BY keys do not determine the row (%s), and output %s may hold values the engine takes for equal while they differ, so no tiebreak makes the result one", where, sqlast.Format(e))
+			}
+		}
+	}
+	k.ties = true
 	return nil
 }
 
@@ -752,7 +797,7 @@ func (k *kernel) compound(b1, b2 *block, m mode) error {
 		}
 		used[j] = true
 		bm := m
-		bm.ordered = false
+		bm.ordered, bm.branch = false, true
 		if err := k.compare(br1, b2.branches[j], bm); err != nil {
 			return err
 		}

@@ -34,18 +34,19 @@ func Occurrences(sql string, s Schema, prefix string) ([]Occurrence, error) {
 }
 
 // Compare compares two normal forms (each in canonical form) under the
-// pairing: the obligations the comparison needs (not yet run) and the
-// facts it relies on, or why the forms do not match (a *Refusal).
-// Ordered: rows must come in order (Ordered); spider: the comparison
-// rule is Spider's execution match (output values of one Python type).
-func Compare(s Schema, nf1, nf2 string, p Pairing, ordered, spider bool) ([]Obligation, []Fact, error) {
+// pairing: what the comparison needs and claims (its obligations, not yet
+// run, the facts it relies on, and whether it holds up to ties), or why
+// the forms do not match (a *Refusal). Ordered: rows must come in order
+// (Ordered); spider: the comparison rule is Spider's execution match
+// (output values of one Python type).
+func Compare(s Schema, nf1, nf2 string, p Pairing, ordered, spider bool) (*Comparison, error) {
 	c1, err := normalForm("q1 normal form", nf1, s)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	c2, err := normalForm("q2 normal form", nf2, s)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	return compareForms(s.Dialect(), c1, c2, p, ordered, spider)
 }

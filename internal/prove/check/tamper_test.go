@@ -235,3 +235,44 @@ func errorsAs(err error, target **check.CheckError) bool {
 	}
 	return false
 }
+
+// TestTamperedTiesClaim: a certificate says whether it holds up to ties
+// (Certificate.Ties), and Check recomputes it: a proof up to ties that
+// drops the flag claims more than the kernel showed (the same rows on
+// every database), and a strict proof that sets it claims another thing;
+// both are refused, naming ties, and the flag set back checks again.
+func TestTamperedTiesClaim(t *testing.T) {
+	z := z3(t)
+	for _, c := range []struct {
+		q1, q2 string
+		ties   bool
+	}{
+		{"SELECT name FROM singer ORDER BY age LIMIT 1", "SELECT name FROM singer WHERE age = age OR age IS NULL ORDER BY age LIMIT 1", true},
+		{"SELECT name FROM singer ORDER BY singer_id LIMIT 1", "SELECT name FROM singer WHERE age = age OR age IS NULL ORDER BY singer_id LIMIT 1", false},
+	} {
+		b := certificate(t, z, c.q1, c.q2)
+		var cert map[string]any
+		if err := json.Unmarshal(b, &cert); err != nil {
+			t.Fatal(err)
+		}
+		if got := cert["ties"] == true; got != c.ties {
+			t.Fatalf("%s: ties %v, want %v", c.q1, got, c.ties)
+		}
+		if err := checkJSON(t, z, c.q1, c.q2, b); err != nil {
+			t.Fatalf("%s: the untouched certificate does not check: %v", c.q1, err)
+		}
+		if c.ties {
+			delete(cert, "ties")
+		} else {
+			cert["ties"] = true
+		}
+		tb, err := json.Marshal(cert)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = checkJSON(t, z, c.q1, c.q2, tb)
+		if err == nil || !strings.Contains(err.Error(), "ties") {
+			t.Errorf("%s: the certificate with ties flipped: %v, want a refusal naming ties", c.q1, err)
+		}
+	}
+}

@@ -433,7 +433,15 @@ func (w *worker) separate(ctx context.Context, i int, s *schema, p *pairSpec, ce
 	if cert == nil {
 		cert = &check.Certificate{Method: check.MethodNormalForm}
 	}
-	t := &trial{ctx: ctx, sess: sess, s: s, p: p, cert: cert, cmp: newComparer(string(p.rule), p.sql1, p.sql2)}
+	t := &trial{ctx: ctx, sess: sess, s: s, p: p, cert: cert, cmp: newComparer(string(p.rule), p.sql1, p.sql2), q1: p.sql1, q2: p.sql2}
+	if cert.Ties {
+		// The proof claims the same results up to ties: each query is run
+		// with its tied rows sorted by its outputs (q2's through the column
+		// map), which gives one result the rows determine.
+		if a, b, ok := equiv.Tiebroken(p.sql1, p.sql2, cert); ok {
+			t.q1, t.q2 = a, b
+		}
+	}
 	t.physical = cert.Method == check.MethodNormalForm && !orderSensitive(p.sql1) && !orderSensitive(p.sql2)
 	dg := newDataGen(s, p.q1, p.q2)
 	dr := rand.New(rand.NewPCG(cfg.Seed^0x9e3779b97f4a7c15, uint64(i)))
@@ -479,6 +487,9 @@ type trial struct {
 	cert     *check.Certificate
 	cmp      comparer
 	physical bool
+	// q1, q2 are the queries run: the pair's, tiebroken under a proof up
+	// to ties (Certificate.Ties).
+	q1, q2 string
 }
 
 // diff is a database (two: the same rows in another order, for q1 and
@@ -505,8 +516,8 @@ func (t *trial) run(db *database) (kept *database, r1, r2 *result.Set, failed st
 	}
 	qctx, cancel := context.WithTimeout(t.ctx, 5*time.Second)
 	defer cancel()
-	r1, err1 := t.sess.query(qctx, t.p.sql1)
-	r2, err2 := t.sess.query(qctx, t.p.sql2)
+	r1, err1 := t.sess.query(qctx, t.q1)
+	r2, err2 := t.sess.query(qctx, t.q2)
 	switch {
 	case err1 == nil && err2 == nil:
 		return kept, r1, r2, "", nil

@@ -78,6 +78,9 @@ func (t *trial) counterexample(cfg Config, i int, s *schema, d *diff) *Counterex
 	if t.p.swapped {
 		c.Rewrites = append([]string{"(q1 is the rewritten one)"}, c.Rewrites...)
 	}
+	if t.cert.Ties {
+		c.Method += " up to ties (the results are those of the tiebroken queries: " + t.q1 + "; " + t.q2 + ")"
+	}
 	if d.db1 != d.db2 {
 		c.Database2 = d.db2.sql()
 	}
