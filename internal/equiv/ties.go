@@ -226,7 +226,9 @@ func significantEnd(q string) int {
 // when either query does not order its output at the top level (its order
 // is unspecified), and any difference is when a tiebroken query fails.
 // Under a proof up to ties, q2's tiebreak follows the proof's column map
-// (positions), so both sort their tied rows by the same values.
+// (positions), so both sort their tied rows by the same values; without
+// one, under the spider rule (columns paired in any order), every order of
+// q2's columns (at most maxTiePermColumns) is tried as its tiebreak.
 // Subqueries that keep some rows of an ordered result (ORDER BY … LIMIT)
 // are tiebroken too (tiebreakAll); one that cannot be run alone (a
 // correlated one) explains any difference, so no witness rests on it.
@@ -266,5 +268,61 @@ func (s *searcher) tiesExplain(ctx context.Context, db Data, r [2]*result.Set) b
 	if err != nil {
 		return true
 	}
-	return s.cmp.equal(ctx, a, b)
+	if s.cmp.equal(ctx, a, b) {
+		return true
+	}
+	n := len(r[1].Columns)
+	if s.o.Rule != RuleSpider || s.proof != nil && s.proof.Ties || n < 2 || n > maxTiePermColumns || !sqllex.TopLevelOrderBy(s.p.Q2) {
+		return false
+	}
+	// Under Spider's match the columns may pair in another order, so q2's
+	// positional tiebreak may break a tie on another column than q1's:
+	// each other order of q2's columns is one more of its valid choices.
+	for _, perm := range permutations(n)[1:] {
+		tb, ok := tiebreakAllOrder(s.p.Q2, positions(n, perm), cols)
+		if !ok {
+			return true
+		}
+		b, err := s.query(ctx, tb)
+		if err != nil {
+			return true
+		}
+		if s.cmp.equal(ctx, a, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxTiePermColumns is the most output columns whose orders tiesExplain
+// tries for q2's tiebreak under the spider rule (4! = 24 queries at most,
+// run only on a difference the reversed rows confirm); with more, q2 is
+// tiebroken by position alone, and a tie it breaks on another column
+// than q1 may still count as a difference.
+const maxTiePermColumns = 4
+
+// permutations returns every order of 0 … n-1, the identity first, then
+// in lexicographic order.
+func permutations(n int) [][]int {
+	var out [][]int
+	cur := make([]int, 0, n)
+	used := make([]bool, n)
+	var rec func()
+	rec = func() {
+		if len(cur) == n {
+			out = append(out, append([]int(nil), cur...))
+			return
+		}
+		for i := 0; i < n; i++ {
+			if !used[i] {
+				used[i] = true
+				cur = append(cur, i)
+				rec()
+				cur = cur[:len(cur)-1]
+				used[i] = false
+			}
+		}
+	}
+	rec()
+	return out
 }

@@ -81,10 +81,21 @@ INSERT INTO emp VALUES (1, 'z', 5, 2), (2, 'a', 5, 1), (3, 'y', 5, 2);`); err !=
 			t.Errorf("spider: the certificate does not check: %v", err)
 		}
 	}
+	// Without a proof, under the spider rule, q2's tiebreak tries every
+	// order of its columns: a tie q2 breaks on empno where q1 breaks it on
+	// ename is no witness (it was one before: the false-witness round's
+	// family E).
+	out, err := Decide(context.Background(), Pair{ID: "ties", Q1: q1, Q2: q2, Schema: empDDL}, Options{Sandbox: sb, Seed: 1, Budget: 20 * time.Second, NoProof: true, Rule: RuleSpider, SuiteFiles: []string{path}, MaxDatabases: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Verdict != EquivalentBounded || out.Search.Databases != 1 {
+		t.Errorf("no proof: %s on %d databases, want equivalent_bounded on the suite's database", out.Verdict, out.Search.Databases)
+	}
 	// The same pair with q2 keyed on ename: not the same keys, no proof,
 	// and the database separates it beyond ties.
 	q3 := "SELECT e.empno, e.ename FROM dept d CROSS JOIN emp e WHERE e.deptno = d.deptno ORDER BY e.ename DESC LIMIT 1"
-	out, err := Decide(context.Background(), Pair{ID: "keys", Q1: q1, Q2: q3, Schema: empDDL}, Options{Sandbox: sb, Seed: 1, Budget: 20 * time.Second, Solver: z, Rule: RuleSpider, SuiteFiles: []string{path}})
+	out, err = Decide(context.Background(), Pair{ID: "keys", Q1: q1, Q2: q3, Schema: empDDL}, Options{Sandbox: sb, Seed: 1, Budget: 20 * time.Second, Solver: z, Rule: RuleSpider, SuiteFiles: []string{path}})
 	if err != nil {
 		t.Fatal(err)
 	}
