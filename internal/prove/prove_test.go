@@ -126,6 +126,13 @@ func TestProveUpToTies(t *testing.T) {
 		{"SELECT name FROM singer ORDER BY age LIMIT 1", "SELECT name FROM singer ORDER BY age LIMIT 2", "bag", "refused"},
 		{"SELECT name FROM singer ORDER BY age LIMIT 1", "SELECT name FROM singer ORDER BY age, name LIMIT 1", "bag", "refused"},
 		{"SELECT name FROM singer ORDER BY age LIMIT 1", "SELECT name FROM singer ORDER BY age DESC LIMIT 1", "bag", "refused"},
+		// SELECT DISTINCT over groups sorted by a key outside the output:
+		// each distinct row sorts by the key of the group the engine meets
+		// first, which follows the GROUP BY's written order (the adversarial
+		// round of 2026-12-07: proved, strictly and up to ties, before).
+		{"SELECT DISTINCT count(*) FROM singer GROUP BY age, country ORDER BY age, country", "SELECT DISTINCT count(*) FROM singer GROUP BY country, age ORDER BY age, country", "bag", "refused"},
+		{"SELECT DISTINCT count(*) > 1 FROM singer GROUP BY age, country ORDER BY age DESC LIMIT 1", "SELECT DISTINCT count(*) > 1 FROM singer GROUP BY country, age ORDER BY age DESC LIMIT 1", "bag", "refused"},
+		{"SELECT DISTINCT country FROM singer GROUP BY country, age ORDER BY count(*) DESC LIMIT 1", "SELECT DISTINCT country FROM singer GROUP BY age, country ORDER BY count(*) DESC LIMIT 1", "spider", "refused"},
 		// Ties in a subquery decide which rows the statement reads.
 		{"SELECT name FROM singer WHERE singer_id IN (SELECT singer_id FROM singer_in_concert ORDER BY concert_id LIMIT 1)",
 			"SELECT name FROM singer WHERE singer_id IN (SELECT singer_id FROM singer_in_concert WHERE 1 = 1 ORDER BY concert_id LIMIT 1)", "bag", "refused"},

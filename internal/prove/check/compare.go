@@ -703,9 +703,13 @@ func (k *kernel) order(b1, b2 *block, d *deps, m mode, where string) error {
 		}
 		keys = append(keys, o1.Expr)
 	}
-	if b1.distinct && !b1.aggregate {
+	if b1.distinct {
 		// SELECT DISTINCT ... ORDER BY a column outside the output sorts
-		// each distinct row by any of its source rows' values.
+		// each distinct row by any of its source rows' values; grouped,
+		// by the key of whichever of its groups the engine meets first,
+		// which follows how the GROUP BY terms are written (the kernel
+		// compares them as a set): GROUP BY a, b against GROUP BY b, a
+		// under SELECT DISTINCT count(*) … ORDER BY a sort apart.
 		outs := setOf(k.texts(b1.outputs, k.side(0), nil))
 		for _, key := range keys {
 			if !slices.Contains(outs, k.mappedText(key, k.side(0), nil)) {
