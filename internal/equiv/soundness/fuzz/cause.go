@@ -7,7 +7,7 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine"
 )
 
-// suspect guesses which root cause of issue 37 (R1…R17) a
+// suspect guesses which root cause of issue 37 (R1…R17, R18 since) a
 // counterexample shows, from the rewrites that made the pair, the
 // constructs the two queries hold and the schema. It is a guess for the
 // report's tally, which a reader confirms on the printed pair: "other"
@@ -51,6 +51,8 @@ func suspect(c *Counterexample, p *pairSpec, s *schema, db *database) string {
 		return "R12 collation ties"
 	case c.Database2 != "":
 		return "ties: " + strings.Join(p.rewrites, "+")
+	case rw("group_order:distinct"):
+		return "R18 SELECT DISTINCT over groups sorted outside its output"
 	case rw("left_inner", "join_kind"):
 		return "outer join as inner: a WHERE TRUE on the NULL row"
 	case rw("left_add"):

@@ -143,7 +143,7 @@ type Counterexample struct {
 	// ran ("q1 fails: integer overflow"): the proof claims they fail on
 	// the same databases.
 	Failed string
-	// Cause is the fuzzer's guess at the root cause (R1…R17).
+	// Cause is the fuzzer's guess at the root cause (R1…R18).
 	Cause string
 }
 

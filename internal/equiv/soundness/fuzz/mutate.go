@@ -98,6 +98,7 @@ var rewrites = []rewrite{
 	{"left_group", famRule, 3, 2, (*mutator).leftGroup},
 	{"left_copies", famRule, 3, 2, (*mutator).leftCopies},
 	{"left_on", famRule, 3, 2, (*mutator).leftOn},
+	{"group_order", famRename, 0, 0, (*mutator).groupOrder},
 	{"op_change", famBreak, 1, 1, (*mutator).opChange},
 	{"lit_shift", famBreak, 1, 1, (*mutator).litShift},
 	{"drop_conjunct", famBreak, 1, 1, (*mutator).dropConjunct},
