@@ -17,6 +17,7 @@ type refutesView struct {
 	Metric, Assume                   string
 	Correct, Proved, Refuted, Others int
 	NotGraded, Accepted              int
+	UpToTies                         int // of Proved, proofs up to ties (report.Refuted.UpToTies)
 	CorrectLink, ProvedLink          string
 	RefutedLink, AcceptedLink        string
 	NotGradedLink                    string
@@ -53,7 +54,7 @@ func refutesViews(r *Run, sum *report.Summary) []refutesView {
 		}
 		base := []string{"metric", m, "status", "correct"}
 		v := refutesView{Metric: m, Assume: rf.Assume, Correct: rf.Correct, Proved: rf.Proved, Refuted: rf.Refuted,
-			NotGraded: rf.NotGraded, Accepted: rf.Accepted,
+			NotGraded: rf.NotGraded, Accepted: rf.Accepted, UpToTies: rf.UpToTies,
 			Others:        rf.Correct - rf.Proved - rf.Refuted - rf.NotGraded,
 			CorrectLink:   frag(base...),
 			ProvedLink:    frag(append(base, "outcome", "equiv:equivalent_proved")...),

@@ -75,7 +75,7 @@ func auditedEquivRun(t *testing.T, from, to int) *htmlreport.Run {
 // question) and the witness's rows before its SQL.
 func TestRefutationsInBrowser(t *testing.T) {
 	ctx := browser(t)
-	r := auditedEquivRun(t, 90, 140)
+	r := auditedEquivRun(t, 90, 170) // 166: a proof up to ties
 	url := writePage(t, r, htmlreport.Options{})
 	load(ctx, t, url)
 
@@ -88,6 +88,7 @@ func TestRefutationsInBrowser(t *testing.T) {
 
 	// The records' own counts.
 	correct, refuted, proved, accepted, exWrong, onHazard := 0, 0, 0, 0, 0, 0
+	upToTies := 0
 	rests := map[string]int{}
 	var refutedItem = -1
 	for _, rec := range r.Records {
@@ -105,6 +106,9 @@ func TestRefutationsInBrowser(t *testing.T) {
 		correct++
 		if eq.Details != nil && eq.Details.Numbers()["proved"] == 1 {
 			proved++
+			if eq.Details.Numbers()["proved_up_to_ties"] == 1 {
+				upToTies++
+			}
 		}
 		if !eq.Correct && eq.Status == status.OK {
 			refuted++
@@ -128,6 +132,14 @@ func TestRefutationsInBrowser(t *testing.T) {
 		if got := cell(sel); got != fmt.Sprint(want) {
 			t.Errorf("%s: %q, want %d", sel, got, want)
 		}
+	}
+	// The row of proofs up to ties shows only when there are some.
+	wantTies := "missing"
+	if upToTies > 0 {
+		wantTies = fmt.Sprint(upToTies)
+	}
+	if got := cell(`#refutes-ex tr[data-row="ties"] td`); got != wantTies {
+		t.Errorf("proofs up to ties: %q, want %s", got, wantTies)
 	}
 	for k, n := range rests {
 		label := k
