@@ -7,8 +7,8 @@ import (
 	"github.com/sqljudge/sqljudge/internal/engine"
 )
 
-// suspect guesses which root cause of issue 37 (R1…R17, R18 since) a
-// counterexample shows, from the rewrites that made the pair, the
+// suspect guesses which root cause of issue 37 (R1…R17), or a later one
+// named in words, a counterexample shows, from the rewrites that made the pair, the
 // constructs the two queries hold and the schema. It is a guess for the
 // report's tally, which a reader confirms on the printed pair: "other"
 // (with the rewrites) when no rule fits. The rules are tried in order,
@@ -52,7 +52,7 @@ func suspect(c *Counterexample, p *pairSpec, s *schema, db *database) string {
 	case c.Database2 != "":
 		return "ties: " + strings.Join(p.rewrites, "+")
 	case rw("group_order:distinct"):
-		return "R18 SELECT DISTINCT over groups sorted outside its output"
+		return "SELECT DISTINCT over groups sorted outside its output (found 2026-12-07)"
 	case rw("left_inner", "join_kind"):
 		return "outer join as inner: a WHERE TRUE on the NULL row"
 	case rw("left_add"):

@@ -143,7 +143,8 @@ type Counterexample struct {
 	// ran ("q1 fails: integer overflow"): the proof claims they fail on
 	// the same databases.
 	Failed string
-	// Cause is the fuzzer's guess at the root cause (R1…R18).
+	// Cause is the fuzzer's guess at the root cause (R1…R17), or
+	// at a later one, named in words.
 	Cause string
 }
 
