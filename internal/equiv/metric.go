@@ -253,7 +253,7 @@ func (m *Metric) gradeOne(ctx context.Context, x *metric.Exec, it *bench.Item, g
 	d := Details{Verdict: out.Verdict, Witness: recordWitness(out.Witness), Proof: out.Proof, Prover: out.Prover, Databases: out.Search.Databases, Reason: out.Reason, BudgetExhausted: out.Search.BudgetExhausted,
 		Assume: out.Assume, Assumptions: out.Assumptions}
 	tiesOnDB := !sameOnDB && out.Verdict == EquivalentProved && out.Proof != nil && out.Proof.Ties &&
-		tiebrokenAgree(ctx, x, it, gold, gs, ps, out)
+		tiebrokenAgree(ctx, x, it, gold, out.Proof)
 	v := m.settle(ctx, it, gold, path, out, sameOnDB, tiesOnDB, &d)
 	v.Details = d
 	return v
@@ -361,20 +361,15 @@ func databases(n int) string {
 	return fmt.Sprintf("%d databases", n)
 }
 
-// tiebrokenAgree reports whether gold and pred, each with every output
-// column appended to its top-level ORDER BY (withTiebreak; the pred's in
-// the order of the proof's column map, out.Proof.Columns), give the same
-// result on the item's database under Spider's match: then the difference
-// of gs and ps (their results there) is the engine's choice among rows
-// that tie, not the queries' doing.
-func tiebrokenAgree(ctx context.Context, x *metric.Exec, it *bench.Item, gold string, gs, ps *result.Set, out Outcome) bool {
-	tg, ok1 := withTiebreak(gold, len(gs.Columns))
-	var perm []int
-	if out.Proof != nil {
-		perm = out.Proof.Columns // the pred's tied rows sorted as the gold's
-	}
-	tp, ok2 := withTiebreakOrder(it.Pred, positions(len(ps.Columns), perm))
-	if !ok1 || !ok2 {
+// tiebrokenAgree reports whether gold and pred, tiebroken as the proof's
+// column map says (Tiebroken: every output appended to each top-level
+// ORDER BY, the pred's in the gold's order), give the same result on the
+// item's database under Spider's match: then the difference of their
+// results there is the engine's choice among rows that tie, not the
+// queries' doing.
+func tiebrokenAgree(ctx context.Context, x *metric.Exec, it *bench.Item, gold string, proof *check.Certificate) bool {
+	tg, tp, ok := Tiebroken(gold, it.Pred, proof)
+	if !ok {
 		return false
 	}
 	a, err := x.Gold(ctx, it.DBID, tg)

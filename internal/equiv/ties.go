@@ -238,11 +238,18 @@ func (s *searcher) tiesExplain(ctx context.Context, db Data, r [2]*result.Set) b
 	if err := s.sc.Load(ctx, s.schema.tableRows(d, db)); err != nil {
 		return true
 	}
+	// A subquery's column count, run once each: the column orders tried
+	// for q2 below tiebreak the same subqueries again.
+	ncols := map[string]int{}
 	cols := func(sub string) (int, error) {
+		if n, ok := ncols[sub]; ok {
+			return n, nil
+		}
 		set, err := s.query(ctx, sub)
 		if err != nil {
 			return 0, err
 		}
+		ncols[sub] = len(set.Columns)
 		return len(set.Columns), nil
 	}
 	qs := [2]string{s.p.Q1, s.p.Q2}

@@ -30,7 +30,7 @@ func (m *mutator) groupOrder(q *sel) bool {
 	i := m.g.r.IntN(len(s.groupBy))
 	j := (i + 1 + m.g.r.IntN(len(s.groupBy)-1)) % len(s.groupBy)
 	s.groupBy[i], s.groupBy[j] = s.groupBy[j], s.groupBy[i]
-	s1 := (*sel)(nil)
+	var s1 *sel
 	if m.twin != nil {
 		s1 = m.twin.sels[s]
 	}
