@@ -9,8 +9,9 @@ package fuzz
 // so a key outside the output sorts the kept row by that group's value:
 // GROUP BY a, b against GROUP BY b, a then sort apart (the kernel proved
 // such pairs until 2026-12-07, strictly and up to ties). Detail "distinct"
-// for that shape; weight 0: a campaign of its own
-// (TestFuzzSQLiteGroupOrder).
+// for that shape, "distinct:count" or "distinct:typeof" when its output
+// was made COUNT(*) or typeof of another term (below); weight 0: a
+// campaign of its own (TestFuzzSQLiteGroupOrder).
 func (m *mutator) groupOrder(q *sel) bool {
 	var gs []*sel
 	for _, s := range sels(q) {
@@ -27,6 +28,8 @@ func (m *mutator) groupOrder(q *sel) bool {
 	s := gs[m.g.r.IntN(len(gs))]
 	k := m.g.r.IntN(len(s.groupBy))
 	key := clone(s.groupBy[k])
+	o := (k + 1 + m.g.r.IntN(len(s.groupBy)-1)) % len(s.groupBy) // another term
+	other := clone(s.groupBy[o])
 	i := m.g.r.IntN(len(s.groupBy))
 	j := (i + 1 + m.g.r.IntN(len(s.groupBy)-1)) % len(s.groupBy)
 	s.groupBy[i], s.groupBy[j] = s.groupBy[j], s.groupBy[i]
@@ -43,13 +46,41 @@ func (m *mutator) groupOrder(q *sel) bool {
 	if chance(m.g.r, 0.5) {
 		limit = 1
 	}
+	// Folding needs groups of one output row, and a difference at least
+	// two distinct output rows whose kept groups' keys sort the other
+	// way. At the top level, two times in three, the output is made a
+	// function of the groups with few values: COUNT(*), or the storage
+	// class or NULL-ness of another GROUP BY term (which the random rows
+	// vary), so the kept group is the written order's choice far more
+	// often than with the query's own outputs.
+	var fold func(s *sel, other expr) expr
+	if s == q {
+		switch m.g.r.IntN(6) {
+		case 0, 1:
+			fold = func(*sel, expr) expr { return &call{name: "count", star: true} }
+			m.detail = "distinct:count"
+		case 2, 3:
+			fold = func(_ *sel, x expr) expr { return &call{name: "typeof", args: []expr{x}} }
+			m.detail = "distinct:typeof"
+		}
+	}
+	// A WHERE leaves few groups to fold: half the time both queries
+	// drop it.
+	dropWhere := fold != nil && chance(m.g.r, 0.5)
 	for _, x := range []struct {
-		s   *sel
-		key expr
-	}{{s, key}, {s1, clone(s1.groupBy[k])}} {
+		s     *sel
+		key   expr
+		other expr
+	}{{s, key, other}, {s1, clone(s1.groupBy[k]), clone(s1.groupBy[o])}} {
 		x.s.distinct = true
 		x.s.orderBy = []*orderTerm{{x: x.key, desc: desc}}
 		x.s.limit, x.s.offset = limit, -1
+		if fold != nil {
+			x.s.items = []*item{{x: fold(x.s, x.other)}}
+			if dropWhere {
+				x.s.where = nil
+			}
+		}
 	}
 	return true
 }
