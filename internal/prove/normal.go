@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/prove/check"
 	"github.com/sqljudge/sqljudge/internal/sqlast"
@@ -230,7 +231,9 @@ func (p *prover) pair() Attempt {
 		}
 		cmp, err := check.Compare(p.s, p.cur[0], p.cur[1], check.Pairing{Bijection: bij, Columns: cols}, p.ordered, p.o.Rule == "spider")
 		if err != nil {
-			last = err
+			if last == nil || !otherSubqueries(err) {
+				last = err // a pairing that went further says more
+			}
 			continue
 		}
 		obls := cmp.Obligations
@@ -250,6 +253,14 @@ func (p *prover) pair() Attempt {
 	a := stop(last)
 	a.SolverCalls = p.calls
 	return a
+}
+
+// otherSubqueries reports whether err refuses a pairing because it pairs
+// FROM subqueries that are not one query up to its renaming (another
+// pairing of their tables may make them one).
+func otherSubqueries(err error) bool {
+	var r *check.Refusal
+	return errors.As(err, &r) && r.Construct == "derived table" && strings.HasPrefix(r.Detail, "the FROM subqueries ")
 }
 
 // columns returns the column map: the identity under the bag rule, the
@@ -331,6 +342,9 @@ func bijections(o1, o2 []check.Occurrence, max int) ([]map[string]string, error)
 	}
 	for _, o := range o2 {
 		by2[lower(o.Table)] = append(by2[lower(o.Table)], o.Alias)
+	}
+	if d1, d2 := len(by1[lower(check.DerivedTable)]), len(by2[lower(check.DerivedTable)]); d1 != d2 {
+		return nil, &check.Refusal{Construct: "derived table", Detail: fmt.Sprintf("%d subqueries in FROM against %d", d1, d2)}
 	}
 	if len(o1) != len(o2) {
 		return nil, &check.Refusal{Construct: "tables", Detail: fmt.Sprintf("%d table occurrences against %d", len(o1), len(o2))}

@@ -101,7 +101,7 @@ func (cp *compiler) core(b *block, sq *sqlast.SelectQuery) error {
 		switch {
 		case o == nil:
 			return refuse("FROM item", "%s", sqlast.Format(t))
-		case o.derived != nil:
+		case o.derived != nil && o.table == nil:
 			return refuse("derived table", "a subquery in FROM")
 		case o.join == joinLeft:
 			return refuse("outer join", "LEFT JOIN")
@@ -227,7 +227,7 @@ func (c *Canon) orderFree(f *sqlast.FuncCall) error {
 // fails the first and runs the second on two rows of t and two of u).
 func (c *Canon) sumFacts(arg sqlast.Expr) []Fact {
 	o, i, ok := c.colOf(arg)
-	if !ok || c.fam(o, i) != Int {
+	if !ok || o.derived != nil || c.fam(o, i) != Int {
 		return nil
 	}
 	join, ok := c.onceEach(o)

@@ -238,8 +238,14 @@ func checkIdentical(in Input, c *Certificate) error {
 // occurrences.
 func matchTables(c1, c2 *Canon, m Match) error {
 	o1, o2 := c1.byAlias[m.Q1], c2.byAlias[m.Q2]
-	if o1 == nil || o2 == nil || o1.table == nil || o2.table == nil {
+	if !pairsOccurrences(o1, o2) {
 		return fail("bijection", "%s -> %s pairs no two occurrences of a table", m.Q1, m.Q2)
+	}
+	if o1.table == nil {
+		if m.Table != DerivedTable {
+			return fail("bijection", "%s -> %s is said to pair occurrences of %s, not two FROM subqueries", m.Q1, m.Q2, m.Table)
+		}
+		return nil
 	}
 	if m.Table != o1.table.Name || m.Table != o2.table.Name {
 		return fail("bijection", "%s -> %s is said to pair occurrences of %s, not of %s and %s", m.Q1, m.Q2, m.Table, o1.table.Name, o2.table.Name)

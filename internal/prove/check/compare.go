@@ -45,6 +45,12 @@ type kernel struct {
 	// the proof holds up to the engine's choice among rows that tie
 	// (Certificate.Ties).
 	ties bool
+	// synth: the columns of the schema each column of a FROM subquery
+	// compared as a table shows, by that table's name (opaqueDerived).
+	synth map[string][][]colSource
+	// rowConds: a condition TRUE on every row of such a FROM subquery of
+	// the first query (rowInvariant), asserted where conditions compare.
+	rowConds map[*occurrence]sqlast.Expr
 }
 
 // kernelEnv is the encoding's view of one side of the comparison: its
@@ -103,13 +109,16 @@ func compareForms(d Dialect, c1, c2 *Canon, p Pairing, ordered, spider bool) (*C
 	}
 	for a, b := range p.Bijection {
 		o1, o2 := c1.byAlias[a], c2.byAlias[b]
-		if o1 == nil || o2 == nil || o1.table == nil || o2.table == nil || !equalFold(o1.table.Name, o2.table.Name) {
+		if !pairsOccurrences(o1, o2) {
 			return nil, refuse("bijection", "%s -> %s pairs no two occurrences of one table", a, b)
 		}
 		if _, dup := k.inv[b]; dup {
 			return nil, refuse("bijection", "%s is paired twice", b)
 		}
 		k.bij[a], k.inv[b] = b, a
+	}
+	if err := k.opaqueDerived(); err != nil {
+		return nil, err
 	}
 	b1, _, err := compile(c1)
 	var b2 *block
@@ -121,7 +130,7 @@ func compareForms(d Dialect, c1, c2 *Canon, p Pairing, ordered, spider bool) (*C
 			if serr != nil {
 				return nil, serr
 			}
-			return &Comparison{Obligations: k.obls, Facts: sortedFacts(facts)}, nil
+			return k.comparison(facts, false)
 		}
 		return nil, err
 	}
@@ -135,7 +144,40 @@ func compareForms(d Dialect, c1, c2 *Canon, p Pairing, ordered, spider bool) (*C
 	}
 	k.facts.addAll(c1.orderFacts())
 	k.facts.addAll(c2.orderFacts())
-	return &Comparison{Obligations: k.obls, Facts: sortedFacts(k.facts.list), Ties: k.ties}, nil
+	return k.comparison(k.facts.list, k.ties)
+}
+
+// comparison is what compareForms returns: the obligations and facts,
+// each fact of a FROM subquery's column stated of the schema's columns
+// (baseFacts).
+func (k *kernel) comparison(facts []Fact, ties bool) (*Comparison, error) {
+	fs, err := k.baseFacts(sortedFacts(facts))
+	if err != nil {
+		return nil, err
+	}
+	obls := k.obls
+	if len(k.synth) > 0 {
+		obls = slices.Clone(k.obls)
+		for i := range obls {
+			if obls[i].Facts, err = k.baseFacts(obls[i].Facts); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return &Comparison{Obligations: obls, Facts: fs, Ties: ties}, nil
+}
+
+// pairsOccurrences reports whether o1 and o2 may be paired: two
+// occurrences of one table, or two FROM subqueries (opaqueDerived
+// decides whether they compare).
+func pairsOccurrences(o1, o2 *occurrence) bool {
+	switch {
+	case o1 == nil || o2 == nil:
+		return false
+	case o1.table == nil || o2.table == nil:
+		return o1.table == nil && o2.table == nil && o1.derived != nil && o2.derived != nil
+	}
+	return equalFold(o1.table.Name, o2.table.Name)
 }
 
 func outputCount(b *block) int {
@@ -326,6 +368,15 @@ func (k *kernel) conditions(b1, b2 *block, d *deps, where string) error {
 		return nil
 	}
 	s := newScript(k.d)
+	for _, o := range b1.occs {
+		if inv := k.rowConds[o]; inv != nil {
+			p, err := k.encodeAll(s, []sqlast.Expr{inv}, k.side(0), false, nil)
+			if err != nil {
+				return err
+			}
+			s.assert(p.t)
+		}
+	}
 	p1, err := k.encodeAll(s, b1.conds, k.side(0), false, nil)
 	if err != nil {
 		return err

@@ -5,6 +5,11 @@ import "github.com/sqljudge/sqljudge/internal/sqlast"
 // The kernel's entry points for the prover: it builds certificates from
 // them, and Check never trusts what it builds.
 
+// DerivedTable is the Table an Occurrence and a certificate's Match give
+// a FROM subquery. A table of that name is told apart by its occurrence:
+// a pairing joins two FROM subqueries or two occurrences of one table.
+const DerivedTable = "(subquery)"
+
 // Occurrence is a table occurrence of a canonical form, as the prover
 // sees it: its alias, table, and the SELECT it belongs to (the alias of
 // that SELECT's first table).
@@ -13,7 +18,9 @@ type Occurrence struct {
 }
 
 // Occurrences lists the table occurrences of the canonical form of sql
-// (aliases prefix1, prefix2, ...).
+// (aliases prefix1, prefix2, ...); a FROM subquery is one too, of Table
+// DerivedTable (the comparison pairs two of them when they are one query
+// up to the renaming: opaqueDerived).
 func Occurrences(sql string, s Schema, prefix string) ([]Occurrence, error) {
 	c, err := Canonicalize(sql, s, prefix)
 	if err != nil {
@@ -21,14 +28,15 @@ func Occurrences(sql string, s Schema, prefix string) ([]Occurrence, error) {
 	}
 	var out []Occurrence
 	for _, o := range c.Occs {
-		if o.table == nil {
-			return nil, refuse("derived table", "a subquery in FROM")
+		t := DerivedTable
+		if o.table != nil {
+			t = o.table.Name
 		}
 		blk := ""
 		if sc := c.scopes[o.core]; sc != nil && len(sc.occs) > 0 {
 			blk = sc.occs[0].alias
 		}
-		out = append(out, Occurrence{Alias: o.alias, Table: o.table.Name, Block: blk})
+		out = append(out, Occurrence{Alias: o.alias, Table: t, Block: blk})
 	}
 	return out, nil
 }
@@ -112,11 +120,11 @@ func MatchColumns(s Schema, nf1, nf2 string, bij map[string]string) ([]int, erro
 }
 
 // Matches pairs each occurrence of c with itself (the bijection of
-// method identical); a derived table's Table is "(subquery)".
+// method identical); a derived table's Table is DerivedTable.
 func (c *Canon) Matches() []Match {
 	var out []Match
 	for _, o := range c.Occs {
-		t := "(subquery)"
+		t := DerivedTable
 		if o.table != nil {
 			t = o.table.Name
 		}

@@ -213,8 +213,18 @@ func (c *Canon) orderFreeForm() ([]Fact, error) {
 	if err := c.outerAggregate(); err != nil {
 		return nil, err
 	}
+	if err := c.orderFreeNode(c.Stmt); err != nil {
+		return nil, err
+	}
+	return c.orderFacts(), nil
+}
+
+// orderFreeNode checks what orderFreeForm checks of the statement n and
+// the statements and expressions in it: nothing there reads the order
+// the engine meets rows in.
+func (c *Canon) orderFreeNode(n sqlast.Node) error {
 	var err error
-	sqlast.Walk(c.Stmt, func(n sqlast.Node) bool {
+	sqlast.Walk(n, func(n sqlast.Node) bool {
 		if err != nil {
 			return false
 		}
@@ -237,10 +247,7 @@ func (c *Canon) orderFreeForm() ([]Fact, error) {
 		}
 		return err == nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return c.orderFacts(), nil
+	return err
 }
 
 // orderFreeStmt checks the SELECTs of one statement (not its

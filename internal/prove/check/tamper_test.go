@@ -276,3 +276,49 @@ func TestTamperedTiesClaim(t *testing.T) {
 		}
 	}
 }
+
+// TestTamperedDerivedPairing: a certificate that compares FROM subqueries
+// as tables (opaqueDerived) lists facts of the schema's columns only, and
+// is refused when its bijection says a FROM subquery is a table, or when
+// it is presented for a pair whose subqueries differ.
+func TestTamperedDerivedPairing(t *testing.T) {
+	z := z3(t)
+	const (
+		q1 = "SELECT s.name FROM (SELECT age FROM singer WHERE age > 7 GROUP BY age) AS d, singer s WHERE s.age = d.age"
+		q2 = "SELECT s.name FROM (SELECT age FROM singer WHERE age > 7 GROUP BY age) AS d, singer s WHERE s.age = d.age AND s.age > 7"
+	)
+	b := certificate(t, z, q1, q2)
+	var c check.Certificate
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	derived := -1
+	for i, m := range c.Bijection {
+		if m.Table == check.DerivedTable {
+			derived = i
+		}
+	}
+	if derived < 0 {
+		t.Fatalf("no FROM subquery paired in %s", b)
+	}
+	for _, f := range c.Facts {
+		if f.Table != "singer" {
+			t.Errorf("fact %+v: want facts of the schema's tables only", f)
+		}
+	}
+	if err := checkJSON(t, z, q1, q2, b); err != nil {
+		t.Fatalf("the untouched certificate does not check: %v", err)
+	}
+	c.Bijection[derived].Table = "singer"
+	tb, err := json.Marshal(&c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := checkJSON(t, z, q1, q2, tb); err == nil || !strings.Contains(err.Error(), "bijection") {
+		t.Errorf("a FROM subquery paired as table singer: %v, want a refusal naming the bijection", err)
+	}
+	other := strings.Replace(q2, "age > 7 GROUP BY", "age > 8 GROUP BY", 1)
+	if err := checkJSON(t, z, q1, other, b); err == nil {
+		t.Errorf("the certificate checks for %s, whose FROM subquery differs", other)
+	}
+}
