@@ -50,6 +50,12 @@ type Config struct {
 	// encoding, whose pairs the prover decides more often than mixed
 	// ones. Nil draws every rewrite by its weight.
 	Focus []string
+	// DeriveBoth: after each pair's rewrites, one table both queries
+	// read at the same place becomes the same FROM subquery in both
+	// (a grouped, DISTINCT or UNION ALL one: the rewrite derive_both),
+	// so that the kernel compares FROM subqueries as tables. Off: the
+	// pairs are those of the other settings.
+	DeriveBoth bool
 }
 
 // Report is the outcome of a run.
@@ -389,7 +395,7 @@ func (w *worker) runPair(ctx context.Context, i int) pairOutcome {
 	cfg := w.cfg
 	r := rand.New(rand.NewPCG(cfg.Seed, uint64(i)))
 	s := genSchema(r, cfg.Dialect)
-	g := &gen{r: r, s: s, d: cfg.Dialect, focusRewrites: cfg.Focus}
+	g := &gen{r: r, s: s, d: cfg.Dialect, focusRewrites: cfg.Focus, deriveBoth: cfg.DeriveBoth}
 	p := g.pair()
 	db, err := catalog.ParseDDL(s.script())
 	if err != nil {

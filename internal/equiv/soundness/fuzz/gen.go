@@ -32,6 +32,9 @@ type gen struct {
 	// focusRewrites, when set, are the only rewrites drawn (Config.Focus)
 	// and every query is a small one.
 	focusRewrites []string
+	// deriveBoth: after a pair's rewrites, a table both queries read is
+	// made one FROM subquery in both (Config.DeriveBoth).
+	deriveBoth bool
 }
 
 // class is what kind of value an expression gives, as far as the

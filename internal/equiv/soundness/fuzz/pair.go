@@ -33,6 +33,12 @@ func (g *gen) pair() *pairSpec {
 				p.rewrites = append(p.rewrites, name)
 			}
 		}
+		if g.deriveBoth {
+			m := &mutator{g: g, twin: tw}
+			if m.deriveBoth(q2) {
+				p.rewrites = append(p.rewrites, "derive_both:"+m.detail)
+			}
+		}
 		p.sql1, p.sql2 = sqlOf(q1), sqlOf(q2)
 		if p.sql1 != p.sql2 {
 			break
