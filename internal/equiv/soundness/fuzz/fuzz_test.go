@@ -278,8 +278,16 @@ func runAndReport(t *testing.T, cfg Config) *Report {
 		t.Fatal(err)
 	}
 	t.Logf("seed %d on %s:\n%s", cfg.Seed, cfg.Dialect, rep.Summary())
-	if cfg.Only < 0 && (rep.Proved < rep.Pairs/10 || rep.NormalForm < rep.Pairs/20) {
-		t.Errorf("only %d of %d pairs proved (%d by normal forms): the prover or the generator broke (floors: a tenth, a twentieth)", rep.Proved, rep.Pairs, rep.NormalForm)
+	// DeriveBoth's FROM subqueries hold none of the keys, NOT NULLs and
+	// foreign keys many rewrites rely on: fewer of its pairs are proved
+	// (7% of the 187 outside CI, 12% of CI's 1,500), so its floors are
+	// halved.
+	share := 10
+	if cfg.DeriveBoth {
+		share = 20
+	}
+	if cfg.Only < 0 && (rep.Proved < rep.Pairs/share || rep.NormalForm < rep.Pairs/(2*share)) {
+		t.Errorf("only %d of %d pairs proved (%d by normal forms): the prover or the generator broke (floors: 1/%d, 1/%d)", rep.Proved, rep.Pairs, rep.NormalForm, share, 2*share)
 	}
 	if cfg.Only < 0 && rep.Skipped*4 > rep.Databases {
 		t.Errorf("a query failed on %d of %d databases: the generator writes queries the engine refuses (floor: three quarters run)", rep.Skipped, rep.Databases)
