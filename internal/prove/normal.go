@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/prove/check"
 	"github.com/sqljudge/sqljudge/internal/sqlast"
@@ -231,7 +230,7 @@ func (p *prover) pair() Attempt {
 		}
 		cmp, err := check.Compare(p.s, p.cur[0], p.cur[1], check.Pairing{Bijection: bij, Columns: cols}, p.ordered, p.o.Rule == "spider")
 		if err != nil {
-			if last == nil || !otherSubqueries(err) {
+			if last == nil || !check.DifferentSubqueries(err) {
 				last = err // a pairing that went further says more
 			}
 			continue
@@ -253,14 +252,6 @@ func (p *prover) pair() Attempt {
 	a := stop(last)
 	a.SolverCalls = p.calls
 	return a
-}
-
-// otherSubqueries reports whether err refuses a pairing because it pairs
-// FROM subqueries that are not one query up to its renaming (another
-// pairing of their tables may make them one).
-func otherSubqueries(err error) bool {
-	var r *check.Refusal
-	return errors.As(err, &r) && r.Construct == "derived table" && strings.HasPrefix(r.Detail, "the FROM subqueries ")
 }
 
 // columns returns the column map: the identity under the bag rule, the

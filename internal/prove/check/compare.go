@@ -45,9 +45,9 @@ type kernel struct {
 	// the proof holds up to the engine's choice among rows that tie
 	// (Certificate.Ties).
 	ties bool
-	// synth: the columns of the schema each column of a FROM subquery
-	// compared as a table shows, by that table's name (opaqueDerived).
-	synth map[string][][]colSource
+	// synth: each FROM subquery compared as a table, by that table's
+	// name (opaqueDerived).
+	synth map[string]synthTable
 	// rowConds: a condition TRUE on every row of such a FROM subquery of
 	// the first query (rowInvariant), asserted where conditions compare.
 	rowConds map[*occurrence]sqlast.Expr

@@ -1,7 +1,9 @@
 package check
 
 import (
+	"errors"
 	"slices"
+	"strings"
 
 	"github.com/sqljudge/sqljudge/internal/sqlast"
 )
@@ -56,6 +58,27 @@ import (
 // colSource is a column of the schema a FROM subquery's column shows.
 type colSource struct{ table, column string }
 
+// synthTable is a FROM subquery compared as a table: the table the
+// first query's occurrence reads, and for each of its columns the
+// columns of the schema it shows (none for one of family Other).
+type synthTable struct {
+	table *Table
+	src   [][]colSource
+}
+
+// subqueriesDiffer begins the refusal of a pairing whose FROM subqueries
+// are not one query up to its renaming (DifferentSubqueries).
+const subqueriesDiffer = "the FROM subqueries "
+
+// DifferentSubqueries reports whether err refuses a pairing only because
+// it pairs FROM subqueries that are not one query up to its renaming:
+// another pairing of their tables may make them one, so a prover trying
+// several reports a refusal of one that went further.
+func DifferentSubqueries(err error) bool {
+	var r *Refusal
+	return errors.As(err, &r) && r.Construct == "derived table" && strings.HasPrefix(r.Detail, subqueriesDiffer)
+}
+
 // opaqueCollation is the collation of a FROM subquery's column that is
 // not a column of the schema: no column has it, so that the column is
 // never tie-safe or of a modelled family.
@@ -84,7 +107,7 @@ func (k *kernel) opaqueDerived() error {
 		t1 := k.mappedText(&sqlast.SubqueryExpr{Select: p[0].derived}, k.side(0), nil)
 		t2 := k.mappedText(&sqlast.SubqueryExpr{Select: p[1].derived}, k.side(1), nil)
 		if t1 != t2 {
-			return refuse("derived table", "the FROM subqueries %s and %s are not one query up to the renaming", p[0].alias, p[1].alias)
+			return refuse("derived table", subqueriesDiffer+"%s and %s are not one query up to the renaming", p[0].alias, p[1].alias)
 		}
 		for i, c := range []*Canon{k.c1, k.c2} {
 			if a := correlatedTo(p[i].derived); a != "" {
@@ -113,9 +136,9 @@ func (k *kernel) opaqueDerived() error {
 			return refuse("derived table", "the columns of the FROM subqueries %s and %s differ in kind", p[0].alias, p[1].alias)
 		}
 		if k.synth == nil {
-			k.synth = map[string][][]colSource{}
+			k.synth = map[string]synthTable{}
 		}
-		k.synth[name] = src
+		k.synth[name] = synthTable{table: t1, src: src}
 		tables[n] = [2]*Table{t1, t2}
 		if inv := k.c1.rowInvariant(p[0], src); inv != nil {
 			if k.rowConds == nil {
@@ -341,18 +364,12 @@ func (k *kernel) baseFacts(fs []Fact) ([]Fact, error) {
 	}
 	var out factSet
 	for _, f := range fs {
-		cols, ok := k.synth[f.Table]
+		st, ok := k.synth[f.Table]
 		if !ok {
 			out.add(f)
 			continue
 		}
-		i := -1
-		for _, o := range k.c1.Occs {
-			if o.derived != nil && o.table != nil && o.table.Name == f.Table {
-				i = o.table.Col(f.Column)
-				break
-			}
-		}
+		cols, i := st.src, st.table.Col(f.Column)
 		if i >= 0 && len(cols[i]) == 0 && f.Fact == FactFamily && f.Family == Other.String() {
 			continue // family Other claims nothing: every comparison of it is uninterpreted
 		}
