@@ -205,6 +205,13 @@ func TestFuzzSQLiteDeriveBoth(t *testing.T) {
 	}
 	cfg.DeriveBoth = true
 	rep := runAndReport(t, cfg)
+	requireDeriveBothForms(t, cfg, rep)
+}
+
+// requireDeriveBothForms requires proofs of derive_both's grouped,
+// DISTINCT and UNION ALL forms (any of their details).
+func requireDeriveBothForms(t *testing.T, cfg Config, rep *Report) {
+	t.Helper()
 	var group, distinct, union []string
 	for name := range rep.ByRewrite {
 		switch {
@@ -268,6 +275,32 @@ func TestFuzzPostgres(t *testing.T) {
 	equivCheck(t, rep, dsn)
 }
 
+// TestFuzzPostgresDeriveBoth is TestFuzzSQLiteDeriveBoth on PostgreSQL
+// (seed 3, 1500 pairs in CI, 375 elsewhere, 12 databases each): the same
+// FROM subqueries in both queries of a pair, compared as one table under
+// PostgreSQL's semantics. Its proofs must reach
+// the halved floors, and the grouped, DISTINCT and UNION ALL forms must
+// each be proved at least once.
+func TestFuzzPostgresDeriveBoth(t *testing.T) {
+	dsn := testserver.Postgres(t)
+	cfg := config(t, engine.Postgres, scaled(ciPairsUsing, 4))
+	if os.Getenv("SQLJUDGE_FUZZ_DATABASES") == "" {
+		cfg.Databases = ciDatabasesPostgres
+	}
+	if os.Getenv("SQLJUDGE_FUZZ_SEED") == "" {
+		cfg.Seed = 3
+	}
+	cfg.DeriveBoth = true
+	sb, err := postgres.New(context.Background(), dsn, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	cfg.Sandbox = sb
+	rep := runAndReport(t, cfg)
+	requireDeriveBothForms(t, cfg, rep)
+}
+
 // runAndReport runs the fuzzer, logs its summary and fails on every
 // counterexample, every certificate check.Check rejects and a floor of
 // proofs not reached.
@@ -282,9 +315,15 @@ func runAndReport(t *testing.T, cfg Config) *Report {
 	// foreign keys many rewrites rely on: fewer of its pairs are proved
 	// (7% of the 187 outside CI, 12% of CI's 1,500), so its floors are
 	// halved.
+	// On PostgreSQL they are fewer still (4% of CI's 1,500 at the first
+	// run: the prover refuses twice as many of them as "may fail", a
+	// cast or a comparison the server can reject), so a quarter.
 	share := 10
 	if cfg.DeriveBoth {
 		share = 20
+		if cfg.Dialect == engine.Postgres {
+			share = 40
+		}
 	}
 	if cfg.Only < 0 && (rep.Proved < rep.Pairs/share || rep.NormalForm < rep.Pairs/(2*share)) {
 		t.Errorf("only %d of %d pairs proved (%d by normal forms): the prover or the generator broke (floors: 1/%d, 1/%d)", rep.Proved, rep.Pairs, rep.NormalForm, share, 2*share)
