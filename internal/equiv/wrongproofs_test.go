@@ -18,7 +18,8 @@ import (
 	"github.com/sqljudge/sqljudge/internal/testserver"
 )
 
-// wrongProofsFile holds pairs whose proof was wrong (issue 37, R1-R17):
+// wrongProofsFile holds pairs whose proof was wrong (issue 37, R1-R17;
+// D1, issue 40's FROM subqueries compared as tables):
 // each a pair, its schema, the rows of a database on which the engine
 // separates the two queries, and the root cause it shows. The soundness
 // fuzzer and later attackers reuse it.
@@ -32,7 +33,8 @@ var wrongProofCauses = []string{"R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", 
 type wrongProof struct {
 	// ID names the pair ("R1-order-expression").
 	ID string `json:"id"`
-	// Cause is the root cause of issue 37 it shows ("R1" ... "R17").
+	// Cause is the root cause it shows ("R1" ... "R17" of issue 37, "D1"
+	// of a FROM subquery's column that PostgreSQL converts).
 	Cause string `json:"cause"`
 	// Engines are the engines whose semantics the pair is about and on
 	// which Rows separate the queries: "sqlite", "postgres".

@@ -79,6 +79,10 @@ func column(t *catalog.Table, c catalog.Column, d engine.Dialect, server bool) c
 		// string; one of DDL the sandbox declares BOOLEAN).
 		out.Bool = pt == "boolean"
 		out.Class = typeClass(pt)
+		out.Type = pt
+		if pt == "" {
+			out.Type = "?" + strings.ToLower(strings.TrimSpace(c.Type))
+		}
 		switch out.Collation {
 		case "", "default", "c", "posix":
 		default:

@@ -40,7 +40,8 @@ import (
 // gives a FROM subquery's column its expression's affinity and
 // collation, and a compound's column the first branch's that has one,
 // converting the others' values to it: the same affinity converts
-// nothing); NOT NULL when every one is declared so, is not on the right
+// nothing; PostgreSQL converts them to the type it resolves, so there
+// Column.Type must be one); NOT NULL when every one is declared so, is not on the right
 // side of a LEFT JOIN, and its SELECT is no aggregate without GROUP BY
 // (which returns one row, NULL in such a column, on no rows). Any other
 // output (an expression, an aggregate, columns of different kinds) is a

@@ -139,6 +139,16 @@ type Column struct {
 	// Class is the column's type on PostgreSQL as TypeRisk compares it
 	// (ClassNone on SQLite and for a type it does not class).
 	Class TypeClass
+	// Type is the column's base type on PostgreSQL ("integer",
+	// "timestamp", "double precision", "character varying", …, without
+	// modifiers; "?" and the declared type in lower case for a type the
+	// prover does not name), "" on SQLite. A FROM subquery's UNION ALL
+	// converts every branch's values to the type PostgreSQL resolves for
+	// the column (a DATE to the midnight of a TIMESTAMP, a REAL to a
+	// DOUBLE PRECISION), so a condition TRUE of a branch's value may be
+	// FALSE of what the subquery shows: opaqueTable reads a column as a
+	// schema column only where every branch gives one Type.
+	Type string
 	// Temporal is the shape of the texts the search writes in a date or
 	// timestamp column (TemporalNone for any other). Only ConditionCover
 	// reads it; the prover does not.
