@@ -42,8 +42,8 @@ func compoundRows(r *rand.Rand) string {
 }
 
 // compoundQuery draws a statement that reads a compound FROM subquery:
-// SELECT * FROM (B1 op B2) AS d op C, or a projection (columns of d, a
-// literal) of a UNION ALL, alone or beside another branch, or DISTINCT;
+// SELECT * FROM (B1 op B2) AS d op C, or a projection (columns of d,
+// constants) of a UNION ALL, alone or beside another branch, or DISTINCT;
 // at times one the rule refuses.
 func compoundQuery(r *rand.Rand) string {
 	pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
@@ -94,7 +94,9 @@ func compoundQuery(r *rand.Rand) string {
 	inner := branch() + " UNION ALL " + branch()
 	var outs []string
 	for range 1 + r.IntN(4) {
-		outs = append(outs, pick("d.i", "d.a", "d.c", "d.x", "d.r", "7", "'z'"))
+		// Constants, CASTs of literals among them (Calcite's spelling),
+		// and at times a CAST of a column, which the rule refuses.
+		outs = append(outs, pick("d.i", "d.a", "d.c", "d.x", "d.r", "7", "'z'", "CAST(1 AS INTEGER)", "CAST('1.0' AS REAL)", "CAST(2.5 AS TEXT)", "CAST(d.i AS TEXT)"))
 	}
 	q := fmt.Sprintf("SELECT %s FROM (%s) AS d", strings.Join(outs, ", "), inner)
 	if r.IntN(3) == 0 {

@@ -12,8 +12,10 @@ import (
 //   - SELECT o1, … FROM (B1 UNION ALL B2 …) AS d, as the statement or one
 //     of its branches joined by UNION ALL only, is SELECT o1[B1], … FROM …
 //     UNION ALL SELECT o1[B2], … FROM …: each oi is a column of d (the
-//     branch's output at its position) or a literal, and a bag union of
-//     the branches' projections is the projection of their bag union;
+//     branch's output at its position) or a constant (a literal, or a
+//     CAST of one: it reads no row, so each branch gives the value the
+//     projection gave), and a bag union of the branches' projections is
+//     the projection of their bag union;
 //   - SELECT DISTINCT o1, … FROM (B1 UNION ALL B2 …) AS d, the whole
 //     statement, is SELECT o1[B1], … FROM … UNION SELECT o1[B2], … FROM …:
 //     the set of a bag union's projected rows is the union of the sets,
@@ -78,13 +80,19 @@ func derivedCompound(c *Canon, at int, _ *factSet) error {
 		}
 	}
 	expandOuterStars(c, outer)
-	// proj[i]: the position in d of output i, or -1 for a literal.
+	// proj[i]: the position in d of output i, or -1 for a constant.
 	proj := make([]int, len(outer.Columns))
 	identity := len(outer.Columns) == width
 	for i, col := range outer.Columns {
 		proj[i] = -1
 		switch e := stripParens(col.Expr).(type) {
 		case *sqlast.Literal:
+		case *sqlast.CastExpr:
+			// CAST(1 AS INTEGER), Calcite's spelling of a constant
+			// column: one value on every row, whichever branch gives it.
+			if _, ok := stripParens(e.X).(*sqlast.Literal); !ok {
+				return refuse("rule", "output %s is neither a column of %s nor a constant", sqlast.Format(col.Expr), d.alias)
+			}
 		case *sqlast.QualifiedRef:
 			if len(e.Parts) != 2 || lowerASCII(e.Parts[0].Name) != d.alias {
 				return refuse("rule", "output %s reads no column of %s", sqlast.Format(e), d.alias)
@@ -95,7 +103,7 @@ func derivedCompound(c *Canon, at int, _ *factSet) error {
 			}
 			proj[i] = j
 		default:
-			return refuse("rule", "output %s is neither a column of %s nor a literal", sqlast.Format(col.Expr), d.alias)
+			return refuse("rule", "output %s is neither a column of %s nor a constant", sqlast.Format(col.Expr), d.alias)
 		}
 		identity = identity && proj[i] == i
 	}
