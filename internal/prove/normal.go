@@ -57,6 +57,12 @@ func (p *prover) normalForm() Attempt {
 		},
 		func() { p.eliminate() },
 		func() {
+			// A join of grouped FROM subqueries on their keys made
+			// DISTINCT, so that they merge under it.
+			p.applyAll(0, check.RuleDistinctIntro, introSites)
+			p.applyAll(1, check.RuleDistinctIntro, introSites)
+		},
+		func() {
 			p.applyAll(0, check.RuleInToJoin, inSites)
 			p.applyAll(1, check.RuleInToJoin, inSites)
 			p.eliminate()

@@ -115,6 +115,26 @@ func distinctSites(q *sqlast.Query) []int {
 	return out
 }
 
+// introSites are the SELECTs without DISTINCT that read a FROM subquery
+// (distinct_intro's sites).
+func introSites(q *sqlast.Query) []int {
+	var out []int
+	sqlast.Walk(q.Stmt, func(n sqlast.Node) bool {
+		sq, ok := n.(*sqlast.SelectQuery)
+		if !ok || sq.Distinct != sqlast.DistinctNone {
+			return true
+		}
+		for _, t := range sq.From {
+			if t.Select != nil {
+				out = append(out, sq.Pos())
+				break
+			}
+		}
+		return true
+	})
+	return out
+}
+
 func countDistinctSites(q *sqlast.Query) []int {
 	var out []int
 	sqlast.Walk(q.Stmt, func(n sqlast.Node) bool {

@@ -260,8 +260,18 @@ func (d *deps) keyed(o *occurrence, in map[colKey]bool) bool {
 
 // keyIn reports whether key of o's table is NOT NULL (each column
 // declared so, or kept from NULL by a conjunct: nonNull) and all its
-// columns are in the set; it records the facts when so.
+// columns are in the set; it records the facts when so. A Groups key
+// (a FROM subquery's, distinct_intro) needs only its columns in the set,
+// and no fact.
 func (d *deps) keyIn(o *occurrence, key Key, in map[colKey]bool) bool {
+	if key.Groups {
+		for _, c := range key.Cols {
+			if !in[keyOf(o, c)] {
+				return false
+			}
+		}
+		return true
+	}
 	for _, c := range key.Cols {
 		if !o.table.Columns[c].NotNull && !d.nonNull[keyOf(o, c)] || !in[keyOf(o, c)] {
 			return false

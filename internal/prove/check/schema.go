@@ -224,6 +224,12 @@ func (c Column) binary(d Dialect) bool {
 type Key struct {
 	Cols    []int
 	Primary bool
+	// Groups: the key of a FROM subquery read as a table by
+	// distinct_intro (its GROUP BY outputs, its DISTINCT outputs, or none
+	// for one row): no two rows share its values under the columns' own
+	// comparison, NULL included, so it needs no NOT NULL, and it is no
+	// fact of the schema (the rule re-reads it from the subquery).
+	Groups bool
 }
 
 // ForeignKey is a reference from columns of a table to columns of

@@ -58,7 +58,10 @@ func (m *mutator) derivedDistinct(q *sel) bool { return m.derivedDedup(q, false)
 // term, a column plus 1 ("extra", a finer grouping) — where the kernel's
 // group_derived drops that GROUP BY. Traps: those of derivedDistinct, and
 // a column left out of the GROUP BY (":partial": the query may read it,
-// and a group shows one row's value).
+// and a group shows one row's value). At times the second query's
+// SELECT DISTINCT loses its DISTINCT (":bare": equivalent only when its
+// rows are distinct anyway, distinct_intro's side condition), at times
+// with every column of the table output by both (":bare:all").
 func (m *mutator) derivedGroup(q *sel) bool { return m.derivedDedup(q, true) }
 
 // derivedDedup is derivedDistinct, or derivedGroup when group.
@@ -104,6 +107,25 @@ func (m *mutator) derivedDedup(q *sel, group bool) bool {
 	}
 	readSub(c.f, sub)
 	m.detail = ctx
+	if group && ctx == "distinct" && len(c.s.from) > 0 && chance(m.g.r, 0.15) {
+		// The second query's DISTINCT dropped: its rows are distinct
+		// when its outputs determine the subquery's groups and a key of
+		// every other FROM item (the kernel's distinct_intro), and may
+		// repeat otherwise.
+		c.s.distinct = false
+		m.detail += ":bare"
+		if f1 := m.twin.froms[c.f]; f1 != nil && c.s == q && len(q.arms) == 0 && chance(m.g.r, 0.5) {
+			// Both output every column of the table too: the groups
+			// are then determined, and the rows distinct when a key of
+			// every other FROM item is.
+			s1 := m.twinSel(c.s)
+			for i := range inner.table.cols {
+				c.s.items = append(c.s.items, &item{x: &colRef{f: c.f, col: i, qual: true}})
+				s1.items = append(s1.items, &item{x: &colRef{f: f1, col: i, qual: true}})
+			}
+			m.detail += ":all"
+		}
+	}
 	if group {
 		for _, it := range sub.items {
 			sub.groupBy = append(sub.groupBy, clone(it.x))
