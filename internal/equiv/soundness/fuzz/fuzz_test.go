@@ -260,8 +260,19 @@ func TestFuzzSQLiteGroupOrder(t *testing.T) {
 // columns, the prover's PostgreSQL semantics, on a scratch database per
 // worker on the server of SQLJUDGE_TEST_POSTGRES.
 func TestFuzzPostgres(t *testing.T) {
+	cfg, dsn := postgresConfig(t, scaled(ciPairsPostgres, 4))
+	rep := runAndReport(t, cfg)
+	equivCheck(t, rep, dsn)
+}
+
+// postgresConfig is config on PostgreSQL for pairs pairs, ciDatabasesPostgres
+// databases a proved pair unless SQLJUDGE_FUZZ_DATABASES says otherwise,
+// and a sandbox on the server of SQLJUDGE_TEST_POSTGRES (closed when the
+// test ends), with that server's DSN.
+func postgresConfig(t *testing.T, pairs int) (Config, string) {
+	t.Helper()
 	dsn := testserver.Postgres(t)
-	cfg := config(t, engine.Postgres, scaled(ciPairsPostgres, 4))
+	cfg := config(t, engine.Postgres, pairs)
 	if os.Getenv("SQLJUDGE_FUZZ_DATABASES") == "" {
 		cfg.Databases = ciDatabasesPostgres
 	}
@@ -269,34 +280,23 @@ func TestFuzzPostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer sb.Close()
+	t.Cleanup(func() { sb.Close() })
 	cfg.Sandbox = sb
-	rep := runAndReport(t, cfg)
-	equivCheck(t, rep, dsn)
+	return cfg, dsn
 }
 
 // TestFuzzPostgresDeriveBoth is TestFuzzSQLiteDeriveBoth on PostgreSQL
 // (seed 3, 1500 pairs in CI, 375 elsewhere, 12 databases each): the same
 // FROM subqueries in both queries of a pair, compared as one table under
-// PostgreSQL's semantics. Its proofs must reach
-// the halved floors, and the grouped, DISTINCT and UNION ALL forms must
-// each be proved at least once.
+// PostgreSQL's semantics. Its proofs must reach a quarter of the mixed
+// run's floors (runAndReport), and the grouped, DISTINCT and UNION ALL
+// forms must each be proved at least once.
 func TestFuzzPostgresDeriveBoth(t *testing.T) {
-	dsn := testserver.Postgres(t)
-	cfg := config(t, engine.Postgres, scaled(ciPairsUsing, 4))
-	if os.Getenv("SQLJUDGE_FUZZ_DATABASES") == "" {
-		cfg.Databases = ciDatabasesPostgres
-	}
+	cfg, _ := postgresConfig(t, scaled(ciPairsUsing, 4))
 	if os.Getenv("SQLJUDGE_FUZZ_SEED") == "" {
 		cfg.Seed = 3
 	}
 	cfg.DeriveBoth = true
-	sb, err := postgres.New(context.Background(), dsn, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sb.Close()
-	cfg.Sandbox = sb
 	rep := runAndReport(t, cfg)
 	requireDeriveBothForms(t, cfg, rep)
 }
