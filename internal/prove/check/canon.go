@@ -769,6 +769,9 @@ func (cz *canonicalizer) positionalOr(e sqlast.Expr, sc *scope) (sqlast.Expr, er
 		if holdsSubquery(sc.outputs[k-1].Expr) {
 			return nil, refuse("positional", "a position that names an output holding a subquery")
 		}
+		if readsAsPosition(sc.outputs[k-1].Expr) {
+			return nil, refuse("positional", "a position that names an integer output")
+		}
 		return cloneExpr(sc.outputs[k-1].Expr), nil
 	}
 	out, err := cz.expr(e, sc)
@@ -776,6 +779,31 @@ func (cz *canonicalizer) positionalOr(e sqlast.Expr, sc *scope) (sqlast.Expr, er
 		return nil, err
 	}
 	return stripParens(out), nil
+}
+
+// readsAsPosition reports whether e, put in a GROUP BY or ORDER BY, would
+// be read as a position again: an integer literal, signed or not, under
+// parentheses or COLLATE. A position that names such an output (`SELECT
+// a, 1 FROM t GROUP BY 2`, a group by the constant 1) cannot be replaced
+// by that output: the canonical form `GROUP BY 1` groups by a instead.
+func readsAsPosition(e sqlast.Expr) bool {
+	for {
+		switch t := e.(type) {
+		case *sqlast.ParenExpr:
+			e = t.X
+		case *sqlast.CollateExpr:
+			e = t.X
+		case *sqlast.UnaryExpr:
+			if t.Op != sqlast.OpPlus && t.Op != sqlast.OpMinus {
+				return false
+			}
+			e = t.X
+		case *sqlast.Literal:
+			return t.Kind == sqlast.LitInteger
+		default:
+			return false
+		}
+	}
 }
 
 // fromItem registers a FROM item in sc and canonicalizes it.

@@ -173,3 +173,46 @@ func TestCanonicalDerivedLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestCanonicalPositionNamingAnInteger: a GROUP BY or ORDER BY position
+// that names an integer output is refused. Replaced by that output, `GROUP
+// BY 2` of `SELECT name, 1` printed `GROUP BY 1`, read back as a group by
+// name: the canonical form was not a fixed point and the prover failed
+// inside (an adversarial round's `GROUP BY (2)`). Positions naming other
+// outputs still resolve, and each canonical form canonicalizes to itself.
+func TestCanonicalPositionNamingAnInteger(t *testing.T) {
+	s := testSchema()
+	for _, q := range []string{
+		"SELECT name, 1 FROM singer GROUP BY 2",
+		"SELECT name, 1 FROM singer GROUP BY (2)",
+		"SELECT name, (1) FROM singer GROUP BY 2",
+		"SELECT name, -1 FROM singer GROUP BY 2",
+		"SELECT name, 1 COLLATE NOCASE FROM singer GROUP BY 2",
+		"SELECT name, 7 FROM singer ORDER BY 2",
+		"SELECT name, +7 FROM singer ORDER BY 2 DESC",
+	} {
+		if got, err := Canonicalize(q, s, "a"); err == nil {
+			t.Errorf("%s: canonicalized to %s, want a refusal", q, got.SQL())
+		}
+	}
+	for _, q := range []string{
+		"SELECT name, 'x' FROM singer GROUP BY 2",
+		"SELECT name, 1.5 FROM singer ORDER BY 2",
+		"SELECT name, age + 1 FROM singer GROUP BY 2 ORDER BY 2",
+		"SELECT name FROM singer GROUP BY (1)",
+	} {
+		got, err := Canonicalize(q, s, "a")
+		if err != nil {
+			t.Errorf("%s: %v", q, err)
+			continue
+		}
+		again, err := Canonicalize(got.SQL(), s, "a")
+		if err != nil {
+			t.Errorf("%s: its canonical form %s is refused: %v", q, got.SQL(), err)
+			continue
+		}
+		if again.SQL() != got.SQL() {
+			t.Errorf("%s: canonical form %s canonicalizes to %s", q, got.SQL(), again.SQL())
+		}
+	}
+}
