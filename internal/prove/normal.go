@@ -67,6 +67,14 @@ func (p *prover) normalForm() Attempt {
 			p.applyAll(1, check.RuleInToJoin, inSites)
 			p.eliminate()
 		},
+		func() {
+			// Semi-joins as joins: EXISTS on a key as IN, then as a
+			// join.
+			for i := range 2 {
+				p.applyAll(i, check.RuleExistsToIn, existsSites)
+				p.applyAll(i, check.RuleInToJoin, inSites)
+			}
+		},
 	} {
 		p.steps, p.cur = base.steps, base.cur
 		before := p.cur
@@ -101,7 +109,8 @@ func (p *prover) normalForm() Attempt {
 // subqueries, IS NOT NULL of an IN subquery's output dropped, HAVING
 // conjuncts on GROUP BY columns moved to the WHERE, an aggregate of a
 // grouped FROM subquery's aggregates merged into one, GROUP BY terms
-// determined by the others dropped, DISTINCT dropped where the outputs
+// determined by the others dropped, EXISTS of an aggregate's one row or
+// of a row the FROM already holds dropped, DISTINCT dropped where the outputs
 // determine a key, last a WHERE's x IS NOT NULL that only aggregates of x
 // would read.
 func (p *prover) normalize(i int) {
@@ -146,6 +155,8 @@ func (p *prover) normalize(i int) {
 		p.applyAll(i, check.RuleDistinctSemijoin, derivedSites)
 		p.applyAll(i, check.RuleDerivedMerge, derivedSites)
 	}
+	p.applyAll(i, check.RuleExistsOneRow, existsSites)
+	p.applyAll(i, check.RuleExistsSelf, existsSites)
 	p.applyAll(i, check.RuleCountDistinctKey, countDistinctSites)
 	p.applyAll(i, check.RuleDistinctKey, distinctSites)
 	p.applyAll(i, check.RuleAggNotNull, notNullSites)

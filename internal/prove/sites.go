@@ -49,6 +49,19 @@ func inSites(q *sqlast.Query) []int {
 	return out
 }
 
+// existsSites are the EXISTS subqueries (exists_to_in takes those that
+// are top-level conjuncts of a WHERE).
+func existsSites(q *sqlast.Query) []int {
+	var out []int
+	sqlast.Walk(q.Stmt, func(n sqlast.Node) bool {
+		if t, ok := n.(*sqlast.ExistsExpr); ok {
+			out = append(out, t.Pos())
+		}
+		return true
+	})
+	return out
+}
+
 // notNullSites are the IS NOT NULL tests (x IS NOT NULL, x NOTNULL, x
 // NOT NULL) of a WHERE that are not under OR or NOT (the rule takes those
 // that are top-level conjuncts).

@@ -32,7 +32,8 @@ const (
 	// conjunct becomes x = y AND p, when y determines a NOT NULL key of
 	// every table of the subquery (each row then matches at most one of
 	// its rows, so the join neither repeats nor loses a row) and x and y
-	// are columns of one family, Int or Text. At: the IN.
+	// are columns of one family, Int or Text. A * of the outer SELECT is
+	// spelled out first, as the columns of its FROM items. At: the IN.
 	RuleInToJoin = "in_to_join"
 	// RuleJoinElim: a table p joined by a conjunct c.f = p.k, where
 	// c.f references p.k by a one-column foreign key and p.k is a
@@ -296,9 +297,6 @@ func inToJoin(c *Canon, at int, facts *factSet) error {
 	if sb.aggregate {
 		return refuse("rule", "the subquery aggregates")
 	}
-	if bareStar(sq) {
-		return refuse("rule", "SELECT * would gain the subquery's columns")
-	}
 	ob, err := blockOfCore(c, sq)
 	if err != nil {
 		return err
@@ -326,7 +324,9 @@ func inToJoin(c *Canon, at int, facts *factSet) error {
 	facts.addAll(d.facts.list)
 	facts.add(c.familyFact(xo, xi))
 	facts.add(c.familyFact(yo, yi))
-	// The subquery's FROM joins the outer one.
+	// The outer * becomes its columns before the subquery's FROM joins
+	// the outer one (it would gain the subquery's columns).
+	expandOuterStars(c, sq)
 	for k, t := range sub.From {
 		if k == 0 {
 			t.Join = &sqlast.JoinOperator{Type: sqlast.JoinInner | sqlast.JoinComma}

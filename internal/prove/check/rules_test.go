@@ -124,6 +124,8 @@ func TestRules(t *testing.T) {
 		{RuleCountStar, "SELECT count(id) FROM u WHERE id > 3", "count(", "SELECT count(*) FROM u AS a1 WHERE a1.id > 3", nil},
 		{RuleDistinctKey, "SELECT DISTINCT id, name FROM u WHERE id IN (1, 2)", "SELECT", "SELECT a1.id, a1.name FROM u AS a1 WHERE a1.id IN (1, 2)", []string{"key(u(id))"}},
 		{RuleInToJoin, "SELECT name FROM singer WHERE age IN (SELECT id FROM u)", "a1.age IN", "SELECT a1.name FROM singer AS a1, u AS a2 WHERE a1.age = a2.id", []string{"key(u(id))"}},
+		// The outer * spelled out first: it would gain u's columns.
+		{RuleInToJoin, "SELECT * FROM u WHERE id IN (SELECT id FROM u AS v WHERE name = 'x')", "a1.id IN", "SELECT a1.id, a1.name FROM u AS a1, u AS a2 WHERE a1.id = a2.id AND a2.name = 'x'", []string{"key(u(id))"}},
 		// GROUP BY without aggregates as DISTINCT; ORDER BY an output stays.
 		{RuleGroupDistinct, "SELECT name, age FROM singer WHERE age > 3 GROUP BY age, name ORDER BY name", "SELECT",
 			"SELECT DISTINCT a1.name, a1.age FROM singer AS a1 WHERE a1.age > 3 ORDER BY a1.name", nil},
