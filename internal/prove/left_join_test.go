@@ -17,7 +17,9 @@ import (
 // columns (NOCASE, untyped and REAL ones among them), u's distinct rows or
 // one aggregate row; an ON that equates its columns with t's or with
 // literals, at times with one more conjunct or one that may fail; a
-// SELECT that is DISTINCT or not, or the body of an EXISTS or an IN.
+// SELECT that is DISTINCT or not, grouped (by tie-safe terms or not,
+// with aggregates that count copies of a row or not), or the body of an
+// EXISTS or an IN.
 func leftJoinQuery(r *rand.Rand) string {
 	pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
 	cols := []string{"i", "a", "c", "x", "r"}
@@ -68,6 +70,17 @@ func leftJoinQuery(r *rand.Rand) string {
 		outs = append(outs, out())
 	}
 	where := pick("", "", " WHERE t.i IS NOT NULL", " WHERE t.a <> 'b'")
+	if r.IntN(5) == 0 {
+		// Grouped: by tie-safe terms or not, with aggregates that copies
+		// of a row change or do not.
+		g := pick("t.i", "t.a", "t.r", "t.c", "t.x")
+		agg := pick("count(DISTINCT t.a)", "count(DISTINCT t.c)", "max(t.i)", "min(t.a)", "max(t.c)", "min(t.x)", "count(*)", "sum(t.i)", "count(t.a)", "max(d."+keys[0]+")", "group_concat(DISTINCT t.a)", "t.a")
+		q := fmt.Sprintf("SELECT %s, %s FROM %s%s GROUP BY %s", g, agg, from, where, g)
+		if r.IntN(3) == 0 {
+			q += " ORDER BY " + pick(g, agg, "t.r")
+		}
+		return q
+	}
 	switch r.IntN(6) {
 	case 0:
 		return fmt.Sprintf("SELECT u.i FROM u WHERE EXISTS (SELECT %s FROM %s%s)", outs[0], from, where)
@@ -151,6 +164,10 @@ func TestLeftJoinCases(t *testing.T) {
 			"SELECT DISTINCT a1.i, a1.a FROM t AS a1 WHERE a1.i > 1 ORDER BY a1.a"},
 		{check.RuleLeftJoinCopies, "SELECT i FROM u WHERE EXISTS (SELECT 1 FROM t LEFT JOIN u AS v ON t.x = v.x WHERE t.i = u.i)",
 			"SELECT a1.i FROM u AS a1 WHERE EXISTS (SELECT 1 FROM t AS a2 WHERE a2.i = a1.i)"},
+		// Grouped by a tie-safe term, with aggregates copies do not change
+		// (calcite-225).
+		{check.RuleLeftJoinCopies, "SELECT t.i, count(DISTINCT t.c), max(t.a), 7 FROM t LEFT JOIN u ON t.i = u.i GROUP BY t.i ORDER BY 2",
+			"SELECT a1.i, count(DISTINCT a1.c), max(a1.a), 7 FROM t AS a1 GROUP BY a1.i ORDER BY count(DISTINCT a1.c)"},
 	} {
 		after, readErr, err := applyAtLeftJoin(tc.rule, tc.q, s)
 		if readErr != nil || err != nil || after != tc.want {
@@ -196,6 +213,13 @@ func TestLeftJoinCases(t *testing.T) {
 		{"SELECT count(DISTINCT t.i), count(*) FROM t LEFT JOIN u ON t.i = u.i",
 			"SELECT count(DISTINCT t.i), count(*) FROM t",
 			"INSERT INTO t(i) VALUES (1); INSERT INTO u(i) VALUES (1), (1)"},
+		// Grouped: COUNT(*) and SUM count the copies.
+		{"SELECT t.i, count(*) FROM t LEFT JOIN u ON t.i = u.i GROUP BY t.i",
+			"SELECT t.i, count(*) FROM t GROUP BY t.i",
+			"INSERT INTO t(i) VALUES (1); INSERT INTO u(i) VALUES (1), (1)"},
+		{"SELECT t.a, sum(t.i) FROM t LEFT JOIN u ON t.i = u.i GROUP BY t.a",
+			"SELECT t.a, sum(t.i) FROM t GROUP BY t.a",
+			"INSERT INTO t(i, a) VALUES (1, 'a'); INSERT INTO u(i) VALUES (1), (1)"},
 		// The right side read outside its ON.
 		{"SELECT DISTINCT t.i, u.a FROM t LEFT JOIN u ON t.i = u.i",
 			"SELECT DISTINCT t.i, NULL FROM t",
@@ -216,6 +240,10 @@ func TestLeftJoinCases(t *testing.T) {
 		"SELECT DISTINCT t.c FROM t LEFT JOIN u ON t.i = u.i",
 		"SELECT DISTINCT t.i FROM t LEFT JOIN u ON t.i = u.i ORDER BY t.a", // a sort key read from a row DISTINCT folds
 		"SELECT DISTINCT t.i FROM t LEFT JOIN u ON t.i = u.i LIMIT 1",
+		"SELECT t.c, count(DISTINCT t.i) FROM t LEFT JOIN u ON t.i = u.i GROUP BY t.c", // a NOCASE group shows one of its rows' values
+		"SELECT t.i, min(t.c) FROM t LEFT JOIN u ON t.i = u.i GROUP BY t.i",            // MIN keeps one of 'a' and 'A'
+		"SELECT t.i, count(DISTINCT t.a) FROM t LEFT JOIN u ON t.i = u.i GROUP BY t.i HAVING count(*) > 1",
+		"SELECT t.i, count(DISTINCT t.a) FROM t LEFT JOIN u ON t.i = u.i GROUP BY t.i ORDER BY t.r",
 	} {
 		if after, readErr, err := applyAtLeftJoin(check.RuleLeftJoinCopies, q, s); readErr == nil && err == nil {
 			t.Errorf("left_join_copies rewrote %s into %s", q, after)

@@ -53,9 +53,13 @@ func leftJoinCopies(c *Canon, at int, _ *factSet) error {
 // BY terms are outputs (a term that is none is read from one of the rows
 // DISTINCT folds, which the copies and the plan decide), or one that is
 // the body of an EXISTS or an IN subquery, in either case without GROUP
-// BY, HAVING, LIMIT, a window or an aggregate. Used by distinct_derived
-// and left_join_copies.
+// BY, HAVING, LIMIT, a window or an aggregate; or a grouped SELECT that
+// copyBlindGrouped accepts. Used by distinct_derived and
+// left_join_copies.
 func (c *Canon) copyBlind(sq *sqlast.SelectQuery) error {
+	if len(sq.GroupBy) > 0 && sq.Having == nil && sq.Limit == nil && len(sq.Windows) == 0 {
+		return c.copyBlindGrouped(sq)
+	}
 	if len(sq.GroupBy) > 0 || sq.Having != nil || sq.Limit != nil || len(sq.Windows) > 0 {
 		return refuse("rule", "the query groups, limits or has a window")
 	}
@@ -99,6 +103,58 @@ func (c *Canon) copyBlind(sq *sqlast.SelectQuery) error {
 	for _, o := range sq.OrderBy {
 		if !slices.Contains(outs, sqlast.Format(stripParens(o.Expr))) {
 			return refuse("rule", "ORDER BY %s, which is no output of the SELECT DISTINCT", sqlast.Format(o.Expr))
+		}
+	}
+	return nil
+}
+
+// copyBlindGrouped is copyBlind for a SELECT sq with a GROUP BY (no
+// HAVING, LIMIT or window): more copies of a row (at least one) leave
+// the same groups, and its result the same, when every GROUP BY term is
+// tie-safe (the value a group shows is any of its rows', the same value
+// whichever) and every output is a GROUP BY term, a literal,
+// COUNT(DISTINCT e), or MIN or MAX of a tie-safe e (the set of a group's
+// values, which copies do not change, decides each); ORDER BY terms are
+// outputs. calcite-225: COUNT(DISTINCT) over a RIGHT JOIN, grouped by
+// the kept side's key.
+func (c *Canon) copyBlindGrouped(sq *sqlast.SelectQuery) error {
+	var groups []string
+	for _, g := range sq.GroupBy {
+		if !c.tieSafeThrough(g) {
+			return refuse("rule", "GROUP BY %s is not tie-safe: a group shows one of the values it takes for equal", sqlast.Format(g))
+		}
+		groups = append(groups, sqlast.Format(stripParens(g)))
+	}
+	var outs []string
+	for _, col := range sq.Columns {
+		e := stripParens(col.Expr)
+		outs = append(outs, sqlast.Format(e))
+		if slices.Contains(groups, sqlast.Format(e)) {
+			continue
+		}
+		switch t := e.(type) {
+		case *sqlast.Literal:
+			continue
+		case *sqlast.FuncCall:
+			if t.Filter != nil || t.Over != nil || len(t.OrderBy) > 0 || t.Star || len(t.Args) != 1 || containsAggregate(t.Args[0]) || hasWindowCall(t.Args[0]) {
+				break
+			}
+			switch lowerASCII(t.Name.Name) {
+			case "count":
+				if t.Distinct {
+					continue
+				}
+			case "min", "max":
+				if c.tieSafeThrough(t.Args[0]) {
+					continue
+				}
+			}
+		}
+		return refuse("rule", "output %s of a grouped query may count copies of a row (only GROUP BY terms, literals, COUNT(DISTINCT) and MIN or MAX of tie-safe values do not)", sqlast.Format(e))
+	}
+	for _, o := range sq.OrderBy {
+		if !slices.Contains(outs, sqlast.Format(stripParens(o.Expr))) {
+			return refuse("rule", "ORDER BY %s, which is no output of the grouped query", sqlast.Format(o.Expr))
 		}
 	}
 	return nil

@@ -110,7 +110,7 @@ func config(t testing.TB, d engine.Dialect, pairs int) Config {
 // form (grouped and scalar), group_derive's (the HAVING kept in the
 // subquery, or read by the query around it), left_group's (a LEFT JOIN
 // of a grouped and of a DISTINCT subquery on its keys), left_copies'
-// (under DISTINCT, and in an EXISTS or IN) and derived_group's (under
+// (under DISTINCT, in an EXISTS or IN, and under GROUP BY) and derived_group's (under
 // DISTINCT) must be proved. Then the counterexamples and one proved
 // pair in 25 go through `sqljudge equiv` and `sqljudge equiv check`.
 func TestFuzzSQLite(t *testing.T) {
@@ -123,7 +123,7 @@ func TestFuzzSQLite(t *testing.T) {
 			"union_derive:except|union_derive:except:cond|union_derive:intersect|union_derive:intersect:cond|union_derive:union|union_derive:union:cond",
 			"agg_merge:distinct:grouped", "agg_merge:distinct:scalar",
 			"group_derive:where|group_derive:grouped:where", "group_derive:having|group_derive:grouped:having",
-			"left_group:group", "left_group:distinct", "left_copies:distinct", "left_copies:exists|left_copies:in",
+			"left_group:group", "left_group:distinct", "left_copies:distinct", "left_copies:exists|left_copies:in", "left_copies:grouped",
 			"derived_group:distinct|derived_group:distinct:extra|derived_group:distinct:partial|derived_group:distinct:partial:extra")
 	}
 	equivCheck(t, rep, "")

@@ -94,8 +94,11 @@ func (m *mutator) sameClassColumn(s *sel, mine *colRef) expr {
 // literal], to a SELECT that cannot tell a row from two copies of it (the
 // kernel's left_join_copies): a SELECT DISTINCT ("distinct"; made
 // DISTINCT in both queries when it was not), or the body of an EXISTS or
-// of an IN ("exists", "in"). Traps: "plain", a SELECT that keeps
-// duplicates, aggregates or limits (two rows of the table meet one row);
+// of an IN ("exists", "in"), or a grouped SELECT whose outputs copies do
+// not change ("grouped": GROUP BY terms, COUNT(DISTINCT), MIN, MAX of
+// tie-safe values; a trap otherwise, COUNT(*) or SUM). Traps: "plain", a
+// SELECT that keeps duplicates, aggregates or limits (two rows of the
+// table meet one row);
 // and the SELECT's outputs (a NOCASE, BLOB or REAL output keeps one of
 // the values DISTINCT takes for equal, which the join may change).
 func (m *mutator) leftCopies(q *sel) bool {
@@ -119,7 +122,9 @@ func (m *mutator) leftCopies(q *sel) bool {
 	})
 	if ctx == "" {
 		switch {
-		case isAggregateQuery(s) || s.limit >= 0 || len(s.groupBy) > 0:
+		case len(s.groupBy) > 0 && s.limit < 0:
+			ctx = "grouped"
+		case isAggregateQuery(s) || s.limit >= 0:
 			ctx = "plain"
 		case s.distinct:
 			ctx = "distinct"
