@@ -13,7 +13,7 @@ import (
 // that = is identity, and the IN's comparison, under x's affinity and
 // collation, is the subquery's y = x), and the subquery is one SELECT
 // that neither groups, aggregates, removes duplicates, orders, limits nor
-// has a window or a WITH.
+// has a window or a WITH, and outputs *, literals or columns.
 //
 // Both are TRUE exactly when a row of F satisfies p1, p2 and y = x. Else
 // EXISTS is FALSE while IN is FALSE or NULL (x NULL, or a NULL y), and a
@@ -40,6 +40,16 @@ func existsToIn(c *Canon, at int, facts *factSet) error {
 	}
 	if sub.Distinct == sqlast.DistinctDistinct || len(sub.GroupBy) > 0 || sub.Having != nil || len(sub.Windows) > 0 || len(sub.OrderBy) > 0 || sub.Limit != nil {
 		return refuse("rule", "the subquery removes duplicates, groups, orders, limits or has a window")
+	}
+	// Its outputs, which IN replaces, are *, literals or columns: an
+	// aggregate the kernel does not know (json_group_array) would make
+	// the subquery one row.
+	for _, col := range sub.Columns {
+		switch e := stripParens(col.Expr).(type) {
+		case *sqlast.Star, *sqlast.Literal, *sqlast.QualifiedRef:
+		default:
+			return refuse("rule", "the subquery outputs %s, not *, a literal or a column", sqlast.Format(e))
+		}
 	}
 	sb, err := blockOfCore(c, sub)
 	if err != nil {
@@ -120,8 +130,9 @@ func existsOneRow(c *Canon, at int, facts *factSet) error {
 }
 
 // RuleExistsSelf: a top-level conjunct EXISTS (SELECT e FROM T AS x
-// WHERE p) of a WHERE whose FROM holds an occurrence o of the same base
-// table T, joined inner (so that its row is a row of T), is TRUE on every
+// WHERE p) of a WHERE whose FROM, of inner joins only, holds an
+// occurrence o of the same base table T (so that its row is a row of
+// T), is TRUE on every
 // row the WHERE's other conjuncts keep when p with x read as o holds
 // there: o's row is then a row of the subquery. It is dropped when each
 // conjunct of p, with x's columns read as o's, is one of the WHERE's
@@ -183,8 +194,15 @@ func existsSelf(c *Canon, at int, facts *factSet) error {
 	if sub.Where != nil {
 		conds = conjuncts(sub.Where)
 	}
+	// Every item of the FROM joined inner: a row of it holds a row of
+	// each of its tables (an outer join's NULL-extended side does not).
 	for _, o := range ob.occs {
-		if o.table != x.table || o.join == joinLeft {
+		if o.join != joinInner {
+			return refuse("rule", "an outer join in the FROM")
+		}
+	}
+	for _, o := range ob.occs {
+		if o.table != x.table {
 			continue
 		}
 		var fs []Fact
