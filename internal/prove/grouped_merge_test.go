@@ -196,10 +196,17 @@ func applyAtSubquery(rule, q string, s check.Schema) (after string, readErr, rul
 // which both fail.
 func sameOnDatabases(t *testing.T, r *rand.Rand, rule, q, after string, ordered bool) (failing int) {
 	t.Helper()
+	return sameOnDatabasesOf(t, r, compoundDDL, compoundRows, rule, q, after, ordered)
+}
+
+// sameOnDatabasesOf is sameOnDatabases on 30 databases of ddl and rows
+// drawn by draw.
+func sameOnDatabasesOf(t *testing.T, r *rand.Rand, ddl string, draw func(*rand.Rand) string, rule, q, after string, ordered bool) (failing int) {
+	t.Helper()
 	for range 30 {
-		rows := compoundRows(r)
-		want, werr := sqliteRun(t, compoundDDL, rows, q, ordered)
-		got, gerr := sqliteRun(t, compoundDDL, rows, after, ordered)
+		rows := draw(r)
+		want, werr := sqliteRun(t, ddl, rows, q, ordered)
+		got, gerr := sqliteRun(t, ddl, rows, after, ordered)
 		if (werr == nil) != (gerr == nil) {
 			t.Fatalf("%s changes whether the statement fails:\n%s\n%s\nrows %s\nbefore %v\nafter  %v", rule, q, after, rows, werr, gerr)
 		}

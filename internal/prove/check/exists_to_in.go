@@ -25,17 +25,47 @@ const RuleExistsToIn = "exists_to_in"
 
 func init() { rules[RuleExistsToIn] = existsToIn }
 
-func existsToIn(c *Canon, at int, facts *factSet) error {
+// existsConjunct reads the top-level WHERE conjunct at at as EXISTS of
+// one SELECT without WITH: the SELECT whose WHERE holds it, that WHERE's
+// conjuncts and its index among them, the EXISTS and its SELECT; a
+// refusal otherwise. Used by exists_to_in, exists_one_row and
+// exists_self.
+func existsConjunct(c *Canon, at int) (*sqlast.SelectQuery, []sqlast.Expr, int, *sqlast.ExistsExpr, *sqlast.SelectQuery, error) {
 	sq, cs, i := whereOf(c, at)
 	if sq == nil {
-		return refuse("rule", "no top-level conjunct of a WHERE at %d", at)
+		return nil, nil, 0, nil, nil, refuse("rule", "no top-level conjunct of a WHERE at %d", at)
 	}
 	ex, ok := cs[i].(*sqlast.ExistsExpr)
 	if !ok || ex.Select == nil || ex.Select.With != nil || len(ex.Select.Cores) != 1 {
-		return refuse("rule", "not EXISTS (SELECT ...) at %d", at)
+		return nil, nil, 0, nil, nil, refuse("rule", "not EXISTS (SELECT ...) at %d", at)
 	}
 	sub, ok := ex.Select.Cores[0].(*sqlast.SelectQuery)
-	if !ok || sub.Where == nil || len(sub.From) == 0 {
+	if !ok {
+		return nil, nil, 0, nil, nil, refuse("rule", "the EXISTS reads VALUES, not a SELECT")
+	}
+	return sq, cs, i, ex, sub, nil
+}
+
+// plainOutputs refuses a SELECT whose outputs are not all *, literals
+// or columns (nothing that may fail, and no aggregate the kernel may not
+// know).
+func plainOutputs(sub *sqlast.SelectQuery) error {
+	for _, col := range sub.Columns {
+		switch e := stripParens(col.Expr).(type) {
+		case *sqlast.Star, *sqlast.Literal, *sqlast.QualifiedRef:
+		default:
+			return refuse("rule", "the subquery outputs %s, not *, a literal or a column", sqlast.Format(e))
+		}
+	}
+	return nil
+}
+
+func existsToIn(c *Canon, at int, facts *factSet) error {
+	_, _, _, ex, sub, err := existsConjunct(c, at)
+	if err != nil {
+		return err
+	}
+	if sub.Where == nil || len(sub.From) == 0 {
 		return refuse("rule", "the subquery is not a SELECT with a FROM and a WHERE")
 	}
 	if sub.Distinct == sqlast.DistinctDistinct || len(sub.GroupBy) > 0 || sub.Having != nil || len(sub.Windows) > 0 || len(sub.OrderBy) > 0 || sub.Limit != nil {
@@ -44,12 +74,8 @@ func existsToIn(c *Canon, at int, facts *factSet) error {
 	// Its outputs, which IN replaces, are *, literals or columns: an
 	// aggregate the kernel does not know (json_group_array) would make
 	// the subquery one row.
-	for _, col := range sub.Columns {
-		switch e := stripParens(col.Expr).(type) {
-		case *sqlast.Star, *sqlast.Literal, *sqlast.QualifiedRef:
-		default:
-			return refuse("rule", "the subquery outputs %s, not *, a literal or a column", sqlast.Format(e))
-		}
+	if err := plainOutputs(sub); err != nil {
+		return err
 	}
 	sb, err := blockOfCore(c, sub)
 	if err != nil {
@@ -97,16 +123,11 @@ const RuleExistsOneRow = "exists_one_row"
 func init() { rules[RuleExistsOneRow] = existsOneRow }
 
 func existsOneRow(c *Canon, at int, facts *factSet) error {
-	sq, cs, i := whereOf(c, at)
-	if sq == nil {
-		return refuse("rule", "no top-level conjunct of a WHERE at %d", at)
+	sq, cs, i, _, sub, err := existsConjunct(c, at)
+	if err != nil {
+		return err
 	}
-	ex, ok := cs[i].(*sqlast.ExistsExpr)
-	if !ok || ex.Select == nil || ex.Select.With != nil || len(ex.Select.Cores) != 1 {
-		return refuse("rule", "not EXISTS (SELECT ...) at %d", at)
-	}
-	sub, ok := ex.Select.Cores[0].(*sqlast.SelectQuery)
-	if !ok || len(sub.GroupBy) > 0 || sub.Having != nil || sub.Limit != nil || len(sub.Windows) > 0 {
+	if len(sub.GroupBy) > 0 || sub.Having != nil || sub.Limit != nil || len(sub.Windows) > 0 {
 		return refuse("rule", "the subquery is not one SELECT without GROUP BY, HAVING, LIMIT and windows")
 	}
 	if _, err := blockOfCore(c, sub); err != nil {
@@ -148,27 +169,18 @@ const RuleExistsSelf = "exists_self"
 func init() { rules[RuleExistsSelf] = existsSelf }
 
 func existsSelf(c *Canon, at int, facts *factSet) error {
-	sq, cs, i := whereOf(c, at)
-	if sq == nil {
-		return refuse("rule", "no top-level conjunct of a WHERE at %d", at)
+	sq, cs, i, _, sub, err := existsConjunct(c, at)
+	if err != nil {
+		return err
 	}
-	ex, ok := cs[i].(*sqlast.ExistsExpr)
-	if !ok || ex.Select == nil || ex.Select.With != nil || len(ex.Select.Cores) != 1 {
-		return refuse("rule", "not EXISTS (SELECT ...) at %d", at)
-	}
-	sub, ok := ex.Select.Cores[0].(*sqlast.SelectQuery)
-	if !ok || len(sub.From) != 1 || sub.From[0].Name == nil || sub.From[0].Join != nil {
+	if len(sub.From) != 1 || sub.From[0].Name == nil || sub.From[0].Join != nil {
 		return refuse("rule", "the subquery does not read one table alone")
 	}
 	if sub.Distinct == sqlast.DistinctDistinct || len(sub.GroupBy) > 0 || sub.Having != nil || len(sub.Windows) > 0 || len(sub.OrderBy) > 0 || sub.Limit != nil {
 		return refuse("rule", "the subquery removes duplicates, groups, orders, limits or has a window")
 	}
-	for _, col := range sub.Columns {
-		switch e := stripParens(col.Expr).(type) {
-		case *sqlast.Star, *sqlast.Literal, *sqlast.QualifiedRef:
-		default:
-			return refuse("rule", "the subquery outputs %s, not *, a literal or a column", sqlast.Format(e))
-		}
+	if err := plainOutputs(sub); err != nil {
+		return err
 	}
 	if sub.Where != nil && holdsSubquery(sub.Where) {
 		return refuse("rule", "a subquery in the subquery's WHERE")
